@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pacer needs that are missing, then configures and
+# builds one CMake preset. Usage: scripts/setup.sh [PRESET] [--bench]
+#   PRESET: debug (default), release, asan, tsan
+#   --bench: also install the peers the benchmarks compare against (wrk, nginx)
+# Safe to run again: it installs nothing when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+preset=debug
+want_bench=0
+for arg in "$@"; do
+  case "$arg" in
+    --bench) want_bench=1 ;;
+    debug|release|asan|tsan) preset=$arg ;;
+    *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp
+          libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest procps)
+if [ "$want_bench" = 1 ]; then packages+=(wrk nginx time); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -q -o DPkg::Lock::Timeout=300
+  "${sudo_cmd[@]}" apt-get install -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}"
+fi
+
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"

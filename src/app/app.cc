@@ -1,0 +1,97 @@
+#include "app/app.h"
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "app/signals.h"
+#include "cli/cli.h"
+#include "cli/units.h"
+#include "core/exit_code.h"
+#include "engine/run.h"
+#include "report/text.h"
+#include "server/server.h"
+
+namespace pacer::app {
+
+namespace {
+
+ExitCode exit_code_for(const Error& error) {
+  return error.kind == ErrorKind::kRuntime ? ExitCode::kRunFailed : ExitCode::kBadArguments;
+}
+
+ExitCode fail(const Error& error) {
+  std::fprintf(stderr, "pacer: %s\n", error.message.c_str());
+  return exit_code_for(error);
+}
+
+// Runs the load described by config and prints wrk's report. Shared by the
+// plain run and the demo.
+ExitCode run_and_report(const Config& config) {
+  report::RunReport header_fields;
+  header_fields.url = config.target.url;
+  header_fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
+  header_fields.connections = config.connections;
+  header_fields.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  header_fields.request_count = config.request_count;
+  std::fputs(report::render_header(header_fields).c_str(), stdout);
+  std::fflush(stdout);
+
+  StopSignals signals;
+  auto result = engine::run(config, signals.flag());
+  if (!result) return fail(result.error());
+  std::fputs(report::render_text(*result).c_str(), stdout);
+  std::fflush(stdout);
+  if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
+  if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;
+  return ExitCode::kOk;
+}
+
+ExitCode run_demo(Config config) {
+  server::ServeConfig serve;
+  serve.listen_host = "127.0.0.1";
+  serve.listen_port = 0;
+  serve.threads = 1;
+  auto srv = server::Server::start(serve);
+  if (!srv) return fail(srv.error());
+  auto target = cli::parse_url(fmt::format("http://127.0.0.1:{}/", (*srv)->port()));
+  if (!target) return fail(target.error());
+  config.target = *target;
+  std::printf("pacer demo: built-in target listening on %s (pacer serve, in-process)\n\n", config.target.url.c_str());
+  const ExitCode code = run_and_report(config);
+  std::printf("\nThe server answered %llu requests on %llu connections.\n",
+              static_cast<unsigned long long>((*srv)->requests_answered()),
+              static_cast<unsigned long long>((*srv)->connections_accepted()));
+  (*srv)->stop();
+  return code;
+}
+
+}  // namespace
+
+int main_entry(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto parsed = cli::parse(args, std::cin);
+  if (!parsed) return to_int(fail(parsed.error()));
+  cli::Invocation& inv = *parsed;
+  switch (inv.command) {
+    case cli::Command::kHelp:
+      std::fputs(inv.help_text.c_str(), stdout);
+      return to_int(ExitCode::kOk);
+    case cli::Command::kVersion:
+      std::puts(cli::version_line().c_str());
+      return to_int(ExitCode::kOk);
+    case cli::Command::kServe:
+      return server::run_serve(inv.serve);
+    case cli::Command::kDemo:
+      return to_int(run_demo(inv.run));
+    case cli::Command::kRun:
+      return to_int(run_and_report(inv.run));
+  }
+  return to_int(ExitCode::kRunFailed);
+}
+
+}  // namespace pacer::app

@@ -1,0 +1,42 @@
+#include "app/signals.h"
+
+#include <unistd.h>
+
+#include <csignal>
+
+namespace pacer::app {
+
+namespace {
+
+// Signal handlers can only reach globals; these two are the only ones.
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
+
+void on_signal(int sig) {
+  int expected = 0;
+  if (!g_signal.compare_exchange_strong(expected, sig)) _exit(128 + sig);  // second signal: now
+  g_stop.store(true);
+}
+
+}  // namespace
+
+StopSignals::StopSignals() {
+  g_stop.store(false);
+  g_signal.store(0);
+  struct sigaction sa {};
+  sa.sa_handler = &on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+}
+
+StopSignals::~StopSignals() {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+const std::atomic<bool>& StopSignals::flag() const { return g_stop; }
+int StopSignals::received() const { return g_signal.load(); }
+
+}  // namespace pacer::app

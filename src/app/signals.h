@@ -1,0 +1,21 @@
+// SIGINT/SIGTERM during a run: the first one sets a flag that the workers poll
+// (they stop, and the partial report is still printed); a second one exits at
+// once. Installed for the lifetime of a StopSignals object (one at a time).
+#pragma once
+
+#include <atomic>
+
+namespace pacer::app {
+
+class StopSignals {
+ public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+  const std::atomic<bool>& flag() const;
+  int received() const;  // the first signal number, 0 if none
+};
+
+}  // namespace pacer::app

@@ -1,0 +1,22 @@
+// Small derived quantities of Config.
+#include "core/config.h"
+
+#include <algorithm>
+
+namespace pacer {
+
+std::string Target::host_header() const {
+  std::string out = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  const std::uint16_t default_port = is_tls() ? 443 : 80;
+  if (port != default_port) out += ":" + std::to_string(port);
+  return out;
+}
+
+std::vector<int> connections_per_worker(int threads, int connections) {
+  const int workers = std::max(1, std::min(threads, connections));
+  std::vector<int> share(static_cast<std::size_t>(workers), connections / workers);
+  for (int i = 0; i < connections % workers; ++i) ++share[static_cast<std::size_t>(i)];
+  return share;
+}
+
+}  // namespace pacer

@@ -1,0 +1,98 @@
+#include "engine/run.h"
+
+#include <strings.h>
+
+#include <limits>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "engine/worker.h"
+#include "net/address.h"
+#include "proto/http1_request.h"
+
+namespace pacer::engine {
+
+namespace {
+
+// Each worker's share of -n: remainders go to the first workers, like connections.
+std::vector<std::optional<std::uint64_t>> split_quota(const Config& config, std::size_t workers) {
+  std::vector<std::optional<std::uint64_t>> out(workers);
+  if (!config.request_count) return out;
+  const std::uint64_t total = *config.request_count;
+  for (std::size_t i = 0; i < workers; ++i) out[i] = total / workers + (i < total % workers ? 1 : 0);
+  return out;
+}
+
+report::RunReport make_report(const Config& config) {
+  report::RunReport r;
+  r.url = config.target.url;
+  r.connections = config.connections;
+  r.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  r.request_count = config.request_count;
+  r.timeout_ns = config.timeout_ns;
+  r.warmup_ns = config.warmup_ns;
+  r.keep_alive = config.keep_alive;
+  r.print_latency = config.print_latency;
+  r.record_timeouts = config.record_timeouts;
+  return r;
+}
+
+}  // namespace
+
+Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop) {
+  auto addresses = net::resolve(config.target.host, config.target.port);
+  if (!addresses) return addresses.error();
+  auto probe = net::first_connectable(*addresses, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
+  if (!probe) {
+    return runtime_error("cannot connect to " + config.target.host + ":" + std::to_string(config.target.port) +
+                         ": " + probe.error().message);
+  }
+
+  const std::string request = proto::build_request(config);
+  SharedRun shared;
+  shared.config = &config;
+  shared.address = probe->address;
+  shared.request = request;
+  shared.is_head = strcasecmp(config.method.c_str(), "HEAD") == 0;
+  shared.stop = &stop;
+
+  const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
+  const auto quotas = split_quota(config, shares.size());
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    workers.push_back(std::make_unique<Worker>(shared, shares[i], quotas[i]));
+    if (Status s = workers.back()->prepare(); !s) return s.error();
+  }
+  workers.front()->adopt_first_connection(std::move(probe->fd), probe->connect_ns);
+
+  // The clock starts only after everything is allocated.
+  shared.start_ns = monotonic_now_ns();
+  shared.record_from_ns = shared.start_ns + config.warmup_ns;
+  const bool time_bounded = config.duration_given || !config.request_count;
+  shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
+
+  std::vector<std::thread> threads;
+  threads.reserve(workers.size());
+  for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
+  for (auto& t : threads) t.join();
+
+  report::RunReport report = make_report(config);
+  report.threads = static_cast<int>(workers.size());
+  TimeNs finished = shared.record_from_ns;
+  for (auto& w : workers) {
+    WorkerResult& r = w->result();
+    report.counters.merge(r.counters);
+    report.latency.merge(r.latency);
+    report.latency_censored.merge(r.latency_censored);
+    report.connect.merge(r.connect);
+    report.rate_samples.merge(r.rate_samples);
+    finished = std::max(finished, r.finished_ns);
+    if (report.first_error.empty()) report.first_error = r.first_error;
+  }
+  report.measured_ns = finished - shared.record_from_ns;
+  report.interrupted = stop.load();
+  return report;
+}
+
+}  // namespace pacer::engine

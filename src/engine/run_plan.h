@@ -1,0 +1,41 @@
+// What every worker of one run shares (read-only once workers start) and what
+// each worker hands back. Built by engine::run on the main thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/clock.h"
+#include "core/config.h"
+#include "net/address.h"
+#include "stats/counters.h"
+#include "stats/histogram.h"
+
+namespace pacer::engine {
+
+struct SharedRun {
+  const Config* config = nullptr;
+  net::Address address;
+  std::string_view request;          // the request bytes, built once
+  bool is_head = false;              // responses carry no body
+  TimeNs start_ns = 0;               // load begins (all workers)
+  TimeNs record_from_ns = 0;         // start + warm-up: requests scheduled earlier are not recorded
+  TimeNs end_ns = 0;                 // no new request is scheduled at or after this (INT64_MAX: none)
+  const std::atomic<bool>* stop = nullptr;  // set by the controller: stop at once (signal)
+};
+
+struct WorkerResult {
+  stats::Counters counters;
+  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  stats::Histogram latency_censored = stats::Histogram::for_latency_ns();
+  stats::Histogram connect = stats::Histogram::for_latency_ns();
+  stats::Histogram rate_samples;     // requests/second per 100 ms window
+  TimeNs finished_ns = 0;            // when this worker's loop ended
+  std::string first_error;           // the first connection failure, for the report
+  explicit WorkerResult(stats::Histogram rate) : rate_samples(std::move(rate)) {}
+};
+
+}  // namespace pacer::engine

@@ -1,0 +1,42 @@
+// Name resolution and the start-up connection probe. Runs once, on the main
+// thread, before any worker starts.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/expected.h"
+#include "core/unique_fd.h"
+
+namespace pacer::net {
+
+struct Address {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  int family() const { return storage.ss_family; }
+  const sockaddr* sockaddr_ptr() const { return reinterpret_cast<const sockaddr*>(&storage); }
+  std::string to_string() const;  // "127.0.0.1:8080" or "[::1]:8080"
+};
+
+// Every IPv4 and IPv6 address of host (in getaddrinfo's order). An error names
+// the host and the resolver's reason.
+Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port);
+
+// A connected, non-blocking TCP socket and where it goes.
+struct Connected {
+  Address address;
+  UniqueFd fd;
+  TimeNs connect_ns = 0;  // how long the connect took
+};
+
+// Tries each address in order and returns a connection to the first that
+// accepts within timeout_ns; the run uses that socket as its first connection,
+// so the server sees exactly -c connections. The error lists every address with
+// its reason.
+Result<Connected> first_connectable(const std::vector<Address>& addresses, TimeNs timeout_ns);
+
+}  // namespace pacer::net

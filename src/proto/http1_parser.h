@@ -1,0 +1,66 @@
+// Streaming HTTP/1.1 response parser over llhttp. It keeps no copy of the bytes it
+// is fed (views only), so a connection needs no receive buffer of its own: the
+// worker reads into one shared buffer and feeds it here. One parser per
+// connection; owned and touched by that connection's worker thread only.
+//
+// Invariant: every final (non-1xx) response is matched to one outstanding request
+// in send order; bytes that start a response nobody asked for are a parse error.
+#pragma once
+
+#include <llhttp.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pacer::proto {
+
+class ResponseParser {
+ public:
+  // Called once per final response, in order, from inside feed() or finish().
+  // keep_alive: the server allows another request on this connection.
+  using OnComplete = void (*)(void* context, int status_code, bool keep_alive);
+
+  static constexpr int kMaxOutstanding = 64;  // pipelined requests per connection
+
+  ResponseParser(OnComplete on_complete, void* context);
+  ResponseParser(const ResponseParser&) = delete;
+  ResponseParser& operator=(const ResponseParser&) = delete;
+
+  // Forgets all state: for a new connection.
+  void reset();
+
+  // One request was written; is_head: its response carries no body. Returns false
+  // if kMaxOutstanding requests are already outstanding.
+  bool expect(bool is_head);
+  int outstanding() const { return outstanding_; }
+
+  // True when some bytes of a response have been seen but it is not complete.
+  bool mid_response() const { return in_message_; }
+
+  // Parses the next bytes. Returns false on malformed input; the connection must
+  // then be closed (its outstanding requests are lost).
+  bool feed(const char* data, std::size_t len);
+
+  // The peer closed the connection. Completes a body delimited by close; returns
+  // false if a response was cut short.
+  bool finish();
+
+  // Why the last feed()/finish() failed (static string, valid until the next call).
+  const char* error_reason() const;
+
+ private:
+  static int on_message_begin(llhttp_t* parser);
+  static int on_headers_complete(llhttp_t* parser);
+  static int on_message_complete(llhttp_t* parser);
+  static const llhttp_settings_t& settings();
+
+  llhttp_t parser_{};
+  OnComplete on_complete_;
+  void* context_;
+  int outstanding_ = 0;
+  std::uint64_t head_bits_ = 0;  // bit i: the i-th oldest outstanding request is HEAD
+  bool in_message_ = false;
+  const char* error_reason_ = "";
+};
+
+}  // namespace pacer::proto

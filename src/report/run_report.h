@@ -1,0 +1,46 @@
+// RunReport: everything a finished run measured, as plain data. The engine fills
+// it; every formatter is a pure function of it (tested with golden files).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "stats/counters.h"
+#include "stats/histogram.h"
+
+namespace pacer::report {
+
+// Histogram of per-thread requests/second samples (wrk's Req/Sec row).
+stats::Histogram make_rate_histogram();
+
+struct RunReport {
+  // What was asked for.
+  std::string url;
+  int threads = 0;
+  int connections = 0;
+  TimeNs duration_ns = 0;                  // the -d asked for (0 when only -n bounds the run)
+  std::optional<std::uint64_t> request_count;
+  TimeNs timeout_ns = 0;
+  TimeNs warmup_ns = 0;
+  bool keep_alive = true;
+  bool print_latency = false;
+  bool record_timeouts = true;
+
+  // What happened.
+  TimeNs measured_ns = 0;                  // from the end of warm-up to the last recorded completion
+  bool interrupted = false;
+  std::string first_error;                 // first connection failure's reason, for the report
+  stats::Counters counters;
+  stats::Histogram latency = stats::Histogram::for_latency_ns();          // t_done - t_sched
+  stats::Histogram latency_censored = stats::Histogram::for_latency_ns(); // the timeouts among them
+  stats::Histogram connect = stats::Histogram::for_latency_ns();          // TCP connect time
+  stats::Histogram rate_samples = make_rate_histogram();                  // per thread, per 100 ms
+};
+
+// Whether the run counts as failed because not one request succeeded.
+inline bool no_request_succeeded(const RunReport& r) { return r.counters.successes() == 0; }
+
+}  // namespace pacer::report

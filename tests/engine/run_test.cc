@@ -1,0 +1,233 @@
+// Component tests: the engine against `pacer serve` in-process, for a few hundred
+// milliseconds each. The server's own counters are the reference.
+#include "engine/run.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "../support/loopback.h"
+
+namespace pacer::engine {
+namespace {
+
+using pacer::testing::config_for;
+using pacer::testing::start_loopback_server;
+
+// The server counts a reply once the kernel took its last byte, which can be
+// just after the client has read it: wait (bounded) for the count to arrive.
+std::uint64_t settled(const std::function<std::uint64_t()>& read, std::uint64_t expected) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (read() < expected && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+  return read();
+}
+
+std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
+  return settled([&] { return srv.requests_answered(); }, expected);
+}
+
+report::RunReport run_ok(const Config& config) {
+  std::atomic<bool> stop{false};
+  auto result = run(config, stop);
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
+  return result.ok() ? std::move(*result) : report::RunReport{};
+}
+
+TEST(EngineRun, RequestCountStopsAfterExactlyThatManyResponses) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  c.threads = 2;
+  c.connections = 5;
+  c.request_count = 1000;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.responses, 1000u);
+  EXPECT_EQ(r.counters.status_counts[200], 1000u);
+  EXPECT_EQ(r.latency.total_count(), 1000);
+  EXPECT_EQ(answered(*srv, 1000), 1000u);
+  EXPECT_EQ(r.counters.errors.socket_total(), 0u);
+}
+
+TEST(EngineRun, TimedRunCountsEveryResponseTheServerAnswered) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/bytes/100");
+  c.duration_ns = 300 * kNsPerMs;
+  const report::RunReport r = run_ok(c);
+  EXPECT_GT(r.counters.responses, 100u);
+  // In-flight requests are drained at the end, so nothing the server answered is lost.
+  EXPECT_EQ(answered(*srv, r.counters.responses), r.counters.responses);
+  EXPECT_GE(r.measured_ns, c.duration_ns);
+  EXPECT_GT(r.rate_samples.total_count(), 0);
+}
+
+TEST(EngineRun, ConnectionsAreSpreadExactlyOverThreads) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  c.threads = 3;
+  c.connections = 10;
+  c.request_count = 300;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.threads, 3);
+  EXPECT_EQ(r.counters.connects, 10u);
+  EXPECT_EQ(srv->connections_accepted(), 10u);
+}
+
+TEST(EngineRun, ErrorStatusesAreResponsesCountedPerCode) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/status/503");
+  c.request_count = 200;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.responses, 200u);
+  EXPECT_EQ(r.counters.status_counts[503], 200u);
+  EXPECT_EQ(r.counters.errors.status, 200u);
+  EXPECT_TRUE(report::no_request_succeeded(r));
+}
+
+TEST(EngineRun, FailEveryNthIsCountedByStatus) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/fail/10");
+  c.connections = 1;
+  c.request_count = 1000;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.status_counts[500], 100u);
+  EXPECT_EQ(r.counters.status_counts[200], 900u);
+}
+
+TEST(EngineRun, SlowResponsesBecomeCensoredTimeoutsNotZeroLatency) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/delay/2000");
+  c.timeout_ns = 100 * kNsPerMs;
+  c.duration_ns = 350 * kNsPerMs;
+  c.connections = 2;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.responses, 0u);
+  EXPECT_GE(r.counters.errors.timeout, 2u);
+  EXPECT_EQ(r.latency.total_count(), static_cast<std::int64_t>(r.counters.errors.timeout));
+  EXPECT_EQ(r.latency_censored.total_count(), r.latency.total_count());
+  EXPECT_GE(r.latency.min(), c.timeout_ns);
+  const stats::Percentile p50 = stats::percentile_with_censoring(r.latency, r.latency_censored, 50);
+  EXPECT_TRUE(p50.is_lower_bound);
+  EXPECT_EQ(srv->requests_answered(), 0u);
+}
+
+TEST(EngineRun, TimeoutsCanBeLeftOutOfTheLatencyFigures) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/never");
+  c.timeout_ns = 50 * kNsPerMs;
+  c.duration_ns = 200 * kNsPerMs;
+  c.record_timeouts = false;
+  const report::RunReport r = run_ok(c);
+  EXPECT_GE(r.counters.errors.timeout, 4u);
+  EXPECT_EQ(r.latency.total_count(), 0);
+}
+
+TEST(EngineRun, TruncatedResponsesAreReadErrors) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/close");
+  c.request_count = 50;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.responses, 0u);
+  EXPECT_EQ(r.counters.errors.read, 50u);
+}
+
+TEST(EngineRun, DisabledKeepAliveOpensOneConnectionPerRequest) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  c.keep_alive = false;
+  c.request_count = 200;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.responses, 200u);
+  EXPECT_EQ(srv->connections_accepted(), 200u);
+}
+
+TEST(EngineRun, ChunkedAndRedirectAndHeadResponsesComplete) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  for (const char* path : {"/chunked/10000", "/redirect", "/status/204", "/status/304"}) {
+    Config c = config_for(*srv, path);
+    c.request_count = 100;
+    const report::RunReport r = run_ok(c);
+    EXPECT_EQ(r.counters.responses, 100u) << path;
+    EXPECT_EQ(r.counters.errors.socket_total(), 0u) << path;
+  }
+  Config head = config_for(*srv, "/bytes/5000");
+  head.method = "HEAD";
+  head.request_count = 100;
+  const report::RunReport r = run_ok(head);
+  EXPECT_EQ(r.counters.responses, 100u);
+  EXPECT_EQ(r.counters.errors.socket_total(), 0u);
+}
+
+TEST(EngineRun, WarmupResponsesAreNotRecorded) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  c.warmup_ns = 150 * kNsPerMs;
+  c.duration_ns = 150 * kNsPerMs;
+  const report::RunReport r = run_ok(c);
+  EXPECT_GT(r.counters.warmup_responses, 0u);
+  EXPECT_GT(r.counters.responses, 0u);
+  const std::uint64_t total = r.counters.responses + r.counters.warmup_responses;
+  EXPECT_EQ(answered(*srv, total), total);
+  EXPECT_EQ(r.latency.total_count(), static_cast<std::int64_t>(r.counters.responses));
+}
+
+TEST(EngineRun, ServerGoingAwayShowsAsConnectErrors) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  c.duration_ns = 600 * kNsPerMs;
+  c.keep_alive = false;  // every request needs a new connection
+  std::atomic<bool> stop{false};
+  std::optional<Result<report::RunReport>> result;
+  std::thread runner([&] { result.emplace(run(c, stop)); });
+  while (srv->requests_answered() < 50) std::this_thread::yield();
+  srv->stop();
+  runner.join();
+  ASSERT_TRUE(result->ok());
+  const report::RunReport& r = **result;
+  EXPECT_GT(r.counters.errors.connect, 0u);
+  EXPECT_FALSE(r.first_error.empty());
+}
+
+TEST(EngineRun, RefusedPortFailsBeforeTheRun) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  srv->stop();
+  std::atomic<bool> stop{false};
+  auto result = run(c, stop);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::kRuntime);
+  EXPECT_NE(result.error().message.find("refused"), std::string::npos) << result.error().message;
+}
+
+TEST(EngineRun, StopFlagEndsTheRunEarlyAndMarksItInterrupted) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  c.duration_ns = 60 * kNsPerS;
+  std::atomic<bool> stop{false};
+  std::optional<Result<report::RunReport>> result;
+  std::thread runner([&] { result.emplace(run(c, stop)); });
+  while (srv->requests_answered() < 100) std::this_thread::yield();
+  stop.store(true);
+  runner.join();
+  ASSERT_TRUE(result->ok());
+  EXPECT_TRUE((*result)->interrupted);
+  EXPECT_LT((*result)->measured_ns, 30 * kNsPerS);
+}
+
+}  // namespace
+}  // namespace pacer::engine

@@ -1,0 +1,115 @@
+// Golden tests for the text report: a fixed RunReport rendered and compared with
+// tests/golden/*.txt. PACER_UPDATE_GOLDEN=1 rewrites the files (review the diff).
+#include "report/text.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace pacer::report {
+namespace {
+
+std::string golden_path(const std::string& name) { return std::string(PACER_GOLDEN_DIR) + "/" + name; }
+
+void expect_matches_golden(const std::string& actual, const std::string& name) {
+  const std::string path = golden_path(name);
+  if (std::getenv("PACER_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path << " (run with PACER_UPDATE_GOLDEN=1)";
+  std::stringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(actual, expected.str()) << "golden file: " << path;
+}
+
+RunReport healthy_run() {
+  RunReport r;
+  r.url = "http://127.0.0.1:8080/";
+  r.threads = 2;
+  r.connections = 10;
+  r.duration_ns = 10 * kNsPerS;
+  r.timeout_ns = 2 * kNsPerS;
+  r.measured_ns = 10'030'000'000;
+  r.counters.responses = 287'936;
+  r.counters.requests_sent = 287'936;
+  r.counters.bytes_read = 305'500'000;
+  r.counters.connects = 10;
+  r.counters.status_counts[200] = 287'936;
+  // Latencies: mostly 200-300us with a tail.
+  for (int i = 0; i < 1000; ++i) r.latency.record_n(200'000 + i * 100, 280);
+  r.latency.record_n(30'000'000, 1936);
+  for (int i = 0; i < 10; ++i) r.connect.record(100'000 + i * 10'000);
+  for (int i = 0; i < 200; ++i) r.rate_samples.record(14'000 + (i % 10) * 100);
+  return r;
+}
+
+TEST(TextReport, HeaderMatchesWrk) {
+  EXPECT_EQ(render_header(healthy_run()), "Running 10s test @ http://127.0.0.1:8080/\n  2 threads and 10 connections\n");
+}
+
+TEST(TextReport, HeaderForARequestCountRun) {
+  RunReport r = healthy_run();
+  r.duration_ns = 0;
+  r.request_count = 1000;
+  EXPECT_EQ(render_header(r), "Running 1000 requests @ http://127.0.0.1:8080/\n  2 threads and 10 connections\n");
+}
+
+TEST(TextReport, HealthyRunWithLatencyDistribution) {
+  RunReport r = healthy_run();
+  r.print_latency = true;
+  expect_matches_golden(render_text(r), "text_healthy_latency.txt");
+}
+
+TEST(TextReport, TimeoutsAreCensoredLowerBoundsNotZero) {
+  RunReport r = healthy_run();
+  r.print_latency = true;
+  r.counters = {};
+  r.latency.reset();
+  r.counters.errors.timeout = 12;
+  r.counters.requests_sent = 12;
+  // Every request timed out at 2 s: the report must show >= 2 s, never 0.
+  r.latency.record_n(2'001'000'000, 12);
+  r.latency_censored.record_n(2'001'000'000, 12);
+  r.rate_samples.reset();
+  const std::string text = render_text(r);
+  EXPECT_EQ(text.find("0.00us"), std::string::npos) << text;
+  EXPECT_NE(text.find(">=2.00s"), std::string::npos) << text;
+  expect_matches_golden(text, "text_all_timeouts.txt");
+}
+
+TEST(TextReport, StatusErrorsAreCountedPerCode) {
+  RunReport r = healthy_run();
+  r.counters.status_counts[200] = 13041;
+  r.counters.status_counts[500] = 1517;
+  r.counters.responses = 14558;
+  r.counters.errors.status = 1517;
+  r.counters.errors.read = 3;
+  const std::string text = render_text(r);
+  EXPECT_NE(text.find("  Non-2xx or 3xx responses: 1517\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  Socket errors: connect 0, read 3, write 0, timeout 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Status codes: 200 13041, 500 1517\n"), std::string::npos) << text;
+  expect_matches_golden(text, "text_status_errors.txt");
+}
+
+TEST(TextReport, RunWithNoResponseSaysSoInsteadOfPrintingZeros) {
+  RunReport r;
+  r.url = "http://127.0.0.1:8080/never";
+  r.threads = 1;
+  r.connections = 4;
+  r.duration_ns = 5 * kNsPerS;
+  r.timeout_ns = 2 * kNsPerS;
+  r.record_timeouts = false;
+  r.measured_ns = 5 * kNsPerS;
+  r.counters.errors.timeout = 8;
+  const std::string text = render_text(r);
+  EXPECT_EQ(text.find("0.00us"), std::string::npos) << text;
+  EXPECT_NE(text.find("Failed:"), std::string::npos) << text;
+  expect_matches_golden(text, "text_no_response.txt");
+}
+
+}  // namespace
+}  // namespace pacer::report
