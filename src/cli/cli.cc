@@ -1,0 +1,270 @@
+// argv -> Invocation: picks the command (run, serve, demo, help, version), scans
+// the run options, and checks them one by one and then against each other. The
+// only side effects are reading a -b file or stdin and raising RLIMIT_NOFILE.
+// Main thread, once.
+#include "cli/cli.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <limits>
+#include <span>
+
+#include <fmt/format.h>
+
+#include "cli/body_source.h"
+#include "cli/fd_limit.h"
+#include "cli/option_scan.h"
+#include "cli/serve_options.h"
+#include "cli/units.h"
+
+namespace pacer::cli {
+namespace {
+
+enum RunOption : int {
+  kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
+  kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
+};
+
+constexpr std::array<OptionSpec, 14> kRunOptions{{
+    {kThreads, 't', "threads", true},
+    {kConnections, 'c', "connections", true},
+    {kDuration, 'd', "duration", true},
+    {kHeader, 'H', "header", true},
+    {kLatency, '\0', "latency", false},
+    {kTimeout, '\0', "timeout", true},
+    {kVersion, 'v', "version", false},
+    {kHelp, 'h', "help", false},
+    {kMethod, 'm', "method", true},
+    {kBody, 'b', "body", true},
+    {kRequests, 'n', "requests", true},
+    {kDisableKeepalive, '\0', "disable-keepalive", false},
+    {kWarmup, '\0', "warmup", true},
+    {kNoRecordTimeouts, '\0', "no-record-timeouts", false},
+}};
+
+constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
+
+// The options as given, plus what the cross-checks need to word their messages.
+struct RunDraft {
+  Config config;
+  std::string duration_text;   // empty: -d not given
+  std::string warmup_flag;     // empty: --warmup not given
+  std::string warmup_text;
+  bool is_method_given = false;
+};
+
+// RFC 9110 tchar.
+bool is_token(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  });
+}
+
+std::string_view trim_whitespace(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// -t, -c: a count from 1 to INT_MAX; `what` names it in messages.
+Result<int> parse_positive_int(const ScannedOption& option, std::string_view what) {
+  auto count = parse_count(option.value, option.flag);
+  if (!count) return count.error();
+  if (*count < 1) {
+    return bad_argument(
+        fmt::format("{}: {} must be at least 1, got {}", option.flag, what, option.value));
+  }
+  constexpr int kMax = std::numeric_limits<int>::max();
+  if (*count > static_cast<std::uint64_t>(kMax)) {
+    return bad_argument(fmt::format("{}: {} must be at most {}, got {}", option.flag, what,
+                                    kMax, option.value));
+  }
+  return static_cast<int>(*count);
+}
+
+Result<TimeNs> parse_positive_duration(const ScannedOption& option, std::string_view what) {
+  auto ns = parse_duration(option.value, option.flag);
+  if (!ns) return ns.error();
+  if (*ns <= 0) {
+    return bad_argument(fmt::format("{}: {} must be greater than 0, got {}", option.flag, what,
+                                    option.value));
+  }
+  return *ns;
+}
+
+Result<Header> parse_header(const ScannedOption& option) {
+  const std::string_view text = option.value;
+  const std::size_t colon = text.find(':');
+  const std::string_view name = text.substr(0, colon);
+  if (text.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos) {
+    return bad_argument(fmt::format(
+        "{}: header contains CR, LF or NUL, which would break the request apart", option.flag));
+  }
+  if (colon == std::string_view::npos) {
+    return bad_argument(fmt::format("{}: header '{}' has no ':' (expected \"Name: value\")",
+                                    option.flag, text));
+  }
+  if (name.empty()) {
+    return bad_argument(fmt::format("{}: header '{}' has an empty name", option.flag, text));
+  }
+  if (!is_token(name)) {
+    return bad_argument(fmt::format("{}: header name '{}' is not a valid HTTP token",
+                                    option.flag, name));
+  }
+  return Header{std::string(name), std::string(trim_whitespace(text.substr(colon + 1)))};
+}
+
+Result<std::string> parse_method(const ScannedOption& option) {
+  if (!is_token(option.value)) {
+    return bad_argument(fmt::format(
+        "{}: method '{}' is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~)",
+        option.flag, option.value));
+  }
+  return option.value;
+}
+
+// Stores `parsed` into `field` or passes its error on.
+template <typename T, typename Field>
+Status store(Result<T> parsed, Field& field) {
+  if (!parsed) return parsed.error();
+  field = std::move(*parsed);
+  return Ok{};
+}
+
+Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istream& stdin_stream) {
+  Config& config = draft.config;
+  switch (option.id) {
+    case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
+    case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
+    case kDuration:
+      draft.duration_text = option.value;
+      config.duration_given = true;
+      return store(parse_positive_duration(option, "duration"), config.duration_ns);
+    case kTimeout: return store(parse_positive_duration(option, "timeout"), config.timeout_ns);
+    case kWarmup:
+      draft.warmup_flag = option.flag;
+      draft.warmup_text = option.value;
+      return store(parse_duration(option.value, option.flag), config.warmup_ns);
+    case kRequests: {
+      auto count = parse_count(option.value, option.flag);
+      if (count && *count < 1) {
+        return bad_argument(
+            fmt::format("{}: requests must be at least 1, got {}", option.flag, option.value));
+      }
+      return store(std::move(count), config.request_count);
+    }
+    case kHeader: {
+      auto header = parse_header(option);
+      if (!header) return header.error();
+      config.headers.push_back(std::move(*header));
+      return Ok{};
+    }
+    case kMethod:
+      draft.is_method_given = true;
+      return store(parse_method(option), config.method);
+    case kBody:
+      return store(read_body_argument(option.value, option.flag, stdin_stream), config.body);
+    case kLatency: config.print_latency = true; return Ok{};
+    case kDisableKeepalive: config.keep_alive = false; return Ok{};
+    case kNoRecordTimeouts: config.record_timeouts = false; return Ok{};
+    default: return Ok{};
+  }
+}
+
+// The URL (kRun) or its absence (kDemo).
+Status check_positionals(const std::vector<std::string>& positionals, Command command,
+                         Config& config) {
+  for (const std::string& arg : positionals) {
+    if (arg == "serve" || arg == "demo") {
+      return bad_argument(fmt::format("'{}' must come first: pacer {} [options]", arg, arg));
+    }
+  }
+  if (command == Command::kDemo) {
+    if (positionals.empty()) return Ok{};
+    return bad_argument(fmt::format(
+        "demo takes no URL; it runs against the built-in server (got '{}')", positionals[0]));
+  }
+  if (positionals.empty()) {
+    return bad_argument("missing URL (usage: pacer [options] URL; see pacer --help)");
+  }
+  if (positionals.size() > 1) {
+    return bad_argument(fmt::format("unexpected argument '{}' (only one URL is allowed)",
+                                    positionals[1]));
+  }
+  if (Status s = store(parse_url(positionals[0]), config.target); !s) return s;
+  if (config.target.is_tls()) {
+    // TLS (OpenSSL) is a separate piece of work; until it lands, refuse clearly
+    // rather than speak plain HTTP to an HTTPS port.
+    return bad_argument(fmt::format("URL '{}': https:// is not supported by this version of pacer yet; "
+                                    "use an http:// URL", positionals[0]));
+  }
+  return Ok{};
+}
+
+// Checks between options, then the derived settings.
+Status finish_run_draft(RunDraft& draft, Command command) {
+  Config& config = draft.config;
+  // -n alone sets no time limit, so there is no duration to fit the warm-up into.
+  const bool has_time_limit = config.duration_given || !config.request_count;
+  if (!draft.warmup_flag.empty() && has_time_limit && config.warmup_ns >= config.duration_ns) {
+    const std::string duration_text = !draft.duration_text.empty() ? draft.duration_text
+                                      : command == Command::kDemo  ? "5s (the demo's default)"
+                                                                   : "10s (the default)";
+    return bad_argument(fmt::format("{}: warm-up {} must be shorter than the duration {}",
+                                    draft.warmup_flag, draft.warmup_text, duration_text));
+  }
+  if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
+  config.threads = std::min(config.threads, config.connections);
+  if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
+  // The demo's in-process server holds the other end of every connection.
+  const int both_ends = config.connections > std::numeric_limits<int>::max() / 2
+                            ? std::numeric_limits<int>::max()
+                            : config.connections * 2;
+  return ensure_fd_limit(both_ends, config.threads * 2);
+}
+
+Result<Invocation> parse_run(Command command, std::span<const std::string> args,
+                             std::istream& stdin_stream) {
+  const ScanResult scan = scan_options(args, kRunOptions, "pacer --help");
+  Invocation out;
+  if (scan.has(kHelp)) {
+    out.command = Command::kHelp;
+    out.help_text = usage();
+    return out;
+  }
+  if (scan.has(kVersion)) {
+    out.command = Command::kVersion;
+    return out;
+  }
+  if (scan.first_error) return *scan.first_error;
+
+  RunDraft draft;
+  if (command == Command::kDemo) draft.config.duration_ns = kDemoDurationNs;
+  for (const ScannedOption& option : scan.options) {
+    if (Status applied = apply_run_option(option, draft, stdin_stream); !applied) {
+      return applied.error();
+    }
+  }
+  if (Status url = check_positionals(scan.positionals, command, draft.config); !url) {
+    return url.error();
+  }
+  if (Status finished = finish_run_draft(draft, command); !finished) return finished.error();
+  out.command = command;
+  out.run = std::move(draft.config);
+  return out;
+}
+
+}  // namespace
+
+Result<Invocation> parse(const std::vector<std::string>& args, std::istream& stdin_stream) {
+  const std::span<const std::string> all(args);
+  if (!args.empty() && args[0] == "serve") return parse_serve(all.subspan(1));
+  if (!args.empty() && args[0] == "demo") {
+    return parse_run(Command::kDemo, all.subspan(1), stdin_stream);
+  }
+  return parse_run(Command::kRun, all, stdin_stream);
+}
+
+}  // namespace pacer::cli

@@ -1,0 +1,39 @@
+// Command-line parsing: argv -> Invocation (plain, validated data). wrk's options,
+// meanings and defaults, plus pacer's own. Every rejection is an Error of kind
+// kBadArgument/kBadInput whose message names the flag and what was wrong (exit 2).
+#pragma once
+
+#include <istream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/config.h"
+#include "core/expected.h"
+#include "server/serve_config.h"
+
+namespace pacer::cli {
+
+enum class Command {
+  kRun,      // pacer [options] URL
+  kServe,    // pacer serve [options]
+  kDemo,     // pacer demo [options]: built-in target in-process + a short run
+  kHelp,     // -h/--help (also `pacer serve --help`): print usage, exit 0
+  kVersion,  // -v/--version
+};
+
+struct Invocation {
+  Command command = Command::kRun;
+  Config run;                  // kRun and kDemo (for kDemo, target is filled in by the app)
+  server::ServeConfig serve;   // kServe
+  std::string help_text;       // kHelp: the usage text to print
+};
+
+// args: argv[1..]. stdin_stream is read only for `-b @-`.
+Result<Invocation> parse(const std::vector<std::string>& args, std::istream& stdin_stream);
+
+std::string usage();        // `pacer --help`
+std::string serve_usage();  // `pacer serve --help`
+std::string version_line(); // "pacer X.Y.Z [epoll] ..."
+
+}  // namespace pacer::cli

@@ -1,0 +1,157 @@
+// `pacer serve` options; see the header. The server itself lives in src/server.
+#include "cli/serve_options.h"
+
+#include <arpa/inet.h>
+
+#include <array>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "cli/option_scan.h"
+#include "cli/units.h"
+
+namespace pacer::cli {
+namespace {
+
+enum ServeOption : int { kListen, kThreads, kFreezeAt, kFreezeFor, kLogArrivals, kHelp };
+
+constexpr std::array<OptionSpec, 6> kServeOptions{{
+    {kListen, '\0', "listen", true},
+    {kThreads, 't', "threads", true},
+    {kFreezeAt, '\0', "freeze-at", true},
+    {kFreezeFor, '\0', "freeze-for", true},
+    {kLogArrivals, '\0', "log-arrivals", true},
+    {kHelp, 'h', "help", false},
+}};
+
+bool is_address(int family, const std::string& text) {
+  std::array<unsigned char, sizeof(in6_addr)> parsed{};
+  return inet_pton(family, text.c_str(), parsed.data()) == 1;
+}
+
+Result<int> parse_serve_threads(const ScannedOption& option) {
+  auto count = parse_count(option.value, option.flag);
+  if (!count) return count.error();
+  if (*count < 1) {
+    return bad_argument(fmt::format("{}: threads must be at least 1, got {}", option.flag,
+                                    option.value));
+  }
+  if (*count > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    return bad_argument(fmt::format("{}: threads must be at most {}, got {}", option.flag,
+                                    std::numeric_limits<int>::max(), option.value));
+  }
+  return static_cast<int>(*count);
+}
+
+struct ServeDraft {
+  server::ServeConfig serve;
+  std::string freeze_at_flag;   // empty: not given
+  std::string freeze_for_flag;  // empty: not given
+};
+
+Status apply_serve_option(const ScannedOption& option, ServeDraft& draft) {
+  switch (option.id) {
+    case kListen:
+      return parse_listen(option.value, option.flag, draft.serve);
+    case kThreads: {
+      auto threads = parse_serve_threads(option);
+      if (!threads) return threads.error();
+      draft.serve.threads = *threads;
+      return Ok{};
+    }
+    case kFreezeAt: {
+      auto at = parse_duration(option.value, option.flag);
+      if (!at) return at.error();
+      draft.serve.freeze_at_ns = *at;
+      draft.freeze_at_flag = option.flag;
+      return Ok{};
+    }
+    case kFreezeFor: {
+      auto span = parse_duration(option.value, option.flag);
+      if (!span) return span.error();
+      if (*span <= 0) {
+        return bad_argument(fmt::format("{}: freeze length must be greater than 0, got {}",
+                                        option.flag, option.value));
+      }
+      draft.serve.freeze_for_ns = *span;
+      draft.freeze_for_flag = option.flag;
+      return Ok{};
+    }
+    case kLogArrivals:
+      if (option.value.empty()) {
+        return bad_argument(fmt::format("{}: missing file name", option.flag));
+      }
+      draft.serve.log_arrivals_path = option.value;
+      return Ok{};
+    default:
+      return Ok{};
+  }
+}
+
+Status check_freeze_pair(const ServeDraft& draft) {
+  if (!draft.freeze_at_flag.empty() && draft.freeze_for_flag.empty()) {
+    return bad_argument(fmt::format("{}: needs --freeze-for too (how long to freeze)",
+                                    draft.freeze_at_flag));
+  }
+  if (draft.freeze_at_flag.empty() && !draft.freeze_for_flag.empty()) {
+    return bad_argument(fmt::format("{}: needs --freeze-at too (when to freeze)",
+                                    draft.freeze_for_flag));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Status parse_listen(std::string_view text, std::string_view flag, server::ServeConfig& serve) {
+  const auto invalid = [&](std::string_view why) {
+    return bad_argument(fmt::format(
+        "{}: '{}' {} (expected 127.0.0.1:8080, [::1]:8080 or :8080)", flag, text, why));
+  };
+  std::string host;
+  std::string_view port_text;
+  if (!text.empty() && text[0] == '[') {
+    const std::size_t close = text.find("]:");
+    if (close == std::string_view::npos) return invalid("is not [IPv6]:PORT");
+    host = std::string(text.substr(1, close - 1));
+    port_text = text.substr(close + 2);
+    if (!is_address(AF_INET6, host)) return invalid("has an invalid IPv6 address");
+  } else {
+    const std::size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos) return invalid("has no port");
+    host = colon == 0 ? "127.0.0.1" : std::string(text.substr(0, colon));
+    port_text = text.substr(colon + 1);
+    if (host.find(':') != std::string::npos) return invalid("needs brackets around IPv6");
+    if (!is_address(AF_INET, host)) return invalid("has an invalid IPv4 address");
+  }
+  const auto port = parse_port_number(port_text);
+  if (!port) return invalid("has an invalid port (0 to 65535)");
+  serve.listen_host = std::move(host);
+  serve.listen_port = *port;
+  return Ok{};
+}
+
+Result<Invocation> parse_serve(std::span<const std::string> args) {
+  const ScanResult scan = scan_options(args, kServeOptions, "pacer serve --help");
+  Invocation out;
+  if (scan.has(kHelp)) {
+    out.command = Command::kHelp;
+    out.help_text = serve_usage();
+    return out;
+  }
+  if (scan.first_error) return *scan.first_error;
+  if (!scan.positionals.empty()) {
+    return bad_argument(fmt::format("serve: unexpected argument '{}' (see pacer serve --help)",
+                                    scan.positionals.front()));
+  }
+  ServeDraft draft;
+  for (const ScannedOption& option : scan.options) {
+    if (Status applied = apply_serve_option(option, draft); !applied) return applied.error();
+  }
+  if (Status paired = check_freeze_pair(draft); !paired) return paired.error();
+  out.command = Command::kServe;
+  out.serve = std::move(draft.serve);
+  return out;
+}
+
+}  // namespace pacer::cli

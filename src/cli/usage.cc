@@ -1,0 +1,90 @@
+// The help texts and the version line. Plain constants: every line under 80
+// columns (a test checks), every option with its default and meaning.
+#include "cli/cli.h"
+
+#ifndef PACER_VERSION
+#define PACER_VERSION "0.0.0"
+#endif
+
+namespace pacer::cli {
+
+std::string usage() {
+  return R"(Usage: pacer [options] URL
+       pacer serve [options]
+       pacer demo [options]
+
+  URL is http:// or https://, e.g. http://127.0.0.1:8080/index.html
+
+Options (as wrk):                                             [default]
+  -c, --connections N  connections to keep open, in total     [10]
+  -d, --duration T     how long to run                        [10s]
+  -t, --threads N      threads; never more than connections   [2]
+  -H, --header "K: V"  add a request header (repeatable)
+      --latency        print the latency distribution
+      --timeout T      a response not complete T after the    [2s]
+                       request was sent counts as a timeout
+  -v, --version        print the version and exit
+  -h, --help           print this help and exit
+
+More options:
+  -m, --method M       request method                         [GET]
+  -b, --body B         request body (the method becomes POST unless -m
+                       is given); @FILE sends a file's bytes, @- reads
+                       standard input, @@x sends "@x"
+  -n, --requests N     stop after N responses; no time limit unless -d
+      --disable-keepalive
+                       a new connection for every request
+      --warmup T       record nothing in the run's first T    [0]
+      --no-record-timeouts
+                       leave timeouts out of the latency histogram
+                       (by default each is kept as a lower bound)
+
+  Durations: 2s, 250ms, 1m, 1h; a bare number is seconds. Counts: 10k, 1M.
+  Durations also take us and decimals (1.5s); counts take k, K, M, G.
+
+Commands:
+  serve                a fast HTTP/1.1 test server; pacer serve --help
+                       lists its options and routes
+  demo                 runs the test server in-process and a 5s benchmark
+                       against it; takes the options above but no URL
+
+Exit codes:
+  0  ok
+  1  run failed, or no request succeeded
+  2  bad arguments or unreadable input file
+)";
+}
+
+std::string serve_usage() {
+  return R"(Usage: pacer serve [options]
+
+A fast HTTP/1.1 server to calibrate a setup and to point pacer at.
+
+Options:                                                      [default]
+      --listen ADDR:PORT  where to listen: 127.0.0.1:8080,    [127.0.0.1:8080]
+                          [::1]:8080, or :PORT for 127.0.0.1;
+                          port 0 picks a free port
+  -t, --threads N         threads to use                      [2]
+      --freeze-at T       stop answering T after the first request...
+      --freeze-for T      ...for T (give both or neither)
+      --log-arrivals FILE write each request's arrival time to FILE
+  -h, --help              print this help and exit
+
+Routes:
+  /                       a small 200 response
+  /bytes/N                200 with an N-byte body
+  /delay/MS               answers after MS milliseconds
+  /status/CODE            answers with status CODE
+  /fail/N                 every Nth request answers 500
+  /never                  never answers
+  /close                  closes the connection after the headers
+  /chunked/N              N bytes in a chunked body
+  /redirect               302 to /
+  /echo                   sends the request back as the body
+  /stats                  counters as JSON (not counted itself)
+)";
+}
+
+std::string version_line() { return "pacer " PACER_VERSION " [epoll]"; }
+
+}  // namespace pacer::cli

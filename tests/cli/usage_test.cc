@@ -1,0 +1,82 @@
+// Help texts and the version line (src/cli/usage.cc).
+#include "cli/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <sstream>
+
+namespace pacer::cli {
+namespace {
+
+void expect_lines_fit_80_columns(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    EXPECT_LT(line.size(), 80u) << line;
+    EXPECT_EQ(line.find('\t'), std::string::npos) << line;
+  }
+}
+
+void expect_mentions(const std::string& text, const std::vector<std::string>& needles) {
+  for (const std::string& needle : needles) {
+    EXPECT_NE(text.find(needle), std::string::npos) << "missing: " << needle;
+  }
+}
+
+TEST(Usage, RunUsageFitsIn80Columns) { expect_lines_fit_80_columns(usage()); }
+
+TEST(Usage, ServeUsageFitsIn80Columns) { expect_lines_fit_80_columns(serve_usage()); }
+
+TEST(Usage, RunUsageListsEveryOption) {
+  expect_mentions(usage(), {"-c, --connections", "-d, --duration", "-t, --threads",
+                            "-H, --header", "--latency", "--timeout", "-v, --version",
+                            "-h, --help", "-m, --method", "-b, --body", "-n, --requests",
+                            "--disable-keepalive", "--warmup", "--no-record-timeouts"});
+}
+
+TEST(Usage, RunUsageGivesWrkDefaults) {
+  expect_mentions(usage(), {"[10]", "[10s]", "[2]", "[2s]", "[GET]"});
+}
+
+TEST(Usage, RunUsageExplainsUnitsCommandsAndExitCodes) {
+  expect_mentions(usage(),
+                  {"Durations: 2s, 250ms, 1m, 1h; a bare number is seconds. Counts: 10k, 1M.",
+                   "serve", "demo", "@FILE", "@-", "@@x", "0  ok",
+                   "1  run failed, or no request succeeded", "2  bad arguments"});
+}
+
+TEST(Usage, ServeUsageListsOptionsAndRoutes) {
+  expect_mentions(serve_usage(), {"--listen ADDR:PORT", "-t, --threads", "--freeze-at",
+                                  "--freeze-for", "--log-arrivals FILE", "-h, --help",
+                                  "[127.0.0.1:8080]", "/bytes/N", "/delay/MS", "/status/CODE",
+                                  "/fail/N", "/never", "/close", "/chunked/N", "/redirect",
+                                  "/echo", "/stats"});
+}
+
+TEST(Usage, VersionLineNamesTheVersionAndBackend) {
+  const std::string line = version_line();
+  const std::string prefix = "pacer ";
+  const std::string suffix = " [epoll]";
+  ASSERT_GT(line.size(), prefix.size() + suffix.size()) << line;
+  EXPECT_EQ(line.substr(0, prefix.size()), prefix);
+  EXPECT_EQ(line.substr(line.size() - suffix.size()), suffix);
+  // X.Y.Z: digits and exactly two dots between them.
+  const std::string version =
+      line.substr(prefix.size(), line.size() - prefix.size() - suffix.size());
+  int dots = 0;
+  for (const char c : version) {
+    if (c == '.') {
+      ++dots;
+    } else {
+      EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(c))) << version;
+    }
+  }
+  EXPECT_EQ(dots, 2) << version;
+#ifdef PACER_VERSION
+  EXPECT_EQ(version_line(), "pacer " PACER_VERSION " [epoll]");
+#endif
+}
+
+}  // namespace
+}  // namespace pacer::cli
