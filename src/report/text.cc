@@ -38,7 +38,9 @@ void append_latency_distribution(std::string& out, const RunReport& r) {
     const stats::Percentile v = stats::percentile_with_censoring(r.latency, r.latency_censored, p);
     const std::string label = p == 100 ? "100%" : fmt::format("{:g}%", p);
     out += fmt::format("{:>8}", label);
-    out += pad_units(lower_bound_mark(v.is_lower_bound, format_time_ns(static_cast<double>(v.value))), 10);
+    // wrk's 10-column value, written as a space plus 9 so that a wide lower
+    // bound (">=500.70ms") still leaves a space after the label.
+    out += " " + pad_units(lower_bound_mark(v.is_lower_bound, format_time_ns(static_cast<double>(v.value))), 9);
     out += "\n";
   }
 }

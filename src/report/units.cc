@@ -56,7 +56,11 @@ std::string pad_units(const std::string& text, int width) {
   int pad = 2;
   if (len >= 1 && std::isalpha(static_cast<unsigned char>(text[len - 1]))) --pad;
   if (len >= 2 && std::isalpha(static_cast<unsigned char>(text[len - 2]))) --pad;
-  return fmt::format("{:>{}}{:{}}", text, width - pad, "", pad);
+  std::string out = fmt::format("{:>{}}{:{}}", text, width - pad, "", pad);
+  // A value wider than its column (">=500.75ms") must still be separated from
+  // the previous column, or whitespace-splitting readers see one field.
+  if (static_cast<int>(len) > width - pad) out.insert(out.begin(), ' ');
+  return out;
 }
 
 }  // namespace pacer::report

@@ -15,7 +15,8 @@ std::string format_bytes(double bytes);       // 291.35MB, 29.04KB, 100.00B
 std::string format_duration_short(TimeNs ns); // "10s", "1m", "500ms", "1m30s" for the run header
 
 // wrk's column layout: right-aligns `text` in `width` columns, counting a unit
-// of fewer than two letters as padded (so 1.50ms and 2.00s line up).
+// of fewer than two letters as padded (so 1.50ms and 2.00s line up). A text
+// wider than its column gets one leading space so columns never run together.
 std::string pad_units(const std::string& text, int width);
 
 }  // namespace pacer::report

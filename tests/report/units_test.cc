@@ -37,5 +37,10 @@ TEST(ReportUnits, PaddingAlignsOneAndTwoLetterUnits) {
   EXPECT_EQ(pad_units("950.00", 8), "950.00  ");
 }
 
+TEST(ReportUnits, ValuesWiderThanTheirColumnStaySeparated) {
+  EXPECT_EQ(pad_units(">=501.17ms", 9), " >=501.17ms");
+  EXPECT_EQ(pad_units("12345.67ms", 8), " 12345.67ms");
+}
+
 }  // namespace
 }  // namespace pacer::report

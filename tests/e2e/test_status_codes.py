@@ -1,0 +1,29 @@
+"""HTTP status codes are counted individually; a run without a success exits 1."""
+
+from conftest import assert_server_agrees
+
+
+def test_a_run_where_every_response_is_500_counts_them_all_and_exits_1(server, pacer):
+    run = pacer("-d", "1s", server.url + "status/500", timeout=30)
+    report = run.report
+
+    assert run.rc == 1, run  # no request succeeded
+    assert report.failed is not None, run
+    assert report.requests > 0, run
+    assert report.status_codes == {500: report.requests}, run
+    assert report.non_2xx_3xx == report.requests, run
+    assert report.errors["status"] == report.requests, run
+    assert_server_agrees(server, report)
+
+
+def test_one_failure_in_ten_gives_900_successes_and_100_errors_and_exit_0(server, pacer):
+    run = pacer("-c1", "-n", "1000", server.url + "fail/10", timeout=30)
+    report = run.report
+
+    assert run.rc == 0, run
+    assert report.failed is None, run
+    assert report.requests == 1000, run
+    assert report.status_codes == {200: 900, 500: 100}, run
+    assert report.non_2xx_3xx == 100, run
+    assert report.errors["status"] == 100, run
+    assert_server_agrees(server, report)
