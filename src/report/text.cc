@@ -78,7 +78,6 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
                                            "cancelled, so values marked >= are lower bounds."
                                          : " they are left out of the\n              latency figures "
                                            "(--no-record-timeouts).");
-    out += "\n";
   }
   if (r.warmup_ns > 0) {
     out += fmt::format("Warm-up:      {} responses during the first {} were not recorded.\n", c.warmup_responses,

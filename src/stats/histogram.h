@@ -1,0 +1,117 @@
+// HdrHistogram: records integer values in O(1) into a fixed array of counts whose
+// layout (unit magnitude, sub-bucket count, bucket count, counts index) is the one
+// HdrHistogram_c and the Java reference use, so the V2 encoding can be added later
+// without a conversion. All memory is allocated by the constructor; record() never
+// allocates. Not thread-safe: each worker owns its histograms; merge() combines them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace pacer::stats {
+
+class Histogram {
+ public:
+  // lowest_discernible >= 1; highest_trackable >= 2 * lowest_discernible;
+  // significant_figures in [1, 5]. Invalid parameters abort (programmer error).
+  Histogram(std::int64_t lowest_discernible, std::int64_t highest_trackable, int significant_figures);
+
+  // The latency layout used everywhere: 1 ns to 1 h, 3 significant digits.
+  static Histogram for_latency_ns();
+
+  // Records value (count times). A negative value is recorded as 0; a value above
+  // highest_trackable() is clamped to it and counted in clamped_count().
+  void record(std::int64_t value) noexcept { record_n(value, 1); }
+  void record_n(std::int64_t value, std::int64_t count) noexcept;
+
+  // Adds other's counts. Layouts must match (same constructor parameters);
+  // returns false and changes nothing if they do not.
+  bool merge(const Histogram& other);
+  void reset() noexcept;
+
+  std::int64_t total_count() const { return total_count_; }
+  std::int64_t clamped_count() const { return clamped_count_; }
+  // min/max are the exact recorded extremes (0 when empty), not bucket bounds.
+  std::int64_t min() const;
+  std::int64_t max() const;
+  double mean() const;    // from bucket midpoints, as HdrHistogram does; 0 when empty
+  double stdev() const;   // population standard deviation; 0 when empty
+
+  // HdrHistogram semantics: the smallest recorded bucket whose cumulative count
+  // reaches ceil(percentile/100 * total) (at least 1), reported as the highest
+  // value equivalent to that bucket, but never above max(). percentile in [0, 100].
+  std::int64_t value_at_percentile(double percentile) const;
+
+  // Share (0..1) of recorded values in [lo, hi] by bucket; used for "+/- Stdev".
+  double fraction_within(double lo, double hi) const;
+
+  // Number of recorded values whose bucket is at or below the bucket of value.
+  std::int64_t count_at_or_below(std::int64_t value) const;
+
+  // Bucket geometry (HdrHistogram's names).
+  std::int64_t lowest_discernible() const { return lowest_discernible_; }
+  std::int64_t highest_trackable() const { return highest_trackable_; }
+  int significant_figures() const { return significant_figures_; }
+  int counts_len() const { return counts_len_; }
+  int index_of(std::int64_t value) const;
+  std::int64_t count_at_index(int index) const { return counts_[static_cast<std::size_t>(index)]; }
+  std::int64_t value_at_index(int index) const;           // lowest value of that bucket
+  std::int64_t lowest_equivalent(std::int64_t value) const;
+  std::int64_t highest_equivalent(std::int64_t value) const;
+  std::int64_t size_of_equivalent_range(std::int64_t value) const;
+  std::int64_t median_equivalent(std::int64_t value) const;
+
+  // Calls fn(bucket_lowest_value, bucket_highest_value, count) for each bucket
+  // with a non-zero count, in increasing value order.
+  template <typename Fn>
+  void for_each_recorded(Fn&& fn) const {
+    for (int i = 0; i < counts_len_; ++i) {
+      const std::int64_t n = counts_[static_cast<std::size_t>(i)];
+      if (n != 0) {
+        const std::int64_t lo = value_at_index(i);
+        fn(lo, highest_equivalent(lo), n);
+      }
+    }
+  }
+
+ private:
+  // HdrHistogram's internal coordinates; value must be >= 0.
+  int bucket_index(std::int64_t value) const noexcept;
+  int sub_bucket_index(std::int64_t value, int bucket) const noexcept;
+  int counts_index(int bucket, int sub_bucket) const noexcept;
+  std::int64_t value_from(int bucket, int sub_bucket) const noexcept;
+  std::int64_t clamp_to_range(std::int64_t value) const noexcept;
+  bool same_layout(const Histogram& other) const noexcept;
+
+  std::int64_t lowest_discernible_;
+  std::int64_t highest_trackable_;
+  int significant_figures_;
+  int unit_magnitude_ = 0;
+  int sub_bucket_half_count_magnitude_ = 0;
+  std::int32_t sub_bucket_count_ = 0;
+  std::int32_t sub_bucket_half_count_ = 0;
+  std::int64_t sub_bucket_mask_ = 0;
+  int bucket_count_ = 0;
+  int counts_len_ = 0;
+  std::int64_t total_count_ = 0;
+  std::int64_t clamped_count_ = 0;
+  std::int64_t min_ = INT64_MAX;
+  std::int64_t max_ = 0;
+  std::vector<std::int64_t> counts_;
+};
+
+// A percentile read from a latency histogram that also holds censored samples
+// (requests cancelled at their timeout, recorded at the cancel time). Within a
+// bucket, censored samples rank after uncensored ones because their true value is
+// at least the recorded one. If the requested rank lands on a censored sample the
+// value is only a lower bound: is_lower_bound is true and reports print ">= value".
+struct Percentile {
+  std::int64_t value = 0;
+  bool is_lower_bound = false;
+};
+
+// all: every sample (censored ones included); censored: only the censored samples,
+// same layout. percentile in [0, 100].
+Percentile percentile_with_censoring(const Histogram& all, const Histogram& censored, double percentile);
+
+}  // namespace pacer::stats
