@@ -1,0 +1,231 @@
+// Connection: the service loop, output (queueing, writing, counting) and socket
+// input. Request parsing lives in connection_parse.cc. See connection.h.
+#include "server/connection.h"
+
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace pacer::server {
+namespace {
+
+constexpr std::size_t kMaxInlineBodyBytes = 2048;      // smaller bodies are copied next to their head
+constexpr std::size_t kBytesPerTurn = std::size_t{1} << 20;  // read + write budget of one turn
+constexpr int kMaxIov = 16;
+constexpr std::size_t kMaxKeptEchoCapacity = std::size_t{1} << 20;
+constexpr std::size_t kMaxDrainOnCloseBytes = 64 * 1024;
+
+}  // namespace
+
+Connection::Connection()
+    : in_(std::make_unique_for_overwrite<char[]>(kInputBytes)),
+      out_(std::make_unique_for_overwrite<char[]>(kOutputBytes)) {}
+
+void Connection::open(UniqueFd socket, LoopContext& ctx) {
+  fd_ = std::move(socket);
+  state_ = State::kReady;
+  ++generation_;
+  maybe_readable_ = false;  // epoll reports input already waiting when the socket is added
+  close_after_write_ = false;
+  counted_connection_ = true;
+  requests_seen_ = 0;
+  llhttp_init(&parser_, HTTP_REQUEST, &parser_settings());
+  parser_.data = this;
+  in_end_ = parse_pos_ = request_start_ = 0;
+  url_seen_ = headers_done_ = false;
+  echo_.clear();
+  out_begin_ = out_end_ = 0;
+  stream_.clear();
+  queued_bytes_ = written_bytes_ = 0;
+  pending_first_ = pending_count_ = 0;
+  WorkerCounters::add(ctx.counters.connections_accepted);
+  WorkerCounters::add(ctx.counters.connections_open);
+}
+
+void Connection::on_event(std::uint32_t events, LoopContext& ctx) {
+  if (is_closed()) return;
+  if ((events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) {
+    close(ctx);  // the peer is gone or going: nothing pending is answered
+    return;
+  }
+  if ((events & EPOLLIN) != 0) maybe_readable_ = true;
+  service(ctx);
+}
+
+void Connection::on_timer(std::uint64_t generation, LoopContext& ctx) {
+  if (generation != generation_ || state_ != State::kDelayed) return;
+  state_ = State::kReady;
+  queue_reply(delayed_reply_);
+  service(ctx);
+}
+
+void Connection::resume(std::uint64_t generation, LoopContext& ctx) {
+  if (generation != generation_ || is_closed()) return;
+  service(ctx);
+}
+
+void Connection::close(LoopContext& ctx) {
+  if (is_closed()) return;
+  state_ = State::kClosed;
+  fd_.reset();
+  stream_.clear();
+  pending_count_ = 0;
+  if (echo_.capacity() > kMaxKeptEchoCapacity) std::string().swap(echo_);
+  WorkerCounters::subtract(ctx.counters.connections_open);
+}
+
+// One turn: parse what is buffered, write, read more; until the socket would block,
+// the connection waits (delay, never), closes, or spends its budget.
+void Connection::service(LoopContext& ctx) {
+  std::size_t budget_bytes = kBytesPerTurn;
+  for (;;) {
+    if (state_ == State::kReady) process_input(ctx);
+    if (is_closed() || !flush(ctx, budget_bytes)) return;
+    if (close_after_write_) {
+      close_gracefully(ctx);
+      return;
+    }
+    if (state_ == State::kDelayed) return;
+    // process_input stopped only for lack of output room, which the flush made.
+    if (state_ == State::kReady && parse_pos_ < in_end_) continue;
+    if (!maybe_readable_) return;
+    if (budget_bytes == 0) {
+      ctx.again.push_back(ref());
+      return;
+    }
+    if (!read_input(ctx, budget_bytes)) return;
+  }
+}
+
+void Connection::queue_reply(Reply reply) {
+  if (reply.body == BodyKind::kChunked && is_http10_) reply.body = BodyKind::kPattern;  // HTTP/1.0 has no chunked coding
+  const bool truncate = reply.action == ReplyAction::kTruncate;
+  if (!keep_alive_ || truncate) close_after_write_ = true;
+  const ConnectionHeader header =
+      !keep_alive_ ? ConnectionHeader::kClose : (is_http10_ ? ConnectionHeader::kKeepAlive : ConnectionHeader::kNone);
+  // process_input keeps room for a head and an inline body before parsing a request.
+  const std::size_t head_bytes = write_head({out_.get() + out_end_, output_free_bytes()}, reply, header);
+  out_end_ += head_bytes;
+  if (!is_head_ && !truncate) {
+    switch (reply.body) {
+      case BodyKind::kNone: break;
+      case BodyKind::kText: stream_.add(plain_segment(reply.text)); break;
+      case BodyKind::kPattern: stream_.add(pattern_segment(reply.body_bytes)); break;
+      case BodyKind::kChunked: add_chunked_body(stream_, reply.body_bytes, chunk_scratch_); break;
+      case BodyKind::kEcho: stream_.add(plain_segment(echo_)); break;
+    }
+  }
+  const std::uint64_t body_wire_bytes = stream_.remaining_bytes();
+  if (body_wire_bytes <= kMaxInlineBodyBytes && body_wire_bytes <= output_free_bytes()) {
+    stream_.drain_into(out_.get() + out_end_);
+    out_end_ += static_cast<std::size_t>(body_wire_bytes);
+  }
+  queued_bytes_ += head_bytes + body_wire_bytes;
+  if (reply.counted) {
+    pending_ends_[(pending_first_ + pending_count_) % kMaxPendingReplies] = queued_bytes_;
+    ++pending_count_;
+  }
+}
+
+// A request the parser rejected (or one too large to hold): answer and close.
+void Connection::queue_error(int status) {
+  keep_alive_ = false;
+  is_head_ = false;
+  queue_reply(status_reply(status));
+}
+
+// Writes out_ then the stream. Returns true once everything queued is written;
+// false when the socket would block (EPOLLOUT resumes), the budget is spent (the
+// connection is put on the again list) or the connection closed.
+bool Connection::flush(LoopContext& ctx, std::size_t& budget_bytes) {
+  while (out_end_ > out_begin_ || !stream_.empty()) {
+    if (budget_bytes == 0) {
+      ctx.again.push_back(ref());
+      return false;
+    }
+    iovec iov[kMaxIov];
+    int count = 0;
+    const std::size_t out_bytes = out_end_ - out_begin_;
+    if (out_bytes > 0) iov[count++] = iovec{out_.get() + out_begin_, out_bytes};
+    count += stream_.fill_iov(iov + count, kMaxIov - count, budget_bytes);
+    msghdr message{};
+    message.msg_iov = iov;
+    message.msg_iovlen = static_cast<std::size_t>(count);
+    const ssize_t sent = ::sendmsg(fd_.get(), &message, MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) close(ctx);
+      return false;
+    }
+    const auto sent_bytes = static_cast<std::size_t>(sent);
+    budget_bytes -= std::min(budget_bytes, sent_bytes);
+    const std::size_t from_out = std::min(sent_bytes, out_bytes);
+    out_begin_ += from_out;
+    stream_.advance(sent_bytes - from_out);
+    written_bytes_ += sent_bytes;
+    while (pending_count_ > 0 && pending_ends_[pending_first_] <= written_bytes_) {
+      pending_first_ = (pending_first_ + 1) % kMaxPendingReplies;
+      --pending_count_;
+      WorkerCounters::add(ctx.counters.requests_answered);
+    }
+  }
+  out_begin_ = out_end_ = 0;
+  return true;
+}
+
+// Reads once into the input buffer. Returns true if the turn should go on.
+bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
+  if (state_ == State::kNever) {
+    in_end_ = parse_pos_ = request_start_ = 0;  // /never discards everything after its request
+  } else {
+    compact_input();
+  }
+  if (in_end_ == kInputBytes) {
+    // Everything held is one request's line and headers: more than we accept.
+    queue_error(431);
+    return true;
+  }
+  const std::size_t room_bytes = kInputBytes - in_end_;
+  const ssize_t got = ::read(fd_.get(), in_.get() + in_end_, room_bytes);
+  if (got > 0) {
+    // A short read drained the socket: data arriving later raises a new edge, so
+    // skip the read that would only return EAGAIN.
+    if (static_cast<std::size_t>(got) < room_bytes) maybe_readable_ = false;
+    in_end_ += static_cast<std::size_t>(got);
+    budget_bytes -= std::min(budget_bytes, static_cast<std::size_t>(got));
+    return true;
+  }
+  if (got < 0 && errno == EINTR) return true;
+  if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    maybe_readable_ = false;
+    return false;
+  }
+  close(ctx);  // EOF or a socket error
+  return false;
+}
+
+void Connection::compact_input() {
+  if (request_start_ == 0) return;
+  std::memmove(in_.get(), in_.get() + request_start_, in_end_ - request_start_);
+  in_end_ -= request_start_;
+  parse_pos_ -= request_start_;
+  request_start_ = 0;
+}
+
+// After the last reply: send FIN first and read what the peer already sent, so the
+// close does not reset the connection and destroy the reply in flight.
+void Connection::close_gracefully(LoopContext& ctx) {
+  ::shutdown(fd_.get(), SHUT_WR);
+  std::size_t drained_bytes = 0;
+  while (drained_bytes < kMaxDrainOnCloseBytes) {
+    const ssize_t got = ::read(fd_.get(), in_.get(), kInputBytes);
+    if (got <= 0) break;
+    drained_bytes += static_cast<std::size_t>(got);
+  }
+  close(ctx);
+}
+
+}  // namespace pacer::server

@@ -1,0 +1,87 @@
+// Routing and reply planning for `pacer serve`: request target -> Route -> Reply
+// (status, body source, action), and the status line + headers for a Reply. Pure
+// functions except plan_reply's use of the server-wide /fail counter. Called on the
+// hot path by every worker thread: nothing here allocates.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/clock.h"
+
+namespace pacer::server {
+
+constexpr std::uint64_t kMaxBodyBytes = std::uint64_t{1} << 30;  // /bytes/N and /chunked/N: 1 GiB
+constexpr std::uint64_t kMaxDelayMs = 3'600'000;                 // /delay/MS: one hour
+constexpr std::uint64_t kTruncatedContentLength = 100;           // /close announces, never sends
+
+enum class RouteKind : std::uint8_t {
+  kRoot, kBytes, kDelay, kStatus, kFail, kNever, kClose, kChunked, kRedirect, kEcho, kStats,
+  kNotFound,      // no such path (also /bytes/abc: a parameter that is not a number)
+  kBadParameter,  // a numeric parameter too large to parse
+};
+
+struct Route {
+  RouteKind kind = RouteKind::kNotFound;
+  std::uint64_t value = 0;  // N, MS or CODE for the routes that take one
+};
+
+// target: the request-target as received (origin-form, or absolute-form whose
+// scheme and authority are skipped). The query string and fragment are ignored.
+Route match_route(std::string_view target);
+
+enum class ReplyAction : std::uint8_t {
+  kAnswer,    // send now
+  kDelay,     // send after delay_ns
+  kNever,     // never send; discard further input until the peer closes
+  kTruncate,  // send the head (Content-Length: 100) without the body, then close
+};
+
+enum class BodyKind : std::uint8_t {
+  kNone,     // 204, 304: no body and no Content-Length
+  kText,     // text (static, or the caller's scratch)
+  kPattern,  // body_bytes of body_pattern()
+  kChunked,  // body_bytes of body_pattern(), Transfer-Encoding: chunked
+  kEcho,     // the request's raw bytes; body_bytes is filled in by the connection
+};
+
+struct Reply {
+  ReplyAction action = ReplyAction::kAnswer;
+  int status = 200;
+  BodyKind body = BodyKind::kText;
+  std::uint64_t body_bytes = 0;  // body length for every kind but kNone
+  std::string_view text;          // kText
+  std::string_view content_type = "text/plain";
+  std::string_view location;      // non-empty: sent as a Location header
+  TimeNs delay_ns = 0;            // kDelay
+  bool counted = true;            // counts toward requests_answered once fully written
+};
+
+struct StatsSnapshot {
+  std::uint64_t requests_answered = 0;
+  std::uint64_t connections_accepted = 0;
+};
+
+// The reply for route. fail_requests is the server-wide count of /fail/N requests.
+// stats is read only for /stats, whose JSON body is written to scratch (>= 128
+// bytes; the reply's text points into it).
+Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const StatsSnapshot& stats,
+                 std::span<char> scratch);
+
+// A reply with a small text body for status (400, 414, 431, ...).
+Reply status_reply(int status);
+
+enum class ConnectionHeader : std::uint8_t { kNone, kKeepAlive, kClose };
+
+// Writes the status line and headers of reply (ending with the blank line) to dst.
+// Returns the bytes written, or 0 when dst is too small (kMaxHeadBytes is enough).
+constexpr std::size_t kMaxHeadBytes = 512;
+std::size_t write_head(std::span<char> dst, const Reply& reply, ConnectionHeader connection);
+
+// "OK", "Not Found", ...; a class name ("Server Error") for codes without one.
+std::string_view reason_phrase(int status);
+
+}  // namespace pacer::server

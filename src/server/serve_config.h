@@ -1,0 +1,20 @@
+// Configuration of `pacer serve`, the built-in test target (DESIGN.md section 8).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/clock.h"
+
+namespace pacer::server {
+
+struct ServeConfig {
+  std::string listen_host = "127.0.0.1";
+  std::uint16_t listen_port = 8080;   // 0: pick a free port (printed at start)
+  int threads = 2;
+  TimeNs freeze_at_ns = -1;           // <0: no freeze; else measured from the first request
+  TimeNs freeze_for_ns = 0;
+  std::string log_arrivals_path;      // empty: off
+};
+
+}  // namespace pacer::server
