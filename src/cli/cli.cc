@@ -14,6 +14,7 @@
 
 #include "cli/body_source.h"
 #include "cli/fd_limit.h"
+#include "cli/load_options.h"
 #include "cli/option_scan.h"
 #include "cli/serve_options.h"
 #include "cli/units.h"
@@ -24,9 +25,10 @@ namespace {
 enum RunOption : int {
   kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
+  kRate, kStages, kArrival, kSeed, kDeadline,
 };
 
-constexpr std::array<OptionSpec, 14> kRunOptions{{
+constexpr std::array<OptionSpec, 19> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -41,6 +43,11 @@ constexpr std::array<OptionSpec, 14> kRunOptions{{
     {kDisableKeepalive, '\0', "disable-keepalive", false},
     {kWarmup, '\0', "warmup", true},
     {kNoRecordTimeouts, '\0', "no-record-timeouts", false},
+    {kRate, 'R', "rate", true},
+    {kStages, '\0', "stages", true},
+    {kArrival, '\0', "arrival", true},
+    {kSeed, '\0', "seed", true},
+    {kDeadline, '\0', "deadline", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -48,10 +55,10 @@ constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 // The options as given, plus what the cross-checks need to word their messages.
 struct RunDraft {
   Config config;
-  std::string duration_text;   // empty: -d not given
-  std::string warmup_flag;     // empty: --warmup not given
-  std::string warmup_text;
   bool is_method_given = false;
+  bool stages_given = false;
+  bool arrival_given = false;
+  bool deadline_given = false;
 };
 
 // RFC 9110 tchar.
@@ -139,13 +146,10 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
     case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
     case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
     case kDuration:
-      draft.duration_text = option.value;
       config.duration_given = true;
       return store(parse_positive_duration(option, "duration"), config.duration_ns);
     case kTimeout: return store(parse_positive_duration(option, "timeout"), config.timeout_ns);
     case kWarmup:
-      draft.warmup_flag = option.flag;
-      draft.warmup_text = option.value;
       return store(parse_duration(option.value, option.flag), config.warmup_ns);
     case kRequests: {
       auto count = parse_count(option.value, option.flag);
@@ -169,6 +173,22 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
     case kLatency: config.print_latency = true; return Ok{};
     case kDisableKeepalive: config.keep_alive = false; return Ok{};
     case kNoRecordTimeouts: config.record_timeouts = false; return Ok{};
+    case kRate: return apply_rate_option(option.value, option.flag, config);
+    case kStages:
+      draft.stages_given = true;
+      return store(parse_stages(option.value, option.flag), config.stages);
+    case kArrival:
+      draft.arrival_given = true;
+      if (option.value != "uniform" && option.value != "poisson") {
+        return bad_argument(
+            fmt::format("{}: arrival must be 'uniform' or 'poisson', got '{}'", option.flag, option.value));
+      }
+      config.poisson = option.value == "poisson";
+      return Ok{};
+    case kSeed: return store(parse_count(option.value, option.flag), config.seed);
+    case kDeadline:
+      draft.deadline_given = true;
+      return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
     default: return Ok{};
   }
 }
@@ -206,14 +226,11 @@ Status check_positionals(const std::vector<std::string>& positionals, Command co
 // Checks between options, then the derived settings.
 Status finish_run_draft(RunDraft& draft, Command command) {
   Config& config = draft.config;
-  // -n alone sets no time limit, so there is no duration to fit the warm-up into.
-  const bool has_time_limit = config.duration_given || !config.request_count;
-  if (!draft.warmup_flag.empty() && has_time_limit && config.warmup_ns >= config.duration_ns) {
-    const std::string duration_text = !draft.duration_text.empty() ? draft.duration_text
-                                      : command == Command::kDemo  ? "5s (the demo's default)"
-                                                                   : "10s (the default)";
-    return bad_argument(fmt::format("{}: warm-up {} must be shorter than the duration {}",
-                                    draft.warmup_flag, draft.warmup_text, duration_text));
+  // The warm-up comes before the measured duration (the run lasts both), so it
+  // need not be shorter than -d.
+  if (Status load = finish_load_options(config, draft.stages_given, draft.arrival_given, draft.deadline_given);
+      !load) {
+    return load;
   }
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
   config.threads = std::min(config.threads, config.connections);

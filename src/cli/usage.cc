@@ -13,11 +13,11 @@ std::string usage() {
        pacer serve [options]
        pacer demo [options]
 
-  URL is http:// or https://, e.g. http://127.0.0.1:8080/index.html
+  URL is http://, e.g. http://127.0.0.1:8080/index.html
 
 Options (as wrk):                                             [default]
   -c, --connections N  connections to keep open, in total     [10]
-  -d, --duration T     how long to run                        [10s]
+  -d, --duration T     how long to record (after --warmup)    [10s]
   -t, --threads N      threads; never more than connections   [2]
   -H, --header "K: V"  add a request header (repeatable)
       --latency        print the latency distribution
@@ -34,10 +34,22 @@ More options:
   -n, --requests N     stop after N responses; no time limit unless -d
       --disable-keepalive
                        a new connection for every request
-      --warmup T       record nothing in the run's first T    [0]
+      --warmup T       send for T before recording anything   [0]
       --no-record-timeouts
                        leave timeouts out of the latency histogram
                        (by default each is kept as a lower bound)
+
+Open model (requests arrive on a schedule, whatever the server does):
+  -R, --rate N         N requests/second in total; latency is measured
+                       from when each request was due (no coordinated
+                       omission)
+  -R A:B               a linear ramp from A to B requests/second over -d
+      --stages LIST    a piecewise-linear profile from 0, e.g.
+                       30s:100,1m:1000,30s:0 (sets the duration)
+      --arrival KIND   uniform or poisson (exponential gaps) [uniform]
+      --seed N         random seed for poisson arrivals      [1]
+      --deadline T     shed a request still queued T after it was due
+                       (counted as a deadline error, not sent)
 
   Durations: 2s, 250ms, 1m, 1h; a bare number is seconds. Counts: 10k, 1M.
   Durations also take us and decimals (1.5s); counts take k, K, M, G.

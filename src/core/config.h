@@ -32,6 +32,20 @@ struct Header {
   std::string value;
 };
 
+// How requests are scheduled (DESIGN.md section 3).
+enum class LoadModel {
+  kClosed,    // each connection sends when its previous response completes (no -R)
+  kConstant,  // -R N
+  kRamp,      // -R A:B, linear over the duration
+  kStages,    // --stages 30s:100,1m:1000: piecewise linear, starting from 0
+};
+
+// One `--stages` entry: ramp from the previous target to this one over duration_ns.
+struct RateStage {
+  TimeNs duration_ns = 0;
+  double target_rate_per_s = 0;
+};
+
 struct Config {
   Target target;
   int threads = 2;
@@ -47,6 +61,16 @@ struct Config {
   bool keep_alive = true;                 // false: --disable-keepalive
   bool print_latency = false;             // --latency
   bool record_timeouts = true;            // false: --no-record-timeouts
+
+  // Open model (-R, --stages). Rates are totals for the run, requests/second.
+  LoadModel load_model = LoadModel::kClosed;
+  double rate_per_s = 0;                  // kConstant; kRamp: the start rate
+  double rate_end_per_s = 0;              // kRamp: the end rate
+  std::vector<RateStage> stages;          // kStages; their durations add up to duration_ns
+  bool poisson = false;                   // --arrival poisson (default uniform)
+  std::uint64_t seed = 1;                 // --seed: Poisson arrivals repeat exactly for one seed
+  TimeNs deadline_ns = 0;                 // --deadline: shed requests queued longer; 0 = off
+  bool is_open_model() const { return load_model != LoadModel::kClosed; }
 };
 
 // Connections each worker owns: exactly `connections` in total, remainders spread

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/clock.h"
+#include "engine/connection_list.h"
 #include "proto/http1_parser.h"
 
 namespace pacer::engine {
@@ -40,9 +41,11 @@ struct Connection {
   TimeNs t_send = 0;
   TimeNs connect_start_ns = 0;
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
-  Connection* prev = nullptr;       // in-flight list, ordered by t_send
-  Connection* next = nullptr;
-  bool in_flight_linked = false;
+  ListHook in_flight;                // on the worker's in-flight list (send order)
+  ListHook idle;                     // open model: on the worker's idle list
 };
+
+using InFlightList = ConnectionList<&Connection::in_flight>;
+using IdleList = ConnectionList<&Connection::idle>;
 
 }  // namespace pacer::engine

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/worker.h"
+#include "load/schedule.h"
 #include "net/address.h"
 #include "proto/http1_request.h"
 
@@ -24,6 +25,29 @@ std::vector<std::optional<std::uint64_t>> split_quota(const Config& config, std:
   return out;
 }
 
+constexpr TimeNs kUnboundedNs = 365LL * 24 * 3600 * kNsPerS;  // -R with -n and no -d
+
+// The open model's rate over the whole run (warm-up first, at the start rate).
+std::optional<load::RateProfile> make_profile(const Config& config) {
+  const bool time_bounded = config.duration_given || !config.request_count;
+  const TimeNs duration = time_bounded ? config.duration_ns : kUnboundedNs;
+  std::optional<load::RateProfile> profile;
+  switch (config.load_model) {
+    case LoadModel::kClosed: return std::nullopt;
+    case LoadModel::kConstant: profile = load::RateProfile::constant(config.rate_per_s, duration); break;
+    case LoadModel::kRamp:
+      profile = load::RateProfile::ramp(config.rate_per_s, config.rate_end_per_s, duration);
+      break;
+    case LoadModel::kStages: {
+      std::vector<load::Stage> stages;
+      for (const RateStage& s : config.stages) stages.push_back(load::Stage{s.duration_ns, s.target_rate_per_s});
+      profile = load::RateProfile::stages(stages);
+      break;
+    }
+  }
+  return profile->with_warmup(config.warmup_ns);
+}
+
 report::RunReport make_report(const Config& config) {
   report::RunReport r;
   r.url = config.target.url;
@@ -35,6 +59,13 @@ report::RunReport make_report(const Config& config) {
   r.keep_alive = config.keep_alive;
   r.print_latency = config.print_latency;
   r.record_timeouts = config.record_timeouts;
+  r.load_model = config.load_model;
+  r.rate_per_s = config.rate_per_s;
+  r.rate_end_per_s = config.rate_end_per_s;
+  r.stages = config.stages;
+  r.poisson = config.poisson;
+  r.seed = config.seed;
+  r.deadline_ns = config.deadline_ns;
   return r;
 }
 
@@ -56,12 +87,15 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.request = request;
   shared.is_head = strcasecmp(config.method.c_str(), "HEAD") == 0;
   shared.stop = &stop;
+  const std::optional<load::RateProfile> profile = make_profile(config);
+  if (profile) shared.profile = &*profile;
 
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
   const auto quotas = split_quota(config, shares.size());
+  shared.worker_count = static_cast<int>(shares.size());
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < shares.size(); ++i) {
-    workers.push_back(std::make_unique<Worker>(shared, shares[i], quotas[i]));
+    workers.push_back(std::make_unique<Worker>(shared, static_cast<int>(i), shares[i], quotas[i]));
     if (Status s = workers.back()->prepare(); !s) return s.error();
   }
   workers.front()->adopt_first_connection(std::move(probe->fd), probe->connect_ns);
@@ -86,11 +120,19 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     report.latency.merge(r.latency);
     report.latency_censored.merge(r.latency_censored);
     report.connect.merge(r.connect);
+    report.service.merge(r.service);
+    report.queue_delay.merge(r.queue_delay);
     report.rate_samples.merge(r.rate_samples);
     finished = std::max(finished, r.finished_ns);
     if (report.first_error.empty()) report.first_error = r.first_error;
   }
   report.measured_ns = finished - shared.record_from_ns;
+  if (profile) {
+    // The rate asked for over the recorded window (the drain sends nothing new).
+    const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
+    const double asked = profile->arrivals_before(config.warmup_ns + window) - profile->arrivals_before(config.warmup_ns);
+    report.target_rate_per_s = window > 0 ? asked * 1e9 / static_cast<double>(window) : 0;
+  }
   report.interrupted = stop.load();
   return report;
 }

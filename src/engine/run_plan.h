@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "load/schedule.h"
 #include "net/address.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
@@ -25,6 +26,9 @@ struct SharedRun {
   TimeNs record_from_ns = 0;         // start + warm-up: requests scheduled earlier are not recorded
   TimeNs end_ns = 0;                 // no new request is scheduled at or after this (INT64_MAX: none)
   const std::atomic<bool>* stop = nullptr;  // set by the controller: stop at once (signal)
+  // Open model only (nullptr in the closed loop): the run's rate over time, from start_ns.
+  const load::RateProfile* profile = nullptr;
+  int worker_count = 1;
 };
 
 struct WorkerResult {
@@ -32,6 +36,8 @@ struct WorkerResult {
   stats::Histogram latency = stats::Histogram::for_latency_ns();
   stats::Histogram latency_censored = stats::Histogram::for_latency_ns();
   stats::Histogram connect = stats::Histogram::for_latency_ns();
+  stats::Histogram service = stats::Histogram::for_latency_ns();      // t_done - t_send (open model)
+  stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
   std::string first_error;           // the first connection failure, for the report

@@ -2,6 +2,7 @@
 #include "engine/worker.h"
 
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -25,15 +26,21 @@ constexpr TimeNs kRateSampleNs = 100 * kNsPerMs;  // wrk samples Req/Sec every 1
 constexpr TimeNs kBackoffBaseNs = 10 * kNsPerMs;
 constexpr TimeNs kBackoffMaxNs = 1 * kNsPerS;
 
+constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+
 bool backoff_later(const Connection* a, const Connection* b) { return a->reconnect_at_ns > b->reconnect_at_ns; }
 
 }  // namespace
 
-Worker::Worker(const SharedRun& shared, int connections, std::optional<std::uint64_t> request_quota)
+Worker::Worker(const SharedRun& shared, int worker_index, int connections,
+               std::optional<std::uint64_t> request_quota)
     : shared_(shared),
+      worker_index_(worker_index),
       connection_count_(connections),
       quota_left_(request_quota),
       result_(report::make_rate_histogram()) {}
+
+
 
 Status Worker::prepare() {
   epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
@@ -43,6 +50,14 @@ Status Worker::prepare() {
     connections_.push_back(std::make_unique<Connection>(this, &Worker::on_response_complete));
   }
   backoff_.reserve(static_cast<std::size_t>(connection_count_));
+  if (shared_.profile != nullptr) {
+    schedule_.emplace(*shared_.profile, shared_.config->poisson ? load::Arrival::kPoisson : load::Arrival::kUniform,
+                      worker_index_, shared_.worker_count, shared_.config->seed);
+    // Room for every arrival of 10 s at the peak rate: a stall that long still
+    // loses nothing; beyond it arrivals are counted as backlog errors.
+    const double peak_share = shared_.profile->peak_rate() / shared_.worker_count;
+    backlog_ = TimeRing(static_cast<std::size_t>(std::clamp(peak_share * 10.0, 1024.0, 4.0 * 1024 * 1024)));
+  }
   events_.resize(kMaxEvents);
   read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
   result_.first_error.reserve(256);
@@ -55,8 +70,13 @@ void Worker::adopt_first_connection(UniqueFd fd, TimeNs connect_ns) {
 }
 
 void Worker::run() {
+  if (is_open()) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // wake at the scheduled nanosecond, not 50 us late
   now_ = monotonic_now_ns();
   next_sample_ns_ = std::max(now_, shared_.record_from_ns) + kRateSampleNs;
+  if (is_open()) {
+    const std::optional<TimeNs> first = schedule_->next();
+    next_arrival_ns_ = first ? shared_.start_ns + *first : kNever;
+  }
   for (auto& c : connections_) {
     if (adopted_fd_.valid()) {
       c->fd = adopted_fd_.release();
@@ -71,19 +91,30 @@ void Worker::run() {
   while (true) {
     if (shared_.stop->load(std::memory_order_relaxed)) break;
     if (!draining_ && now_ >= shared_.end_ns) draining_ = true;
+    if (is_open()) dispatch_arrivals();
     expire_timeouts();
+    if (is_open()) expire_backlog_at_drain_end();
     run_due_reconnects();
     sample_rate();
     if (finished()) break;
-    const int n = ::epoll_wait(epoll_.get(), events_.data(), kMaxEvents, wait_timeout_ms());
-    now_ = monotonic_now_ns();
-    for (int i = 0; i < n; ++i) handle_event(events_[static_cast<std::size_t>(i)]);
+    wait_for_events();
   }
   result_.finished_ns = now_;
   for (auto& c : connections_) close_connection(*c);
 }
 
+void Worker::wait_for_events() {
+  const TimeNs wait = std::max<TimeNs>(0, next_wake_ns() - now_);
+  timespec timeout{static_cast<time_t>(wait / kNsPerS), static_cast<long>(wait % kNsPerS)};
+  const int n = ::epoll_pwait2(epoll_.get(), events_.data(), kMaxEvents, &timeout, nullptr);
+  now_ = monotonic_now_ns();
+  for (int i = 0; i < n; ++i) handle_event(events_[static_cast<std::size_t>(i)]);
+}
+
 bool Worker::claim_request(Connection& c) {
+  // Open model: the schedule decides what is sent; a connection is worth having
+  // while arrivals may still come or wait in the backlog.
+  if (is_open()) return !draining_ || !backlog_.empty();
   if (draining_) return false;
   if (!quota_left_ || c.holds_claim || now_ < shared_.record_from_ns) return true;
   if (*quota_left_ == 0) return false;
@@ -94,19 +125,22 @@ bool Worker::claim_request(Connection& c) {
 }
 
 bool Worker::finished() const {
-  if (in_flight_ != 0) return false;
+  if (!in_flight_.empty()) return false;
+  if (is_open()) {
+    if (!backlog_.empty()) return false;
+    return draining_ || next_arrival_ns_ == kNever;
+  }
   if (draining_) return true;
   return quota_left_ && *quota_left_ == 0 && claims_held_ == 0 && now_ >= shared_.record_from_ns;
 }
 
-int Worker::wait_timeout_ms() const {
+TimeNs Worker::next_wake_ns() const {
   TimeNs next = next_sample_ns_;
-  if (in_flight_head_ != nullptr) next = std::min(next, in_flight_head_->t_send + shared_.config->timeout_ns);
+  if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
-  if (!draining_) next = std::min(next, shared_.end_ns);
-  const TimeNs wait = next - now_;
-  if (wait <= 0) return 0;
-  return static_cast<int>((wait + kNsPerMs - 1) / kNsPerMs);  // round up: never wake early and spin
+  if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_));
+  if (draining_ && !backlog_.empty()) next = std::min(next, shared_.end_ns + shared_.config->timeout_ns);
+  return next;
 }
 
 void Worker::handle_event(const epoll_event& event) {
@@ -179,7 +213,7 @@ void Worker::finish_connect(Connection& c) {
     c.slot_free_ns = now_;
     c.has_slot_time = true;
   }
-  send_request(c);
+  connection_ready(c);
 }
 
 void Worker::connect_failed(Connection& c, int err) {
@@ -205,9 +239,22 @@ void Worker::run_due_reconnects() {
 
 // ---- sending ---------------------------------------------------------------
 
-void Worker::send_request(Connection& c) {
-  const TimeNs t_sched = c.slot_free_ns;
-  if (!claim_request(c)) return;
+void Worker::connection_ready(Connection& c) {
+  if (!is_open()) {
+    send_request(c, c.slot_free_ns);
+    return;
+  }
+  TimeNs t_sched = 0;
+  if (pop_backlog(t_sched)) {
+    send_request(c, t_sched);
+  } else {
+    idle_.push_back(c);
+  }
+}
+
+void Worker::send_request(Connection& c, TimeNs t_sched) {
+  // Open model: the arrival was already taken from the schedule; it is sent.
+  if (!is_open() && !claim_request(c)) return;
   if (is_recorded(t_sched) && c.holds_claim) {
     c.holds_claim = false;  // this request uses it up
     --claims_held_;
@@ -217,8 +264,11 @@ void Worker::send_request(Connection& c) {
   c.bytes_written = 0;
   c.response_done = false;
   c.parser.expect(shared_.is_head);
-  link_in_flight(c);
-  if (is_recorded(t_sched)) ++result_.counters.requests_sent;
+  in_flight_.push_back(c);
+  if (is_recorded(t_sched)) {
+    ++result_.counters.requests_sent;
+    if (is_open()) result_.queue_delay.record(now_ - t_sched);
+  }
   c.state = Connection::State::kWriting;
   continue_write(c);
 }
@@ -253,7 +303,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
       if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += static_cast<std::uint64_t>(n);
       if (!c.parser.feed(buf, static_cast<std::size_t>(n))) {
         note_error(0, c.parser.error_reason());
-        if (c.in_flight_linked) {
+        if (c.in_flight.linked) {
           fail_request(c, &stats::ErrorCounts::parse);
         } else {
           if (now_ >= shared_.record_from_ns) ++result_.counters.errors.parse;
@@ -266,7 +316,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
       if (static_cast<std::size_t>(n) < kReadBufferBytes && !peer_closing) break;
     } else if (n == 0) {
       const bool complete = c.parser.finish();
-      if (c.in_flight_linked) {
+      if (c.in_flight.linked) {
         note_error(0, complete ? "connection closed before the response" : c.parser.error_reason());
         fail_request(c, &stats::ErrorCounts::read);
       } else {
@@ -282,7 +332,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
       break;
     } else {
       const int err = errno;
-      if (c.in_flight_linked) {
+      if (c.in_flight.linked) {
         note_error(err, "read");
         fail_request(c, &stats::ErrorCounts::read);
       } else {
@@ -302,7 +352,7 @@ void Worker::on_response_complete(void* context, int status, bool keep_alive) {
 }
 
 void Worker::handle_response(Connection& c, int status, bool keep_alive) {
-  unlink_in_flight(c);
+  in_flight_.remove(c);
   c.response_done = true;
   c.reuse_allowed = keep_alive && c.state == Connection::State::kAwaiting;
   c.state = Connection::State::kIdle;
@@ -315,6 +365,7 @@ void Worker::handle_response(Connection& c, int status, bool keep_alive) {
   if (status >= 0 && status <= stats::kMaxStatusCode) ++counters.status_counts[static_cast<std::size_t>(status)];
   if (status >= 400) ++counters.errors.status;
   result_.latency.record(now_ - c.t_sched);
+  if (is_open()) result_.service.record(now_ - c.t_send);
 }
 
 void Worker::after_response(Connection& c) {
@@ -324,7 +375,7 @@ void Worker::after_response(Connection& c) {
     reopen(c);
     return;
   }
-  send_request(c);
+  connection_ready(c);
 }
 
 // ---- failures and timeouts ---------------------------------------------------
@@ -337,8 +388,8 @@ void Worker::fail_request(Connection& c, std::uint64_t stats::ErrorCounts::*erro
 
 void Worker::expire_timeouts() {
   const TimeNs timeout = shared_.config->timeout_ns;
-  while (in_flight_head_ != nullptr && in_flight_head_->t_send + timeout <= now_) {
-    Connection& c = *in_flight_head_;
+  while (!in_flight_.empty() && in_flight_.front()->t_send + timeout <= now_) {
+    Connection& c = *in_flight_.front();
     if (is_recorded(c.t_sched)) {
       ++result_.counters.errors.timeout;
       if (shared_.config->record_timeouts) {
@@ -353,7 +404,8 @@ void Worker::expire_timeouts() {
 }
 
 void Worker::close_connection(Connection& c) {
-  unlink_in_flight(c);
+  in_flight_.remove(c);
+  idle_.remove(c);
   if (c.fd >= 0) {
     ::close(c.fd);  // also removes it from the epoll set
     c.fd = -1;
@@ -375,28 +427,6 @@ void Worker::sample_rate() {
   result_.rate_samples.record(static_cast<std::int64_t>(static_cast<double>(done) * 1e9 / static_cast<double>(window)));
   responses_at_sample_ = result_.counters.responses;
   next_sample_ns_ = now_ + kRateSampleNs;
-}
-
-void Worker::link_in_flight(Connection& c) {
-  c.prev = in_flight_tail_;
-  c.next = nullptr;
-  if (in_flight_tail_ != nullptr) {
-    in_flight_tail_->next = &c;
-  } else {
-    in_flight_head_ = &c;
-  }
-  in_flight_tail_ = &c;
-  c.in_flight_linked = true;
-  ++in_flight_;
-}
-
-void Worker::unlink_in_flight(Connection& c) {
-  if (!c.in_flight_linked) return;
-  (c.prev != nullptr ? c.prev->next : in_flight_head_) = c.next;
-  (c.next != nullptr ? c.next->prev : in_flight_tail_) = c.prev;
-  c.prev = c.next = nullptr;
-  c.in_flight_linked = false;
-  --in_flight_;
 }
 
 void Worker::note_error(int err, const char* what) {

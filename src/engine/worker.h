@@ -5,6 +5,12 @@
 //
 // Sockets are registered once, edge-triggered, for input and output, so a
 // request costs one write and one read besides epoll_wait: no epoll_ctl.
+//
+// Closed loop: a connection sends its next request when the previous one
+// completes; t_sched is when the slot became free. Open model: arrivals come
+// from an ArrivalSchedule at nanosecond times (epoll_pwait2, 1 ns timer slack);
+// each goes to an idle connection or waits in a bounded FIFO backlog, its
+// latency clock already running (t_sched is the arrival time).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +22,8 @@
 #include "core/unique_fd.h"
 #include "engine/connection.h"
 #include "engine/run_plan.h"
+#include "engine/time_ring.h"
+#include "load/schedule.h"
 
 #include <sys/epoll.h>
 
@@ -23,8 +31,9 @@ namespace pacer::engine {
 
 class Worker {
  public:
-  // connections: this worker's share; request_quota: its share of -n.
-  Worker(const SharedRun& shared, int connections, std::optional<std::uint64_t> request_quota);
+  // worker_index: 0..worker_count-1 (its share of the schedule); connections: its
+  // share of -c; request_quota: its share of -n.
+  Worker(const SharedRun& shared, int worker_index, int connections, std::optional<std::uint64_t> request_quota);
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
@@ -46,13 +55,18 @@ class Worker {
   // sent. Always true without -n and during warm-up; false once draining.
   bool claim_request(Connection& c);
   bool finished() const;
-  int wait_timeout_ms() const;
+  bool is_open() const { return schedule_.has_value(); }
+  TimeNs next_wake_ns() const;
+  void wait_for_events();
 
   void start_connect(Connection& c);
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
   void finish_connect(Connection& c);
   void connect_failed(Connection& c, int err);
-  void send_request(Connection& c);
+  // Closed loop: sends c's next request (t_sched = when its slot became free).
+  // Open model: hands c the oldest queued arrival, or parks it on the idle list.
+  void connection_ready(Connection& c);
+  void send_request(Connection& c, TimeNs t_sched);
   void continue_write(Connection& c);
   void handle_readable(Connection& c, std::uint32_t events);
   void handle_response(Connection& c, int status, bool keep_alive);
@@ -65,29 +79,36 @@ class Worker {
   void run_due_reconnects();
   void sample_rate();
   void handle_event(const epoll_event& event);
-
-  void link_in_flight(Connection& c);
-  void unlink_in_flight(Connection& c);
   void note_error(int err, const char* what);
 
+  // Open model (worker_open.cc).
+  void dispatch_arrivals();
+  void take_arrival(TimeNs t_sched);
+  bool pop_backlog(TimeNs& t_sched);     // the oldest arrival still within --deadline
+  void expire_backlog_at_drain_end();
+
   const SharedRun& shared_;
+  const int worker_index_;
   const int connection_count_;
   std::optional<std::uint64_t> quota_left_;  // recorded requests still to start (-n)
-  std::uint64_t in_flight_ = 0;
   std::uint64_t claims_held_ = 0;            // connections holding a claim_request() reservation
   UniqueFd epoll_;
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> backoff_;         // min-heap on reconnect_at_ns; capacity reserved
   std::vector<epoll_event> events_;
   std::unique_ptr<char[]> read_buffer_;
-  Connection* in_flight_head_ = nullptr;     // oldest send first: its deadline is the next timeout
-  Connection* in_flight_tail_ = nullptr;
+  InFlightList in_flight_;                   // oldest send first: its head is the next timeout
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
   TimeNs now_ = 0;                           // read once per wake-up
   bool draining_ = false;                    // past end_ns: no new requests, finish in-flight ones
   TimeNs next_sample_ns_ = 0;
   std::uint64_t responses_at_sample_ = 0;
+  // Open model.
+  std::optional<load::ArrivalSchedule> schedule_;
+  TimeNs next_arrival_ns_ = 0;               // absolute; kNever once the schedule has ended
+  TimeRing backlog_;
+  IdleList idle_;
   WorkerResult result_;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 
@@ -28,6 +29,14 @@ struct RunReport {
   bool keep_alive = true;
   bool print_latency = false;
   bool record_timeouts = true;
+  LoadModel load_model = LoadModel::kClosed;
+  double rate_per_s = 0;                   // constant rate, or a ramp's start
+  double rate_end_per_s = 0;               // a ramp's end
+  std::vector<RateStage> stages;
+  bool poisson = false;
+  std::uint64_t seed = 0;
+  TimeNs deadline_ns = 0;
+  double target_rate_per_s = 0;            // open model: scheduled arrivals / measured window
 
   // What happened.
   TimeNs measured_ns = 0;                  // from the end of warm-up to the last recorded completion
@@ -37,6 +46,8 @@ struct RunReport {
   stats::Histogram latency = stats::Histogram::for_latency_ns();          // t_done - t_sched
   stats::Histogram latency_censored = stats::Histogram::for_latency_ns(); // the timeouts among them
   stats::Histogram connect = stats::Histogram::for_latency_ns();          // TCP connect time
+  stats::Histogram service = stats::Histogram::for_latency_ns();          // t_done - t_send (open model)
+  stats::Histogram queue_delay = stats::Histogram::for_latency_ns();      // t_send - t_sched (open model)
   stats::Histogram rate_samples = make_rate_histogram();                  // per thread, per 100 ms
 };
 

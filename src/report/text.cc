@@ -32,16 +32,63 @@ void append_stats_row(std::string& out, const char* name, const stats::Histogram
 
 std::string format_time(double ns) { return format_time_ns(ns); }
 
-void append_latency_distribution(std::string& out, const RunReport& r) {
-  out += "  Latency Distribution\n";
+// One "<title> Distribution" block in wrk's format; `censored` may be null.
+void append_distribution(std::string& out, const char* title, const stats::Histogram& all,
+                         const stats::Histogram* censored) {
+  out += fmt::format("  {} Distribution\n", title);
+  const stats::Histogram empty(all.lowest_discernible(), all.highest_trackable(), all.significant_figures());
   for (double p : kReportedPercentiles) {
-    const stats::Percentile v = stats::percentile_with_censoring(r.latency, r.latency_censored, p);
+    const stats::Percentile v = stats::percentile_with_censoring(all, censored != nullptr ? *censored : empty, p);
     const std::string label = p == 100 ? "100%" : fmt::format("{:g}%", p);
     out += fmt::format("{:>8}", label);
     // wrk's 10-column value, written as a space plus 9 so that a wide lower
     // bound (">=500.70ms") still leaves a space after the label.
     out += " " + pad_units(lower_bound_mark(v.is_lower_bound, format_time_ns(static_cast<double>(v.value))), 9);
     out += "\n";
+  }
+}
+
+std::string format_rate(double rate_per_s) { return fmt::format("{:g}", rate_per_s); }
+
+std::string load_model_lines(const RunReport& r) {
+  const char* arrivals = r.poisson ? "Poisson arrivals" : "uniform arrivals";
+  std::string what;
+  switch (r.load_model) {
+    case LoadModel::kClosed:
+      return fmt::format("Load model:   closed loop, {} connections, each sending its next request when the previous\n"
+                         "              response completes. Latency excludes time the server made the client wait.\n",
+                         r.connections);
+    case LoadModel::kConstant: what = fmt::format("constant {} requests/s", format_rate(r.rate_per_s)); break;
+    case LoadModel::kRamp:
+      what = fmt::format("ramp from {} to {} requests/s", format_rate(r.rate_per_s), format_rate(r.rate_end_per_s));
+      break;
+    case LoadModel::kStages: {
+      std::string list;
+      for (const RateStage& s : r.stages) {
+        list += fmt::format("{}{}:{}", list.empty() ? "" : ",", format_duration_short(s.duration_ns),
+                            format_rate(s.target_rate_per_s));
+      }
+      what = "stages " + list;
+      break;
+    }
+  }
+  return fmt::format("Load model:   open, {} ({}{}), {} connections.\n"
+                     "              Latency is measured from when each request was due, so waiting counts.\n",
+                     what, arrivals, r.poisson ? fmt::format(", seed {}", r.seed) : "", r.connections);
+}
+
+void append_open_model_lines(std::string& out, const RunReport& r) {
+  const stats::Counters& c = r.counters;
+  const double seconds = static_cast<double>(r.measured_ns) / 1e9;
+  const double sent = seconds > 0 ? static_cast<double>(c.requests_sent) / seconds : 0;
+  const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
+  const double ratio = r.target_rate_per_s > 0 ? 100.0 * sent / r.target_rate_per_s : 0;
+  out += fmt::format("Rate:         target {:.2f}/s, sent {:.2f}/s ({:.1f}% of target), completed {:.2f}/s\n",
+                     r.target_rate_per_s, sent, ratio, done);
+  if (r.queue_delay.total_count() > 0) {
+    out += fmt::format("Schedule lag: p99 {}, max {} (due time to send); peak backlog {} requests\n",
+                       format_time_ns(static_cast<double>(r.queue_delay.value_at_percentile(99))),
+                       format_time_ns(static_cast<double>(r.queue_delay.max())), c.peak_backlog);
   }
 }
 
@@ -57,9 +104,8 @@ std::string status_counts_line(const stats::Counters& c) {
 void append_pacer_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
   out += "\n";
-  out += fmt::format("Load model:   closed loop, {} connections, each sending its next request when the previous\n"
-                     "              response completes. Latency excludes time the server made the client wait.\n",
-                     r.connections);
+  out += load_model_lines(r);
+  if (r.load_model != LoadModel::kClosed) append_open_model_lines(out, r);
   if (r.connect.total_count() > 0) {
     out += fmt::format("Connect:      avg {}, p99 {}, max {} ({} connections opened)\n",
                        format_time_ns(r.connect.mean()),
@@ -67,8 +113,10 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
                        format_time_ns(static_cast<double>(r.connect.max())), c.connects);
   }
   const stats::ErrorCounts& e = c.errors;
-  out += fmt::format("Errors:       connect {}, read {}, write {}, timeout {}, parse {}, status {}\n",
-                     e.connect, e.read, e.write, e.timeout, e.parse, e.status);
+  out += fmt::format("Errors:       connect {}, read {}, write {}, timeout {}, parse {}, status {}", e.connect,
+                     e.read, e.write, e.timeout, e.parse, e.status);
+  if (r.load_model != LoadModel::kClosed) out += fmt::format(", deadline {}, backlog {}", e.deadline, e.backlog);
+  out += "\n";
   const std::string statuses = status_counts_line(c);
   out += fmt::format("Status codes: {}\n", statuses.empty() ? "none (no response)" : statuses);
   if (e.timeout > 0) {
@@ -106,7 +154,13 @@ std::string render_text(const RunReport& r) {
   out += fmt::format("  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
   append_stats_row(out, "Latency", r.latency, &format_time, any_censored, max_censored);
   append_stats_row(out, "Req/Sec", r.rate_samples, &format_metric, false, false);
-  if (r.print_latency) append_latency_distribution(out, r);
+  if (r.print_latency) {
+    append_distribution(out, "Latency", r.latency, &r.latency_censored);
+    if (r.load_model != LoadModel::kClosed && r.service.total_count() > 0) {
+      append_distribution(out, "Service Time", r.service, nullptr);
+      append_distribution(out, "Queue Delay", r.queue_delay, nullptr);
+    }
+  }
 
   const double seconds = static_cast<double>(r.measured_ns) / 1e9;
   out += fmt::format("  {} requests in {}, {} read\n", c.responses, format_time_ns(static_cast<double>(r.measured_ns)),

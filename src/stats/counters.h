@@ -16,11 +16,12 @@ struct ErrorCounts {
   std::uint64_t write = 0;
   std::uint64_t timeout = 0;
   std::uint64_t parse = 0;
-  std::uint64_t deadline = 0;
+  std::uint64_t deadline = 0;   // open model: shed before sending (queued past --deadline)
+  std::uint64_t backlog = 0;    // open model: an arrival found the backlog full
   std::uint64_t status = 0;
 
   // Failures that produced no response (everything but `status`).
-  std::uint64_t socket_total() const { return connect + tls + read + write + timeout + parse + deadline; }
+  std::uint64_t socket_total() const { return connect + tls + read + write + timeout + parse + deadline + backlog; }
   void merge(const ErrorCounts& o);
 };
 
@@ -32,6 +33,9 @@ struct Counters {
   std::uint64_t bytes_read = 0;         // every byte read after the warm-up, headers included
   std::uint64_t warmup_responses = 0;   // responses to requests scheduled during --warmup (not recorded)
   std::uint64_t connects = 0;           // successful connects (initial and reconnects)
+  std::uint64_t scheduled = 0;          // open model: recorded arrivals the schedule produced
+  std::uint64_t peak_backlog = 0;       // open model: most arrivals waiting for a connection at once
+                                        // (merge: the sum of the workers' peaks, an upper bound)
   ErrorCounts errors;
   std::array<std::uint64_t, kMaxStatusCode + 1> status_counts{};  // index = status code
 
@@ -48,6 +52,7 @@ inline void ErrorCounts::merge(const ErrorCounts& o) {
   timeout += o.timeout;
   parse += o.parse;
   deadline += o.deadline;
+  backlog += o.backlog;
   status += o.status;
 }
 
@@ -57,6 +62,8 @@ inline void Counters::merge(const Counters& o) {
   bytes_read += o.bytes_read;
   warmup_responses += o.warmup_responses;
   connects += o.connects;
+  scheduled += o.scheduled;
+  peak_backlog += o.peak_backlog;
   errors.merge(o.errors);
   for (std::size_t i = 0; i < status_counts.size(); ++i) status_counts[i] += o.status_counts[i];
 }

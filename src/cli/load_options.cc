@@ -1,0 +1,108 @@
+#include "cli/load_options.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/units.h"
+
+namespace pacer::cli {
+
+Result<double> parse_rate(std::string_view text, std::string_view flag, bool allow_zero) {
+  std::string_view digits = text;
+  double multiplier = 1;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'k': case 'K': multiplier = 1e3; break;
+      case 'M': multiplier = 1e6; break;
+      case 'G': multiplier = 1e9; break;
+      default: break;
+    }
+    if (multiplier != 1) digits.remove_suffix(1);
+  }
+  const bool well_formed = !digits.empty() && digits.find_first_not_of("0123456789.") == std::string_view::npos &&
+                           digits.find('.') == digits.rfind('.') && digits != ".";
+  if (!well_formed) {
+    return bad_argument(fmt::format("{}: '{}' is not a rate (requests per second, e.g. 2000 or 1.5k)", flag, text));
+  }
+  const double rate = std::strtod(std::string(digits).c_str(), nullptr) * multiplier;
+  if (!std::isfinite(rate) || rate > 1e9) {
+    return bad_argument(fmt::format("{}: rate {} is too large (at most 1G requests per second)", flag, text));
+  }
+  if (rate <= 0 && !allow_zero) {
+    return bad_argument(fmt::format("{}: rate must be greater than 0, got {}", flag, text));
+  }
+  return rate;
+}
+
+Status apply_rate_option(std::string_view text, std::string_view flag, Config& config) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    auto rate = parse_rate(text, flag, false);
+    if (!rate) return rate.error();
+    config.load_model = LoadModel::kConstant;
+    config.rate_per_s = *rate;
+    return Ok{};
+  }
+  auto from = parse_rate(text.substr(0, colon), flag, true);
+  if (!from) return from.error();
+  auto to = parse_rate(text.substr(colon + 1), flag, true);
+  if (!to) return to.error();
+  if (*from == 0 && *to == 0) return bad_argument(fmt::format("{}: a ramp from 0 to 0 sends nothing", flag));
+  config.load_model = LoadModel::kRamp;
+  config.rate_per_s = *from;
+  config.rate_end_per_s = *to;
+  return Ok{};
+}
+
+Result<std::vector<RateStage>> parse_stages(std::string_view text, std::string_view flag) {
+  std::vector<RateStage> stages;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    const std::size_t colon = item.find(':');
+    if (item.empty() || colon == std::string_view::npos) {
+      return bad_argument(fmt::format("{}: stage '{}' is not DURATION:RATE (e.g. --stages 30s:100,1m:1000,30s:0)",
+                                      flag, item));
+    }
+    auto duration = parse_duration(item.substr(0, colon), flag);
+    if (!duration) return duration.error();
+    if (*duration <= 0) return bad_argument(fmt::format("{}: stage '{}' has no duration", flag, item));
+    auto rate = parse_rate(item.substr(colon + 1), flag, true);
+    if (!rate) return rate.error();
+    stages.push_back(RateStage{*duration, *rate});
+    start = comma + 1;
+  }
+  bool any_rate = false;
+  for (const RateStage& s : stages) any_rate = any_rate || s.target_rate_per_s > 0;
+  if (!any_rate) return bad_argument(fmt::format("{}: every stage has rate 0, so nothing would be sent", flag));
+  return stages;
+}
+
+Status finish_load_options(Config& config, bool stages_given, bool arrival_given, bool deadline_given) {
+  if (stages_given) {
+    if (config.load_model != LoadModel::kClosed) {
+      return bad_argument("--stages and -R both set the rate; give one of them");
+    }
+    if (config.duration_given) {
+      return bad_argument("--stages sets the duration (the stages' total); leave out -d");
+    }
+    config.load_model = LoadModel::kStages;
+    config.duration_ns = 0;
+    for (const RateStage& s : config.stages) config.duration_ns += s.duration_ns;
+    config.duration_given = true;
+  }
+  if (config.request_count && (config.load_model == LoadModel::kRamp || config.load_model == LoadModel::kStages)) {
+    return bad_argument("-n cannot be combined with a ramp (-R A:B) or --stages: their rate depends on the duration");
+  }
+  if (!config.is_open_model()) {
+    if (arrival_given) return bad_argument("--arrival needs an open model: give -R or --stages");
+    if (deadline_given) return bad_argument("--deadline needs an open model: give -R or --stages");
+  }
+  return Ok{};
+}
+
+}  // namespace pacer::cli

@@ -1,0 +1,28 @@
+// Parsing of the open-model options: -R N, -R A:B, --stages, --arrival, --seed,
+// --deadline, and their checks against the rest of the Config.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "core/config.h"
+#include "core/expected.h"
+
+namespace pacer::cli {
+
+// A request rate: a positive decimal with an optional k/M/G suffix ("2000", "1.5k").
+// allow_zero admits 0 (a ramp or stage may start or end at 0).
+Result<double> parse_rate(std::string_view text, std::string_view flag, bool allow_zero);
+
+// -R: "N" (constant) or "A:B" (linear ramp); fills load_model and the rates.
+Status apply_rate_option(std::string_view text, std::string_view flag, Config& config);
+
+// --stages "30s:100,1m:1000,30s:0".
+Result<std::vector<RateStage>> parse_stages(std::string_view text, std::string_view flag);
+
+// Cross-checks once every option is read: -R with --stages, a ramp or stages with
+// -n, -d with --stages (the stages set the duration), --deadline or --arrival
+// without an open model. Sets duration_ns from the stages.
+Status finish_load_options(Config& config, bool stages_given, bool arrival_given, bool deadline_given);
+
+}  // namespace pacer::cli

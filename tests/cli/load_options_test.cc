@@ -1,0 +1,112 @@
+// The open-model options: -R, --stages, --arrival, --seed, --deadline.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli/cli.h"
+#include "cli/load_options.h"
+
+namespace pacer::cli {
+namespace {
+
+Result<Invocation> parse_args(std::vector<std::string> args) {
+  std::istringstream no_stdin;
+  return parse(args, no_stdin);
+}
+
+std::string error_of(std::vector<std::string> args) {
+  auto parsed = parse_args(std::move(args));
+  return parsed.ok() ? std::string("(accepted)") : parsed.error().message;
+}
+
+Config run_config(std::vector<std::string> args) {
+  auto parsed = parse_args(std::move(args));
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().message);
+  return parsed.ok() ? parsed->run : Config{};
+}
+
+TEST(LoadOptions, ClosedLoopIsTheDefault) {
+  const Config c = run_config({"http://h/"});
+  EXPECT_EQ(c.load_model, LoadModel::kClosed);
+  EXPECT_FALSE(c.is_open_model());
+}
+
+TEST(LoadOptions, ConstantRateAcceptsSuffixesAndDecimals) {
+  const Config c = run_config({"-R", "2k", "http://h/"});
+  EXPECT_EQ(c.load_model, LoadModel::kConstant);
+  EXPECT_DOUBLE_EQ(c.rate_per_s, 2000);
+  EXPECT_DOUBLE_EQ(run_config({"-R0.5", "http://h/"}).rate_per_s, 0.5);
+  EXPECT_DOUBLE_EQ(run_config({"--rate=1.5M", "http://h/"}).rate_per_s, 1.5e6);
+}
+
+TEST(LoadOptions, RampTakesStartAndEndRates) {
+  const Config c = run_config({"-R", "100:5k", "http://h/"});
+  EXPECT_EQ(c.load_model, LoadModel::kRamp);
+  EXPECT_DOUBLE_EQ(c.rate_per_s, 100);
+  EXPECT_DOUBLE_EQ(c.rate_end_per_s, 5000);
+  EXPECT_DOUBLE_EQ(run_config({"-R", "0:10", "http://h/"}).rate_end_per_s, 10);
+}
+
+TEST(LoadOptions, BadRatesAreRefusedNamingTheFlag) {
+  EXPECT_EQ(error_of({"-R", "0", "http://h/"}), "-R: rate must be greater than 0, got 0");
+  EXPECT_EQ(error_of({"-R", "fast", "http://h/"}),
+            "-R: 'fast' is not a rate (requests per second, e.g. 2000 or 1.5k)");
+  EXPECT_EQ(error_of({"-R", "0:0", "http://h/"}), "-R: a ramp from 0 to 0 sends nothing");
+  EXPECT_EQ(error_of({"-R", "1:2:3", "http://h/"}),
+            "-R: '2:3' is not a rate (requests per second, e.g. 2000 or 1.5k)");
+  EXPECT_EQ(error_of({"-R", "-5", "http://h/"}),
+            "-R: '-5' is not a rate (requests per second, e.g. 2000 or 1.5k)");
+}
+
+TEST(LoadOptions, StagesSetTheModelAndTheDuration) {
+  const Config c = run_config({"--stages", "30s:100,1m:1000,30s:0", "http://h/"});
+  EXPECT_EQ(c.load_model, LoadModel::kStages);
+  ASSERT_EQ(c.stages.size(), 3u);
+  EXPECT_EQ(c.stages[1].duration_ns, 60 * kNsPerS);
+  EXPECT_DOUBLE_EQ(c.stages[1].target_rate_per_s, 1000);
+  EXPECT_EQ(c.duration_ns, 120 * kNsPerS);
+}
+
+TEST(LoadOptions, MalformedStageListsAreRefused) {
+  EXPECT_EQ(error_of({"--stages", "30s", "http://h/"}),
+            "--stages: stage '30s' is not DURATION:RATE (e.g. --stages 30s:100,1m:1000,30s:0)");
+  EXPECT_EQ(error_of({"--stages", "30s:100,,1m:5", "http://h/"}),
+            "--stages: stage '' is not DURATION:RATE (e.g. --stages 30s:100,1m:1000,30s:0)");
+  EXPECT_EQ(error_of({"--stages", "0s:100", "http://h/"}), "--stages: stage '0s:100' has no duration");
+  EXPECT_EQ(error_of({"--stages", "10s:0,5s:0", "http://h/"}),
+            "--stages: every stage has rate 0, so nothing would be sent");
+  EXPECT_NE(error_of({"--stages", "10x:5", "http://h/"}).find("--stages"), std::string::npos);
+}
+
+TEST(LoadOptions, ConflictingCombinationsAreRefused) {
+  EXPECT_EQ(error_of({"-R", "100", "--stages", "1s:5", "http://h/"}),
+            "--stages and -R both set the rate; give one of them");
+  EXPECT_EQ(error_of({"-d", "5s", "--stages", "1s:5", "http://h/"}),
+            "--stages sets the duration (the stages' total); leave out -d");
+  EXPECT_EQ(error_of({"-R", "1:100", "-n", "50", "http://h/"}),
+            "-n cannot be combined with a ramp (-R A:B) or --stages: their rate depends on the duration");
+  EXPECT_EQ(error_of({"--stages", "1s:5", "-n", "50", "http://h/"}),
+            "-n cannot be combined with a ramp (-R A:B) or --stages: their rate depends on the duration");
+  EXPECT_EQ(error_of({"--deadline", "1s", "http://h/"}), "--deadline needs an open model: give -R or --stages");
+  EXPECT_EQ(error_of({"--arrival", "poisson", "http://h/"}), "--arrival needs an open model: give -R or --stages");
+}
+
+TEST(LoadOptions, ConstantRateWithARequestCountIsAllowed) {
+  const Config c = run_config({"-R", "100", "-n", "50", "http://h/"});
+  EXPECT_EQ(c.request_count, 50u);
+  EXPECT_FALSE(c.duration_given);
+}
+
+TEST(LoadOptions, ArrivalSeedAndDeadline) {
+  const Config c = run_config({"-R", "100", "--arrival", "poisson", "--seed", "42", "--deadline", "250ms", "http://h/"});
+  EXPECT_TRUE(c.poisson);
+  EXPECT_EQ(c.seed, 42u);
+  EXPECT_EQ(c.deadline_ns, 250 * kNsPerMs);
+  EXPECT_EQ(error_of({"-R", "100", "--arrival", "bursty", "http://h/"}),
+            "--arrival: arrival must be 'uniform' or 'poisson', got 'bursty'");
+  EXPECT_EQ(error_of({"-R", "100", "--deadline", "0", "http://h/"}),
+            "--deadline: deadline must be greater than 0, got 0");
+}
+
+}  // namespace
+}  // namespace pacer::cli

@@ -1,0 +1,58 @@
+// The worker's allocation-free containers: the backlog ring and the intrusive
+// connection lists.
+#include <gtest/gtest.h>
+
+#include "engine/connection.h"
+#include "engine/time_ring.h"
+
+namespace pacer::engine {
+namespace {
+
+TEST(TimeRing, IsAFifoThatRefusesWhenFull) {
+  TimeRing ring(3);
+  EXPECT_TRUE(ring.empty());
+  EXPECT_TRUE(ring.push(1));
+  EXPECT_TRUE(ring.push(2));
+  EXPECT_TRUE(ring.push(3));
+  EXPECT_TRUE(ring.full());
+  EXPECT_FALSE(ring.push(4));
+  EXPECT_EQ(ring.pop(), 1);
+  EXPECT_TRUE(ring.push(5));  // wraps around
+  EXPECT_EQ(ring.pop(), 2);
+  EXPECT_EQ(ring.pop(), 3);
+  EXPECT_EQ(ring.front(), 5);
+  EXPECT_EQ(ring.pop(), 5);
+  EXPECT_TRUE(ring.empty());
+}
+
+void ignore(void*, int, bool) {}
+
+TEST(ConnectionList, KeepsInsertionOrderAndRemovesFromAnywhere) {
+  Connection a(nullptr, &ignore), b(nullptr, &ignore), c(nullptr, &ignore);
+  InFlightList list;
+  list.push_back(a);
+  list.push_back(b);
+  list.push_back(c);
+  EXPECT_EQ(list.size(), 3u);
+  list.remove(b);
+  EXPECT_FALSE(b.in_flight.linked);
+  list.remove(b);  // removing twice is harmless
+  EXPECT_EQ(list.pop_front(), &a);
+  EXPECT_EQ(list.pop_front(), &c);
+  EXPECT_TRUE(list.empty());
+  EXPECT_EQ(list.pop_front(), nullptr);
+}
+
+TEST(ConnectionList, AConnectionCanBeOnBothListsIndependently) {
+  Connection a(nullptr, &ignore);
+  InFlightList in_flight;
+  IdleList idle;
+  in_flight.push_back(a);
+  idle.push_back(a);
+  in_flight.remove(a);
+  EXPECT_TRUE(a.idle.linked);
+  EXPECT_EQ(idle.front(), &a);
+}
+
+}  // namespace
+}  // namespace pacer::engine

@@ -1,0 +1,123 @@
+// Component tests of the open model: the engine against `pacer serve`
+// in-process. Rates and counts are checked with generous bounds (shared 2-core
+// machines); what must be exact (counts against the schedule) is exact.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "../support/loopback.h"
+#include "engine/run.h"
+
+namespace pacer::engine {
+namespace {
+
+using pacer::testing::config_for;
+using pacer::testing::start_loopback_server;
+
+report::RunReport run_ok(const Config& config) {
+  std::atomic<bool> stop{false};
+  auto result = run(config, stop);
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
+  return result.ok() ? std::move(*result) : report::RunReport{};
+}
+
+Config open_config(const server::Server& srv, const std::string& path, double rate_per_s, TimeNs duration_ns) {
+  Config c = config_for(srv, path);
+  c.load_model = LoadModel::kConstant;
+  c.rate_per_s = rate_per_s;
+  c.duration_ns = duration_ns;
+  c.duration_given = true;
+  c.threads = 2;
+  c.connections = 8;
+  return c;
+}
+
+TEST(OpenModel, ConstantRateSendsExactlyTheScheduledRequests) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  const Config c = open_config(*srv, "/", 2000, 500 * kNsPerMs);
+  const report::RunReport r = run_ok(c);
+  // 2000/s for 0.5 s is exactly 1000 arrivals (uniform, closed form).
+  EXPECT_EQ(r.counters.scheduled, 1000u);
+  EXPECT_EQ(r.counters.requests_sent, 1000u);
+  EXPECT_EQ(r.counters.responses, 1000u);
+  EXPECT_EQ(r.latency.total_count(), 1000);
+  EXPECT_EQ(r.service.total_count(), 1000);
+  EXPECT_EQ(r.queue_delay.total_count(), 1000);
+  EXPECT_NEAR(r.target_rate_per_s, 2000, 20);
+}
+
+TEST(OpenModel, RequestCountStopsTheScheduleAfterNArrivals) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = open_config(*srv, "/", 5000, 0);
+  c.duration_given = false;
+  c.request_count = 700;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.responses, 700u);
+  EXPECT_EQ(r.counters.scheduled, 700u);
+}
+
+TEST(OpenModel, WaitingForABusyConnectionCountsInLatency) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  // 2 connections that each take 50 ms per request serve 40/s; 100/s arrive.
+  Config c = open_config(*srv, "/delay/50", 100, 400 * kNsPerMs);
+  c.threads = 1;
+  c.connections = 2;
+  const report::RunReport r = run_ok(c);
+  EXPECT_EQ(r.counters.scheduled, 40u);
+  EXPECT_EQ(r.counters.responses, 40u);  // the drain sends the backlog after the end
+  EXPECT_GT(r.counters.peak_backlog, 10u);
+  // Service time stays near 50 ms; latency grows with the queue.
+  EXPECT_LT(r.service.value_at_percentile(50), 200 * kNsPerMs);
+  EXPECT_GT(r.latency.max(), 3 * r.service.max());
+  EXPECT_GT(r.queue_delay.max(), 200 * kNsPerMs);
+}
+
+TEST(OpenModel, DeadlineShedsRequestsQueuedTooLong) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = open_config(*srv, "/delay/50", 100, 400 * kNsPerMs);
+  c.threads = 1;
+  c.connections = 2;
+  c.deadline_ns = 30 * kNsPerMs;
+  const report::RunReport r = run_ok(c);
+  EXPECT_GT(r.counters.errors.deadline, 5u);
+  EXPECT_EQ(r.counters.responses + r.counters.errors.deadline, r.counters.scheduled);
+  // Shed requests are not recorded; those sent waited at most the deadline (plus a wake-up).
+  EXPECT_EQ(r.latency.total_count(), static_cast<std::int64_t>(r.counters.responses));
+  EXPECT_LT(r.queue_delay.max(), 30 * kNsPerMs + 20 * kNsPerMs);
+}
+
+TEST(OpenModel, PoissonArrivalsRepeatForOneSeed) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = open_config(*srv, "/", 2000, 300 * kNsPerMs);
+  c.poisson = true;
+  c.seed = 7;
+  const report::RunReport a = run_ok(c);
+  const report::RunReport b = run_ok(c);
+  EXPECT_EQ(a.counters.scheduled, b.counters.scheduled);
+  // 600 expected; 5 sigma of a Poisson count is about 122.
+  EXPECT_NEAR(static_cast<double>(a.counters.scheduled), 600.0, 125.0);
+  c.seed = 8;
+  const report::RunReport other = run_ok(c);
+  EXPECT_NE(other.counters.scheduled, a.counters.scheduled);
+}
+
+TEST(OpenModel, RampSendsTheIntegralOfItsRate) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = open_config(*srv, "/", 0, 500 * kNsPerMs);
+  c.load_model = LoadModel::kRamp;
+  c.rate_per_s = 1000;
+  c.rate_end_per_s = 3000;
+  const report::RunReport r = run_ok(c);
+  // (1000 + 3000) / 2 * 0.5 s = 1000 arrivals.
+  EXPECT_EQ(r.counters.scheduled, 1000u);
+  EXPECT_EQ(r.counters.responses, 1000u);
+}
+
+}  // namespace
+}  // namespace pacer::engine
