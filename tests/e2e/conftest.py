@@ -271,10 +271,10 @@ def pacer(pacer_bin):
 class PacerServer:
     """`pacer serve --listen 127.0.0.1:0 -t 1` as a subprocess."""
 
-    def __init__(self, threads: int = 1, start_timeout: float = 10.0):
+    def __init__(self, threads: int = 1, start_timeout: float = 10.0, extra_args: tuple[str, ...] = ()):
         self._stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
-            [PACER_BIN, "serve", "--listen", "127.0.0.1:0", "-t", str(threads)],
+            [PACER_BIN, "serve", "--listen", "127.0.0.1:0", "-t", str(threads), *extra_args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -358,8 +358,8 @@ def start_server(pacer_bin):
     """Factory: start a fresh `pacer serve`; every one is stopped at teardown."""
     servers: list[PacerServer] = []
 
-    def start() -> PacerServer:
-        s = PacerServer()
+    def start(*extra_args: str) -> PacerServer:
+        s = PacerServer(extra_args=tuple(extra_args))
         servers.append(s)
         return s
 
