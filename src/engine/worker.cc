@@ -135,7 +135,8 @@ bool Worker::finished() const {
 }
 
 TimeNs Worker::next_wake_ns() const {
-  TimeNs next = next_sample_ns_;
+  // Rate samples stop with the drain (sample_rate() no longer advances them).
+  TimeNs next = draining_ ? kNever : next_sample_ns_;
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_));

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# pacer vs wrk, same server, same -t/-c/-d, runs interleaved (pacer, wrk, pacer, wrk…)
+# so drift on a shared machine hits both tools alike. For each run: requests/sec,
+# client CPU time per request (user+sys from GNU time), client peak RSS. Then per
+# case the medians and the ratios pacer/wrk, as a markdown table.
+#
+# Servers (both started here, stopped on exit): nginx with one worker serving a
+# 100-byte file, and `pacer serve -t 1` (/bytes/100). Traffic: 127.0.0.1 only.
+#
+# Usage: bench/compare_wrk.sh
+#   env: DURATION (5s), REPEATS (3), PACER (build/release/pacer), WRK (wrk),
+#        SERVERS ("nginx pacer-serve"), CASES ("1:50 2:200 1:10000", threads:conns)
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SERVERS=${SERVERS:-"nginx pacer-serve"}
+CASES=${CASES:-"1:50 2:200 1:10000"}
+FD_HEADROOM=100  # listening socket, epoll, stdio, … beyond one fd per connection
+
+bench_require
+bench_setup
+raise_fd_limit
+
+echo "# pacer vs wrk: $(date -u '+%Y-%m-%d %H:%M UTC')"
+machine_summary
+echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer/wrk; fd limit $FD_LIMIT"
+echo "servers: nginx (worker_processes 1, 100-byte file) and pacer serve -t 1 (/bytes/100)"
+echo "no CPU pinning (no taskset): client and server share all $(nproc) cores"
+echo
+
+declare -A RPS CPU_US RSS_KB
+ROWS=()
+
+for server in $SERVERS; do
+  case $server in
+    nginx) start_nginx; url=$NGINX_URL ;;
+    pacer-serve) start_pacer_serve; url=$SERVE_URL ;;
+    *) bench_die "unknown server $server (nginx, pacer-serve)" ;;
+  esac
+  echo "## server: $server ($url)"
+  for case_spec in $CASES; do
+    threads=${case_spec%%:*}
+    conns=${case_spec##*:}
+    name="-t$threads -c$conns"
+    if (( conns + FD_HEADROOM > FD_LIMIT )); then
+      echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM)) (raise it with ulimit -Hn as root)"
+      continue
+    fi
+    ROWS+=("$server|$name")
+    for rep in $(seq "$REPEATS"); do
+      for tool in pacer wrk; do
+        run_client "$tool" "$threads" "$conns" "$url"
+        cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
+        key="$server|$name|$tool"
+        RPS[$key]+="$RUN_RPS "
+        CPU_US[$key]+="$cpu_us "
+        RSS_KB[$key]+="$RUN_RSS_KB "
+        printf '%-12s %-14s run %d %-5s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
+          "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
+        if [[ $RUN_REQUESTS == 0 ]]; then
+          echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
+        fi
+      done
+    done
+  done
+  echo
+done
+
+echo "## medians over $REPEATS runs (ratio = pacer / wrk; goals: CPU/req <= 0.80, RSS at -c10000 <= 0.50)"
+echo
+echo "| server | case | pacer req/s | wrk req/s | pacer CPU us/req | wrk CPU us/req | CPU ratio | pacer RSS KB | wrk RSS KB | RSS ratio |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for row in "${ROWS[@]}"; do
+  server=${row%%|*}
+  name=${row#*|}
+  # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
+  {
+    p_rps=$(median ${RPS[$row|pacer]}); w_rps=$(median ${RPS[$row|wrk]})
+    p_cpu=$(median ${CPU_US[$row|pacer]}); w_cpu=$(median ${CPU_US[$row|wrk]})
+    p_rss=$(median ${RSS_KB[$row|pacer]}); w_rss=$(median ${RSS_KB[$row|wrk]})
+  }
+  echo "| $server | $name | $p_rps | $w_rps | $p_cpu | $w_cpu | $(ratio "$p_cpu" "$w_cpu") | $p_rss | $w_rss | $(ratio "$p_rss" "$w_rss") |"
+done

@@ -1,0 +1,195 @@
+# shellcheck shell=bash disable=SC2034  # sets variables for the scripts that source it
+# Shared helpers for bench/compare_wrk.sh, bench/compare_serve.sh and
+# bench/syscalls_per_request.sh. Sourced, not run. Owns: the temp dir, the two
+# loopback servers (nginx with a 100-byte file, `pacer serve`), one bounded client
+# run under GNU time, and parsing of wrk-format output. Every process started here
+# is recorded in BENCH_PIDS and stopped by bench_cleanup (installed as an EXIT trap).
+# Network: 127.0.0.1 only.
+
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PACER=${PACER:-$BENCH_ROOT/build/release/pacer}
+WRK=${WRK:-wrk}
+NGINX=${NGINX:-nginx}
+GNU_TIME=${GNU_TIME:-/usr/bin/time}
+DURATION=${DURATION:-5s}
+REPEATS=${REPEATS:-3}
+BODY_BYTES=100
+BENCH_PIDS=()
+
+bench_die() { echo "error: $*" >&2; exit 1; }
+
+# Duration as wrk takes it (5s, 500ms, 1m, bare seconds) -> whole seconds, rounded up.
+duration_s() {
+  local d=$1
+  case $d in
+    *ms) echo $(( (${d%ms} + 999) / 1000 )) ;;
+    *s) echo "${d%s}" ;;
+    *m) echo $(( ${d%m} * 60 )) ;;
+    *h) echo $(( ${d%h} * 3600 )) ;;
+    *) echo "$d" ;;
+  esac
+}
+
+bench_require() {
+  [[ -x $PACER ]] || bench_die "$PACER not built: cmake --preset release && cmake --build --preset release"
+  command -v "$WRK" >/dev/null || bench_die "wrk not found (apt-get install wrk)"
+  command -v "$NGINX" >/dev/null || bench_die "nginx not found (apt-get install nginx)"
+  [[ -x $GNU_TIME ]] || bench_die "$GNU_TIME not found (apt-get install time)"
+  [[ $REPEATS =~ ^[1-9][0-9]*$ ]] || bench_die "REPEATS must be a positive integer, got '$REPEATS'"
+  RUN_BOUND_S=$(( $(duration_s "$DURATION") + 30 ))  # hard cap for one client run
+}
+
+bench_cleanup() {
+  local pid
+  for pid in "${BENCH_PIDS[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${BENCH_PIDS[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  [[ -n ${BENCH_TMP:-} && -d $BENCH_TMP ]] && rm -rf "$BENCH_TMP"
+}
+
+bench_setup() {
+  BENCH_TMP=$(mktemp -d /tmp/pacer-bench.XXXXXX)
+  chmod 755 "$BENCH_TMP"  # nginx workers run as nobody when started by root
+  trap bench_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+
+# Raises the soft fd limit to the hard limit; servers started afterwards inherit it.
+raise_fd_limit() {
+  ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+  FD_LIMIT=$(ulimit -n)
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# Waits (at most 10 s) until something accepts on 127.0.0.1:$1.
+wait_for_port() {
+  for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# Starts nginx, one worker, serving a BODY_BYTES file. Sets NGINX_PID, NGINX_URL.
+start_nginx() {
+  local dir=$BENCH_TMP/nginx port
+  mkdir -p "$dir/root" && chmod 755 "$dir" "$dir/root"
+  head -c "$BODY_BYTES" /dev/zero | tr '\0' 'x' >"$dir/root/index.html"
+  port=$(free_port)
+  cat >"$dir/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+worker_rlimit_nofile 30000;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 20000; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$port backlog=16384;
+    root $dir/root;
+  }
+}
+EOF
+  "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" >"$dir/stdout.log" 2>&1 &
+  NGINX_PID=$!
+  BENCH_PIDS+=("$NGINX_PID")
+  wait_for_port "$port" || bench_die "nginx did not start: $(cat "$dir/error.log" "$dir/stdout.log")"
+  NGINX_URL="http://127.0.0.1:$port/index.html"
+}
+
+# Starts `pacer serve -t 1` on a free port. Sets SERVE_PID, SERVE_URL.
+start_pacer_serve() {
+  local log=$BENCH_TMP/serve.log port=
+  "$PACER" serve --listen 127.0.0.1:0 -t 1 >"$log" 2>&1 &
+  SERVE_PID=$!
+  BENCH_PIDS+=("$SERVE_PID")
+  for _ in $(seq 100); do
+    port=$(grep -o '127\.0\.0\.1:[0-9]*' "$log" 2>/dev/null | head -1 | cut -d: -f2 || true)
+    [[ -n $port ]] && break
+    sleep 0.1
+  done
+  if [[ -z $port ]] || ! wait_for_port "$port"; then
+    bench_die "pacer serve did not start: $(cat "$log")"
+  fi
+  SERVE_URL="http://127.0.0.1:$port/bytes/$BODY_BYTES"
+}
+
+# Sum of utime+stime (clock ticks) of a process and its direct children (nginx
+# master + worker). Used for server CPU per request.
+proc_tree_ticks() {
+  local pid total=0 t
+  for pid in "$1" $(pgrep -P "$1" 2>/dev/null); do
+    t=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)
+    total=$(( total + t ))
+  done
+  echo "$total"
+}
+
+# run_client TOOL(pacer|wrk) THREADS CONNECTIONS URL
+# Runs one client under GNU time, bounded by RUN_BOUND_S. Sets RUN_RPS,
+# RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file).
+RUN_SEQ=0
+run_client() {
+  local tool=$1 threads=$2 conns=$3 url=$4 bin user sys
+  case $tool in pacer) bin=$PACER ;; wrk) bin=$WRK ;; *) bench_die "unknown tool $tool" ;; esac
+  RUN_SEQ=$(( RUN_SEQ + 1 ))
+  RUN_OUT=$BENCH_TMP/run.$RUN_SEQ.$tool.out
+  local time_file=$BENCH_TMP/run.$RUN_SEQ.$tool.time
+  timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" \
+    "$bin" -t"$threads" -c"$conns" -d"$DURATION" "$url" >"$RUN_OUT" 2>&1 || true
+  parse_client_output "$RUN_OUT"
+  read -r user sys RUN_RSS_KB < <(tail -1 "$time_file" 2>/dev/null || echo "0 0 0")
+  RUN_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+}
+
+# Reads wrk-format output (wrk and pacer print the same lines). Sets RUN_RPS,
+# RUN_REQUESTS, RUN_ERRORS (the non-zero error counters, e.g. "timeout=12
+# non2xx=3", or "0"). wrk: "Socket errors:" + "Non-2xx or 3xx responses:";
+# pacer: "Errors:" (connect/read/write/timeout as wrk, plus parse and status).
+parse_client_output() {
+  RUN_RPS=$(awk '/^Requests\/sec:/ { print $2 }' "$1")
+  RUN_REQUESTS=$(awk '/ requests in / { print $1 }' "$1")
+  # pacer prints both lines when there are socket errors; its "Errors:" line wins.
+  RUN_ERRORS=$(awk 'function nonzero(line,   n, i, parts, kv, out) {
+                      n = split(line, parts, /, */)
+                      for (i = 1; i <= n; i++) { split(parts[i], kv, " "); if (kv[2] + 0 > 0) out = out kv[1] "=" kv[2] " " }
+                      return out
+                    }
+                    /^ *Socket errors:/ { sub(/^ *Socket errors: */, ""); sock = nonzero($0) }
+                    /^Errors:/ { sub(/^Errors: */, ""); own = nonzero($0); has_own = 1 }
+                    /^ *Non-2xx or 3xx responses:/ { non2xx = "non2xx=" $NF " " }
+                    END { out = (has_own ? own : sock)
+                          if (!has_own) out = out non2xx
+                          sub(/ $/, "", out); print (out == "" ? "0" : out) }' "$1")
+  RUN_RPS=${RUN_RPS:-0}
+  RUN_REQUESTS=${RUN_REQUESTS:-0}
+}
+
+# CPU microseconds per request from seconds and a request count ("n/a" if none).
+cpu_us_per_request() {
+  awk -v c="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.2f", c * 1e6 / n; else print "n/a" }'
+}
+
+# median of the arguments (numbers); "n/a" if none are numeric.
+median() {
+  printf '%s\n' "$@" | { grep -E '^[0-9.]+$' || true; } | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# a/b to two decimals, "n/a" if either is not a positive number.
+ratio() {
+  awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+machine_summary() {
+  echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "versions: $("$PACER" --version 2>&1 | head -1), wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?'), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
+}
