@@ -16,9 +16,17 @@ namespace {
 
 constexpr TimeNs kSecond = kNsPerS;
 
-std::vector<TimeNs> drain(ArrivalSchedule& schedule) {
+// Every value next() returns until nullopt; a schedule that never ends fails
+// the test instead of hanging it.
+std::vector<TimeNs> drain(ArrivalSchedule& schedule, std::size_t limit = 5'000'000) {
   std::vector<TimeNs> times;
-  while (const std::optional<TimeNs> t = schedule.next()) times.push_back(*t);
+  while (const std::optional<TimeNs> t = schedule.next()) {
+    times.push_back(*t);
+    if (times.size() > limit) {
+      ADD_FAILURE() << "schedule did not end after " << limit << " arrivals";
+      break;
+    }
+  }
   return times;
 }
 
@@ -165,7 +173,9 @@ TEST(ArrivalSchedule, EveryHundredMillisecondWindowHoldsOneHundredArrivals) {
     const std::vector<double> counts =
         window_counts(drain_union(profile, Arrival::kUniform, workers), 100 * kNsPerMs, 10 * kSecond);
     ASSERT_EQ(counts.size(), 100u);
-    for (std::size_t i = 0; i < counts.size(); ++i) EXPECT_NEAR(counts[i], 100, 1) << workers << " workers, window " << i;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      EXPECT_NEAR(counts[i], 100, 1) << workers << " workers, window " << i;
+    }
   }
 }
 
@@ -368,10 +378,11 @@ TEST(ArrivalSchedule, LastUniformArrivalOfAnHourLandsExactlyOnTime) {
   // 71,999,999 and must still sit exactly on k / R.
   const RateProfile profile = RateProfile::constant(20000, 3600 * kSecond);
   ArrivalSchedule schedule(profile, Arrival::kUniform, 63, 64, 1);
-  std::optional<TimeNs> last;
-  while (const std::optional<TimeNs> t = schedule.next()) last = t;
+  const std::vector<TimeNs> times = drain(schedule);
+  EXPECT_EQ(times.size(), 1'125'000u);
   EXPECT_EQ(schedule.arrivals_taken(), 1'125'000u);
-  EXPECT_EQ(last, TimeNs{71'999'999} * 50'000);
+  ASSERT_FALSE(times.empty());
+  EXPECT_EQ(times.back(), TimeNs{71'999'999} * 50'000);
 }
 
 TEST(RateProfile, LongRampHasNoDrift) {
@@ -455,7 +466,8 @@ TEST(ArrivalSchedule, PoissonFollowsARamp) {
 TEST(ArrivalSchedule, SameSeedGivesTheSameTimes) {
   const RateProfile profile = RateProfile::ramp(100, 1000, 20 * kSecond);
   for (int w = 0; w < 3; ++w) {
-    EXPECT_EQ(drain_worker(profile, Arrival::kPoisson, w, 3, 1234), drain_worker(profile, Arrival::kPoisson, w, 3, 1234));
+    EXPECT_EQ(drain_worker(profile, Arrival::kPoisson, w, 3, 1234),
+              drain_worker(profile, Arrival::kPoisson, w, 3, 1234));
   }
   const std::vector<TimeNs> a = drain_worker(profile, Arrival::kPoisson, 0, 1, 1234);
   const std::vector<TimeNs> b = drain_worker(profile, Arrival::kPoisson, 0, 1, 1235);
@@ -482,8 +494,7 @@ TEST(ArrivalSchedule, NextReturnsNulloptAfterTheEndAndKeepsDoingSo) {
   const RateProfile profile = RateProfile::constant(10, kSecond);
   for (const Arrival arrival : {Arrival::kUniform, Arrival::kPoisson}) {
     ArrivalSchedule schedule(profile, arrival, 0, 1, 3);
-    std::uint64_t returned = 0;
-    while (schedule.next()) ++returned;
+    const std::uint64_t returned = drain(schedule).size();
     EXPECT_EQ(schedule.arrivals_taken(), returned);
     if (arrival == Arrival::kUniform) {
       EXPECT_EQ(returned, 10u);
