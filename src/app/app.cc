@@ -13,6 +13,7 @@
 #include "cli/units.h"
 #include "core/exit_code.h"
 #include "engine/run.h"
+#include "report/gates.h"
 #include "report/text.h"
 #include "server/server.h"
 
@@ -46,8 +47,12 @@ ExitCode run_and_report(const Config& config) {
   if (!result) return fail(result.error());
   std::fputs(report::render_text(*result).c_str(), stdout);
   std::fflush(stdout);
+  const std::vector<std::string> gates = report::failed_gates(*result);
+  for (const std::string& line : gates) std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;
+  if (!gates.empty()) return ExitCode::kGateFailed;
   return ExitCode::kOk;
 }
 

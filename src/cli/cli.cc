@@ -14,6 +14,7 @@
 
 #include "cli/body_source.h"
 #include "cli/fd_limit.h"
+#include "cli/gate_options.h"
 #include "cli/load_options.h"
 #include "cli/option_scan.h"
 #include "cli/serve_options.h"
@@ -25,10 +26,10 @@ namespace {
 enum RunOption : int {
   kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
-  kRate, kStages, kArrival, kSeed, kDeadline,
+  kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate,
 };
 
-constexpr std::array<OptionSpec, 19> kRunOptions{{
+constexpr std::array<OptionSpec, 21> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -48,6 +49,8 @@ constexpr std::array<OptionSpec, 19> kRunOptions{{
     {kArrival, '\0', "arrival", true},
     {kSeed, '\0', "seed", true},
     {kDeadline, '\0', "deadline", true},
+    {kSlo, '\0', "slo", true},
+    {kMaxErrorRate, '\0', "max-error-rate", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -186,6 +189,13 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       config.poisson = option.value == "poisson";
       return Ok{};
     case kSeed: return store(parse_count(option.value, option.flag), config.seed);
+    case kSlo: {
+      auto gates = parse_slo(option.value, option.flag);
+      if (!gates) return gates.error();
+      config.slo.insert(config.slo.end(), gates->begin(), gates->end());
+      return Ok{};
+    }
+    case kMaxErrorRate: return store(parse_error_rate(option.value, option.flag), config.max_error_rate);
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);

@@ -51,6 +51,13 @@ Open model (requests arrive on a schedule, whatever the server does):
       --deadline T     shed a request still queued T after it was due
                        (counted as a deadline error, not sent)
 
+CI gates (a breach exits 3):
+      --slo LIST       latency bounds, e.g. "p99<250ms,p50<20ms,max<2s";
+                       pNN (any percentile), mean, max; < or <=
+      --max-error-rate R
+                       most errors allowed, as 1% or 0.01, of all
+                       requests (status >= 400 counts as an error)
+
   Durations: 2s, 250ms, 1m, 1h; a bare number is seconds. Counts: 10k, 1M.
   Durations also take us and decimals (1.5s); counts take k, K, M, G.
 
@@ -64,6 +71,8 @@ Exit codes:
   0  ok
   1  run failed, or no request succeeded
   2  bad arguments or unreadable input file
+  3  a gate (--slo, --max-error-rate) failed
+  130, 143  stopped by SIGINT, SIGTERM (the partial report is printed)
 )";
 }
 

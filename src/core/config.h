@@ -46,6 +46,16 @@ struct RateStage {
   double target_rate_per_s = 0;
 };
 
+// One --slo term: a latency statistic that must stay below a bound ("p99<250ms").
+struct LatencyGate {
+  enum class Statistic { kPercentile, kMean, kMax };
+  Statistic statistic = Statistic::kPercentile;
+  double percentile = 0;       // kPercentile: 0 < p < 100
+  TimeNs limit_ns = 0;
+  bool inclusive = false;      // "<=" rather than "<"
+  std::string text;            // as the user wrote it, for messages
+};
+
 struct Config {
   Target target;
   int threads = 2;
@@ -70,6 +80,10 @@ struct Config {
   bool poisson = false;                   // --arrival poisson (default uniform)
   std::uint64_t seed = 1;                 // --seed: Poisson arrivals repeat exactly for one seed
   TimeNs deadline_ns = 0;                 // --deadline: shed requests queued longer; 0 = off
+
+  // CI gates: a breach exits 3 (DESIGN.md section 2).
+  std::vector<LatencyGate> slo;           // --slo "p99<250ms,max<2s"
+  std::optional<double> max_error_rate;   // --max-error-rate 1% (a fraction, 0..1)
   bool is_open_model() const { return load_model != LoadModel::kClosed; }
 };
 

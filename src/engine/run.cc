@@ -66,6 +66,8 @@ report::RunReport make_report(const Config& config) {
   r.poisson = config.poisson;
   r.seed = config.seed;
   r.deadline_ns = config.deadline_ns;
+  r.slo = config.slo;
+  r.max_error_rate = config.max_error_rate;
   return r;
 }
 

@@ -37,6 +37,8 @@ struct RunReport {
   std::uint64_t seed = 0;
   TimeNs deadline_ns = 0;
   double target_rate_per_s = 0;            // open model: scheduled arrivals / measured window
+  std::vector<LatencyGate> slo;            // --slo
+  std::optional<double> max_error_rate;    // --max-error-rate
 
   // What happened.
   TimeNs measured_ns = 0;                  // from the end of warm-up to the last recorded completion

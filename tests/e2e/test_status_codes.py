@@ -27,3 +27,26 @@ def test_one_failure_in_ten_gives_900_successes_and_100_errors_and_exit_0(server
     assert report.non_2xx_3xx == 100, run
     assert report.errors["status"] == 100, run
     assert_server_agrees(server, report)
+
+
+def test_slo_that_holds_exits_zero(server, pacer):
+    run = pacer("-t1", "-c2", "-n", "500", "--slo", "p99<1s,max<2s", "--max-error-rate", "1%", server.url, timeout=30)
+    assert run.rc == 0, run
+    assert "gate failed" not in run.stdout, run
+
+
+def test_breached_slo_exits_three_naming_the_gate(server, pacer):
+    run = pacer("-t1", "-c2", "-n", "20", "--slo", "p50<10ms", server.url + "delay/50", timeout=30)
+    assert run.rc == 3, run
+    assert "gate failed: p50<10ms (measured " in run.stdout, run
+
+
+def test_error_rate_gate_exits_three(server, pacer):
+    run = pacer("-t1", "-c1", "-n", "100", "--max-error-rate", "5%", server.url + "fail/10", timeout=30)
+    assert run.rc == 3, run
+    assert "gate failed: max-error-rate 5% (measured 10.00%: 10 errors in 100 requests)" in run.stdout, run
+
+
+def test_no_success_exits_one_whatever_the_gates_say(server, pacer):
+    run = pacer("-t1", "-c1", "-n", "10", "--slo", "p99<1ms", server.url + "status/500", timeout=30)
+    assert run.rc == 1, run

@@ -1,0 +1,65 @@
+#include "report/gates.h"
+
+#include <fmt/format.h>
+
+#include "report/units.h"
+
+namespace pacer::report {
+
+double error_rate(const RunReport& r) {
+  const stats::ErrorCounts& e = r.counters.errors;
+  const double failed = static_cast<double>(e.socket_total() + e.status);
+  const double finished = static_cast<double>(r.counters.responses + e.socket_total());
+  return finished > 0 ? failed / finished : 0;
+}
+
+namespace {
+
+// The measured statistic, and whether it is only a lower bound.
+stats::Percentile measure(const RunReport& r, const LatencyGate& gate) {
+  const bool any_censored = r.latency_censored.total_count() > 0;
+  switch (gate.statistic) {
+    case LatencyGate::Statistic::kMean:
+      return {static_cast<std::int64_t>(r.latency.mean()), any_censored};
+    case LatencyGate::Statistic::kMax:
+      return {r.latency.max(), any_censored && r.latency_censored.max() >= r.latency.max()};
+    case LatencyGate::Statistic::kPercentile:
+      return stats::percentile_with_censoring(r.latency, r.latency_censored, gate.percentile);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> failed_gates(const RunReport& r) {
+  std::vector<std::string> failures;
+  for (const LatencyGate& gate : r.slo) {
+    if (r.latency.total_count() == 0) {
+      failures.push_back(fmt::format("gate failed: {} (no latency was recorded)", gate.text));
+      continue;
+    }
+    const stats::Percentile v = measure(r, gate);
+    const bool within = gate.inclusive ? v.value <= gate.limit_ns : v.value < gate.limit_ns;
+    const std::string measured = format_time_ns(static_cast<double>(v.value));
+    if (!within) {
+      failures.push_back(fmt::format("gate failed: {} (measured {}{})", gate.text, v.is_lower_bound ? ">=" : "",
+                                     measured));
+    } else if (v.is_lower_bound) {
+      failures.push_back(fmt::format(
+          "gate failed: {} (measured >={}: a lower bound from timed-out requests, so the gate is not proven)",
+          gate.text, measured));
+    }
+  }
+  if (r.max_error_rate) {
+    const double rate = error_rate(r);
+    if (rate > *r.max_error_rate) {
+      const stats::ErrorCounts& e = r.counters.errors;
+      failures.push_back(fmt::format("gate failed: max-error-rate {:g}% (measured {:.2f}%: {} errors in {} requests)",
+                                     *r.max_error_rate * 100, rate * 100, e.socket_total() + e.status,
+                                     r.counters.responses + e.socket_total()));
+    }
+  }
+  return failures;
+}
+
+}  // namespace pacer::report

@@ -1,0 +1,22 @@
+// CI gates (--slo, --max-error-rate): pure evaluation of a RunReport. A breach
+// makes the run exit 3 (DESIGN.md section 2), unless not one request succeeded
+// (exit 1 whatever the gates say).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/run_report.h"
+
+namespace pacer::report {
+
+// The share of finished requests that failed: every error class (status >= 400
+// included) over responses plus failures without a response. 0 when nothing finished.
+double error_rate(const RunReport& report);
+
+// One line per failed gate, naming the gate and the measured value, e.g.
+// "gate failed: p99<250ms (measured 312.40ms)". A percentile that is only a lower
+// bound (it falls on timed-out requests) fails a gate it does not prove, and says so.
+std::vector<std::string> failed_gates(const RunReport& report);
+
+}  // namespace pacer::report
