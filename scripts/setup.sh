@@ -17,8 +17,9 @@ for arg in "$@"; do
   esac
 done
 
-packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp
-          libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest procps)
+packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3-dev
+          libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest python3-jsonschema procps
+          zlib1g-dev libhdrhistogram-java default-jre-headless)
 if [ "$want_bench" = 1 ]; then packages+=(wrk nginx time); fi
 
 missing=()

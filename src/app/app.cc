@@ -13,7 +13,9 @@
 #include "cli/units.h"
 #include "core/exit_code.h"
 #include "engine/run.h"
+#include "core/atomic_file.h"
 #include "report/gates.h"
+#include "report/json.h"
 #include "report/text.h"
 #include "server/server.h"
 
@@ -30,26 +32,38 @@ ExitCode fail(const Error& error) {
   return exit_code_for(error);
 }
 
-// Runs the load described by config and prints wrk's report. Shared by the
-// plain run and the demo.
+// Runs the load described by config and prints wrk's report (or writes the
+// report where --format/-o send it). Shared by the plain run and the demo.
 ExitCode run_and_report(const Config& config) {
+  // JSON on stdout must be nothing but JSON; otherwise people get wrk's text.
+  const bool text_on_stdout = !config.json_format || !config.output_path.empty();
   report::RunReport header_fields;
   header_fields.url = config.target.url;
   header_fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
   header_fields.connections = config.connections;
   header_fields.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
   header_fields.request_count = config.request_count;
-  std::fputs(report::render_header(header_fields).c_str(), stdout);
-  std::fflush(stdout);
+  if (text_on_stdout) {
+    std::fputs(report::render_header(header_fields).c_str(), stdout);
+    std::fflush(stdout);
+  }
 
   StopSignals signals;
   auto result = engine::run(config, signals.flag());
   if (!result) return fail(result.error());
-  std::fputs(report::render_text(*result).c_str(), stdout);
-  std::fflush(stdout);
   const std::vector<std::string> gates = report::failed_gates(*result);
-  for (const std::string& line : gates) std::printf("%s\n", line.c_str());
+  if (text_on_stdout) {
+    std::fputs(report::render_text(*result).c_str(), stdout);
+    for (const std::string& line : gates) std::printf("%s\n", line.c_str());
+  } else {
+    std::fputs(report::render_json(*result).c_str(), stdout);
+  }
   std::fflush(stdout);
+  if (!config.output_path.empty()) {
+    const std::string body = config.json_format ? report::render_json(*result)
+                                                : report::render_header(*result) + report::render_text(*result);
+    if (Status written = write_file_atomically(config.output_path, body); !written) return fail(written.error());
+  }
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;
   if (!gates.empty()) return ExitCode::kGateFailed;

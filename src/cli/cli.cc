@@ -14,6 +14,7 @@
 
 #include "cli/body_source.h"
 #include "cli/fd_limit.h"
+#include "core/atomic_file.h"
 #include "cli/gate_options.h"
 #include "cli/load_options.h"
 #include "cli/option_scan.h"
@@ -26,10 +27,10 @@ namespace {
 enum RunOption : int {
   kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
-  kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate,
+  kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
 };
 
-constexpr std::array<OptionSpec, 21> kRunOptions{{
+constexpr std::array<OptionSpec, 23> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -51,6 +52,8 @@ constexpr std::array<OptionSpec, 21> kRunOptions{{
     {kDeadline, '\0', "deadline", true},
     {kSlo, '\0', "slo", true},
     {kMaxErrorRate, '\0', "max-error-rate", true},
+    {kFormat, '\0', "format", true},
+    {kOutput, 'o', "output", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -196,6 +199,15 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       return Ok{};
     }
     case kMaxErrorRate: return store(parse_error_rate(option.value, option.flag), config.max_error_rate);
+    case kFormat:
+      if (option.value != "text" && option.value != "json") {
+        return bad_argument(fmt::format("{}: format must be 'text' or 'json', got '{}'", option.flag, option.value));
+      }
+      config.json_format = option.value == "json";
+      return Ok{};
+    case kOutput:
+      config.output_path = option.value;
+      return check_writable_path(option.value, option.flag);
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);

@@ -51,6 +51,11 @@ Open model (requests arrive on a schedule, whatever the server does):
       --deadline T     shed a request still queued T after it was due
                        (counted as a deadline error, not sent)
 
+Output:
+      --format F       text (wrk's layout) or json               [text]
+  -o, --output FILE    write the final report to FILE, atomically;
+                       the text report still goes to stdout
+
 CI gates (a breach exits 3):
       --slo LIST       latency bounds, e.g. "p99<250ms,p50<20ms,max<2s";
                        pNN (any percentile), mean, max; < or <=

@@ -84,6 +84,10 @@ struct Config {
   // CI gates: a breach exits 3 (DESIGN.md section 2).
   std::vector<LatencyGate> slo;           // --slo "p99<250ms,max<2s"
   std::optional<double> max_error_rate;   // --max-error-rate 1% (a fraction, 0..1)
+
+  // Output.
+  bool json_format = false;               // --format json (default text)
+  std::string output_path;                // -o: the final report goes to this file (atomically)
   bool is_open_model() const { return load_model != LoadModel::kClosed; }
 };
 

@@ -51,6 +51,7 @@ std::optional<load::RateProfile> make_profile(const Config& config) {
 report::RunReport make_report(const Config& config) {
   report::RunReport r;
   r.url = config.target.url;
+  r.method = config.method;
   r.connections = config.connections;
   r.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
   r.request_count = config.request_count;
@@ -104,6 +105,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
 
   // The clock starts only after everything is allocated.
   shared.start_ns = monotonic_now_ns();
+  timespec wall{};
+  clock_gettime(CLOCK_REALTIME, &wall);
   shared.record_from_ns = shared.start_ns + config.warmup_ns;
   const bool time_bounded = config.duration_given || !config.request_count;
   shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
@@ -129,6 +132,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     if (report.first_error.empty()) report.first_error = r.first_error;
   }
   report.measured_ns = finished - shared.record_from_ns;
+  report.start_unix_ns = static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
   if (profile) {
     // The rate asked for over the recorded window (the drain sends nothing new).
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);

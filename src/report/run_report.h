@@ -20,6 +20,7 @@ stats::Histogram make_rate_histogram();
 struct RunReport {
   // What was asked for.
   std::string url;
+  std::string method = "GET";
   int threads = 0;
   int connections = 0;
   TimeNs duration_ns = 0;                  // the -d asked for (0 when only -n bounds the run)
@@ -41,6 +42,7 @@ struct RunReport {
   std::optional<double> max_error_rate;    // --max-error-rate
 
   // What happened.
+  std::int64_t start_unix_ns = 0;          // wall-clock start of the load (CLOCK_REALTIME)
   TimeNs measured_ns = 0;                  // from the end of warm-up to the last recorded completion
   bool interrupted = false;
   std::string first_error;                 // first connection failure's reason, for the report

@@ -1,0 +1,157 @@
+#include "report/json.h"
+
+#include <ctime>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/gates.h"
+
+#ifndef PACER_VERSION
+#define PACER_VERSION "0.0.0"
+#endif
+
+namespace pacer::report {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr double kPercentiles[] = {50, 75, 90, 99, 99.9, 99.99, 100};
+
+double seconds(TimeNs ns) { return static_cast<double>(ns) / 1e9; }
+
+std::string percentile_key(double p) { return fmt::format("{:g}", p); }
+
+const char* model_name(LoadModel model) {
+  switch (model) {
+    case LoadModel::kClosed: return "closed";
+    case LoadModel::kConstant: return "constant";
+    case LoadModel::kRamp: return "ramp";
+    case LoadModel::kStages: return "stages";
+  }
+  return "closed";
+}
+
+std::string iso8601_utc(std::int64_t unix_ns) {
+  const std::time_t secs = static_cast<std::time_t>(unix_ns / kNsPerS);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, (unix_ns % kNsPerS) / kNsPerMs);
+}
+
+// Summary of one histogram; `censored` (may be null) marks lower-bound percentiles.
+json summary(const stats::Histogram& h, const stats::Histogram* censored) {
+  json out = {{"count", h.total_count()}};
+  if (h.total_count() == 0) return out;
+  out["min_ns"] = h.min();
+  out["max_ns"] = h.max();
+  out["mean_ns"] = h.mean();
+  out["stdev_ns"] = h.stdev();
+  const stats::Histogram none(h.lowest_discernible(), h.highest_trackable(), h.significant_figures());
+  json percentiles = json::object();
+  json lower_bounds = json::array();
+  for (double p : kPercentiles) {
+    const stats::Percentile v = stats::percentile_with_censoring(h, censored != nullptr ? *censored : none, p);
+    percentiles[percentile_key(p)] = v.value;
+    if (v.is_lower_bound) lower_bounds.push_back(percentile_key(p));
+  }
+  out["percentiles_ns"] = std::move(percentiles);
+  if (censored != nullptr) {
+    out["censored_count"] = censored->total_count();
+    out["lower_bound_percentiles"] = std::move(lower_bounds);
+  }
+  return out;
+}
+
+json config_json(const RunReport& r) {
+  json c = {
+      {"url", r.url},
+      {"method", r.method},
+      {"threads", r.threads},
+      {"connections", r.connections},
+      {"duration_s", r.duration_ns > 0 ? json(seconds(r.duration_ns)) : json(nullptr)},
+      {"requests", r.request_count ? json(*r.request_count) : json(nullptr)},
+      {"timeout_s", seconds(r.timeout_ns)},
+      {"warmup_s", seconds(r.warmup_ns)},
+      {"keep_alive", r.keep_alive},
+      {"record_timeouts", r.record_timeouts},
+      {"load_model", model_name(r.load_model)},
+  };
+  if (r.load_model == LoadModel::kClosed) return c;
+  c["arrival"] = r.poisson ? "poisson" : "uniform";
+  if (r.poisson) c["seed"] = r.seed;
+  c["deadline_s"] = r.deadline_ns > 0 ? json(seconds(r.deadline_ns)) : json(nullptr);
+  if (r.load_model == LoadModel::kConstant) c["rate_per_s"] = r.rate_per_s;
+  if (r.load_model == LoadModel::kRamp) {
+    c["rate_per_s"] = r.rate_per_s;
+    c["rate_end_per_s"] = r.rate_end_per_s;
+  }
+  if (r.load_model == LoadModel::kStages) {
+    json stages = json::array();
+    for (const RateStage& s : r.stages) {
+      stages.push_back({{"duration_s", seconds(s.duration_ns)}, {"rate_per_s", s.target_rate_per_s}});
+    }
+    c["stages"] = std::move(stages);
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string render_json(const RunReport& r) {
+  const stats::Counters& c = r.counters;
+  const stats::ErrorCounts& e = c.errors;
+  const double secs = seconds(r.measured_ns);
+  auto per_second = [secs](std::uint64_t n) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; };
+
+  json status_codes = json::object();
+  for (std::size_t code = 0; code < c.status_counts.size(); ++code) {
+    if (c.status_counts[code] != 0) status_codes[std::to_string(code)] = c.status_counts[code];
+  }
+  const bool is_open = r.load_model != LoadModel::kClosed;
+  json rates = {
+      {"target_per_s", is_open ? json(r.target_rate_per_s) : json(nullptr)},
+      {"sent_per_s", per_second(c.requests_sent)},
+      {"completed_per_s", per_second(c.responses)},
+      {"sent_to_target", is_open && r.target_rate_per_s > 0 ? json(per_second(c.requests_sent) / r.target_rate_per_s)
+                                                            : json(nullptr)},
+      {"bytes_read_per_s", per_second(c.bytes_read)},
+  };
+  const std::vector<std::string> failures = failed_gates(r);
+  json out = {
+      {"schema", "pacer-report"},
+      {"schema_version", kJsonSchemaVersion},
+      {"pacer_version", PACER_VERSION},
+      {"config", config_json(r)},
+      {"start_time", iso8601_utc(r.start_unix_ns)},
+      {"duration_s", secs},
+      {"interrupted", r.interrupted},
+      {"counts",
+       {{"requests_sent", c.requests_sent},
+        {"responses", c.responses},
+        {"successes", c.successes()},
+        {"bytes_read", c.bytes_read},
+        {"warmup_responses", c.warmup_responses},
+        {"connects", c.connects},
+        {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
+        {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)}}},
+      {"errors",
+       {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
+        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"status", e.status}}},
+      {"error_rate", error_rate(r)},
+      {"status_codes", std::move(status_codes)},
+      {"rates", std::move(rates)},
+      {"latency", summary(r.latency, &r.latency_censored)},
+      {"service_time", is_open ? summary(r.service, nullptr) : json(nullptr)},
+      {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
+      {"connect_time", summary(r.connect, nullptr)},
+      {"first_error", r.first_error.empty() ? json(nullptr) : json(r.first_error)},
+      {"no_request_succeeded", no_request_succeeded(r)},
+      {"gates", {{"passed", failures.empty()}, {"failures", failures}}},
+  };
+  return out.dump(2) + "\n";
+}
+
+}  // namespace pacer::report
