@@ -1,6 +1,9 @@
 #include "app/app.h"
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <memory>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -15,6 +18,7 @@
 #include "engine/run.h"
 #include "core/atomic_file.h"
 #include "report/gates.h"
+#include "report/interval_report.h"
 #include "report/json.h"
 #include "report/text.h"
 #include "server/server.h"
@@ -35,30 +39,48 @@ ExitCode fail(const Error& error) {
 // Runs the load described by config and prints wrk's report (or writes the
 // report where --format/-o send it). Shared by the plain run and the demo.
 ExitCode run_and_report(const Config& config) {
-  // JSON on stdout must be nothing but JSON; otherwise people get wrk's text.
-  const bool text_on_stdout = !config.json_format || !config.output_path.empty();
+  // The time series may take stdout; the final report then goes to stderr.
+  const bool series_on_stdout = config.timeseries_path == "-";
+  std::FILE* report_out = series_on_stdout ? stderr : stdout;
+  // JSON on its stream must be nothing but JSON; otherwise people get wrk's text.
+  const bool text_report = !config.json_format || !config.output_path.empty();
   report::RunReport header_fields;
   header_fields.url = config.target.url;
   header_fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
   header_fields.connections = config.connections;
   header_fields.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
   header_fields.request_count = config.request_count;
-  if (text_on_stdout) {
-    std::fputs(report::render_header(header_fields).c_str(), stdout);
-    std::fflush(stdout);
+  if (text_report) {
+    std::fputs(report::render_header(header_fields).c_str(), report_out);
+    std::fflush(report_out);
+  }
+
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> series_file(nullptr, &std::fclose);
+  std::FILE* series = series_on_stdout ? stdout : nullptr;
+  if (!config.timeseries_path.empty() && !series_on_stdout) {
+    series_file.reset(std::fopen(config.timeseries_path.c_str(), "w"));
+    if (!series_file) return fail(runtime_error("cannot write '" + config.timeseries_path + "': " + std::strerror(errno)));
+    series = series_file.get();
+  }
+  engine::IntervalSink sink;
+  if (series != nullptr) {
+    sink = [series, &config](const report::IntervalReport& interval) {
+      std::fputs(report::render_interval_ndjson(interval, config.timeseries_histogram).c_str(), series);
+      std::fflush(series);
+    };
   }
 
   StopSignals signals;
-  auto result = engine::run(config, signals.flag());
+  auto result = engine::run(config, signals.flag(), config.interval_ns, sink);
   if (!result) return fail(result.error());
   const std::vector<std::string> gates = report::failed_gates(*result);
-  if (text_on_stdout) {
-    std::fputs(report::render_text(*result).c_str(), stdout);
-    for (const std::string& line : gates) std::printf("%s\n", line.c_str());
+  if (text_report) {
+    std::fputs(report::render_text(*result).c_str(), report_out);
+    for (const std::string& line : gates) std::fprintf(report_out, "%s\n", line.c_str());
   } else {
-    std::fputs(report::render_json(*result).c_str(), stdout);
+    std::fputs(report::render_json(*result).c_str(), report_out);
   }
-  std::fflush(stdout);
+  std::fflush(report_out);
   if (!config.output_path.empty()) {
     const std::string body = config.json_format ? report::render_json(*result)
                                                 : report::render_header(*result) + report::render_text(*result);

@@ -28,9 +28,10 @@ enum RunOption : int {
   kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
+  kInterval, kTimeseries, kTimeseriesHistogram,
 };
 
-constexpr std::array<OptionSpec, 23> kRunOptions{{
+constexpr std::array<OptionSpec, 26> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -54,6 +55,9 @@ constexpr std::array<OptionSpec, 23> kRunOptions{{
     {kMaxErrorRate, '\0', "max-error-rate", true},
     {kFormat, '\0', "format", true},
     {kOutput, 'o', "output", true},
+    {kInterval, '\0', "interval", true},
+    {kTimeseries, '\0', "timeseries", true},
+    {kTimeseriesHistogram, '\0', "timeseries-histogram", false},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -208,6 +212,11 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
     case kOutput:
       config.output_path = option.value;
       return check_writable_path(option.value, option.flag);
+    case kInterval: return store(parse_positive_duration(option, "interval"), config.interval_ns);
+    case kTimeseries:
+      config.timeseries_path = option.value;
+      return option.value == "-" ? Status(Ok{}) : check_writable_path(option.value, option.flag);
+    case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);

@@ -55,6 +55,12 @@ Output:
       --format F       text (wrk's layout) or json               [text]
   -o, --output FILE    write the final report to FILE, atomically;
                        the text report still goes to stdout
+      --timeseries FILE
+                       one NDJSON line per --interval (- for stdout;
+                       the final report then goes to stderr)
+      --timeseries-histogram
+                       add each interval's HdrHistogram (V2, base64)
+      --interval T     time-series interval                     [1s]
 
 CI gates (a breach exits 3):
       --slo LIST       latency bounds, e.g. "p99<250ms,p50<20ms,max<2s";

@@ -88,6 +88,9 @@ struct Config {
   // Output.
   bool json_format = false;               // --format json (default text)
   std::string output_path;                // -o: the final report goes to this file (atomically)
+  TimeNs interval_ns = kNsPerS;           // --interval: time-series rows
+  std::string timeseries_path;            // --timeseries FILE ("-": stdout); empty: off
+  bool timeseries_histogram = false;      // --timeseries-histogram: each row carries its V2 histogram
   bool is_open_model() const { return load_model != LoadModel::kClosed; }
 };
 

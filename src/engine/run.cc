@@ -2,6 +2,8 @@
 
 #include <strings.h>
 
+#include <algorithm>
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <thread>
@@ -72,9 +74,78 @@ report::RunReport make_report(const Config& config) {
   return r;
 }
 
+// The controller's side of the interval rings: emits interval k once every
+// worker has published it (or finished), until all workers are done.
+class IntervalCollector {
+ public:
+  IntervalCollector(std::vector<std::unique_ptr<Worker>>& workers, const SharedRun& shared,
+                    const load::RateProfile* profile, const IntervalSink& sink)
+      : workers_(workers), shared_(shared), profile_(profile), sink_(sink) {}
+
+  // Polls until every worker is done. Main thread.
+  void run() {
+    while (true) {
+      const bool all_done = std::all_of(workers_.begin(), workers_.end(), [](auto& w) { return w->is_done(); });
+      while (ready(next_)) emit();
+      if (all_done) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+ private:
+  bool ready(std::uint64_t k) const {
+    bool any = false;
+    for (const auto& w : workers_) {
+      const std::uint64_t published = w->intervals()->published();
+      if (published > k) {
+        any = true;
+      } else if (!w->is_done()) {
+        return false;
+      }
+    }
+    return any;
+  }
+
+  void emit() {
+    merged_.reset();
+    report::IntervalReport out;
+    out.index = next_;
+    out.start_ns = static_cast<TimeNs>(next_) * shared_.interval_ns;
+    TimeNs end = shared_.record_from_ns + out.start_ns;
+    for (auto& w : workers_) {
+      IntervalRing& ring = *w->intervals();
+      if (ring.published() <= next_) continue;
+      const IntervalSnapshot& s = ring.slot(next_);
+      out.sent += s.sent;
+      out.completed += s.completed;
+      out.errors.merge(s.errors);
+      merged_.merge(s.latency);
+      end = std::max(end, s.end_ns);
+      ring.consume();
+    }
+    out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
+    if (profile_ != nullptr && out.duration_ns > 0) {
+      const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
+      const double asked = profile_->arrivals_before(from + out.duration_ns) - profile_->arrivals_before(from);
+      out.target_rate_per_s = asked * 1e9 / static_cast<double>(out.duration_ns);
+    }
+    out.latency = &merged_;
+    sink_(out);
+    ++next_;
+  }
+
+  std::vector<std::unique_ptr<Worker>>& workers_;
+  const SharedRun& shared_;
+  const load::RateProfile* profile_;
+  const IntervalSink& sink_;
+  std::uint64_t next_ = 0;
+  stats::Histogram merged_ = stats::Histogram::for_latency_ns();
+};
+
 }  // namespace
 
-Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop) {
+Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
+                              const IntervalSink& sink) {
   auto addresses = net::resolve(config.target.host, config.target.port);
   if (!addresses) return addresses.error();
   auto probe = net::first_connectable(*addresses, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
@@ -96,6 +167,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
   const auto quotas = split_quota(config, shares.size());
   shared.worker_count = static_cast<int>(shares.size());
+  shared.interval_ns = sink ? interval_ns : 0;
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < shares.size(); ++i) {
     workers.push_back(std::make_unique<Worker>(shared, static_cast<int>(i), shares[i], quotas[i]));
@@ -114,6 +186,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   std::vector<std::thread> threads;
   threads.reserve(workers.size());
   for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
+  if (shared.interval_ns > 0) IntervalCollector(workers, shared, shared.profile, sink).run();
   for (auto& t : threads) t.join();
 
   report::RunReport report = make_report(config);

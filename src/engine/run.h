@@ -4,16 +4,25 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
 
 #include "core/config.h"
 #include "core/expected.h"
+#include "report/interval_report.h"
 #include "report/run_report.h"
 
 namespace pacer::engine {
 
+// Called on the main thread once per interval, in order, while the run goes on.
+using IntervalSink = std::function<void(const report::IntervalReport&)>;
+
 // Errors are kRuntime (exit 1): unresolvable host, no address accepting
 // connections, or a resource failure at set-up. `stop` may be set from a signal
 // handler to end the run early; the report is then marked interrupted.
-Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop);
+// With `interval_ns` > 0 and a sink, the sink gets every interval's figures.
+Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns = 0,
+                              const IntervalSink& sink = nullptr);
 
 }  // namespace pacer::engine

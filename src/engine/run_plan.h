@@ -29,6 +29,7 @@ struct SharedRun {
   // Open model only (nullptr in the closed loop): the run's rate over time, from start_ns.
   const load::RateProfile* profile = nullptr;
   int worker_count = 1;
+  TimeNs interval_ns = 0;            // > 0: workers publish per-interval figures (IntervalRing)
 };
 
 struct WorkerResult {

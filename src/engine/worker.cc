@@ -59,6 +59,10 @@ Status Worker::prepare() {
     backlog_ = TimeRing(static_cast<std::size_t>(std::clamp(peak_share * 10.0, 1024.0, 4.0 * 1024 * 1024)));
   }
   events_.resize(kMaxEvents);
+  if (shared_.interval_ns > 0) {
+    intervals_ = std::make_unique<IntervalRing>();
+    interval_latency_ = std::make_unique<stats::Histogram>(stats::Histogram::for_latency_ns());
+  }
   read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
   result_.first_error.reserve(256);
   return Ok{};
@@ -73,6 +77,7 @@ void Worker::run() {
   if (is_open()) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // wake at the scheduled nanosecond, not 50 us late
   now_ = monotonic_now_ns();
   next_sample_ns_ = std::max(now_, shared_.record_from_ns) + kRateSampleNs;
+  if (intervals_) next_interval_ns_ = shared_.record_from_ns + shared_.interval_ns;
   if (is_open()) {
     const std::optional<TimeNs> first = schedule_->next();
     next_arrival_ns_ = first ? shared_.start_ns + *first : kNever;
@@ -96,11 +101,47 @@ void Worker::run() {
     if (is_open()) expire_backlog_at_drain_end();
     run_due_reconnects();
     sample_rate();
+    if (intervals_ && now_ >= next_interval_ns_) close_intervals(false);
     if (finished()) break;
     wait_for_events();
   }
   result_.finished_ns = now_;
   for (auto& c : connections_) close_connection(*c);
+  if (intervals_) close_intervals(true);
+  done_.store(true, std::memory_order_release);
+}
+
+void Worker::record_latency(TimeNs latency_ns, bool censored) {
+  result_.latency.record(latency_ns);
+  if (censored) result_.latency_censored.record(latency_ns);
+  if (interval_latency_) interval_latency_->record(latency_ns);
+}
+
+void Worker::close_intervals(bool final) {
+  // One snapshot per boundary passed; the final call closes the partial last one.
+  while (final || now_ >= next_interval_ns_) {
+    IntervalSnapshot* slot = intervals_->slot_to_fill();
+    if (slot == nullptr) {  // the controller is behind: keep accumulating
+      if (!final) next_interval_ns_ += shared_.interval_ns;
+      return;
+    }
+    const stats::Counters& c = result_.counters;
+    slot->sent = c.requests_sent - at_interval_start_.requests_sent;
+    slot->completed = c.responses - at_interval_start_.responses;
+    slot->scheduled = c.scheduled - at_interval_start_.scheduled;
+    slot->errors = c.errors;
+    slot->errors.subtract(at_interval_start_.errors);
+    slot->latency = *interval_latency_;  // same layout: copies counts, no allocation
+    slot->end_ns = final ? now_ : next_interval_ns_;
+    intervals_->publish();
+    interval_latency_->reset();
+    at_interval_start_.requests_sent = c.requests_sent;
+    at_interval_start_.responses = c.responses;
+    at_interval_start_.scheduled = c.scheduled;
+    at_interval_start_.errors = c.errors;
+    if (final) return;
+    next_interval_ns_ += shared_.interval_ns;
+  }
 }
 
 void Worker::wait_for_events() {
@@ -140,6 +181,7 @@ TimeNs Worker::next_wake_ns() const {
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_));
+  next = std::min(next, next_interval_ns_);
   if (draining_ && !backlog_.empty()) next = std::min(next, shared_.end_ns + shared_.config->timeout_ns);
   return next;
 }
@@ -365,7 +407,7 @@ void Worker::handle_response(Connection& c, int status, bool keep_alive) {
   ++counters.responses;
   if (status >= 0 && status <= stats::kMaxStatusCode) ++counters.status_counts[static_cast<std::size_t>(status)];
   if (status >= 400) ++counters.errors.status;
-  result_.latency.record(now_ - c.t_sched);
+  record_latency(now_ - c.t_sched, false);
   if (is_open()) result_.service.record(now_ - c.t_send);
 }
 
@@ -394,9 +436,7 @@ void Worker::expire_timeouts() {
     if (is_recorded(c.t_sched)) {
       ++result_.counters.errors.timeout;
       if (shared_.config->record_timeouts) {
-        // Censored: the true latency is at least this.
-        result_.latency.record(now_ - c.t_sched);
-        result_.latency_censored.record(now_ - c.t_sched);
+        record_latency(now_ - c.t_sched, true);  // censored: the true latency is at least this
       }
     }
     c.slot_free_ns = now_;

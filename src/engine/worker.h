@@ -13,7 +13,9 @@
 // latency clock already running (t_sched is the arrival time).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "core/expected.h"
 #include "core/unique_fd.h"
 #include "engine/connection.h"
+#include "engine/interval.h"
 #include "engine/run_plan.h"
 #include "engine/time_ring.h"
 #include "load/schedule.h"
@@ -45,6 +48,10 @@ class Worker {
   // The thread body: runs until the end of the run, -n, or the stop flag.
   void run();
   WorkerResult& result() { return result_; }
+  // Per-interval figures for the controller (null unless SharedRun::interval_ns > 0).
+  IntervalRing* intervals() { return intervals_.get(); }
+  // Set (release) once run() has returned and published its last interval.
+  bool is_done() const { return done_.load(std::memory_order_acquire); }
 
  private:
   static void on_response_complete(void* context, int status, bool keep_alive);
@@ -80,6 +87,9 @@ class Worker {
   void sample_rate();
   void handle_event(const epoll_event& event);
   void note_error(int err, const char* what);
+  // Records a recorded request's latency in the run's and the interval's histograms.
+  void record_latency(TimeNs latency_ns, bool censored);
+  void close_intervals(bool final);
 
   // Open model (worker_open.cc).
   void dispatch_arrivals();
@@ -110,6 +120,12 @@ class Worker {
   TimeRing backlog_;
   IdleList idle_;
   WorkerResult result_;
+  // Intervals (optional).
+  std::unique_ptr<IntervalRing> intervals_;
+  std::unique_ptr<stats::Histogram> interval_latency_;
+  stats::Counters at_interval_start_;
+  TimeNs next_interval_ns_ = std::numeric_limits<TimeNs>::max();
+  std::atomic<bool> done_{false};
 };
 
 }  // namespace pacer::engine

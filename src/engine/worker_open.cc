@@ -62,10 +62,7 @@ void Worker::expire_backlog_at_drain_end() {
     const TimeNs t = backlog_.pop();
     if (!is_recorded(t)) continue;
     ++result_.counters.errors.timeout;
-    if (shared_.config->record_timeouts) {
-      result_.latency.record(now_ - t);
-      result_.latency_censored.record(now_ - t);
-    }
+    if (shared_.config->record_timeouts) record_latency(now_ - t, true);
   }
 }
 

@@ -23,6 +23,7 @@ struct ErrorCounts {
   // Failures that produced no response (everything but `status`).
   std::uint64_t socket_total() const { return connect + tls + read + write + timeout + parse + deadline + backlog; }
   void merge(const ErrorCounts& o);
+  void subtract(const ErrorCounts& o);  // o must be an earlier snapshot of this
 };
 
 constexpr int kMaxStatusCode = 999;
@@ -54,6 +55,18 @@ inline void ErrorCounts::merge(const ErrorCounts& o) {
   deadline += o.deadline;
   backlog += o.backlog;
   status += o.status;
+}
+
+inline void ErrorCounts::subtract(const ErrorCounts& o) {
+  connect -= o.connect;
+  tls -= o.tls;
+  read -= o.read;
+  write -= o.write;
+  timeout -= o.timeout;
+  parse -= o.parse;
+  deadline -= o.deadline;
+  backlog -= o.backlog;
+  status -= o.status;
 }
 
 inline void Counters::merge(const Counters& o) {

@@ -11,7 +11,8 @@
 //                "HISTF..." strings of .hlog files).
 // V2 stores neither min nor max: a decoded histogram's min is the lowest value of
 // its lowest non-empty bucket and its max the highest value of its highest one
-// (capped at highest_trackable), as the Java decoder reports them.
+// (capped at highest_trackable), as the Java decoder reports them; a histogram
+// holding one value decodes with min == max == that bucket's highest value.
 // Pure functions, safe from any thread; decoding allocates in proportion to the
 // input and never more than the layout named by its header.
 #pragma once

@@ -1,0 +1,38 @@
+#include "report/interval_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "stats/hdr_codec.h"
+
+namespace pacer::report {
+
+std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram) {
+  using json = nlohmann::ordered_json;
+  const double seconds = static_cast<double>(in.duration_ns) / 1e9;
+  const stats::ErrorCounts& e = in.errors;
+  const stats::Histogram& h = *in.latency;
+  json latency = {{"count", h.total_count()}};
+  if (h.total_count() > 0) {
+    latency["p50"] = h.value_at_percentile(50);
+    latency["p90"] = h.value_at_percentile(90);
+    latency["p99"] = h.value_at_percentile(99);
+    latency["max"] = h.max();
+  }
+  json out = {
+      {"interval", in.index},
+      {"start_s", static_cast<double>(in.start_ns) / 1e9},
+      {"duration_s", seconds},
+      {"sent", in.sent},
+      {"completed", in.completed},
+      {"target_rate_per_s", in.target_rate_per_s ? json(*in.target_rate_per_s) : json(nullptr)},
+      {"achieved_rate_per_s", seconds > 0 ? static_cast<double>(in.completed) / seconds : 0.0},
+      {"errors",
+       {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
+        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"status", e.status}}},
+      {"latency_ns", std::move(latency)},
+  };
+  if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);
+  return out.dump() + "\n";
+}
+
+}  // namespace pacer::report

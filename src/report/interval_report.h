@@ -1,0 +1,32 @@
+// One --interval of a run, merged over the workers (plain data), and its NDJSON
+// line for --timeseries. The formatter is a pure function.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/clock.h"
+#include "stats/counters.h"
+#include "stats/histogram.h"
+
+namespace pacer::report {
+
+struct IntervalReport {
+  std::uint64_t index = 0;
+  TimeNs start_ns = 0;                      // since recording started
+  TimeNs duration_ns = 0;                   // the last interval may differ (end of run, drain)
+  std::uint64_t sent = 0;
+  std::uint64_t completed = 0;
+  std::optional<double> target_rate_per_s;  // open model: the schedule's rate over the interval
+  stats::ErrorCounts errors;
+  const stats::Histogram* latency = nullptr;
+};
+
+// One JSON object on one line (with "\n"): interval, start_s, duration_s, sent,
+// completed, target_rate_per_s (null in the closed loop), achieved_rate_per_s,
+// errors by class, latency_ns {count, p50, p90, p99, max}, and with
+// with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
+std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram);
+
+}  // namespace pacer::report

@@ -1,0 +1,44 @@
+"""--timeseries: one NDJSON row per --interval whose counts add up to the report's."""
+
+import base64
+import json
+
+from conftest import parse_report
+
+
+def test_rows_cover_the_run_and_add_up_to_the_report(server, pacer, tmp_path):
+    out = tmp_path / "series.ndjson"
+    run = pacer("-t2", "-c4", "-R", "1000", "-d", "2s", "--interval", "500ms", "--timeseries", str(out),
+                server.url, timeout=30)
+    assert run.rc == 0, run
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["interval"] for r in rows] == list(range(len(rows)))
+    assert 4 <= len(rows) <= 5, rows  # 2 s / 500 ms, plus the drain's partial row
+    assert sum(r["completed"] for r in rows) == run.report.requests
+    assert sum(r["sent"] for r in rows) == 2000
+    for r in rows[:4]:
+        assert abs(r["start_s"] - 0.5 * r["interval"]) < 1e-9
+        assert abs(r["target_rate_per_s"] - 1000.0) < 1e-6
+        assert 400 <= r["completed"] <= 600, r
+        assert r["latency_ns"]["count"] == r["completed"]
+        assert r["latency_ns"]["p50"] <= r["latency_ns"]["p99"] <= r["latency_ns"]["max"]
+
+
+def test_timeseries_on_stdout_moves_the_report_to_stderr(server, pacer):
+    run = pacer("-t1", "-c2", "-d", "1s", "--interval", "250ms", "--timeseries", "-", "--timeseries-histogram",
+                server.url, timeout=30)
+    assert run.rc == 0, run
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(rows) >= 4
+    assert all(r["target_rate_per_s"] is None for r in rows)  # closed loop
+    # HdrHistogram V2 compressed: base64 of a buffer starting with the 0x1c84930x cookie.
+    raw = base64.b64decode(rows[0]["histogram"])
+    assert raw[:3] == bytes([0x1C, 0x84, 0x93]), raw[:4]
+    report = parse_report(run.stderr)
+    assert sum(r["completed"] for r in rows) == report.requests
+
+
+def test_interval_must_be_positive(server, pacer):
+    run = pacer("--interval", "0", server.url, timeout=30)
+    assert run.rc == 2, run
+    assert "--interval" in run.stderr, run
