@@ -18,6 +18,7 @@
 #include "engine/run.h"
 #include "core/atomic_file.h"
 #include "report/gates.h"
+#include "report/hgrm.h"
 #include "report/interval_report.h"
 #include "report/json.h"
 #include "report/text.h"
@@ -85,6 +86,10 @@ ExitCode run_and_report(const Config& config) {
     const std::string body = config.json_format ? report::render_json(*result)
                                                 : report::render_header(*result) + report::render_text(*result);
     if (Status written = write_file_atomically(config.output_path, body); !written) return fail(written.error());
+  }
+  if (!config.hgrm_path.empty()) {
+    const std::string hgrm = report::render_hgrm(result->latency, 1e6);  // ns -> ms, as wrk2 prints
+    if (Status written = write_file_atomically(config.hgrm_path, hgrm); !written) return fail(written.error());
   }
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;

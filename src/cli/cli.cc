@@ -28,10 +28,10 @@ enum RunOption : int {
   kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
-  kInterval, kTimeseries, kTimeseriesHistogram,
+  kInterval, kTimeseries, kTimeseriesHistogram, kHdr,
 };
 
-constexpr std::array<OptionSpec, 26> kRunOptions{{
+constexpr std::array<OptionSpec, 27> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -58,6 +58,7 @@ constexpr std::array<OptionSpec, 26> kRunOptions{{
     {kInterval, '\0', "interval", true},
     {kTimeseries, '\0', "timeseries", true},
     {kTimeseriesHistogram, '\0', "timeseries-histogram", false},
+    {kHdr, '\0', "hdr", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -217,6 +218,9 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       config.timeseries_path = option.value;
       return option.value == "-" ? Status(Ok{}) : check_writable_path(option.value, option.flag);
     case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
+    case kHdr:
+      config.hgrm_path = option.value;
+      return check_writable_path(option.value, option.flag);
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);

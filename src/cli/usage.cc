@@ -55,6 +55,8 @@ Output:
       --format F       text (wrk's layout) or json               [text]
   -o, --output FILE    write the final report to FILE, atomically;
                        the text report still goes to stdout
+      --hdr FILE       also write the latency distribution as .hgrm
+                       (HdrHistogram's plotter format, milliseconds)
       --timeseries FILE
                        one NDJSON line per --interval (- for stdout;
                        the final report then goes to stderr)

@@ -88,6 +88,7 @@ struct Config {
   // Output.
   bool json_format = false;               // --format json (default text)
   std::string output_path;                // -o: the final report goes to this file (atomically)
+  std::string hgrm_path;                  // --hdr: the latency distribution in .hgrm form (milliseconds)
   TimeNs interval_ns = kNsPerS;           // --interval: time-series rows
   std::string timeseries_path;            // --timeseries FILE ("-": stdout); empty: off
   bool timeseries_histogram = false;      // --timeseries-histogram: each row carries its V2 histogram

@@ -5,14 +5,14 @@
 // half-up instead of rounding the exact binary value as printf does.
 #include "report/hgrm.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace pacer::report {
 namespace {
@@ -62,8 +62,9 @@ std::string java_fixed(double value, int precision) {
     }
   }
   const auto digit_at = [&](int position) {  // position 0 is the first digit after "0."
-    return position >= 0 && static_cast<std::size_t>(position) < digits.size() ? digits[static_cast<std::size_t>(position)]
-                                                                               : '0';
+    return position >= 0 && static_cast<std::size_t>(position) < digits.size()
+               ? digits[static_cast<std::size_t>(position)]
+               : '0';
   };
   if (point <= 0) {
     out.push_back('0');
@@ -147,8 +148,8 @@ std::int64_t sub_bucket_count(int significant_figures) {
 
 std::string render_hgrm(const stats::Histogram& histogram, double output_value_unit_scaling) {
   const int digits = histogram.significant_figures();
-  std::string out = fmt::format("{:>12} {:>14} {:>10} {:>14}\n\n", "Value", "Percentile", "TotalCount",
-                                "1/(1-Percentile)");
+  std::string out =
+      fmt::format("{:>12} {:>14} {:>10} {:>14}\n\n", "Value", "Percentile", "TotalCount", "1/(1-Percentile)");
   for (const PercentileStep& step : percentile_steps(histogram)) {
     const double value = static_cast<double>(step.value) / output_value_unit_scaling;
     const double fraction = step.percentile / 100.0;
@@ -160,10 +161,12 @@ std::string render_hgrm(const stats::Histogram& histogram, double output_value_u
   const std::int64_t max = histogram.max() == 0 ? 0 : histogram.highest_equivalent(histogram.max());
   const std::int64_t subs = sub_bucket_count(digits);
   const std::int64_t buckets = histogram.counts_len() / (subs / 2) - 1;
-  out += fmt::format("#[Mean    = {}, StdDeviation   = {}]\n", java_fixed(histogram.mean() / output_value_unit_scaling, digits, 12),
+  out += fmt::format("#[Mean    = {}, StdDeviation   = {}]\n",
+                     java_fixed(histogram.mean() / output_value_unit_scaling, digits, 12),
                      java_fixed(histogram.stdev() / output_value_unit_scaling, digits, 12));
   out += fmt::format("#[Max     = {}, Total count    = {:>12}]\n",
-                     java_fixed(static_cast<double>(max) / output_value_unit_scaling, digits, 12), histogram.total_count());
+                     java_fixed(static_cast<double>(max) / output_value_unit_scaling, digits, 12),
+                     histogram.total_count());
   out += fmt::format("#[Buckets = {:>12}, SubBuckets     = {:>12}]\n", buckets, subs);
   return out;
 }

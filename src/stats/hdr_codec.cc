@@ -5,6 +5,7 @@
 // bytes, and the Histogram is built only after the whole payload parsed cleanly.
 #include "stats/hdr_codec.h"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -13,8 +14,6 @@
 #include <cstring>
 #include <new>
 #include <optional>
-
-#include <fmt/format.h>
 
 namespace pacer::stats {
 namespace {
@@ -37,7 +36,9 @@ void put_be(std::string& out, std::uint64_t value, int bytes) {
 
 std::uint64_t get_be(std::string_view in, std::size_t offset, int bytes) {
   std::uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) value = (value << 8) | static_cast<std::uint8_t>(in[offset + static_cast<std::size_t>(i)]);
+  for (int i = 0; i < bytes; ++i) {
+    value = (value << 8) | static_cast<std::uint8_t>(in[offset + static_cast<std::size_t>(i)]);
+  }
   return value;
 }
 
@@ -98,9 +99,14 @@ V2Header parse_header(std::string_view in) {
 
 std::string describe_cookie(std::uint32_t cookie) {
   switch (cookie_base(cookie)) {
-    case 0x1c849301: case 0x1c849302: return fmt::format("0x{:08x} is a V1 cookie (only V2 is supported)", cookie);
-    case 0x1c849308: case 0x1c849309: return fmt::format("0x{:08x} is a V0 cookie (only V2 is supported)", cookie);
-    default: return fmt::format("0x{:08x} is not an HdrHistogram cookie", cookie);
+    case 0x1c849301:
+    case 0x1c849302:
+      return fmt::format("0x{:08x} is a V1 cookie (only V2 is supported)", cookie);
+    case 0x1c849308:
+    case 0x1c849309:
+      return fmt::format("0x{:08x} is a V0 cookie (only V2 is supported)", cookie);
+    default:
+      return fmt::format("0x{:08x} is not an HdrHistogram cookie", cookie);
   }
 }
 
@@ -108,21 +114,20 @@ std::string describe_cookie(std::uint32_t cookie) {
 // error if stats::Histogram would reject them. Mirrors Histogram's constructor
 // so the input can be bounded before anything is allocated.
 Result<int> layout_counts_len(const V2Header& h) {
-  const std::string layout = fmt::format("layout (lowest {}, highest {}, {} significant figures)",
-                                         h.lowest_discernible, h.highest_trackable, h.significant_figures);
-  if (h.significant_figures < 1 || h.significant_figures > 5) {
-    return bad_input(fmt::format("{}: significant figures must be 1 to 5", layout));
-  }
-  if (h.lowest_discernible < 1) return bad_input(fmt::format("{}: lowest discernible value must be >= 1", layout));
-  if (h.highest_trackable / 2 < h.lowest_discernible) {
-    return bad_input(fmt::format("{}: highest trackable value must be >= 2 * lowest", layout));
-  }
+  const auto reject = [&h](std::string_view why) -> Error {
+    return bad_input(fmt::format("layout (lowest {}, highest {}, {} significant figures): {}", h.lowest_discernible,
+                                 h.highest_trackable, h.significant_figures, why));
+  };
+  if (h.significant_figures < 1 || h.significant_figures > 5) return reject("significant figures must be 1 to 5");
+  if (h.lowest_discernible < 1) return reject("lowest discernible value must be >= 1");
+  if (h.highest_trackable / 2 < h.lowest_discernible) return reject("highest trackable value must be >= 2 * lowest");
   std::int64_t single_unit_resolution = 2;
   for (int i = 0; i < h.significant_figures; ++i) single_unit_resolution *= 10;
-  const auto sub_bucket_count_magnitude = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(single_unit_resolution - 1)));
+  const auto sub_bucket_count_magnitude =
+      static_cast<int>(std::bit_width(static_cast<std::uint64_t>(single_unit_resolution - 1)));
   const int half_magnitude = sub_bucket_count_magnitude - 1;
   const int unit_magnitude = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(h.lowest_discernible))) - 1;
-  if (unit_magnitude + half_magnitude > 61) return bad_input(fmt::format("{}: lowest discernible value too large", layout));
+  if (unit_magnitude + half_magnitude > 61) return reject("lowest discernible value too large");
 
   std::int64_t smallest_untrackable = std::int64_t{1} << (sub_bucket_count_magnitude + unit_magnitude);
   int buckets = 1;
@@ -164,7 +169,8 @@ Result<CountsSummary> walk_counts(std::string_view counts, int counts_len, Fn&& 
       continue;
     }
     if (index >= counts_len) {
-      return bad_input(fmt::format("count at index {} (byte {}) is past the layout's {} counts", index, at, counts_len));
+      return bad_input(
+          fmt::format("count at index {} (byte {}) is past the layout's {} counts", index, at, counts_len));
     }
     if (*value > 0) {
       if (summary.total > INT64_MAX - *value) return bad_input(fmt::format("total count overflows at index {}", index));
@@ -249,7 +255,9 @@ Result<std::string> base64_decode(std::string_view in) {
   }
   std::array<int, 256> sextet{};
   sextet.fill(-1);
-  for (std::size_t i = 0; i < kBase64Alphabet.size(); ++i) sextet[static_cast<std::uint8_t>(kBase64Alphabet[i])] = static_cast<int>(i);
+  for (std::size_t i = 0; i < kBase64Alphabet.size(); ++i) {
+    sextet[static_cast<std::uint8_t>(kBase64Alphabet[i])] = static_cast<int>(i);
+  }
   std::string out;
   out.reserve(in.size() / 4 * 3);
   for (std::size_t i = 0; i < in.size(); i += 4) {
@@ -299,7 +307,9 @@ std::string encode_v2(const Histogram& histogram) {
     put_varint(out, zeros > 1 ? -zeros : 0);
   }
   const auto payload_bytes = static_cast<std::uint32_t>(out.size() - kPayloadHeaderBytes);
-  for (int i = 0; i < 4; ++i) out[4 + static_cast<std::size_t>(i)] = static_cast<char>((payload_bytes >> (24 - 8 * i)) & 0xff);
+  for (int i = 0; i < 4; ++i) {
+    out[4 + static_cast<std::size_t>(i)] = static_cast<char>((payload_bytes >> (24 - 8 * i)) & 0xff);
+  }
   return out;
 }
 
@@ -325,18 +335,18 @@ std::string encode_v2_base64(const Histogram& histogram) { return base64_encode(
 
 Result<Histogram> decode_v2(std::string_view payload) {
   if (payload.size() < kPayloadHeaderBytes) {
-    return bad_input(fmt::format("V2 payload is {} bytes, shorter than its {}-byte header", payload.size(),
-                                 kPayloadHeaderBytes));
+    return bad_input(
+        fmt::format("V2 payload is {} bytes, shorter than its {}-byte header", payload.size(), kPayloadHeaderBytes));
   }
   const V2Header header = parse_header(payload);
   if (cookie_base(header.cookie) != kV2PayloadCookieBase) {
-    return bad_input(fmt::format("V2 payload cookie {}; expected 0x{:08x}", describe_cookie(header.cookie),
-                                 kHdrV2PayloadCookie));
+    return bad_input(
+        fmt::format("V2 payload cookie {}; expected 0x{:08x}", describe_cookie(header.cookie), kHdrV2PayloadCookie));
   }
   const std::size_t counts_bytes = payload.size() - kPayloadHeaderBytes;
   if (header.payload_bytes < 0 || static_cast<std::size_t>(header.payload_bytes) != counts_bytes) {
-    return bad_input(fmt::format("V2 payload length field says {} bytes but {} follow the header",
-                                 header.payload_bytes, counts_bytes));
+    return bad_input(fmt::format("V2 payload length field says {} bytes but {} follow the header", header.payload_bytes,
+                                 counts_bytes));
   }
   // The normalizing index offset only rotates Java's physical storage of the same
   // logical counts, and the ratio only scales Java's double-valued views: neither
@@ -382,8 +392,8 @@ Result<Histogram> decode_v2_compressed(std::string_view bytes) {
   const auto declared = static_cast<std::int32_t>(static_cast<std::uint32_t>(get_be(bytes, 4, 4)));
   const std::string_view deflated = bytes.substr(kCompressedHeaderBytes);
   if (declared < 0 || static_cast<std::size_t>(declared) != deflated.size()) {
-    return bad_input(fmt::format("compressed length field says {} bytes but {} follow the header", declared,
-                                 deflated.size()));
+    return bad_input(
+        fmt::format("compressed length field says {} bytes but {} follow the header", declared, deflated.size()));
   }
 
   Inflater inflater(deflated);

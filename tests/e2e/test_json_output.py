@@ -71,3 +71,15 @@ def test_unknown_format_is_refused(server, pacer):
     run = pacer("--format", "xml", server.url, timeout=30)
     assert run.rc == 2, run
     assert "--format: format must be 'text' or 'json', got 'xml'" in run.stderr, run
+
+
+def test_hdr_writes_the_percentile_distribution(server, pacer, tmp_path):
+    out = tmp_path / "latency.hgrm"
+    run = pacer("-t1", "-c2", "-n", "500", "--hdr", str(out), server.url, timeout=30)
+    assert run.rc == 0, run
+    lines = out.read_text().splitlines()
+    assert lines[0].split() == ["Value", "Percentile", "TotalCount", "1/(1-Percentile)"]
+    assert lines[-2].startswith("#[Max     =") and lines[-2].split()[-1] == "500]", lines[-2]
+    # the last percentile row reaches 1.0 with every sample counted
+    rows = [l.split() for l in lines[1:] if l.strip() and not l.startswith("#")]
+    assert float(rows[-1][1]) == 1.0 and int(rows[-1][2]) == 500

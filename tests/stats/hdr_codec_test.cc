@@ -38,8 +38,8 @@ std::string bytes(std::initializer_list<int> values) {
 }
 
 // The 40-byte V2 header with the given fields (ratio 1.0), for hand-built payloads.
-std::string v2_header(std::uint32_t payload_bytes, int significant_figures, std::int64_t lowest,
-                      std::int64_t highest, std::uint32_t cookie = kHdrV2PayloadCookie) {
+std::string v2_header(std::uint32_t payload_bytes, int significant_figures, std::int64_t lowest, std::int64_t highest,
+                      std::uint32_t cookie = kHdrV2PayloadCookie) {
   std::string out;
   const auto put = [&](std::uint64_t v, int n) {
     for (int i = n - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -84,8 +84,8 @@ void expect_same_counts(const Histogram& expected, const Histogram& actual) {
   int differing = 0;
   for (int i = 0; i < expected.counts_len(); ++i) {
     if (actual.count_at_index(i) != expected.count_at_index(i) && ++differing <= 5) {
-      ADD_FAILURE() << "count at index " << i << ": " << actual.count_at_index(i) << " != "
-                    << expected.count_at_index(i);
+      ADD_FAILURE() << "count at index " << i << ": " << actual.count_at_index(i)
+                    << " != " << expected.count_at_index(i);
     }
   }
   EXPECT_EQ(differing, 0);
@@ -186,8 +186,7 @@ TEST(HdrCodec, PayloadBytesMatchTheHandDerivedEncoding) {
 
 TEST(HdrCodec, EmptyPayloadIsTheHeaderAndOneLoneZero) {
   const std::string expected =
-      bytes({0x1c, 0x84, 0x93, 0x13, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3}) +
-      bytes({0, 0, 0, 0, 0, 0, 0, 1}) +
+      bytes({0x1c, 0x84, 0x93, 0x13, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3}) + bytes({0, 0, 0, 0, 0, 0, 0, 1}) +
       bytes({0x00, 0x00, 0x03, 0x46, 0x30, 0xb8, 0xa0, 0x00}) +  // 3'600'000'000'000 = 0x34630b8a000
       bytes({0x3f, 0xf0, 0, 0, 0, 0, 0, 0}) +
       bytes({0x00});  // max 0 -> one count (index 0); Java writes a lone zero as 0, not -1
@@ -240,8 +239,7 @@ TEST(HdrCodec, DecodesAJHiccupLogLineWrittenAtBestCompression) {
 }
 
 TEST(HdrCodec, AcceptsSurroundingWhitespace) {
-  const Result<Histogram> h =
-      decode_v2_base64("  HISTFAAAACB4nJNpmSzMwMDAzAABMJoRQnEw2H+AsP7LMwEARZgDpQ==\r\n");
+  const Result<Histogram> h = decode_v2_base64("  HISTFAAAACB4nJNpmSzMwMDAzAABMJoRQnEw2H+AsP7LMwEARZgDpQ==\r\n");
   EXPECT_TRUE(h.ok());
 }
 
@@ -316,7 +314,8 @@ TEST(HdrCodec, RejectsAZlibStreamThatEndsInsideTheHeader) {
 
 TEST(HdrCodec, RejectsPayloadLengthsThatDisagreeWithTheData) {
   const std::string counts = bytes({0xff, 0x1f, 0x02});
-  expect_bad_input(decode_v2_compressed(wrap(v2_header(4, 3, 1, 2048) + counts)), "holds 43 bytes but the V2 header declares 44");
+  expect_bad_input(decode_v2_compressed(wrap(v2_header(4, 3, 1, 2048) + counts)),
+                   "holds 43 bytes but the V2 header declares 44");
   expect_bad_input(decode_v2_compressed(wrap(v2_header(2, 3, 1, 2048) + counts)), "more than the 42 bytes");
   expect_bad_input(decode_v2(v2_header(2, 3, 1, 2048) + counts), "length field says 2 bytes but 3 follow");
   // 3072 counts can need at most 9 bytes each: a larger claim is refused before inflating.
@@ -353,7 +352,8 @@ TEST(HdrCodec, RejectsLayoutsTheHistogramCannotHold) {
 TEST(HdrCodec, RejectsCountsPastTheEndOfTheLayout) {
   // Histogram(1, 2048, 3) has 3072 counts: a run of 3072 empty ones, then a count.
   const std::string past = bytes({0xff, 0x2f, 0x02});  // -3072: zigzag 6143
-  expect_bad_input(decode_v2(v2_header(3, 3, 1, 2048) + past), "count at index 3072 (byte 42) is past the layout's 3072 counts");
+  expect_bad_input(decode_v2(v2_header(3, 3, 1, 2048) + past),
+                   "count at index 3072 (byte 42) is past the layout's 3072 counts");
   expect_bad_input(decode_v2_compressed(wrap(v2_header(3, 3, 1, 2048) + past)), "past the layout's 3072 counts");
   const std::string long_run = bytes({0x81, 0x30});  // -3073: zigzag 6145
   expect_bad_input(decode_v2(v2_header(2, 3, 1, 2048) + long_run),
@@ -363,7 +363,8 @@ TEST(HdrCodec, RejectsCountsPastTheEndOfTheLayout) {
 }
 
 TEST(HdrCodec, RejectsATruncatedVarint) {
-  expect_bad_input(decode_v2(v2_header(2, 3, 1, 2048) + bytes({0x02, 0x80})), "payload ends inside the varint at byte 41");
+  expect_bad_input(decode_v2(v2_header(2, 3, 1, 2048) + bytes({0x02, 0x80})),
+                   "payload ends inside the varint at byte 41");
 }
 
 TEST(HdrCodec, RejectsATotalCountThatOverflows) {
@@ -385,18 +386,17 @@ void expect_consistent(const Result<Histogram>& r) {
     EXPECT_FALSE(r.error().message.empty());
     return;
   }
-  std::int64_t sum = 0;
-  for (int i = 0; i < r->counts_len(); ++i) sum += r->count_at_index(i);
-  EXPECT_EQ(sum, r->total_count());
+  EXPECT_EQ(r->count_at_or_below(r->highest_trackable()), r->total_count());
+  EXPECT_LE(r->min(), r->max());
 }
 
 TEST(HdrCodec, SurvivesRandomByteFlips) {
-  const std::string compressed = encode_v2_compressed(latency_like(11, 5000));
-  const std::string payload = encode_v2(latency_like(12, 5000));
-  const std::string text = encode_v2_base64(latency_like(13, 500));
+  const std::string compressed = encode_v2_compressed(latency_like(11, 300));
+  const std::string payload = encode_v2(latency_like(12, 300));
+  const std::string text = encode_v2_base64(latency_like(13, 100));
   std::mt19937_64 rng(99);
   int decoded_anyway = 0;
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < 1500; ++round) {
     std::string c = compressed;
     std::string p = payload;
     std::string t = text;
