@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/golden.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -44,16 +46,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 TEST(Hgrm, MatchesGoldenFile) {
   const std::string actual = render_hgrm(test_fixtures::basic_hgrm_histogram(), 1e6);
-  const std::string path = std::string(PACER_GOLDEN_DIR) + "/basic.hgrm";
-  if (std::getenv("PACER_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path << " (run with PACER_UPDATE_GOLDEN=1)";
-  std::stringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(actual, expected.str()) << "golden file: " << path;
+  pacer::testing::expect_matches_golden(actual, "basic.hgrm");
 }
 
 // Java's outputPercentileDistribution(System.out, 5, 1.0) for a jHiccup interval

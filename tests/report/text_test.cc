@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/golden.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -11,20 +13,7 @@
 namespace pacer::report {
 namespace {
 
-std::string golden_path(const std::string& name) { return std::string(PACER_GOLDEN_DIR) + "/" + name; }
-
-void expect_matches_golden(const std::string& actual, const std::string& name) {
-  const std::string path = golden_path(name);
-  if (std::getenv("PACER_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path << " (run with PACER_UPDATE_GOLDEN=1)";
-  std::stringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(actual, expected.str()) << "golden file: " << path;
-}
+using pacer::testing::expect_matches_golden;
 
 RunReport healthy_run() {
   RunReport r;
