@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/gates.h"
+#include "stats/hdr_codec.h"
 
 #ifndef PACER_VERSION
 #define PACER_VERSION "0.0.0"
@@ -41,9 +42,12 @@ std::string iso8601_utc(std::int64_t unix_ns) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec, (unix_ns % kNsPerS) / kNsPerMs);
 }
 
-// Summary of one histogram; `censored` (may be null) marks lower-bound percentiles.
+// Summary of one histogram; `censored` (may be null) marks lower-bound percentiles
+// and is itself included, so a reader can tell censored samples apart.
 json summary(const stats::Histogram& h, const stats::Histogram* censored) {
   json out = {{"count", h.total_count()}};
+  // Lossless: HdrHistogram V2, zlib-compressed, base64 (what Java's and C's decoders read).
+  out["histogram"] = stats::encode_v2_base64(h);
   if (h.total_count() == 0) return out;
   out["min_ns"] = h.min();
   out["max_ns"] = h.max();
@@ -60,6 +64,7 @@ json summary(const stats::Histogram& h, const stats::Histogram* censored) {
   out["percentiles_ns"] = std::move(percentiles);
   if (censored != nullptr) {
     out["censored_count"] = censored->total_count();
+    out["censored_histogram"] = stats::encode_v2_base64(*censored);
     out["lower_bound_percentiles"] = std::move(lower_bounds);
   }
   return out;

@@ -83,3 +83,12 @@ def test_hdr_writes_the_percentile_distribution(server, pacer, tmp_path):
     # the last percentile row reaches 1.0 with every sample counted
     rows = [l.split() for l in lines[1:] if l.strip() and not l.startswith("#")]
     assert float(rows[-1][1]) == 1.0 and int(rows[-1][2]) == 500
+
+
+def test_json_histograms_are_lossless_hdr_v2(server, pacer):
+    run = pacer("-t1", "-c2", "-n", "200", "--format", "json", server.url, timeout=30)
+    doc = json.loads(run.stdout)
+    validate(doc)
+    import base64
+    raw = base64.b64decode(doc["latency"]["histogram"])
+    assert raw[:3] == bytes([0x1C, 0x84, 0x93]), raw[:4]  # the V2 compressed cookie
