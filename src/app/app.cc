@@ -21,6 +21,8 @@
 #include "report/hgrm.h"
 #include "report/interval_report.h"
 #include "report/json.h"
+#include "report/json_reader.h"
+#include "report/merge.h"
 #include "report/text.h"
 #include "server/server.h"
 
@@ -51,6 +53,8 @@ ExitCode run_and_report(const Config& config) {
   header_fields.connections = config.connections;
   header_fields.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
   header_fields.request_count = config.request_count;
+  header_fields.shard_index = config.shard_index;
+  header_fields.shard_count = config.shard_count;
   if (text_report) {
     std::fputs(report::render_header(header_fields).c_str(), report_out);
     std::fflush(report_out);
@@ -116,6 +120,31 @@ ExitCode run_demo(Config config) {
   return code;
 }
 
+// `pacer merge`: reads every shard's JSON report, merges them and prints the result
+// like a run's report (text to stdout unless --format json without -o). Gates
+// are not checked: --slo and --max-error-rate are not in the JSON.
+ExitCode run_merge(const cli::MergeOptions& options) {
+  std::vector<report::RunReport> shards;
+  shards.reserve(options.paths.size());
+  for (const std::string& path : options.paths) {
+    auto shard = report::read_json_report_file(path);
+    if (!shard) return fail(shard.error());
+    shards.push_back(std::move(*shard));
+  }
+  auto merged = report::merge_reports(shards, options.paths, options.force);
+  if (!merged) return fail(merged.error());
+  merged->print_latency = options.print_latency;
+  const std::string text = report::render_header(*merged) + report::render_text(*merged);
+  const bool text_on_stdout = !options.json_format || !options.output_path.empty();
+  std::fputs(text_on_stdout ? text.c_str() : report::render_json(*merged).c_str(), stdout);
+  std::fflush(stdout);
+  if (!options.output_path.empty()) {
+    const std::string body = options.json_format ? report::render_json(*merged) : text;
+    if (Status written = write_file_atomically(options.output_path, body); !written) return fail(written.error());
+  }
+  return report::no_request_succeeded(*merged) ? ExitCode::kRunFailed : ExitCode::kOk;
+}
+
 }  // namespace
 
 int main_entry(int argc, char** argv) {
@@ -136,6 +165,8 @@ int main_entry(int argc, char** argv) {
       return to_int(run_demo(inv.run));
     case cli::Command::kRun:
       return to_int(run_and_report(inv.run));
+    case cli::Command::kMerge:
+      return to_int(run_merge(inv.merge));
   }
   return to_int(ExitCode::kRunFailed);
 }

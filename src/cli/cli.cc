@@ -8,15 +8,18 @@
 #include <array>
 #include <cctype>
 #include <limits>
+#include <ctime>
 #include <span>
 
 #include <fmt/format.h>
 
 #include "cli/body_source.h"
 #include "cli/fd_limit.h"
+#include "cli/shard_options.h"
 #include "core/atomic_file.h"
 #include "cli/gate_options.h"
 #include "cli/load_options.h"
+#include "cli/merge_options.h"
 #include "cli/option_scan.h"
 #include "cli/serve_options.h"
 #include "cli/units.h"
@@ -28,10 +31,10 @@ enum RunOption : int {
   kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
-  kInterval, kTimeseries, kTimeseriesHistogram, kHdr,
+  kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt,
 };
 
-constexpr std::array<OptionSpec, 27> kRunOptions{{
+constexpr std::array<OptionSpec, 29> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -59,6 +62,8 @@ constexpr std::array<OptionSpec, 27> kRunOptions{{
     {kTimeseries, '\0', "timeseries", true},
     {kTimeseriesHistogram, '\0', "timeseries-histogram", false},
     {kHdr, '\0', "hdr", true},
+    {kShard, '\0', "shard", true},
+    {kStartAt, '\0', "start-at", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -218,6 +223,13 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       config.timeseries_path = option.value;
       return option.value == "-" ? Status(Ok{}) : check_writable_path(option.value, option.flag);
     case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
+    case kShard: return parse_shard(option.value, option.flag, config);
+    case kStartAt: {
+      timespec wall{};
+      clock_gettime(CLOCK_REALTIME, &wall);
+      return store(parse_start_at(option.value, option.flag, static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec),
+                   config.start_at_unix_ns);
+    }
     case kHdr:
       config.hgrm_path = option.value;
       return check_writable_path(option.value, option.flag);
@@ -267,6 +279,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
       !load) {
     return load;
   }
+  if (Status share = apply_shard_share(config); !share) return share;
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
   config.threads = std::min(config.threads, config.connections);
   if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
@@ -313,6 +326,7 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
 Result<Invocation> parse(const std::vector<std::string>& args, std::istream& stdin_stream) {
   const std::span<const std::string> all(args);
   if (!args.empty() && args[0] == "serve") return parse_serve(all.subspan(1));
+  if (!args.empty() && args[0] == "merge") return parse_merge(all.subspan(1));
   if (!args.empty() && args[0] == "demo") {
     return parse_run(Command::kDemo, all.subspan(1), stdin_stream);
   }

@@ -12,6 +12,7 @@ std::string usage() {
   return R"(Usage: pacer [options] URL
        pacer serve [options]
        pacer demo [options]
+       pacer merge [options] FILE...
 
   URL is http://, e.g. http://127.0.0.1:8080/index.html
 
@@ -64,6 +65,11 @@ Output:
                        add each interval's HdrHistogram (V2, base64)
       --interval T     time-series interval                     [1s]
 
+Many machines (merge the JSON reports with pacer merge):
+      --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R
+      --start-at TIME  start the load at TIME (UTC, e.g.
+                       2026-11-30T12:00:00Z, or Unix seconds)
+
 CI gates (a breach exits 3):
       --slo LIST       latency bounds, e.g. "p99<250ms,p50<20ms,max<2s";
                        pNN (any percentile), mean, max; < or <=
@@ -79,6 +85,8 @@ Commands:
                        lists its options and routes
   demo                 runs the test server in-process and a 5s benchmark
                        against it; takes the options above but no URL
+  merge                combines the JSON reports of several shards of one
+                       test into one exact report; pacer merge --help
 
 Exit codes:
   0  ok
@@ -116,6 +124,29 @@ Routes:
   /redirect               302 to /
   /echo                   sends the request back as the body
   /stats                  counters as JSON (not counted itself)
+)";
+}
+
+std::string merge_usage() {
+  return R"(Usage: pacer merge [options] FILE...
+
+Combines the JSON reports (--format json -o FILE) of the shards of one load
+test, run by several pacer processes, into one report. Counts are summed and
+histograms merged, so the percentiles are exact for all samples together.
+Gates (--slo, --max-error-rate) are not in the JSON and are not checked.
+
+Options:                                                      [default]
+      --format F       text (wrk's layout) or json               [text]
+  -o, --output FILE    also write the merged report to FILE, atomically;
+                       the text report then goes to stdout
+      --force          merge reports whose configurations differ
+                       (url, method, load model, timeout, keep-alive,
+                       duration, rates, stages, arrival)
+      --latency        print the latency distribution (text)
+  -h, --help           print this help and exit
+
+Exit codes: 0 ok, 1 no request succeeded, 2 bad arguments or a file that
+cannot be read or is not a pacer JSON report.
 )";
 }
 

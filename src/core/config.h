@@ -85,6 +85,13 @@ struct Config {
   std::vector<LatencyGate> slo;           // --slo "p99<250ms,max<2s"
   std::optional<double> max_error_rate;   // --max-error-rate 1% (a fraction, 0..1)
 
+  // Many machines: this process runs shard `shard_index` (0-based) of `shard_count`.
+  // cli::parse has already cut connections and -n down to this shard's share;
+  // rates stay the run's totals (the engine takes every shard_count-th arrival).
+  int shard_index = 0;
+  int shard_count = 1;
+  std::optional<std::int64_t> start_at_unix_ns;  // --start-at: begin the load at this wall-clock time
+
   // Output.
   bool json_format = false;               // --format json (default text)
   std::string output_path;                // -o: the final report goes to this file (atomically)

@@ -71,7 +71,24 @@ report::RunReport make_report(const Config& config) {
   r.deadline_ns = config.deadline_ns;
   r.slo = config.slo;
   r.max_error_rate = config.max_error_rate;
+  r.shard_index = config.shard_index;
+  r.shard_count = config.shard_count;
   return r;
+}
+
+// Sleeps until the wall clock reaches unix_ns (or `stop` is set). Returns true
+// if the wait was short enough (under 1 s) to keep an idle connection.
+bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
+  bool short_wait = true;
+  while (!stop.load()) {
+    timespec wall{};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    const std::int64_t left = unix_ns - (static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec);
+    if (left <= 0) break;
+    if (left > kNsPerS) short_wait = false;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(left, 50 * kNsPerMs)));
+  }
+  return short_wait;
 }
 
 // The controller's side of the interval rings: emits interval k once every
@@ -173,7 +190,12 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     workers.push_back(std::make_unique<Worker>(shared, static_cast<int>(i), shares[i], quotas[i]));
     if (Status s = workers.back()->prepare(); !s) return s.error();
   }
-  workers.front()->adopt_first_connection(std::move(probe->fd), probe->connect_ns);
+  if (config.start_at_unix_ns) {
+    // A probe connection idle through a long wait may be closed by the server:
+    // drop it and let the worker connect afresh at the start.
+    if (!wait_for_wall_clock(*config.start_at_unix_ns, stop)) probe->fd.reset();
+  }
+  if (probe->fd.valid()) workers.front()->adopt_first_connection(std::move(probe->fd), probe->connect_ns);
 
   // The clock starts only after everything is allocated.
   shared.start_ns = monotonic_now_ns();
@@ -210,7 +232,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     // The rate asked for over the recorded window (the drain sends nothing new).
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
     const double asked = profile->arrivals_before(config.warmup_ns + window) - profile->arrivals_before(config.warmup_ns);
-    report.target_rate_per_s = window > 0 ? asked * 1e9 / static_cast<double>(window) : 0;
+    report.target_rate_per_s = window > 0 ? asked * 1e9 / static_cast<double>(window) / config.shard_count : 0;
   }
   report.interrupted = stop.load();
   return report;

@@ -51,11 +51,15 @@ Status Worker::prepare() {
   }
   backoff_.reserve(static_cast<std::size_t>(connection_count_));
   if (shared_.profile != nullptr) {
-    schedule_.emplace(*shared_.profile, shared_.config->poisson ? load::Arrival::kPoisson : load::Arrival::kUniform,
-                      worker_index_, shared_.worker_count, shared_.config->seed);
+    // With --shard i/N, this process's workers are i*W .. i*W+W-1 of N*W: the
+    // shards' arrivals interleave like the workers' do.
+    const Config& config = *shared_.config;
+    const int schedule_workers = shared_.worker_count * config.shard_count;
+    schedule_.emplace(*shared_.profile, config.poisson ? load::Arrival::kPoisson : load::Arrival::kUniform,
+                      config.shard_index * shared_.worker_count + worker_index_, schedule_workers, config.seed);
     // Room for every arrival of 10 s at the peak rate: a stall that long still
     // loses nothing; beyond it arrivals are counted as backlog errors.
-    const double peak_share = shared_.profile->peak_rate() / shared_.worker_count;
+    const double peak_share = shared_.profile->peak_rate() / schedule_workers;
     backlog_ = TimeRing(static_cast<std::size_t>(std::clamp(peak_share * 10.0, 1024.0, 4.0 * 1024 * 1024)));
   }
   events_.resize(kMaxEvents);

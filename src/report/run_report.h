@@ -38,6 +38,8 @@ struct RunReport {
   std::uint64_t seed = 0;
   TimeNs deadline_ns = 0;
   double target_rate_per_s = 0;            // open model: scheduled arrivals / measured window
+  int shard_index = 0;                     // --shard i/N (connections are this shard's)
+  int shard_count = 1;
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
 

@@ -142,7 +142,9 @@ std::string render_header(const RunReport& r) {
   const std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
                                              : fmt::format("{} requests", r.request_count.value_or(0));
   std::string out = fmt::format("Running {} @ {}\n", what, r.url);
-  out += fmt::format("  {} threads and {} connections\n", r.threads, r.connections);
+  out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
+  if (r.shard_count > 1) out += fmt::format(" (shard {}/{})", r.shard_index, r.shard_count);
+  out += "\n";
   return out;
 }
 

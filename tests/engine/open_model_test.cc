@@ -121,3 +121,31 @@ TEST(OpenModel, RampSendsTheIntegralOfItsRate) {
 
 }  // namespace
 }  // namespace pacer::engine
+
+namespace pacer::engine {
+namespace {
+
+TEST(OpenModelShards, ShardsSplitTheRateBetweenThem) {
+  auto srv = pacer::testing::start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  std::uint64_t scheduled = 0;
+  for (int shard = 0; shard < 2; ++shard) {
+    Config c = pacer::testing::config_for(*srv, "/");
+    c.load_model = LoadModel::kConstant;
+    c.rate_per_s = 2000;
+    c.duration_ns = 500 * kNsPerMs;
+    c.duration_given = true;
+    c.shard_index = shard;
+    c.shard_count = 2;
+    std::atomic<bool> stop{false};
+    auto r = run(c, stop);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->counters.scheduled, 500u);  // half of 2000/s for 0.5 s
+    EXPECT_NEAR(r->target_rate_per_s, 1000, 10);
+    scheduled += r->counters.scheduled;
+  }
+  EXPECT_EQ(scheduled, 1000u);
+}
+
+}  // namespace
+}  // namespace pacer::engine
