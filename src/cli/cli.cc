@@ -244,7 +244,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
 Status check_positionals(const std::vector<std::string>& positionals, Command command,
                          Config& config) {
   for (const std::string& arg : positionals) {
-    if (arg == "serve" || arg == "demo") {
+    if (arg == "serve" || arg == "demo" || arg == "merge") {
       return bad_argument(fmt::format("'{}' must come first: pacer {} [options]", arg, arg));
     }
   }

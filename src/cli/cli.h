@@ -18,14 +18,25 @@ enum class Command {
   kRun,      // pacer [options] URL
   kServe,    // pacer serve [options]
   kDemo,     // pacer demo [options]: built-in target in-process + a short run
+  kMerge,    // pacer merge [options] FILE...: combine shards' JSON reports
   kHelp,     // -h/--help (also `pacer serve --help`): print usage, exit 0
   kVersion,  // -v/--version
+};
+
+// `pacer merge`: which JSON reports to combine and how to print the result.
+struct MergeOptions {
+  std::vector<std::string> paths;  // at least one, in command-line order
+  bool json_format = false;        // --format json (default text)
+  std::string output_path;         // -o: also write the merged report here, atomically
+  bool force = false;              // --force: merge reports whose configurations differ
+  bool print_latency = false;      // --latency: the text report's distribution
 };
 
 struct Invocation {
   Command command = Command::kRun;
   Config run;                  // kRun and kDemo (for kDemo, target is filled in by the app)
   server::ServeConfig serve;   // kServe
+  MergeOptions merge;          // kMerge
   std::string help_text;       // kHelp: the usage text to print
 };
 
@@ -34,6 +45,7 @@ Result<Invocation> parse(const std::vector<std::string>& args, std::istream& std
 
 std::string usage();        // `pacer --help`
 std::string serve_usage();  // `pacer serve --help`
+std::string merge_usage();  // `pacer merge --help`
 std::string version_line(); // "pacer X.Y.Z [epoll] ..."
 
 }  // namespace pacer::cli

@@ -83,6 +83,7 @@ json config_json(const RunReport& r) {
       {"keep_alive", r.keep_alive},
       {"record_timeouts", r.record_timeouts},
       {"load_model", model_name(r.load_model)},
+      {"shard", {{"index", r.shard_index}, {"count", r.shard_count}}},
   };
   if (r.load_model == LoadModel::kClosed) return c;
   c["arrival"] = r.poisson ? "poisson" : "uniform";
@@ -152,6 +153,9 @@ std::string render_json(const RunReport& r) {
       {"service_time", is_open ? summary(r.service, nullptr) : json(nullptr)},
       {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
       {"connect_time", summary(r.connect, nullptr)},
+      // Per-thread requests/second, one sample per 100 ms: what `pacer merge` needs
+      // to print wrk's Req/Sec row for several shards.
+      {"req_per_s", {{"histogram", stats::encode_v2_base64(r.rate_samples)}}},
       {"first_error", r.first_error.empty() ? json(nullptr) : json(r.first_error)},
       {"no_request_succeeded", no_request_succeeded(r)},
       {"gates", {{"passed", failures.empty()}, {"failures", failures}}},

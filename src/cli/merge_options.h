@@ -1,0 +1,18 @@
+// `pacer merge [options] FILE...`: the options of the command that combines the
+// JSON reports of several shards (src/report/merge.h). Main thread, at parse time.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "cli/cli.h"
+#include "core/expected.h"
+
+namespace pacer::cli {
+
+// args: what follows "merge". Yields kMerge, or kHelp with merge_usage(). Files are
+// not opened here (the app reads them and names any it cannot); -o is checked
+// to be writable.
+Result<Invocation> parse_merge(std::span<const std::string> args);
+
+}  // namespace pacer::cli

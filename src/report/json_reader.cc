@@ -1,0 +1,272 @@
+// JSON report -> RunReport; see the header. Field access goes through a small
+// cursor (Field) that knows its dotted path, so every error names the field. A
+// malformed field throws FieldError, caught once in read_json_report: this is
+// setup code, and nlohmann's own exceptions are caught in the same place.
+#include "report/json_reader.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/json.h"
+#include "stats/hdr_codec.h"
+
+namespace pacer::report {
+namespace {
+
+using json = nlohmann::json;
+
+struct FieldError {
+  std::string path;
+  std::string reason;
+};
+
+// A JSON value and the dotted path that led to it ("config.url").
+class Field {
+ public:
+  Field(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+  const json& value() const { return value_; }
+  const std::string& path() const { return path_; }
+  bool is_null() const { return value_.is_null(); }
+
+  [[noreturn]] void fail(std::string reason) const { throw FieldError{path_, std::move(reason)}; }
+
+  // A member that must be present.
+  Field at(const std::string& key) const {
+    if (!value_.is_object()) fail(fmt::format("expected an object, got {}", value_.type_name()));
+    const auto it = value_.find(key);
+    if (it == value_.end()) throw FieldError{child_path(key), "missing"};
+    return Field(*it, child_path(key));
+  }
+  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+
+  std::string string() const {
+    if (!value_.is_string()) fail(fmt::format("expected a string, got {}", value_.type_name()));
+    return value_.get<std::string>();
+  }
+  bool boolean() const {
+    if (!value_.is_boolean()) fail(fmt::format("expected true or false, got {}", value_.type_name()));
+    return value_.get<bool>();
+  }
+  std::uint64_t count() const {
+    if (!value_.is_number_unsigned()) {
+      fail(fmt::format("expected a non-negative integer, got {}", value_.dump()));
+    }
+    return value_.get<std::uint64_t>();
+  }
+  double number() const {
+    if (!value_.is_number()) fail(fmt::format("expected a number, got {}", value_.type_name()));
+    const double v = value_.get<double>();
+    if (!std::isfinite(v) || v < 0) fail(fmt::format("expected a non-negative number, got {}", value_.dump()));
+    return v;
+  }
+  int positive_int() const {
+    const std::uint64_t v = count();
+    if (v < 1 || v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      fail(fmt::format("expected an integer from 1 to {}, got {}", std::numeric_limits<int>::max(), v));
+    }
+    return static_cast<int>(v);
+  }
+  // Seconds as written by render_json -> integer nanoseconds.
+  TimeNs seconds_ns() const {
+    const double ns = number() * 1e9;
+    if (ns > 9.2e18) fail(fmt::format("{} seconds is too long", value_.dump()));
+    return static_cast<TimeNs>(std::llround(ns));
+  }
+
+ private:
+  std::string child_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  const json& value_;
+  std::string path_;
+};
+
+LoadModel parse_load_model(const Field& f) {
+  const std::string name = f.string();
+  if (name == "closed") return LoadModel::kClosed;
+  if (name == "constant") return LoadModel::kConstant;
+  if (name == "ramp") return LoadModel::kRamp;
+  if (name == "stages") return LoadModel::kStages;
+  f.fail(fmt::format("unknown load model '{}'", name));
+}
+
+void read_open_config(const Field& c, RunReport& r) {
+  const std::string arrival = c.at("arrival").string();
+  if (arrival != "uniform" && arrival != "poisson") c.at("arrival").fail("expected 'uniform' or 'poisson'");
+  r.poisson = arrival == "poisson";
+  if (r.poisson) r.seed = c.at("seed").count();
+  const Field deadline = c.at("deadline_s");
+  r.deadline_ns = deadline.is_null() ? 0 : deadline.seconds_ns();
+  if (r.load_model == LoadModel::kConstant || r.load_model == LoadModel::kRamp) {
+    r.rate_per_s = c.at("rate_per_s").number();
+  }
+  if (r.load_model == LoadModel::kRamp) r.rate_end_per_s = c.at("rate_end_per_s").number();
+  if (r.load_model == LoadModel::kStages) {
+    const Field stages = c.at("stages");
+    if (!stages.value().is_array()) stages.fail("expected an array");
+    for (std::size_t i = 0; i < stages.value().size(); ++i) {
+      const Field stage(stages.value()[i], fmt::format("{}[{}]", stages.path(), i));
+      r.stages.push_back(RateStage{stage.at("duration_s").seconds_ns(), stage.at("rate_per_s").number()});
+    }
+  }
+}
+
+void read_config(const Field& c, RunReport& r) {
+  r.url = c.at("url").string();
+  r.method = c.at("method").string();
+  r.threads = c.at("threads").positive_int();
+  r.connections = c.at("connections").positive_int();
+  const Field duration = c.at("duration_s");
+  r.duration_ns = duration.is_null() ? 0 : duration.seconds_ns();
+  const Field requests = c.at("requests");
+  if (!requests.is_null()) r.request_count = requests.count();
+  r.timeout_ns = c.at("timeout_s").seconds_ns();
+  r.warmup_ns = c.at("warmup_s").seconds_ns();
+  r.keep_alive = c.at("keep_alive").boolean();
+  r.record_timeouts = c.at("record_timeouts").boolean();
+  r.load_model = parse_load_model(c.at("load_model"));
+  if (c.has("shard")) {  // optional: reports from before --shard have none
+    const Field shard = c.at("shard");
+    r.shard_count = shard.at("count").positive_int();
+    const std::uint64_t index = shard.at("index").count();
+    if (index >= static_cast<std::uint64_t>(r.shard_count)) {
+      shard.at("index").fail(fmt::format("{} is not below the shard count {}", index, r.shard_count));
+    }
+    r.shard_index = static_cast<int>(index);
+  }
+  if (r.load_model != LoadModel::kClosed) read_open_config(c, r);
+}
+
+// "2026-11-30T00:53:20.123Z", as render_json writes it.
+std::int64_t parse_start_time(const Field& f) {
+  const std::string text = f.string();
+  std::tm tm{};
+  int ms = 0;
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &ms, &consumed) != 7 ||
+      static_cast<std::size_t>(consumed) != text.size()) {
+    f.fail(fmt::format("expected a UTC time like 2026-11-30T12:00:00.000Z, got '{}'", text));
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<std::int64_t>(timegm(&tm)) * kNsPerS + std::int64_t{ms} * kNsPerMs;
+}
+
+void read_counts(const Field& root, stats::Counters& c) {
+  const Field counts = root.at("counts");
+  c.requests_sent = counts.at("requests_sent").count();
+  c.responses = counts.at("responses").count();
+  c.bytes_read = counts.at("bytes_read").count();
+  c.warmup_responses = counts.at("warmup_responses").count();
+  c.connects = counts.at("connects").count();
+  const Field scheduled = counts.at("scheduled");
+  c.scheduled = scheduled.is_null() ? 0 : scheduled.count();
+  const Field peak = counts.at("peak_backlog");
+  c.peak_backlog = peak.is_null() ? 0 : peak.count();
+
+  const Field errors = root.at("errors");
+  stats::ErrorCounts& e = c.errors;
+  e.connect = errors.at("connect").count();
+  e.tls = errors.at("tls").count();
+  e.read = errors.at("read").count();
+  e.write = errors.at("write").count();
+  e.timeout = errors.at("timeout").count();
+  e.parse = errors.at("parse").count();
+  e.deadline = errors.at("deadline").count();
+  e.backlog = errors.at("backlog").count();
+  e.status = errors.at("status").count();
+  if (e.status > c.responses) errors.at("status").fail("more status errors than responses");
+
+  const Field codes = root.at("status_codes");
+  if (!codes.value().is_object()) codes.fail("expected an object");
+  for (const auto& [key, value] : codes.value().items()) {
+    const Field code(value, codes.path() + "." + key);
+    const bool is_code = !key.empty() && key.size() <= 3 && key.find_first_not_of("0123456789") == std::string::npos;
+    if (!is_code) code.fail("not a status code");
+    c.status_counts[static_cast<std::size_t>(std::stoi(key))] = code.count();
+  }
+}
+
+// A base64 V2 histogram into `into` (which holds the layout pacer uses there).
+void read_histogram(const Field& f, stats::Histogram& into) {
+  auto decoded = stats::decode_v2_base64(f.string());
+  if (!decoded) f.fail(decoded.error().message);
+  into.reset();
+  if (!into.merge(*decoded)) {
+    f.fail(fmt::format("layout {}..{} at {} digits is not the one pacer writes here", decoded->lowest_discernible(),
+                       decoded->highest_trackable(), decoded->significant_figures()));
+  }
+}
+
+void read_summary(const Field& s, stats::Histogram& all, stats::Histogram* censored) {
+  read_histogram(s.at("histogram"), all);
+  const Field count = s.at("count");
+  if (count.count() != static_cast<std::uint64_t>(all.total_count())) {
+    count.fail(fmt::format("{} does not match the histogram's {} samples", count.count(), all.total_count()));
+  }
+  if (censored != nullptr && s.has("censored_histogram")) read_histogram(s.at("censored_histogram"), *censored);
+}
+
+RunReport read_report(const json& doc) {
+  const Field root(doc, "");
+  if (!doc.is_object()) root.fail(fmt::format("expected a JSON object, got {}", doc.type_name()));
+  if (root.at("schema").value() != "pacer-report") root.at("schema").fail("not a pacer report (expected \"pacer-report\")");
+  if (root.at("schema_version").value() != kJsonSchemaVersion) {
+    root.at("schema_version").fail(fmt::format("version {} is not the {} this pacer reads",
+                                               root.at("schema_version").value().dump(), kJsonSchemaVersion));
+  }
+  RunReport r;
+  read_config(root.at("config"), r);
+  r.start_unix_ns = parse_start_time(root.at("start_time"));
+  r.measured_ns = root.at("duration_s").seconds_ns();
+  r.interrupted = root.at("interrupted").boolean();
+  read_counts(root, r.counters);
+  const Field target = root.at("rates").at("target_per_s");
+  r.target_rate_per_s = target.is_null() ? 0 : target.number();
+
+  read_summary(root.at("latency"), r.latency, &r.latency_censored);
+  for (const auto& [key, histogram] : {std::pair{"service_time", &r.service}, std::pair{"queue_delay", &r.queue_delay}}) {
+    if (const Field s = root.at(key); !s.is_null()) read_summary(s, *histogram, nullptr);
+  }
+  read_summary(root.at("connect_time"), r.connect, nullptr);
+  if (root.has("req_per_s")) read_histogram(root.at("req_per_s").at("histogram"), r.rate_samples);
+  const Field first_error = root.at("first_error");
+  if (!first_error.is_null()) r.first_error = first_error.string();
+  return r;
+}
+
+}  // namespace
+
+Result<RunReport> read_json_report(std::string_view text, const std::string& source_name) {
+  try {
+    const json doc = json::parse(text);
+    return read_report(doc);
+  } catch (const FieldError& e) {
+    return bad_input(fmt::format("{}: {}: {}", source_name, e.path.empty() ? "(top level)" : e.path, e.reason));
+  } catch (const json::parse_error& e) {
+    return bad_input(fmt::format("{}: not valid JSON: {}", source_name, e.what()));
+  } catch (const std::exception& e) {  // nlohmann's type errors, std::bad_alloc: never a crash
+    return bad_input(fmt::format("{}: unreadable report: {}", source_name, e.what()));
+  }
+}
+
+Result<RunReport> read_json_report_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad_input(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return bad_input(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  return read_json_report(text.str(), path);
+}
+
+}  // namespace pacer::report
