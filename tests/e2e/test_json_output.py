@@ -92,3 +92,11 @@ def test_json_histograms_are_lossless_hdr_v2(server, pacer):
     import base64
     raw = base64.b64decode(doc["latency"]["histogram"])
     assert raw[:3] == bytes([0x1C, 0x84, 0x93]), raw[:4]  # the V2 compressed cookie
+
+
+def test_golden_json_reports_match_the_schema():
+    golden = pathlib.Path(__file__).resolve().parents[1] / "golden"
+    files = sorted(golden.glob("report_*.json"))
+    assert files, "no golden JSON reports found"
+    for path in files:
+        validate(json.loads(path.read_text()))

@@ -1,0 +1,60 @@
+// The --timeseries NDJSON line: golden files from fixed intervals.
+#include "report/interval_report.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../support/golden.h"
+#include "stats/hdr_codec.h"
+
+namespace pacer::report {
+namespace {
+
+using pacer::testing::expect_matches_golden;
+
+struct Fixture {
+  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  IntervalReport interval;
+  Fixture() {
+    latency.record_n(150'000, 990);
+    latency.record_n(4'000'000, 10);
+    interval.index = 3;
+    interval.start_ns = 3 * kNsPerS;
+    interval.duration_ns = kNsPerS;
+    interval.sent = 1001;
+    interval.completed = 1000;
+    interval.target_rate_per_s = 1000.0;
+    interval.errors.timeout = 1;
+    interval.latency = &latency;
+  }
+};
+
+TEST(IntervalNdjson, OpenModelLineMatchesGolden) {
+  Fixture f;
+  expect_matches_golden(render_interval_ndjson(f.interval, false), "interval_open.ndjson");
+}
+
+TEST(IntervalNdjson, ClosedLoopLineWithHistogramMatchesGolden) {
+  Fixture f;
+  f.interval.target_rate_per_s.reset();
+  expect_matches_golden(render_interval_ndjson(f.interval, true), "interval_closed_histogram.ndjson");
+}
+
+TEST(IntervalNdjson, IsOneLineWhoseHistogramDecodesToTheInterval) {
+  Fixture f;
+  const std::string line = render_interval_ndjson(f.interval, true);
+  EXPECT_EQ(line.find('\n'), line.size() - 1);
+  const auto j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["achieved_rate_per_s"], 1000.0);
+  EXPECT_EQ(j["latency_ns"]["count"], 1000);
+  auto decoded = stats::decode_v2_base64(j["histogram"].get<std::string>());
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  EXPECT_EQ(decoded->total_count(), 1000);
+  EXPECT_EQ(decoded->value_at_percentile(50), f.latency.value_at_percentile(50));
+  // V2 keeps no exact max: the decoded top is its bucket's highest equivalent value.
+  EXPECT_EQ(decoded->value_at_percentile(99.5), f.latency.highest_equivalent(f.latency.value_at_percentile(99.5)));
+}
+
+}  // namespace
+}  // namespace pacer::report
