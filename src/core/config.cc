@@ -12,6 +12,16 @@ std::string Target::host_header() const {
   return out;
 }
 
+const char* load_model_name(LoadModel model) {
+  switch (model) {
+    case LoadModel::kClosed: return "closed";
+    case LoadModel::kConstant: return "constant";
+    case LoadModel::kRamp: return "ramp";
+    case LoadModel::kStages: return "stages";
+  }
+  return "closed";
+}
+
 std::vector<int> connections_per_worker(int threads, int connections) {
   const int workers = std::max(1, std::min(threads, connections));
   std::vector<int> share(static_cast<std::size_t>(workers), connections / workers);

@@ -40,6 +40,9 @@ enum class LoadModel {
   kStages,    // --stages 30s:100,1m:1000: piecewise linear, starting from 0
 };
 
+// "closed", "constant", "ramp", "stages": the names reports use.
+const char* load_model_name(LoadModel model);
+
 // One `--stages` entry: ramp from the previous target to this one over duration_ns.
 struct RateStage {
   TimeNs duration_ns = 0;

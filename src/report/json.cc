@@ -24,16 +24,6 @@ double seconds(TimeNs ns) { return static_cast<double>(ns) / 1e9; }
 
 std::string percentile_key(double p) { return fmt::format("{:g}", p); }
 
-const char* model_name(LoadModel model) {
-  switch (model) {
-    case LoadModel::kClosed: return "closed";
-    case LoadModel::kConstant: return "constant";
-    case LoadModel::kRamp: return "ramp";
-    case LoadModel::kStages: return "stages";
-  }
-  return "closed";
-}
-
 std::string iso8601_utc(std::int64_t unix_ns) {
   const std::time_t secs = static_cast<std::time_t>(unix_ns / kNsPerS);
   std::tm tm{};
@@ -82,7 +72,7 @@ json config_json(const RunReport& r) {
       {"warmup_s", seconds(r.warmup_ns)},
       {"keep_alive", r.keep_alive},
       {"record_timeouts", r.record_timeouts},
-      {"load_model", model_name(r.load_model)},
+      {"load_model", load_model_name(r.load_model)},
       {"shard", {{"index", r.shard_index}, {"count", r.shard_count}}},
   };
   if (r.load_model == LoadModel::kClosed) return c;

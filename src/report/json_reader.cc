@@ -92,10 +92,9 @@ class Field {
 
 LoadModel parse_load_model(const Field& f) {
   const std::string name = f.string();
-  if (name == "closed") return LoadModel::kClosed;
-  if (name == "constant") return LoadModel::kConstant;
-  if (name == "ramp") return LoadModel::kRamp;
-  if (name == "stages") return LoadModel::kStages;
+  for (LoadModel m : {LoadModel::kClosed, LoadModel::kConstant, LoadModel::kRamp, LoadModel::kStages}) {
+    if (name == load_model_name(m)) return m;
+  }
   f.fail(fmt::format("unknown load model '{}'", name));
 }
 

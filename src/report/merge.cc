@@ -17,16 +17,6 @@ struct Setting {
 
 std::string seconds_text(TimeNs ns) { return fmt::format("{}", static_cast<double>(ns) / 1e9); }
 
-const char* model_name(LoadModel model) {
-  switch (model) {
-    case LoadModel::kClosed: return "closed";
-    case LoadModel::kConstant: return "constant";
-    case LoadModel::kRamp: return "ramp";
-    case LoadModel::kStages: return "stages";
-  }
-  return "closed";
-}
-
 // What every shard of one run has in common (--shard splits connections, rate
 // and -n, so those are left out; the rates compared here are each shard's own).
 std::vector<Setting> per_shard_settings(const RunReport& r) {
@@ -37,7 +27,7 @@ std::vector<Setting> per_shard_settings(const RunReport& r) {
   return {
       {"url", r.url},
       {"method", r.method},
-      {"load_model", model_name(r.load_model)},
+      {"load_model", load_model_name(r.load_model)},
       {"timeout_s", seconds_text(r.timeout_ns)},
       {"keep_alive", r.keep_alive ? "true" : "false"},
       {"duration_s", r.duration_ns > 0 ? seconds_text(r.duration_ns) : "none"},
