@@ -27,6 +27,7 @@ constexpr TimeNs kBackoffBaseNs = 10 * kNsPerMs;
 constexpr TimeNs kBackoffMaxNs = 1 * kNsPerS;
 
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+constexpr TimeNs kArrivalSpinNs = 30 * kNsPerUs;
 
 bool backoff_later(const Connection* a, const Connection* b) { return a->reconnect_at_ns > b->reconnect_at_ns; }
 
@@ -184,7 +185,9 @@ TimeNs Worker::next_wake_ns() const {
   TimeNs next = draining_ ? kNever : next_sample_ns_;
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
-  if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_));
+  // Open model: wake a little before the next arrival and poll the last stretch,
+  // because a timer wake-up from sleep can be tens of microseconds late.
+  if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
   next = std::min(next, next_interval_ns_);
   if (draining_ && !backlog_.empty()) next = std::min(next, shared_.end_ns + shared_.config->timeout_ns);
   return next;

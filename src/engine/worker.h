@@ -116,7 +116,7 @@ class Worker {
   std::uint64_t responses_at_sample_ = 0;
   // Open model.
   std::optional<load::ArrivalSchedule> schedule_;
-  TimeNs next_arrival_ns_ = 0;               // absolute; kNever once the schedule has ended
+  TimeNs next_arrival_ns_ = std::numeric_limits<TimeNs>::max();  // absolute; max: none (closed loop, or ended)
   TimeRing backlog_;
   IdleList idle_;
   WorkerResult result_;
