@@ -371,9 +371,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
         fail_request(c, &stats::ErrorCounts::read);
       } else {
         // The server closed an idle keep-alive connection, or ended a close-delimited body.
-        if (c.response_done) c.slot_free_ns = now_;
-        c.response_done = false;
-        reopen(c);
+        reopen_idle(c);
       }
       return;
     } else if (errno == EINTR) {
@@ -386,9 +384,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
         note_error(err, "read");
         fail_request(c, &stats::ErrorCounts::read);
       } else {
-        if (c.response_done) c.slot_free_ns = now_;
-        c.response_done = false;
-        reopen(c);
+        reopen_idle(c);
       }
       return;
     }
@@ -459,6 +455,13 @@ void Worker::close_connection(Connection& c) {
     c.fd = -1;
   }
   c.state = Connection::State::kClosed;
+}
+
+void Worker::reopen_idle(Connection& c) {
+  // A response completed in this read frees the slot now, as after_response would.
+  if (c.response_done) c.slot_free_ns = now_;
+  c.response_done = false;
+  reopen(c);
 }
 
 void Worker::reopen(Connection& c) {

@@ -82,6 +82,7 @@ class Worker {
   void fail_request(Connection& c, std::uint64_t stats::ErrorCounts::*error);
   void close_connection(Connection& c);
   void reopen(Connection& c);
+  void reopen_idle(Connection& c);  // the peer closed with nothing in flight
   void expire_timeouts();
   void run_due_reconnects();
   void sample_rate();

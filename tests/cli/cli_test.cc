@@ -7,18 +7,17 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/cli_args.h"
+
 #include <limits>
 #include <sstream>
 
 namespace pacer::cli {
 namespace {
 
-using Args = std::vector<std::string>;
+using pacer::testing::Args;
 
-Result<Invocation> parse_args(const Args& args, const std::string& stdin_text = "") {
-  std::istringstream in(stdin_text);
-  return parse(args, in);
-}
+using pacer::testing::parse_args;
 
 Config run_config(const Args& args, const std::string& stdin_text = "") {
   auto parsed = parse_args(args, stdin_text);

@@ -1,6 +1,8 @@
 // The open-model options: -R, --stages, --arrival, --seed, --deadline.
 #include <gtest/gtest.h>
 
+#include "../support/cli_args.h"
+
 #include <sstream>
 
 #include "cli/cli.h"
@@ -9,10 +11,7 @@
 namespace pacer::cli {
 namespace {
 
-Result<Invocation> parse_args(std::vector<std::string> args) {
-  std::istringstream no_stdin;
-  return parse(args, no_stdin);
-}
+using pacer::testing::parse_args;
 
 std::string error_of(std::vector<std::string> args) {
   auto parsed = parse_args(std::move(args));

@@ -3,17 +3,16 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/cli_args.h"
+
 #include <sstream>
 
 namespace pacer::cli {
 namespace {
 
-using Args = std::vector<std::string>;
+using pacer::testing::Args;
 
-Result<Invocation> parse_args(const Args& args) {
-  std::istringstream in;
-  return parse(args, in);
-}
+using pacer::testing::parse_args;
 
 std::string error_of(const Args& args) {
   auto parsed = parse_args(args);

@@ -6,9 +6,6 @@
 
 #include "../support/golden.h"
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 namespace pacer::report {
 namespace {
