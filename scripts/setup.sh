@@ -2,7 +2,7 @@
 # Installs the Debian packages pacer needs that are missing, then configures and
 # builds one CMake preset. Usage: scripts/setup.sh [PRESET] [--bench]
 #   PRESET: debug (default), release, asan, tsan
-#   --bench: also install the peers the benchmarks compare against (wrk, nginx)
+#   --bench: also install the peers the benchmarks compare against (wrk, h2load)
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +19,11 @@ done
 
 packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest python3-jsonschema procps
-          zlib1g-dev libhdrhistogram-java default-jre-headless)
-if [ "$want_bench" = 1 ]; then packages+=(wrk nginx time); fi
+          zlib1g-dev libhdrhistogram-java default-jre-headless
+          libssl-dev openssl libnghttp2-dev libluajit-5.1-dev
+          nginx nghttp2-server tmux)
+# Peers the benchmarks compare against (nginx is also a test peer, above).
+if [ "$want_bench" = 1 ]; then packages+=(wrk nghttp2-client time); fi
 
 missing=()
 for p in "${packages[@]}"; do
