@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "server/arrival_stamp.h"
+
 namespace pacer::server {
 namespace {
 
@@ -189,7 +191,9 @@ bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
     return true;
   }
   const std::size_t room_bytes = kInputBytes - in_end_;
-  const ssize_t got = ::read(fd_.get(), in_.get() + in_end_, room_bytes);
+  // With the arrival log, the kernel's receive stamp says when the request came.
+  const ssize_t got = ctx.arrivals != nullptr ? read_stamped(fd_.get(), in_.get() + in_end_, room_bytes, input_arrival_ns_)
+                                              : ::read(fd_.get(), in_.get() + in_end_, room_bytes);
   if (got > 0) {
     // A short read drained the socket: data arriving later raises a new edge, so
     // skip the read that would only return EAGAIN.

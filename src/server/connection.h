@@ -91,6 +91,7 @@ class Connection {
   std::size_t in_end_ = 0;          // bytes held
   std::size_t parse_pos_ = 0;       // bytes given to the parser
   std::size_t request_start_ = 0;   // first byte still kept for the current request
+  TimeNs input_arrival_ns_ = 0;     // --log-arrivals: kernel receive time of the last read
 
   // The request being parsed. URL offsets are relative to request_start_.
   std::size_t url_begin_ = 0;

@@ -109,7 +109,7 @@ void Connection::count_request(LoopContext& ctx) {
     counted_connection_ = true;
   }
   WorkerCounters::add(ctx.counters.requests_received);
-  if (ctx.arrivals != nullptr) ctx.arrivals->push_back(monotonic_now_ns());
+  if (ctx.arrivals != nullptr) ctx.arrivals->push_back(input_arrival_ns_);
   // With --freeze-at 0 the window opens at this very request.
   if (ctx.shared.note_first_request(ctx.now_ns)) ctx.now_ns = ctx.shared.wait_out_freeze(ctx.now_ns, ctx.wake_fd);
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "server/arrival_stamp.h"
 #include "server/arrivals_log.h"
 #include "server/body_stream.h"
 #include "server/worker.h"
@@ -49,6 +50,10 @@ Result<UniqueFd> listen_on(const ServeConfig& config) {
     if (::bind(fd.get(), a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd.get(), kListenBacklog) != 0) {
       failure = std::strerror(errno);
       continue;
+    }
+    // Accepted sockets inherit the flag, so no request arrives unstamped.
+    if (!config.log_arrivals_path.empty() && !enable_receive_stamps(fd.get())) {
+      return runtime_error(fmt::format("cannot enable receive timestamps on {}: {}", where, std::strerror(errno)));
     }
     return fd;
   }

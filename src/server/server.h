@@ -38,9 +38,9 @@
 // freeze_for, every worker that wakes sleeps until the window ends; connections
 // stay open and replies due in the window go out after it.
 //
-// Arrival log (log_arrivals_path): each worker records CLOCK_MONOTONIC ns as each
-// request is fully parsed (not /stats, not malformed ones); stop() writes all of
-// them, sorted, one per line.
+// Arrival log (log_arrivals_path): each worker records, in CLOCK_MONOTONIC ns, when
+// the kernel received each fully parsed request (not /stats, not malformed ones;
+// see arrival_stamp.h); stop() writes all of them, sorted, one per line.
 #pragma once
 
 #include <cstdint>
