@@ -151,8 +151,7 @@ void Worker::close_intervals(bool final) {
 
 void Worker::wait_for_events() {
   const TimeNs wait = std::max<TimeNs>(0, next_wake_ns() - now_);
-  timespec timeout{static_cast<time_t>(wait / kNsPerS), static_cast<long>(wait % kNsPerS)};
-  const int n = ::epoll_pwait2(epoll_.get(), events_.data(), kMaxEvents, &timeout, nullptr);
+  const int n = event_wait_.wait(epoll_.get(), events_.data(), kMaxEvents, wait);
   now_ = monotonic_now_ns();
   for (int i = 0; i < n; ++i) handle_event(events_[static_cast<std::size_t>(i)]);
 }

@@ -27,6 +27,7 @@
 #include "engine/run_plan.h"
 #include "engine/time_ring.h"
 #include "load/schedule.h"
+#include "net/event_wait.h"
 
 #include <sys/epoll.h>
 
@@ -104,6 +105,7 @@ class Worker {
   std::optional<std::uint64_t> quota_left_;  // recorded requests still to start (-n)
   std::uint64_t claims_held_ = 0;            // connections holding a claim_request() reservation
   UniqueFd epoll_;
+  net::EventWait event_wait_;
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> backoff_;         // min-heap on reconnect_at_ns; capacity reserved
   std::vector<epoll_event> events_;
