@@ -109,7 +109,8 @@ Options:                                                      [default]
   -t, --threads N         threads to use                      [2]
       --freeze-at T       stop answering T after the first request...
       --freeze-for T      ...for T (give both or neither)
-      --log-arrivals FILE write each request's arrival time to FILE
+      --log-arrivals FILE write when the kernel received each request
+                          to FILE (monotonic ns, one per line)
   -h, --help              print this help and exit
 
 Routes:
