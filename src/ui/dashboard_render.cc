@@ -1,6 +1,7 @@
 #include "ui/dashboard_render.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
@@ -76,7 +77,8 @@ Line progress_line(const DashboardSnapshot& s, const RenderOptions& o) {
                        format_clock(s.elapsed_ns));
   }
   const double fraction = progress_fraction(s);
-  text += fmt::format("  {:>3.0f}%", 100.0 * fraction);
+  // Rounded down, so 100% means done; the epsilon keeps 0.42 from printing 41%.
+  text += fmt::format("  {:>3}%", static_cast<int>(std::floor(100.0 * fraction + 1e-9)));
   const int bar = std::max(10, o.width - display_width(text) - 4);
   const int filled = static_cast<int>(fraction * bar);
   std::string drawn = "[";
