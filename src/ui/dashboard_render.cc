@@ -79,7 +79,8 @@ Line progress_line(const DashboardSnapshot& s, const RenderOptions& o) {
   const double fraction = progress_fraction(s);
   // Rounded down, so 100% means done; the epsilon keeps 0.42 from printing 41%.
   text += fmt::format("  {:>3}%", static_cast<int>(std::floor(100.0 * fraction + 1e-9)));
-  const int bar = std::max(10, o.width - display_width(text) - 4);
+  const int bar = o.width - display_width(text) - 4;
+  if (bar < 10) return {{text}};  // a narrow terminal: the figures matter more than the bar
   const int filled = static_cast<int>(fraction * bar);
   std::string drawn = "[";
   for (int i = 0; i < bar; ++i) {
@@ -157,7 +158,8 @@ std::vector<Line> sparkline_lines(const DashboardSnapshot& s, const RenderOption
 
 std::string footer(const DashboardSnapshot& s) {
   if (s.elapsed_ns < s.run.warmup_ns) {
-    return fmt::format("Warming up: nothing is recorded before {}. Ctrl-C stops the run.", format_clock(s.run.warmup_ns));
+    return fmt::format("Warming up: nothing is recorded before {}. Ctrl-C stops the run.",
+                       format_clock(s.run.warmup_ns));
   }
   if (s.run.duration_ns > 0 && s.elapsed_ns >= s.run.warmup_ns + s.run.duration_ns) {
     return "Waiting for the responses still in flight. Ctrl-C stops the run.";

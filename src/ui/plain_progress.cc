@@ -24,7 +24,8 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
   if (run.duration_ns > 0) {
     out = fmt::format("[{:>6} / {}]", format_clock(end_ns), format_clock(run.warmup_ns + run.duration_ns));
   } else {
-    out = fmt::format("[{:>6}, {}/{} responses]", format_clock(end_ns), completed_so_far, run.request_count.value_or(0));
+    out = fmt::format("[{:>6}, {}/{} responses]", format_clock(end_ns), completed_so_far,
+                      run.request_count.value_or(0));
   }
   const double seconds = static_cast<double>(in.duration_ns) / 1e9;
   const auto rate = [&](std::uint64_t n) { return seconds > 0 ? static_cast<double>(n) / seconds : 0.0; };

@@ -4,6 +4,7 @@ running these are small and busy, so the deadlines are generous."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -101,8 +102,9 @@ def elapsed_on(screen: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def test_the_live_view_advances_during_the_run_and_leaves_the_report_on_a_restored_terminal(tmux, server):
-    tmux.start(pacer_command("-t1", "-c4", "-d", "4s", server.url))
+def test_the_live_view_advances_during_the_run_and_leaves_the_report_on_a_restored_terminal(tmux, server, tmp_path):
+    series = tmp_path / "series.ndjson"
+    tmux.start(pacer_command("-t1", "-c4", "-d", "4s", "--interval", "500ms", "--timeseries", str(series), server.url))
 
     first = tmux.wait_until(lambda: (e := elapsed_on(tmux.screen())) is not None and (e,), "the progress bar")[0]
     during = tmux.screen()
@@ -122,6 +124,17 @@ def test_the_live_view_advances_during_the_run_and_leaves_the_report_on_a_restor
     assert report.target == "4s test"
     assert report.requests > 0
     assert_server_agrees(server, report)
+
+    # The view asked the engine for 100 ms intervals; the time series still has
+    # exact 500 ms rows that add up to the report.
+    rows = [json.loads(line) for line in series.read_text().splitlines()]
+    assert [r["interval"] for r in rows] == list(range(len(rows)))
+    assert 8 <= len(rows) <= 9, rows
+    for r in rows[:8]:
+        assert abs(r["start_s"] - 0.5 * r["interval"]) < 1e-9, r
+        assert abs(r["duration_s"] - 0.5) < 1e-9, r
+    assert sum(r["completed"] for r in rows) == report.requests
+    assert max(r["open_connections"] for r in rows) == 4
 
 
 def test_ctrl_c_in_the_live_view_restores_the_terminal_and_prints_the_partial_report(tmux, server):

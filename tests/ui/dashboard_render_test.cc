@@ -106,6 +106,11 @@ TEST(DashboardRender, EveryFigureIsStillThereAt60Columns) {
   }
 }
 
+TEST(DashboardRender, ANarrowTerminalDropsTheBarAndKeepsTheTime) {
+  const std::string frame = render_at(open_snapshot(), 30);
+  EXPECT_NE(frame.find("\n6.2s / 12.0s   51%\n"), std::string::npos) << frame;
+}
+
 TEST(DashboardRender, WithoutColourThereIsNoEscapeSequence) {
   EXPECT_EQ(render_at(open_snapshot(), 80).find('\x1b'), std::string::npos);
 }
