@@ -1,5 +1,7 @@
 #include "app/app.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -11,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "app/live_output.h"
 #include "app/signals.h"
 #include "cli/cli.h"
 #include "cli/units.h"
@@ -19,7 +22,6 @@
 #include "core/atomic_file.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
-#include "report/interval_report.h"
 #include "report/json.h"
 #include "report/json_reader.h"
 #include "report/merge.h"
@@ -67,16 +69,15 @@ ExitCode run_and_report(const Config& config) {
     if (!series_file) return fail(runtime_error("cannot write '" + config.timeseries_path + "': " + std::strerror(errno)));
     series = series_file.get();
   }
-  engine::IntervalSink sink;
-  if (series != nullptr) {
-    sink = [series, &config](const report::IntervalReport& interval) {
-      std::fputs(report::render_interval_ndjson(interval, config.timeseries_histogram).c_str(), series);
-      std::fflush(series);
-    };
-  }
+  // The live view only where the text report will be read: stdout, a terminal.
+  const ui::DisplayChoice display = ui::choose_display(isatty(STDOUT_FILENO) == 1, config.plain,
+                                                       text_report && report_out == stdout,
+                                                       ui::TerminalEnv::from_process());
 
   StopSignals signals;
-  auto result = engine::run(config, signals.flag(), config.interval_ns, sink);
+  LiveOutput live(config, display, series);
+  auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink());
+  live.finish();  // the terminal is back before anything else is printed
   if (!result) return fail(result.error());
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {

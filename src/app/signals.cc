@@ -4,6 +4,8 @@
 
 #include <csignal>
 
+#include "ui/terminal.h"
+
 namespace pacer::app {
 
 namespace {
@@ -14,7 +16,10 @@ std::atomic<int> g_signal{0};
 
 void on_signal(int sig) {
   int expected = 0;
-  if (!g_signal.compare_exchange_strong(expected, sig)) _exit(128 + sig);  // second signal: now
+  if (!g_signal.compare_exchange_strong(expected, sig)) {  // second signal: now, but not in the alternate screen
+    ui::restore_terminal_from_signal();
+    _exit(128 + sig);
+  }
   g_stop.store(true);
 }
 

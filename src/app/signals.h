@@ -1,6 +1,7 @@
 // SIGINT/SIGTERM during a run: the first one sets a flag that the workers poll
 // (they stop, and the partial report is still printed); a second one exits at
-// once. Installed for the lifetime of a StopSignals object (one at a time).
+// once, after giving the terminal back if the live view holds it. Installed for
+// the lifetime of a StopSignals object (one at a time).
 #pragma once
 
 #include <atomic>

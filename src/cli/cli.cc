@@ -31,10 +31,10 @@ enum RunOption : int {
   kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
-  kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt,
+  kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
 };
 
-constexpr std::array<OptionSpec, 29> kRunOptions{{
+constexpr std::array<OptionSpec, 31> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -64,6 +64,8 @@ constexpr std::array<OptionSpec, 29> kRunOptions{{
     {kHdr, '\0', "hdr", true},
     {kShard, '\0', "shard", true},
     {kStartAt, '\0', "start-at", true},
+    {kRefresh, '\0', "refresh", true},
+    {kPlain, '\0', "plain", false},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -113,6 +115,17 @@ Result<TimeNs> parse_positive_duration(const ScannedOption& option, std::string_
   if (*ns <= 0) {
     return bad_argument(fmt::format("{}: {} must be greater than 0, got {}", option.flag, what,
                                     option.value));
+  }
+  return *ns;
+}
+
+// --refresh: the live view's redraw period, 10 ms to 10 s (faster only costs
+// CPU; slower is no longer live).
+Result<TimeNs> parse_refresh(const ScannedOption& option) {
+  auto ns = parse_duration(option.value, option.flag);
+  if (!ns) return ns.error();
+  if (*ns < 10 * kNsPerMs || *ns > 10 * kNsPerS) {
+    return bad_argument(fmt::format("{}: refresh must be between 10ms and 10s, got {}", option.flag, option.value));
   }
   return *ns;
 }
@@ -223,6 +236,8 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       config.timeseries_path = option.value;
       return option.value == "-" ? Status(Ok{}) : check_writable_path(option.value, option.flag);
     case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
+    case kRefresh: return store(parse_refresh(option), config.refresh_ns);
+    case kPlain: config.plain = true; return Ok{};
     case kShard: return parse_shard(option.value, option.flag, config);
     case kStartAt: {
       timespec wall{};

@@ -63,7 +63,11 @@ Output:
                        the final report then goes to stderr)
       --timeseries-histogram
                        add each interval's HdrHistogram (V2, base64)
-      --interval T     time-series interval                     [1s]
+      --interval T     time-series and progress-line interval   [1s]
+      --refresh T      how often the live view is redrawn     [100ms]
+      --plain          no live view: one progress line per --interval
+                       on stderr (the default when stdout is not a
+                       terminal, or TERM=dumb); NO_COLOR turns off colour
 
 Many machines (merge the JSON reports with pacer merge):
       --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R

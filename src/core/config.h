@@ -102,6 +102,8 @@ struct Config {
   TimeNs interval_ns = kNsPerS;           // --interval: time-series rows
   std::string timeseries_path;            // --timeseries FILE ("-": stdout); empty: off
   bool timeseries_histogram = false;      // --timeseries-histogram: each row carries its V2 histogram
+  TimeNs refresh_ns = 100 * kNsPerMs;     // --refresh: how often the live view is redrawn
+  bool plain = false;                     // --plain: plain progress lines, never the live view
   bool is_open_model() const { return load_model != LoadModel::kClosed; }
 };
 

@@ -1,9 +1,10 @@
 // Per-interval figures, handed from each worker to the controller without a
-// lock: the worker fills a slot of its ring at each --interval boundary (aligned
-// on the start of recording) and publishes it with a release store; the
-// controller reads every worker's slot k once all have published it, then marks
-// it consumed. Slots are allocated before the run; publishing copies a histogram
-// into a slot of the same layout, which does not allocate.
+// lock: the worker records the current interval straight into a slot of its ring,
+// and at each interval boundary (aligned on the start of recording) fills in the
+// counts and gauges and publishes it with a release store; the controller reads
+// every worker's slot k once all have published it, resets its histogram, then
+// marks it consumed. The worker never copies or clears a histogram (that work is
+// the controller's), and nothing allocates after the ring is built.
 #pragma once
 
 #include <array>
@@ -23,25 +24,40 @@ struct IntervalSnapshot {
   stats::ErrorCounts errors;
   stats::Histogram latency = stats::Histogram::for_latency_ns();
   TimeNs end_ns = 0;  // when the worker closed it (monotonic)
+  // Gauges, read when the worker closed the interval.
+  std::uint64_t open_connections = 0;  // connected sockets (not connecting, not backing off)
+  std::uint64_t backlog = 0;           // open model: arrivals waiting for a connection
+  TimeNs schedule_lag_ns = 0;          // open model: how long the oldest of them has waited
 };
 
 class IntervalRing {
  public:
   static constexpr std::size_t kSlots = 8;
 
-  // Worker: the slot to fill next, or nullptr if the controller is kSlots behind
-  // (the worker then keeps accumulating into a longer interval).
+  // Worker: the slot the current interval records into (the one after the last
+  // published), or nullptr if the controller has not yet consumed it.
   IntervalSnapshot* slot_to_fill() {
     const std::uint64_t published = published_.load(std::memory_order_relaxed);
     if (published - consumed_.load(std::memory_order_acquire) >= kSlots) return nullptr;
     return &slots_[published % kSlots];
+  }
+  // Worker: whether, once the filling slot is published, the next one is free to
+  // record into. When it is not, the controller is behind and the worker keeps
+  // accumulating into a longer interval instead of publishing.
+  bool next_slot_free() const {
+    const std::uint64_t published = published_.load(std::memory_order_relaxed);
+    return published + 1 - consumed_.load(std::memory_order_acquire) < kSlots;
   }
   void publish() { published_.fetch_add(1, std::memory_order_release); }
 
   // Controller.
   std::uint64_t published() const { return published_.load(std::memory_order_acquire); }
   const IntervalSnapshot& slot(std::uint64_t index) const { return slots_[index % kSlots]; }
-  void consume() { consumed_.fetch_add(1, std::memory_order_release); }
+  // Clears the oldest published slot's histogram and hands the slot back to the worker.
+  void consume(std::uint64_t index) {
+    slots_[index % kSlots].latency.reset();
+    consumed_.fetch_add(1, std::memory_order_release);
+  }
 
  private:
   std::array<IntervalSnapshot, kSlots> slots_;

@@ -96,8 +96,8 @@ bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
 class IntervalCollector {
  public:
   IntervalCollector(std::vector<std::unique_ptr<Worker>>& workers, const SharedRun& shared,
-                    const load::RateProfile* profile, const IntervalSink& sink)
-      : workers_(workers), shared_(shared), profile_(profile), sink_(sink) {}
+                    const load::RateProfile* profile, const IntervalSink& sink, const TickSink& tick)
+      : workers_(workers), shared_(shared), profile_(profile), sink_(sink), tick_(tick) {}
 
   // Polls until every worker is done. Main thread.
   void run() {
@@ -105,6 +105,7 @@ class IntervalCollector {
       const bool all_done = std::all_of(workers_.begin(), workers_.end(), [](auto& w) { return w->is_done(); });
       while (ready(next_)) emit();
       if (all_done) return;
+      if (tick_) tick_(monotonic_now_ns() - shared_.start_ns);
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
@@ -135,10 +136,14 @@ class IntervalCollector {
       const IntervalSnapshot& s = ring.slot(next_);
       out.sent += s.sent;
       out.completed += s.completed;
+      out.scheduled += s.scheduled;
       out.errors.merge(s.errors);
+      out.open_connections += s.open_connections;
+      out.backlog += s.backlog;
+      out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
       merged_.merge(s.latency);
       end = std::max(end, s.end_ns);
-      ring.consume();
+      ring.consume(next_);
     }
     out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
     if (profile_ != nullptr && out.duration_ns > 0) {
@@ -155,6 +160,7 @@ class IntervalCollector {
   const SharedRun& shared_;
   const load::RateProfile* profile_;
   const IntervalSink& sink_;
+  const TickSink& tick_;
   std::uint64_t next_ = 0;
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
 };
@@ -162,7 +168,7 @@ class IntervalCollector {
 }  // namespace
 
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
-                              const IntervalSink& sink) {
+                              const IntervalSink& sink, const TickSink& tick) {
   auto addresses = net::resolve(config.target.host, config.target.port);
   if (!addresses) return addresses.error();
   auto probe = net::first_connectable(*addresses, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
@@ -208,7 +214,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   std::vector<std::thread> threads;
   threads.reserve(workers.size());
   for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
-  if (shared.interval_ns > 0) IntervalCollector(workers, shared, shared.profile, sink).run();
+  if (shared.interval_ns > 0) IntervalCollector(workers, shared, shared.profile, sink, tick).run();
   for (auto& t : threads) t.join();
 
   report::RunReport report = make_report(config);

@@ -17,12 +17,17 @@ namespace pacer::engine {
 
 // Called on the main thread once per interval, in order, while the run goes on.
 using IntervalSink = std::function<void(const report::IntervalReport&)>;
+// Called on the main thread every few milliseconds while intervals are collected,
+// with the time since the load started (warm-up included): lets a live view show
+// time passing when no interval has closed yet (during --warmup).
+using TickSink = std::function<void(TimeNs since_start_ns)>;
 
 // Errors are kRuntime (exit 1): unresolvable host, no address accepting
 // connections, or a resource failure at set-up. `stop` may be set from a signal
 // handler to end the run early; the report is then marked interrupted.
-// With `interval_ns` > 0 and a sink, the sink gets every interval's figures.
+// With `interval_ns` > 0 and a sink, the sink gets every interval's figures and
+// `tick` (optional) the time as it passes.
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns = 0,
-                              const IntervalSink& sink = nullptr);
+                              const IntervalSink& sink = nullptr, const TickSink& tick = nullptr);
 
 }  // namespace pacer::engine

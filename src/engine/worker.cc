@@ -66,7 +66,7 @@ Status Worker::prepare() {
   events_.resize(kMaxEvents);
   if (shared_.interval_ns > 0) {
     intervals_ = std::make_unique<IntervalRing>();
-    interval_latency_ = std::make_unique<stats::Histogram>(stats::Histogram::for_latency_ns());
+    filling_ = intervals_->slot_to_fill();  // slot 0: the ring is empty
   }
   read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
   result_.first_error.reserve(256);
@@ -119,27 +119,30 @@ void Worker::run() {
 void Worker::record_latency(TimeNs latency_ns, bool censored) {
   result_.latency.record(latency_ns);
   if (censored) result_.latency_censored.record(latency_ns);
-  if (interval_latency_) interval_latency_->record(latency_ns);
+  if (filling_ != nullptr) filling_->latency.record(latency_ns);
 }
 
 void Worker::close_intervals(bool final) {
   // One snapshot per boundary passed; the final call closes the partial last one.
   while (final || now_ >= next_interval_ns_) {
-    IntervalSnapshot* slot = intervals_->slot_to_fill();
-    if (slot == nullptr) {  // the controller is behind: keep accumulating
-      if (!final) next_interval_ns_ += shared_.interval_ns;
+    if (filling_ == nullptr) return;  // already closed by the final call
+    if (!final && !intervals_->next_slot_free()) {  // the controller is behind: keep accumulating
+      next_interval_ns_ += shared_.interval_ns;
       return;
     }
+    IntervalSnapshot& slot = *filling_;  // its histogram already holds the interval's latencies
     const stats::Counters& c = result_.counters;
-    slot->sent = c.requests_sent - at_interval_start_.requests_sent;
-    slot->completed = c.responses - at_interval_start_.responses;
-    slot->scheduled = c.scheduled - at_interval_start_.scheduled;
-    slot->errors = c.errors;
-    slot->errors.subtract(at_interval_start_.errors);
-    slot->latency = *interval_latency_;  // same layout: copies counts, no allocation
-    slot->end_ns = final ? now_ : next_interval_ns_;
+    slot.sent = c.requests_sent - at_interval_start_.requests_sent;
+    slot.completed = c.responses - at_interval_start_.responses;
+    slot.scheduled = c.scheduled - at_interval_start_.scheduled;
+    slot.errors = c.errors;
+    slot.errors.subtract(at_interval_start_.errors);
+    slot.end_ns = final ? now_ : next_interval_ns_;
+    slot.open_connections = count_open_connections();
+    slot.backlog = backlog_.size();
+    slot.schedule_lag_ns = backlog_.empty() ? 0 : std::max<TimeNs>(0, now_ - backlog_.front());
     intervals_->publish();
-    interval_latency_->reset();
+    filling_ = final ? nullptr : intervals_->slot_to_fill();
     at_interval_start_.requests_sent = c.requests_sent;
     at_interval_start_.responses = c.responses;
     at_interval_start_.scheduled = c.scheduled;
@@ -147,6 +150,15 @@ void Worker::close_intervals(bool final) {
     if (final) return;
     next_interval_ns_ += shared_.interval_ns;
   }
+}
+
+std::uint64_t Worker::count_open_connections() const {
+  std::uint64_t open = 0;
+  for (const auto& c : connections_) {
+    const Connection::State s = c->state;
+    if (s == Connection::State::kIdle || s == Connection::State::kWriting || s == Connection::State::kAwaiting) ++open;
+  }
+  return open;
 }
 
 void Worker::wait_for_events() {

@@ -92,6 +92,7 @@ class Worker {
   // Records a recorded request's latency in the run's and the interval's histograms.
   void record_latency(TimeNs latency_ns, bool censored);
   void close_intervals(bool final);
+  std::uint64_t count_open_connections() const;  // at interval close: O(connections), no allocation
 
   // Open model (worker_open.cc).
   void dispatch_arrivals();
@@ -125,7 +126,7 @@ class Worker {
   WorkerResult result_;
   // Intervals (optional).
   std::unique_ptr<IntervalRing> intervals_;
-  std::unique_ptr<stats::Histogram> interval_latency_;
+  IntervalSnapshot* filling_ = nullptr;      // the ring slot the current interval records into
   stats::Counters at_interval_start_;
   TimeNs next_interval_ns_ = std::numeric_limits<TimeNs>::max();
   std::atomic<bool> done_{false};

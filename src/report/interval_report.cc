@@ -11,6 +11,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
   const double seconds = static_cast<double>(in.duration_ns) / 1e9;
   const stats::ErrorCounts& e = in.errors;
   const stats::Histogram& h = *in.latency;
+  const bool open_model = in.target_rate_per_s.has_value();
   json latency = {{"count", h.total_count()}};
   if (h.total_count() > 0) {
     latency["p50"] = h.value_at_percentile(50);
@@ -26,6 +27,9 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"completed", in.completed},
       {"target_rate_per_s", in.target_rate_per_s ? json(*in.target_rate_per_s) : json(nullptr)},
       {"achieved_rate_per_s", seconds > 0 ? static_cast<double>(in.completed) / seconds : 0.0},
+      {"open_connections", in.open_connections},
+      {"backlog", open_model ? json(in.backlog) : json(nullptr)},
+      {"schedule_lag_ns", open_model ? json(in.schedule_lag_ns) : json(nullptr)},
       {"errors",
        {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
         {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"status", e.status}}},

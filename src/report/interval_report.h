@@ -18,13 +18,19 @@ struct IntervalReport {
   TimeNs duration_ns = 0;                   // the last interval may differ (end of run, drain)
   std::uint64_t sent = 0;
   std::uint64_t completed = 0;
+  std::uint64_t scheduled = 0;              // open model: arrivals the schedule produced
   std::optional<double> target_rate_per_s;  // open model: the schedule's rate over the interval
   stats::ErrorCounts errors;
   const stats::Histogram* latency = nullptr;
+  // Gauges at the interval's end (summed over workers; the lag is the largest).
+  std::uint64_t open_connections = 0;
+  std::uint64_t backlog = 0;                // open model: arrivals waiting for a connection
+  TimeNs schedule_lag_ns = 0;               // open model: how long the oldest of them has waited
 };
 
 // One JSON object on one line (with "\n"): interval, start_s, duration_s, sent,
 // completed, target_rate_per_s (null in the closed loop), achieved_rate_per_s,
+// open_connections, backlog and schedule_lag_ns (null in the closed loop),
 // errors by class, latency_ns {count, p50, p90, p99, max}, and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
 std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram);

@@ -445,5 +445,34 @@ TEST(Cli, ConnectionsBeyondTheOpenFileLimitAreRefused) {
   EXPECT_TRUE(starts_with(message, "-c 2147483647 needs about 2147483683 open files")) << message;
 }
 
+TEST(CliLiveView, RefreshDefaultsToAbout100MillisecondsAndPlainIsOff) {
+  const Config c = run_config({"http://127.0.0.1:8080/"});
+  EXPECT_EQ(c.refresh_ns, 100 * kNsPerMs);
+  EXPECT_FALSE(c.plain);
+}
+
+TEST(CliLiveView, RefreshAndPlainAreParsed) {
+  const Config c = run_config({"--refresh", "250ms", "--plain", "http://127.0.0.1:8080/"});
+  EXPECT_EQ(c.refresh_ns, 250 * kNsPerMs);
+  EXPECT_TRUE(c.plain);
+}
+
+TEST(CliLiveView, RefreshOutsideTenMillisecondsToTenSecondsIsRefusedNamingTheFlag) {
+  for (const char* bad : {"0", "5ms", "11s"}) {
+    const std::string message = error_of({"--refresh", bad, "http://127.0.0.1:8080/"});
+    EXPECT_TRUE(starts_with(message, "--refresh: refresh must be between 10ms and 10s")) << message;
+  }
+}
+
+TEST(CliLiveView, RefreshThatIsNotADurationIsRefusedNamingTheFlag) {
+  const std::string message = error_of({"--refresh", "soon", "http://127.0.0.1:8080/"});
+  EXPECT_NE(message.find("--refresh"), std::string::npos) << message;
+}
+
+TEST(CliLiveView, PlainTakesNoValue) {
+  const std::string message = error_of({"--plain=yes", "http://127.0.0.1:8080/"});
+  EXPECT_NE(message.find("--plain"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace pacer::cli

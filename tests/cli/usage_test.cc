@@ -35,6 +35,10 @@ TEST(Usage, RunUsageListsEveryOption) {
                             "--disable-keepalive", "--warmup", "--no-record-timeouts"});
 }
 
+TEST(Usage, RunUsageExplainsTheLiveViewOptions) {
+  expect_mentions(usage(), {"--refresh T", "[100ms]", "--plain", "NO_COLOR", "TERM=dumb"});
+}
+
 TEST(Usage, RunUsageGivesWrkDefaults) {
   expect_mentions(usage(), {"[10]", "[10s]", "[2]", "[2s]", "[GET]"});
 }

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <thread>
+#include <vector>
 
 #include "../support/loopback.h"
 
@@ -227,6 +229,79 @@ TEST(EngineRun, StopFlagEndsTheRunEarlyAndMarksItInterrupted) {
   ASSERT_TRUE(result->ok());
   EXPECT_TRUE((*result)->interrupted);
   EXPECT_LT((*result)->measured_ns, 30 * kNsPerS);
+}
+
+// Every interval the controller hands out, copied (the sink's histogram pointer
+// is only valid during the call).
+struct SeenInterval {
+  report::IntervalReport figures;
+  std::int64_t latency_count = 0;
+};
+
+std::vector<SeenInterval> run_with_intervals(const Config& config, TimeNs interval_ns, report::RunReport& out) {
+  std::vector<SeenInterval> seen;
+  std::atomic<bool> stop{false};
+  auto result = run(config, stop, interval_ns, [&](const report::IntervalReport& in) {
+    seen.push_back(SeenInterval{in, in.latency->total_count()});
+    seen.back().figures.latency = nullptr;
+  });
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
+  if (result.ok()) out = std::move(*result);
+  return seen;
+}
+
+TEST(EngineIntervals, IntervalsAddUpToTheReportAndCountOpenConnections) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/");
+  c.threads = 2;
+  c.connections = 4;
+  c.duration_ns = 300 * kNsPerMs;
+  report::RunReport r;
+  const auto seen = run_with_intervals(c, 20 * kNsPerMs, r);
+  ASSERT_GE(seen.size(), 10u);
+  std::uint64_t completed = 0;
+  std::int64_t recorded = 0;
+  std::uint64_t most_open = 0;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].figures.index, i);
+    completed += seen[i].figures.completed;
+    recorded += seen[i].latency_count;
+    EXPECT_LE(seen[i].figures.open_connections, 4u);
+    most_open = std::max(most_open, seen[i].figures.open_connections);
+    EXPECT_FALSE(seen[i].figures.target_rate_per_s);  // closed loop
+  }
+  EXPECT_EQ(completed, r.counters.responses);
+  EXPECT_EQ(recorded, r.latency.total_count());
+  EXPECT_EQ(most_open, 4u);
+  EXPECT_EQ(seen.back().figures.open_connections, 0u);  // the last closes after every connection
+}
+
+TEST(EngineIntervals, AnOpenModelRunThatFallsBehindShowsItsBacklogAndLag) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/delay/20");  // one connection: at most 50 responses/s
+  c.threads = 1;
+  c.connections = 1;
+  c.load_model = LoadModel::kConstant;
+  c.rate_per_s = 400;
+  c.duration_ns = 400 * kNsPerMs;
+  c.timeout_ns = 500 * kNsPerMs;  // bounds the drain of the backlog
+  report::RunReport r;
+  const auto seen = run_with_intervals(c, 50 * kNsPerMs, r);
+  ASSERT_GE(seen.size(), 6u);
+  std::uint64_t most_backlog = 0;
+  TimeNs most_lag = 0;
+  for (const SeenInterval& s : seen) {
+    most_backlog = std::max(most_backlog, s.figures.backlog);
+    most_lag = std::max(most_lag, s.figures.schedule_lag_ns);
+  }
+  // 400/s asked, under 50/s served: after 300 ms well over 50 arrivals wait, the
+  // oldest for well over 100 ms (bounds far below the ideal 100 and 250 ms).
+  EXPECT_GT(most_backlog, 50u);
+  EXPECT_GT(most_lag, 100 * kNsPerMs);
+  ASSERT_TRUE(seen.front().figures.target_rate_per_s);
+  EXPECT_NEAR(*seen.front().figures.target_rate_per_s, 400.0, 1.0);
 }
 
 }  // namespace

@@ -27,6 +27,9 @@ struct Fixture {
     interval.target_rate_per_s = 1000.0;
     interval.errors.timeout = 1;
     interval.latency = &latency;
+    interval.open_connections = 10;
+    interval.backlog = 2;
+    interval.schedule_lag_ns = 1'500'000;
   }
 };
 
@@ -43,11 +46,15 @@ TEST(IntervalNdjson, ClosedLoopLineWithHistogramMatchesGolden) {
 
 TEST(IntervalNdjson, IsOneLineWhoseHistogramDecodesToTheInterval) {
   Fixture f;
+  f.interval.target_rate_per_s.reset();
   const std::string line = render_interval_ndjson(f.interval, true);
   EXPECT_EQ(line.find('\n'), line.size() - 1);
   const auto j = nlohmann::json::parse(line);
   EXPECT_EQ(j["achieved_rate_per_s"], 1000.0);
   EXPECT_EQ(j["latency_ns"]["count"], 1000);
+  EXPECT_EQ(j["open_connections"], 10);
+  EXPECT_TRUE(j["backlog"].is_null());  // closed loop: no backlog, no schedule
+  EXPECT_TRUE(j["schedule_lag_ns"].is_null());
   auto decoded = stats::decode_v2_base64(j["histogram"].get<std::string>());
   ASSERT_TRUE(decoded.ok()) << decoded.error().message;
   EXPECT_EQ(decoded->total_count(), 1000);

@@ -1,0 +1,104 @@
+#include "app/live_output.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "report/interval_report.h"
+#include "report/units.h"
+#include "ui/dashboard_render.h"
+#include "ui/plain_progress.h"
+
+namespace pacer::app {
+
+ui::RunInfo run_info_for(const Config& config) {
+  ui::RunInfo info;
+  info.url = config.target.url;
+  info.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
+  info.connections = config.connections;
+  info.warmup_ns = config.warmup_ns;
+  info.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  info.request_count = config.request_count;
+  info.open_model = config.is_open_model();
+  const auto rate = [](double r) { return fmt::format("{:g}/s", r); };
+  switch (config.load_model) {
+    case LoadModel::kClosed: info.load_model = "closed loop"; break;
+    case LoadModel::kConstant: info.load_model = "open, constant " + rate(config.rate_per_s); break;
+    case LoadModel::kRamp:
+      info.load_model = "open, ramp " + rate(config.rate_per_s) + " to " + rate(config.rate_end_per_s);
+      break;
+    case LoadModel::kStages: info.load_model = fmt::format("open, {} stages", config.stages.size()); break;
+  }
+  if (config.is_open_model() && config.poisson) info.load_model += ", Poisson";
+  return info;
+}
+
+LiveOutput::LiveOutput(const Config& config, const ui::DisplayChoice& display, std::FILE* series)
+    : config_(config),
+      display_(display),
+      series_(series),
+      per_interval_(display.live ? report::intervals_per_interval(config.interval_ns, config.refresh_ns) : 1),
+      run_info_(run_info_for(config)) {
+  engine_interval_ns_ = config.interval_ns / per_interval_;
+  if (display_.live) {
+    model_.emplace(run_info_);
+    screen_ = std::make_unique<ui::LiveScreen>(STDOUT_FILENO);
+    draw(true);
+  }
+}
+
+LiveOutput::~LiveOutput() { finish(); }
+
+engine::IntervalSink LiveOutput::interval_sink() {
+  return [this](const report::IntervalReport& interval) { on_engine_interval(interval); };
+}
+
+engine::TickSink LiveOutput::tick_sink() {
+  if (!display_.live) return nullptr;
+  return [this](TimeNs since_start_ns) {
+    model_->on_tick(since_start_ns);
+    draw(false);
+  };
+}
+
+void LiveOutput::on_engine_interval(const report::IntervalReport& interval) {
+  if (model_) model_->on_refresh(interval);
+  sum_.add(interval);
+  if (static_cast<std::int64_t>(sum_.added()) >= per_interval_) emit_interval();
+  if (model_) draw(false);
+}
+
+void LiveOutput::emit_interval() {
+  const report::IntervalReport interval = sum_.sum(next_index_++);
+  completed_ += interval.completed;
+  if (series_ != nullptr) {
+    std::fputs(report::render_interval_ndjson(interval, config_.timeseries_histogram).c_str(), series_);
+    std::fflush(series_);
+  }
+  if (model_) {
+    model_->on_interval(interval);
+  } else {
+    std::fputs(ui::render_plain_line(interval, run_info_, completed_).c_str(), stderr);
+  }
+  sum_.clear();
+}
+
+void LiveOutput::draw(bool force) {
+  if (!screen_) return;  // finished
+  const TimeNs now = monotonic_now_ns();
+  if (!force && now - last_draw_ns_ < config_.refresh_ns) return;
+  last_draw_ns_ = now;
+  ui::RenderOptions options;
+  options.width = ui::terminal_size(STDOUT_FILENO).columns;
+  options.colour = display_.colour;
+  options.unicode = display_.unicode;
+  options.interval_ns = config_.interval_ns;
+  screen_->draw(ui::render(model_->snapshot(), options));
+}
+
+void LiveOutput::finish() {
+  if (!sum_.empty()) emit_interval();
+  screen_.reset();
+}
+
+}  // namespace pacer::app

@@ -1,0 +1,63 @@
+// What the user sees while a run goes: the --timeseries NDJSON lines, and either
+// the live view (ui::LiveScreen on stdout) or one plain progress line per
+// --interval on stderr. Fed on the main thread by engine::run's interval and
+// tick sinks, from the figures the controller already collects; it never
+// touches a worker. With the live view the engine's intervals are --refresh
+// long and are summed here, exactly, into --interval ones for the NDJSON.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "core/config.h"
+#include "engine/run.h"
+#include "report/interval_sum.h"
+#include "ui/dashboard_model.h"
+#include "ui/display_mode.h"
+#include "ui/terminal.h"
+
+namespace pacer::app {
+
+class LiveOutput {
+ public:
+  // series: where the NDJSON lines go (nullptr: no --timeseries). The live view
+  // starts at once (its first frame is drawn before the load).
+  LiveOutput(const Config& config, const ui::DisplayChoice& display, std::FILE* series);
+  ~LiveOutput();
+  LiveOutput(const LiveOutput&) = delete;
+  LiveOutput& operator=(const LiveOutput&) = delete;
+
+  // What to pass to engine::run.
+  TimeNs engine_interval_ns() const { return engine_interval_ns_; }
+  engine::IntervalSink interval_sink();
+  engine::TickSink tick_sink();  // null without the live view
+
+  // After the run: writes the last, partial interval and gives the terminal
+  // back, so the report prints on the normal screen. Idempotent.
+  void finish();
+
+ private:
+  void on_engine_interval(const report::IntervalReport& interval);
+  void emit_interval();
+  void draw(bool force);
+
+  const Config& config_;
+  ui::DisplayChoice display_;
+  std::FILE* series_;
+  TimeNs engine_interval_ns_;
+  std::int64_t per_interval_;  // engine intervals in one --interval
+  report::IntervalSum sum_;
+  std::uint64_t next_index_ = 0;
+  std::uint64_t completed_ = 0;
+  ui::RunInfo run_info_;
+  std::optional<ui::DashboardModel> model_;
+  std::unique_ptr<ui::LiveScreen> screen_;
+  TimeNs last_draw_ns_ = 0;
+};
+
+// The live view's short description of the load model ("closed loop", "open, constant 1000/s").
+ui::RunInfo run_info_for(const Config& config);
+
+}  // namespace pacer::app

@@ -1,0 +1,57 @@
+#include "report/interval_sum.h"
+
+#include <algorithm>
+
+namespace pacer::report {
+
+std::int64_t intervals_per_interval(TimeNs interval_ns, TimeNs finest_ns) {
+  if (finest_ns >= interval_ns) return 1;
+  const std::int64_t at_least = (interval_ns + finest_ns - 1) / finest_ns;
+  // A divisor near the ratio almost always exists (intervals are whole
+  // milliseconds or microseconds); the search is bounded all the same.
+  for (std::int64_t n = at_least; n <= at_least * 4 && n <= interval_ns; ++n) {
+    if (interval_ns % n == 0) return n;
+  }
+  return interval_ns;  // 1 ns intervals: absurd but exact
+}
+
+void IntervalSum::add(const IntervalReport& in) {
+  if (added_ == 0) {
+    sum_ = IntervalReport{};
+    sum_.start_ns = in.start_ns;
+  }
+  sum_.duration_ns += in.duration_ns;
+  sum_.sent += in.sent;
+  sum_.completed += in.completed;
+  sum_.scheduled += in.scheduled;
+  sum_.errors.merge(in.errors);
+  if (in.target_rate_per_s) {
+    has_target_ = true;
+    target_arrivals_ += *in.target_rate_per_s * static_cast<double>(in.duration_ns) / 1e9;
+  }
+  if (in.latency != nullptr) latency_.merge(*in.latency);
+  sum_.open_connections = in.open_connections;
+  sum_.backlog = in.backlog;
+  sum_.schedule_lag_ns = in.schedule_lag_ns;
+  ++added_;
+}
+
+IntervalReport IntervalSum::sum(std::uint64_t index) const {
+  IntervalReport out = sum_;
+  out.index = index;
+  out.latency = &latency_;
+  if (has_target_) {
+    out.target_rate_per_s = out.duration_ns > 0 ? target_arrivals_ * 1e9 / static_cast<double>(out.duration_ns) : 0.0;
+  }
+  return out;
+}
+
+void IntervalSum::clear() {
+  sum_ = IntervalReport{};
+  target_arrivals_ = 0;
+  has_target_ = false;
+  added_ = 0;
+  latency_.reset();
+}
+
+}  // namespace pacer::report

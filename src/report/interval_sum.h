@@ -1,0 +1,43 @@
+// Longer intervals from shorter ones, exactly: when the live view asks the engine
+// for intervals of --refresh, the time series and the plain progress lines still
+// come once per --interval, summed from the shorter ones (counts add, histograms
+// merge, gauges are the last interval's since they are read at its end). Plain
+// data and pure helpers; main thread.
+#pragma once
+
+#include <cstdint>
+
+#include "core/clock.h"
+#include "report/interval_report.h"
+#include "stats/histogram.h"
+
+namespace pacer::report {
+
+// How many engine intervals make one `interval_ns`, so that each is at most
+// `finest_ns` long and they tile `interval_ns` to the nanosecond: the smallest
+// n >= interval_ns / finest_ns that divides interval_ns (1 when finest_ns >=
+// interval_ns). Both must be > 0.
+std::int64_t intervals_per_interval(TimeNs interval_ns, TimeNs finest_ns);
+
+class IntervalSum {
+ public:
+  IntervalSum() = default;
+
+  // Adds the next consecutive interval (its histogram is merged, not kept).
+  void add(const IntervalReport& interval);
+  bool empty() const { return added_ == 0; }
+  std::uint64_t added() const { return added_; }
+  // The sum of what was added, numbered `index`. Its latency points into this
+  // object: valid until the next add() or clear().
+  IntervalReport sum(std::uint64_t index) const;
+  void clear();
+
+ private:
+  IntervalReport sum_;
+  double target_arrivals_ = 0;  // target rate x duration, summed: the rate is re-derived
+  bool has_target_ = false;
+  std::uint64_t added_ = 0;
+  stats::Histogram latency_ = stats::Histogram::for_latency_ns();
+};
+
+}  // namespace pacer::report

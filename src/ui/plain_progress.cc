@@ -1,0 +1,48 @@
+#include "ui/plain_progress.h"
+
+#include <fmt/format.h>
+
+#include "report/units.h"
+#include "ui/dashboard_render.h"
+
+namespace pacer::ui {
+
+namespace {
+
+std::string time_text(std::int64_t ns) { return report::format_time_ns(static_cast<double>(ns)); }
+
+std::string errors_text(const stats::ErrorCounts& e) {
+  const std::uint64_t total = e.socket_total() + e.status;
+  return total == 0 ? "errors 0" : fmt::format("errors {} ({})", total, error_list(e));
+}
+
+}  // namespace
+
+std::string render_plain_line(const report::IntervalReport& in, const RunInfo& run, std::uint64_t completed_so_far) {
+  const TimeNs end_ns = run.warmup_ns + in.start_ns + in.duration_ns;
+  std::string out;
+  if (run.duration_ns > 0) {
+    out = fmt::format("[{:>6} / {}]", format_clock(end_ns), format_clock(run.warmup_ns + run.duration_ns));
+  } else {
+    out = fmt::format("[{:>6}, {}/{} responses]", format_clock(end_ns), completed_so_far,
+                      run.request_count.value_or(0));
+  }
+  const double seconds = static_cast<double>(in.duration_ns) / 1e9;
+  const auto rate = [&](std::uint64_t n) { return seconds > 0 ? static_cast<double>(n) / seconds : 0.0; };
+  out += fmt::format(" {:.1f} req/s", rate(in.completed));
+  if (in.target_rate_per_s) {
+    out += fmt::format(" (target {:.1f}/s, sent {:.1f}/s, lag {}, backlog {})", *in.target_rate_per_s, rate(in.sent),
+                       time_text(in.schedule_lag_ns), in.backlog);
+  }
+  if (in.latency != nullptr && in.latency->total_count() > 0) {
+    const LatencyFigures f = latency_figures(*in.latency);
+    out += fmt::format(", latency p50 {} p90 {} p99 {} max {}", time_text(f.p50_ns), time_text(f.p90_ns),
+                       time_text(f.p99_ns), time_text(f.max_ns));
+  } else {
+    out += ", latency -";
+  }
+  out += fmt::format(", {}, {} connections open\n", errors_text(in.errors), in.open_connections);
+  return out;
+}
+
+}  // namespace pacer::ui
