@@ -29,8 +29,11 @@ void Worker::dispatch_arrivals() {
 }
 
 void Worker::take_arrival(TimeNs t_sched) {
-  if (Connection* c = idle_.pop_front()) {
+  if (Connection* c = idle_.front()) {
     send_request(*c, t_sched);
+    // The idle list holds connections with a free slot; a full one leaves it.
+    if (free_capacity(*c) == 0) idle_.remove(*c);
+    flush(*c);
     return;
   }
   if (!backlog_.push(t_sched)) {
