@@ -81,6 +81,7 @@ struct Config {
   int streams = 1;                        // --streams: HTTP/2 requests in flight per connection
   int pipeline = 1;                       // --pipeline: HTTP/1.1 requests written ahead per connection
   int requests_per_connection() const { return http2 ? streams : pipeline; }
+  const char* protocol_name() const { return http2 ? "h2" : "http/1.1"; }  // as reports name it
 
   // Open model (-R, --stages). Rates are totals for the run, requests/second.
   LoadModel load_model = LoadModel::kClosed;

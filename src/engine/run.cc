@@ -61,7 +61,7 @@ report::RunReport make_report(const Config& config) {
   r.timeout_ns = config.timeout_ns;
   r.warmup_ns = config.warmup_ns;
   r.keep_alive = config.keep_alive;
-  r.protocol = config.http2 ? "h2" : "http/1.1";
+  r.protocol = config.protocol_name();
   r.requests_per_connection = config.requests_per_connection();
   r.print_latency = config.print_latency;
   r.record_timeouts = config.record_timeouts;
