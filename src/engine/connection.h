@@ -59,6 +59,7 @@ struct Connection final : proto::SessionEvents {
   bool holds_claim = false;         // reserved one of the worker's -n requests
   int connect_failures = 0;         // consecutive; drives the backoff
   std::uint32_t sent_on_connection = 0;  // requests since the connect (--disable-keepalive: 1 at most)
+  std::uint32_t answered_on_connection = 0;  // responses since the connect
   TimeNs connect_start_ns = 0;
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
   ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot

@@ -100,6 +100,8 @@ class Worker {
   void handle_response(Connection& c, std::uint32_t token, int status);
   void handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
   RequestSlot& release_slot(Connection& c, std::uint32_t token);
+  // Puts a request the server refused unprocessed back: the same t_sched, sent again.
+  void retry_request(Connection& c, std::uint32_t token);
   // Every request in flight on c failed with `error` (counted if recorded); reopens c.
   void fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error);
   void expire_timeouts();

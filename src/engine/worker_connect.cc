@@ -64,6 +64,7 @@ void Worker::finish_connect(Connection& c) {
   c.state = Connection::State::kOpen;
   c.write_blocked = false;
   c.sent_on_connection = 0;
+  c.answered_on_connection = 0;
   c.session->reset();
   for (RequestSlot& slot : c.slots) {
     if (slot.has_free_time) continue;

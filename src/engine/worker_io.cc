@@ -147,6 +147,7 @@ RequestSlot& Worker::release_slot(Connection& c, std::uint32_t token) {
 void Worker::handle_response(Connection& c, std::uint32_t token, int status) {
   RequestSlot& slot = release_slot(c, token);
   slot.free_ns = now_;
+  ++c.answered_on_connection;
   stats::Counters& counters = result_.counters;
   if (!is_recorded(slot.t_sched)) {
     ++counters.warmup_responses;
@@ -160,12 +161,37 @@ void Worker::handle_response(Connection& c, std::uint32_t token, int status) {
 }
 
 void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why) {
+  // A request the server refused unprocessed in a graceful GOAWAY is sent again
+  // on the next connection, its latency clock still running, unless this
+  // connection answered nothing at all (a server refusing everything would
+  // otherwise be asked forever).
+  if (why == proto::RequestFailure::kRefused && c.answered_on_connection > 0) {
+    retry_request(c, token);
+    return;
+  }
   RequestSlot& slot = release_slot(c, token);
   slot.free_ns = now_;
-  const bool goaway = why == proto::RequestFailure::kGoaway;
+  const bool goaway = why != proto::RequestFailure::kStreamReset;
   note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
   if (!is_recorded(slot.t_sched)) return;
   ++(goaway ? result_.counters.errors.goaway : result_.counters.errors.stream_reset);
+}
+
+void Worker::retry_request(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = release_slot(c, token);
+  const TimeNs t_sched = slot.t_sched;
+  if (is_recorded(t_sched)) {
+    --result_.counters.requests_sent;  // it was never processed; it is sent again
+    if (is_open()) {
+      if (!backlog_.push(t_sched)) ++result_.counters.errors.backlog;
+      return;
+    }
+    if (quota_left_) ++*quota_left_;  // its -n request is claimed again when resent
+  } else if (is_open()) {
+    backlog_.push(t_sched);
+    return;
+  }
+  slot.free_ns = t_sched;  // closed loop: the slot resends with the original schedule time
 }
 
 // ---- failures and timeouts ---------------------------------------------------

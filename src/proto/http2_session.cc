@@ -35,8 +35,9 @@ Http2Session::Http2Session(const Http2Request& request, std::uint32_t streams, H
   nghttp2_option* option = nullptr;
   nghttp2_option_new(&option);
   option_.reset(option);
-  // Before the server's SETTINGS arrive, assume it allows what we ask for.
-  nghttp2_option_set_peer_max_concurrent_streams(option, streams_);
+  // Until the server's SETTINGS arrive, open no more streams than every server
+  // should allow (RFC 9113 recommends at least 100), so none is refused for it.
+  nghttp2_option_set_peer_max_concurrent_streams(option, std::min<std::uint32_t>(streams_, 100));
 }
 
 void Http2Session::reset() {
@@ -51,6 +52,7 @@ void Http2Session::reset() {
   out_ = nullptr;
   out_left_ = 0;
   goaway_last_stream_ = -1;
+  goaway_error_code_ = 0;
   broken_ = false;
   error_reason_ = "";
   const nghttp2_settings_entry settings[] = {
@@ -170,6 +172,7 @@ int Http2Session::on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, vo
   switch (frame->hd.type) {
     case NGHTTP2_GOAWAY:
       self.goaway_last_stream_ = frame->goaway.last_stream_id;
+      self.goaway_error_code_ = frame->goaway.error_code;
       break;
     case NGHTTP2_HEADERS:
     case NGHTTP2_DATA:
@@ -191,9 +194,13 @@ int Http2Session::on_stream_close(nghttp2_session*, std::int32_t stream_id, std:
   if (token < 0 || self.events_ == nullptr) return 0;  // completed or cancelled already
   const auto t = static_cast<std::uint32_t>(token);
   self.stream_of_[t] = 0;
-  const bool refused_by_goaway = self.goaway_last_stream_ >= 0 && stream_id > self.goaway_last_stream_;
-  (void)error_code;
-  self.events_->on_request_failed(t, refused_by_goaway ? RequestFailure::kGoaway : RequestFailure::kStreamReset);
+  RequestFailure why = RequestFailure::kStreamReset;
+  if (self.goaway_last_stream_ >= 0 && stream_id > self.goaway_last_stream_) {
+    why = self.goaway_error_code_ == NGHTTP2_NO_ERROR ? RequestFailure::kRefused : RequestFailure::kGoaway;
+  } else if (error_code == NGHTTP2_NO_ERROR) {
+    return 0;  // closed cleanly without END_STREAM: cannot happen with a conforming server
+  }
+  self.events_->on_request_failed(t, why);
   return 0;
 }
 

@@ -5,8 +5,9 @@
 // the maximum so the server is never throttled by the client.
 //
 // A stream reset by the server ends its request as kStreamReset; streams a
-// GOAWAY refused end as kGoaway, and after a GOAWAY the session takes no new
-// requests (capacity 0), so the worker reconnects once the rest complete.
+// GOAWAY refused end as kRefused when the GOAWAY is graceful (NO_ERROR: nginx
+// after keepalive_requests) and as kGoaway otherwise. After a GOAWAY the session
+// takes no new requests (capacity 0): the worker reconnects once the rest complete.
 //
 // Invariant: stream_of_[token] is the stream carrying `token`, 0 when the token
 // is free; callbacks for any other stream (a cancelled one) are ignored.
@@ -77,6 +78,7 @@ class Http2Session final : public Session {
   const std::uint8_t* out_ = nullptr;      // from mem_send, valid until the next mem_send
   std::size_t out_left_ = 0;
   std::int32_t goaway_last_stream_ = -1;   // >= 0 once a GOAWAY arrived
+  std::uint32_t goaway_error_code_ = 0;
   bool broken_ = false;                    // nghttp2 failed: no new requests
   const char* error_reason_ = "";
   SessionEvents* events_ = nullptr;        // during receive()/finish()

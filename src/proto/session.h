@@ -20,7 +20,8 @@ namespace pacer::proto {
 // Why a request ended without a response, as the protocol reports it.
 enum class RequestFailure : std::uint8_t {
   kStreamReset,  // HTTP/2: the server reset the stream (RST_STREAM)
-  kGoaway,       // HTTP/2: the server's GOAWAY refused the stream before processing it
+  kGoaway,       // HTTP/2: a GOAWAY with an error code refused the stream before processing it
+  kRefused,      // HTTP/2: a graceful GOAWAY (NO_ERROR) refused the stream: not processed, safe to send again
 };
 
 // Implemented by the engine. Called from inside Session::receive() only.

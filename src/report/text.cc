@@ -116,7 +116,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   out += fmt::format("Errors:       connect {}, read {}, write {}, timeout {}, parse {}, status {}", e.connect,
                      e.read, e.write, e.timeout, e.parse, e.status);
   if (r.load_model != LoadModel::kClosed) out += fmt::format(", deadline {}, backlog {}", e.deadline, e.backlog);
-  if (r.protocol == "h2") out += fmt::format(", stream reset {}, goaway {}", e.stream_reset, e.goaway);
+  if (r.protocol == "h2") out += fmt::format(", stream_reset {}, goaway {}", e.stream_reset, e.goaway);
   out += "\n";
   const std::string statuses = status_counts_line(c);
   out += fmt::format("Status codes: {}\n", statuses.empty() ? "none (no response)" : statuses);

@@ -169,7 +169,7 @@ TEST(Http2Session, AStreamResetByTheServerFailsOnlyThatRequest) {
   EXPECT_EQ(client.capacity(), 2u);  // the connection carries on
 }
 
-TEST(Http2Session, GoawayRefusesUnprocessedStreamsAndStopsNewOnes) {
+TEST(Http2Session, AGracefulGoawayRefusesUnprocessedStreamsForRetryAndStopsNewOnes) {
   const Config config = config_for({"--http2", "--streams", "4"});
   const Http2Request request(config);
   H2Memory memory;
@@ -187,8 +187,25 @@ TEST(Http2Session, GoawayRefusesUnprocessedStreamsAndStopsNewOnes) {
   ASSERT_EQ(events.failures.size(), 2u);
   for (const auto& [token, why] : events.failures) {
     EXPECT_NE(token, 0u);
-    EXPECT_EQ(why, RequestFailure::kGoaway);
+    EXPECT_EQ(why, RequestFailure::kRefused);
   }
+}
+
+TEST(Http2Session, AGoawayWithAnErrorCodeFailsTheStreamsItRefused) {
+  const Config config = config_for({"--http2", "--streams", "2"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 2, memory);
+  client.reset();
+  client.submit(0);
+  client.submit(1);
+  FakeServer server(Answer::kNothing);
+  Recorder events;
+  server.pump(client, events);
+  nghttp2_submit_goaway(server.session(), NGHTTP2_FLAG_NONE, 0, NGHTTP2_ENHANCE_YOUR_CALM, nullptr, 0);
+  server.pump(client, events);
+  ASSERT_EQ(events.failures.size(), 2u);
+  for (const auto& failure : events.failures) EXPECT_EQ(failure.second, RequestFailure::kGoaway);
 }
 
 TEST(Http2Session, ACancelledStreamIsResetAndNeverReported) {
