@@ -190,8 +190,11 @@ int Http2Session::on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, vo
 int Http2Session::on_stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t error_code,
                                   void* user_data) {
   Http2Session& self = self_of(user_data);
+  // Outside receive() (during mem_send, or while a session is deleted) nothing is
+  // reported; a request lost there ends at its timeout.
+  if (self.events_ == nullptr) return 0;
   const std::int64_t token = self.token_of(stream_id);
-  if (token < 0 || self.events_ == nullptr) return 0;  // completed or cancelled already
+  if (token < 0) return 0;  // completed or cancelled already
   const auto t = static_cast<std::uint32_t>(token);
   self.stream_of_[t] = 0;
   RequestFailure why = RequestFailure::kStreamReset;

@@ -224,6 +224,16 @@ def test_h2c_reconnects_after_nginx_ends_a_connection_with_goaway(peers, pacer):
     assert _wait_for_count(server.requests, 5000) == 5000
 
 
+def test_h2c_open_model_survives_nginx_goaways_without_losing_requests(peers, pacer):
+    # 3000 requests over 2 connections: nginx ends each after 1000 with a GOAWAY.
+    server = peers(Nginx, tls=False)
+    run = pacer("--http2", "--streams", "4", "-t1", "-c2", "-R", "1500", "-d", "2s", server.url, timeout=60)
+    report = _assert_clean(run, http2=True)
+    assert abs(report.requests - 3000) <= 30, run
+    assert report.connections_opened >= 3, run
+    assert _wait_for_count(server.requests, report.requests) == report.requests
+
+
 def test_h2c_open_model_sends_the_rate_over_streams(peers, pacer):
     server = peers(Nghttpd, tls=False)
     run = pacer("--http2", "--streams", "8", "-t1", "-c2", "-R", "1000", "-d", "2s", server.url, timeout=60)
