@@ -25,7 +25,8 @@ Http2Session::Http2Session(const Http2Request& request, std::uint32_t streams, H
       memory_(memory),
       stream_of_(streams_, 0),
       status_(streams_, 0),
-      body_sent_(streams_, 0) {
+      body_sent_(streams_, 0),
+      out_(std::make_unique<char[]>(kOutputBytes)) {
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_session_callbacks_new(&callbacks);
   callbacks_.reset(callbacks);
@@ -49,8 +50,9 @@ void Http2Session::reset() {
   }
   session_.reset(session);
   std::fill(stream_of_.begin(), stream_of_.end(), 0);
-  out_ = nullptr;
-  out_left_ = 0;
+  out_begin_ = out_end_ = 0;
+  frame_ = nullptr;
+  frame_left_ = 0;
   goaway_last_stream_ = -1;
   goaway_error_code_ = 0;
   broken_ = false;
@@ -90,24 +92,33 @@ void Http2Session::submit(std::uint32_t token) {
 }
 
 std::span<const char> Http2Session::pending_output() {
-  if (out_left_ == 0 && session_ != nullptr && !broken_) {
-    const std::uint8_t* data = nullptr;
-    const ssize_t n = nghttp2_session_mem_send(session_.get(), &data);
-    if (n < 0) {
-      fail(nghttp2_strerror(static_cast<int>(n)));
-      return {};
+  if (out_begin_ == out_end_) {
+    out_begin_ = out_end_ = 0;
+    while (session_ != nullptr && !broken_) {
+      if (frame_left_ == 0) {
+        const std::uint8_t* data = nullptr;
+        const ssize_t n = nghttp2_session_mem_send(session_.get(), &data);
+        if (n < 0) {
+          fail(nghttp2_strerror(static_cast<int>(n)));
+          break;
+        }
+        if (n == 0) break;
+        frame_ = data;
+        frame_left_ = static_cast<std::size_t>(n);
+      }
+      const std::size_t room = kOutputBytes - out_end_;
+      if (room == 0) break;
+      const std::size_t take = std::min(room, frame_left_);
+      std::memcpy(out_.get() + out_end_, frame_, take);
+      out_end_ += take;
+      frame_ += take;
+      frame_left_ -= take;
     }
-    out_ = data;
-    out_left_ = static_cast<std::size_t>(n);
   }
-  return {reinterpret_cast<const char*>(out_), out_left_};
+  return {out_.get() + out_begin_, out_end_ - out_begin_};
 }
 
-void Http2Session::consume(std::size_t bytes) {
-  bytes = std::min(bytes, out_left_);
-  out_ += bytes;
-  out_left_ -= bytes;
-}
+void Http2Session::consume(std::size_t bytes) { out_begin_ += std::min(bytes, out_end_ - out_begin_); }
 
 bool Http2Session::receive(const char* data, std::size_t len, SessionEvents& events) {
   if (session_ == nullptr) return false;

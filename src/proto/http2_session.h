@@ -75,8 +75,14 @@ class Http2Session final : public Session {
   std::vector<std::int32_t> stream_of_;    // per token
   std::vector<int> status_;                // per token: the final :status seen
   std::vector<std::size_t> body_sent_;     // per token: request body bytes handed to nghttp2
-  const std::uint8_t* out_ = nullptr;      // from mem_send, valid until the next mem_send
-  std::size_t out_left_ = 0;
+  // nghttp2_session_mem_send yields one frame per call; frames are gathered here
+  // so that ten requests (or a SETTINGS ack and a WINDOW_UPDATE) go out in one write.
+  static constexpr std::size_t kOutputBytes = 16 * 1024;
+  std::unique_ptr<char[]> out_;
+  std::size_t out_begin_ = 0;              // next byte to write
+  std::size_t out_end_ = 0;
+  const std::uint8_t* frame_ = nullptr;    // the rest of a frame that did not fit (valid until the next mem_send)
+  std::size_t frame_left_ = 0;
   std::int32_t goaway_last_stream_ = -1;   // >= 0 once a GOAWAY arrived
   std::uint32_t goaway_error_code_ = 0;
   bool broken_ = false;                    // nghttp2 failed: no new requests
