@@ -57,6 +57,8 @@ ExitCode run_and_report(const Config& config) {
   header_fields.request_count = config.request_count;
   header_fields.shard_index = config.shard_index;
   header_fields.shard_count = config.shard_count;
+  header_fields.protocol = config.protocol_name();
+  header_fields.requests_per_connection = config.requests_per_connection();
   if (text_report) {
     std::fputs(report::render_header(header_fields).c_str(), report_out);
     std::fflush(report_out);

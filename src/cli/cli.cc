@@ -21,6 +21,7 @@
 #include "cli/load_options.h"
 #include "cli/merge_options.h"
 #include "cli/option_scan.h"
+#include "cli/protocol_options.h"
 #include "cli/serve_options.h"
 #include "cli/units.h"
 
@@ -32,9 +33,10 @@ enum RunOption : int {
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
+  kHttp2, kStreams, kPipeline,
 };
 
-constexpr std::array<OptionSpec, 31> kRunOptions{{
+constexpr std::array<OptionSpec, 34> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -66,6 +68,9 @@ constexpr std::array<OptionSpec, 31> kRunOptions{{
     {kStartAt, '\0', "start-at", true},
     {kRefresh, '\0', "refresh", true},
     {kPlain, '\0', "plain", false},
+    {kHttp2, '\0', "http2", false},
+    {kStreams, '\0', "streams", true},
+    {kPipeline, '\0', "pipeline", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -77,6 +82,8 @@ struct RunDraft {
   bool stages_given = false;
   bool arrival_given = false;
   bool deadline_given = false;
+  bool streams_given = false;
+  bool pipeline_given = false;
 };
 
 // RFC 9110 tchar.
@@ -248,6 +255,13 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
     case kHdr:
       config.hgrm_path = option.value;
       return check_writable_path(option.value, option.flag);
+    case kHttp2: config.http2 = true; return Ok{};
+    case kStreams:
+      draft.streams_given = true;
+      return store(parse_streams(option.value, option.flag), config.streams);
+    case kPipeline:
+      draft.pipeline_given = true;
+      return store(parse_pipeline(option.value, option.flag), config.pipeline);
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
@@ -293,6 +307,9 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (Status load = finish_load_options(config, draft.stages_given, draft.arrival_given, draft.deadline_given);
       !load) {
     return load;
+  }
+  if (Status protocol = finish_protocol_options(config, draft.streams_given, draft.pipeline_given); !protocol) {
+    return protocol;
   }
   if (Status share = apply_shard_share(config); !share) return share;
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d

@@ -40,6 +40,14 @@ More options:
                        leave timeouts out of the latency histogram
                        (by default each is kept as a lower bound)
 
+Protocol:
+      --http2          HTTP/2 (nghttp2): prior knowledge (h2c) on
+                       http://, ALPN "h2" on https://
+      --streams N      HTTP/2 requests in flight per connection; -c
+                       stays connections, -R the total rate  [1]
+      --pipeline N     HTTP/1.1 requests written ahead on each
+                       connection, answered in order (1..64)  [1]
+
 Open model (requests arrive on a schedule, whatever the server does):
   -R, --rate N         N requests/second in total; latency is measured
                        from when each request was due (no coordinated

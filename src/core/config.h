@@ -75,6 +75,14 @@ struct Config {
   bool print_latency = false;             // --latency
   bool record_timeouts = true;            // false: --no-record-timeouts
 
+  // Protocol. Each connection carries up to `streams` (HTTP/2) or `pipeline`
+  // (HTTP/1.1) requests at once; -c stays the number of connections.
+  bool http2 = false;                     // --http2: prior knowledge (h2c) on http://, ALPN "h2" on https://
+  int streams = 1;                        // --streams: HTTP/2 requests in flight per connection
+  int pipeline = 1;                       // --pipeline: HTTP/1.1 requests written ahead per connection
+  int requests_per_connection() const { return http2 ? streams : pipeline; }
+  const char* protocol_name() const { return http2 ? "h2" : "http/1.1"; }  // as reports name it
+
   // Open model (-R, --stages). Rates are totals for the run, requests/second.
   LoadModel load_model = LoadModel::kClosed;
   double rate_per_s = 0;                  // kConstant; kRamp: the start rate

@@ -1,51 +1,73 @@
-// One client connection slot of a worker. Plain data plus its response parser;
-// owned by one Worker and touched only by that worker's thread.
+// One client connection of a worker and its request slots. A connection carries
+// up to `slots.size()` requests at once (the HTTP/1.1 pipeline depth or the
+// HTTP/2 stream count; 1 is the classic one-request-at-a-time connection); each
+// slot has its own schedule and send times and its own timeout. The protocol is
+// behind `session` (proto::Session); the connection is that session's event sink.
+// Owned by one Worker and touched only by that worker's thread.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "core/clock.h"
 #include "engine/connection_list.h"
-#include "proto/http1_parser.h"
+#include "proto/session.h"
 
 namespace pacer::engine {
 
 class Worker;
+struct Connection;
 
-struct Connection {
+// One request's place on a connection. Its index is the session token.
+struct RequestSlot {
+  Connection* connection = nullptr;
+  std::uint32_t token = 0;
+  bool in_use = false;          // a request is in flight in this slot
+  bool has_free_time = false;   // free_ns is meaningful
+  TimeNs free_ns = 0;           // when the slot became free: closed loop t_sched of its next request
+  TimeNs t_sched = 0;           // of the request in flight
+  TimeNs t_send = 0;
+  ListHook<RequestSlot> in_flight;  // on the worker's in-flight list (send order)
+};
+
+struct Connection final : proto::SessionEvents {
   enum class State : std::uint8_t {
     kClosed,      // no socket (between close and reconnect)
     kBackoff,     // waiting to reconnect after a connect failure
     kConnecting,  // non-blocking connect in progress
-    kIdle,        // connected, nothing in flight
-    kWriting,     // request partly written, waiting for EPOLLOUT
-    kAwaiting,    // request written, response not complete
+    kOpen,        // connected: requests can be sent
   };
 
-  Connection(Worker* owner, proto::ResponseParser::OnComplete on_complete)
-      : worker(owner), parser(on_complete, this) {}
+  // slot_count >= 1. The session is set by the worker before the connection is used.
+  Connection(Worker* owner, std::uint32_t slot_count);
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // proto::SessionEvents: forwarded to the worker.
+  void on_response(std::uint32_t token, int status) override;
+  void on_request_failed(std::uint32_t token, proto::RequestFailure why) override;
 
   Worker* worker;
-  proto::ResponseParser parser;
+  std::unique_ptr<proto::Session> session;
+  std::vector<RequestSlot> slots;
+  std::vector<std::uint32_t> free_tokens;  // a stack of free slot indexes
   int fd = -1;
   State state = State::kClosed;
-  bool response_done = false;       // set by the parser callback during feed()
-  bool reuse_allowed = true;        // the last response allows keep-alive
-  bool has_slot_time = false;       // slot_free_ns is meaningful
+  bool write_blocked = false;       // output waits for EPOLLOUT
   bool holds_claim = false;         // reserved one of the worker's -n requests
   int connect_failures = 0;         // consecutive; drives the backoff
-  std::size_t bytes_written = 0;    // of the current request
-  TimeNs slot_free_ns = 0;          // when the slot became free: t_sched of the next request
-  TimeNs t_sched = 0;               // of the request in flight
-  TimeNs t_send = 0;
+  std::uint32_t sent_on_connection = 0;  // requests since the connect (--disable-keepalive: 1 at most)
+  std::uint32_t answered_on_connection = 0;  // responses since the connect
   TimeNs connect_start_ns = 0;
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
-  ListHook in_flight;                // on the worker's in-flight list (send order)
-  ListHook idle;                     // open model: on the worker's idle list
+  ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
+
+  std::uint32_t in_flight_count() const { return static_cast<std::uint32_t>(slots.size() - free_tokens.size()); }
 };
 
-using InFlightList = ConnectionList<&Connection::in_flight>;
-using IdleList = ConnectionList<&Connection::idle>;
+using InFlightList = IntrusiveList<RequestSlot, &RequestSlot::in_flight>;
+using IdleList = IntrusiveList<Connection, &Connection::idle>;
 
 }  // namespace pacer::engine

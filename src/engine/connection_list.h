@@ -1,61 +1,60 @@
-// Intrusive FIFO lists of connections (no allocation): the in-flight list in
-// send order (its head is always the next request to time out) and, in the open
-// model, the list of idle connections. A Connection carries one ListHook per
-// list it can be on. Owned by one worker thread.
+// Intrusive FIFO lists (no allocation): the worker's in-flight list of request
+// slots in send order (its head is always the next request to time out) and, in
+// the open model, the list of connections with a free slot. An element carries
+// one ListHook per list it can be on. Owned by one worker thread.
 #pragma once
 
 #include <cstddef>
 
 namespace pacer::engine {
 
-struct Connection;
-
+template <typename T>
 struct ListHook {
-  Connection* prev = nullptr;
-  Connection* next = nullptr;
+  T* prev = nullptr;
+  T* next = nullptr;
   bool linked = false;
 };
 
-template <ListHook Connection::*Hook>
-class ConnectionList {
+template <typename T, ListHook<T> T::*Hook>
+class IntrusiveList {
  public:
   bool empty() const { return head_ == nullptr; }
   std::size_t size() const { return size_; }
-  Connection* front() const { return head_; }
+  T* front() const { return head_; }
 
-  void push_back(Connection& c) {
-    ListHook& h = c.*Hook;
+  void push_back(T& item) {
+    ListHook<T>& h = item.*Hook;
     h.prev = tail_;
     h.next = nullptr;
     h.linked = true;
     if (tail_ != nullptr) {
-      (tail_->*Hook).next = &c;
+      (tail_->*Hook).next = &item;
     } else {
-      head_ = &c;
+      head_ = &item;
     }
-    tail_ = &c;
+    tail_ = &item;
     ++size_;
   }
 
-  // No-op when c is not on the list.
-  void remove(Connection& c) {
-    ListHook& h = c.*Hook;
+  // No-op when item is not on the list.
+  void remove(T& item) {
+    ListHook<T>& h = item.*Hook;
     if (!h.linked) return;
     (h.prev != nullptr ? (h.prev->*Hook).next : head_) = h.next;
     (h.next != nullptr ? (h.next->*Hook).prev : tail_) = h.prev;
-    h = ListHook{};
+    h = ListHook<T>{};
     --size_;
   }
 
-  Connection* pop_front() {
-    Connection* c = head_;
-    if (c != nullptr) remove(*c);
-    return c;
+  T* pop_front() {
+    T* item = head_;
+    if (item != nullptr) remove(*item);
+    return item;
   }
 
  private:
-  Connection* head_ = nullptr;
-  Connection* tail_ = nullptr;
+  T* head_ = nullptr;
+  T* tail_ = nullptr;
   std::size_t size_ = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "load/schedule.h"
 #include "net/address.h"
 #include "proto/http1_request.h"
+#include "proto/http2_request.h"
 
 namespace pacer::engine {
 
@@ -60,6 +61,8 @@ report::RunReport make_report(const Config& config) {
   r.timeout_ns = config.timeout_ns;
   r.warmup_ns = config.warmup_ns;
   r.keep_alive = config.keep_alive;
+  r.protocol = config.protocol_name();
+  r.requests_per_connection = config.requests_per_connection();
   r.print_latency = config.print_latency;
   r.record_timeouts = config.record_timeouts;
   r.load_model = config.load_model;
@@ -178,10 +181,17 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   }
 
   const std::string request = proto::build_request(config);
+  std::string request_repeated;
+  for (int i = 0; i < config.pipeline; ++i) request_repeated += request;
+  std::optional<proto::Http2Request> http2_request;
+  if (config.http2) http2_request.emplace(config);
   SharedRun shared;
   shared.config = &config;
   shared.address = probe->address;
   shared.request = request;
+  shared.request_repeated = request_repeated;
+  shared.http2_request = http2_request ? &*http2_request : nullptr;
+  shared.slots_per_connection = static_cast<std::uint32_t>(config.requests_per_connection());
   shared.is_head = strcasecmp(config.method.c_str(), "HEAD") == 0;
   shared.stop = &stop;
   const std::optional<load::RateProfile> profile = make_profile(config);

@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "load/schedule.h"
 #include "net/address.h"
+#include "proto/http2_request.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 
@@ -20,7 +21,10 @@ namespace pacer::engine {
 struct SharedRun {
   const Config* config = nullptr;
   net::Address address;
-  std::string_view request;          // the request bytes, built once
+  std::string_view request;          // the HTTP/1.1 request bytes, built once
+  std::string_view request_repeated; // the same bytes slots_per_connection times (pipelining)
+  const proto::Http2Request* http2_request = nullptr;  // non-null: speak HTTP/2 (prior knowledge)
+  std::uint32_t slots_per_connection = 1;  // --streams (HTTP/2) or --pipeline (HTTP/1.1)
   bool is_head = false;              // responses carry no body
   TimeNs start_ns = 0;               // load begins (all workers)
   TimeNs record_from_ns = 0;         // start + warm-up: requests scheduled earlier are not recorded

@@ -14,6 +14,8 @@
 #include <fmt/format.h>
 
 #include "net/socket.h"
+#include "proto/http1_session.h"
+#include "proto/http2_session.h"
 #include "report/run_report.h"
 
 namespace pacer::engine {
@@ -21,17 +23,26 @@ namespace pacer::engine {
 namespace {
 
 constexpr int kMaxEvents = 256;
-constexpr std::size_t kReadBufferBytes = 64 * 1024;
 constexpr TimeNs kRateSampleNs = 100 * kNsPerMs;  // wrk samples Req/Sec every 100 ms
-constexpr TimeNs kBackoffBaseNs = 10 * kNsPerMs;
-constexpr TimeNs kBackoffMaxNs = 1 * kNsPerS;
-
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
 constexpr TimeNs kArrivalSpinNs = 30 * kNsPerUs;
 
-bool backoff_later(const Connection* a, const Connection* b) { return a->reconnect_at_ns > b->reconnect_at_ns; }
-
 }  // namespace
+
+Connection::Connection(Worker* owner, std::uint32_t slot_count) : worker(owner), slots(slot_count) {
+  free_tokens.reserve(slot_count);
+  for (std::uint32_t i = 0; i < slot_count; ++i) {
+    slots[i].connection = this;
+    slots[i].token = i;
+    free_tokens.push_back(slot_count - 1 - i);  // token 0 on top
+  }
+}
+
+void Connection::on_response(std::uint32_t token, int status) { worker->handle_response(*this, token, status); }
+
+void Connection::on_request_failed(std::uint32_t token, proto::RequestFailure why) {
+  worker->handle_request_failed(*this, token, why);
+}
 
 Worker::Worker(const SharedRun& shared, int worker_index, int connections,
                std::optional<std::uint64_t> request_quota)
@@ -46,9 +57,11 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
 Status Worker::prepare() {
   epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return runtime_error(fmt::format("epoll_create1: {}", std::strerror(errno)));
+  if (shared_.http2_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
   connections_.reserve(static_cast<std::size_t>(connection_count_));
   for (int i = 0; i < connection_count_; ++i) {
-    connections_.push_back(std::make_unique<Connection>(this, &Worker::on_response_complete));
+    connections_.push_back(std::make_unique<Connection>(this, shared_.slots_per_connection));
+    connections_.back()->session = make_session();
   }
   backoff_.reserve(static_cast<std::size_t>(connection_count_));
   if (shared_.profile != nullptr) {
@@ -71,6 +84,14 @@ Status Worker::prepare() {
   read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
   result_.first_error.reserve(256);
   return Ok{};
+}
+
+std::unique_ptr<proto::Session> Worker::make_session() {
+  if (shared_.http2_request != nullptr) {
+    return std::make_unique<proto::Http2Session>(*shared_.http2_request, shared_.slots_per_connection, *h2_memory_);
+  }
+  return std::make_unique<proto::Http1Session>(shared_.request, shared_.request_repeated,
+                                               shared_.slots_per_connection, shared_.is_head);
 }
 
 void Worker::adopt_first_connection(UniqueFd fd, TimeNs connect_ns) {
@@ -155,8 +176,7 @@ void Worker::close_intervals(bool final) {
 std::uint64_t Worker::count_open_connections() const {
   std::uint64_t open = 0;
   for (const auto& c : connections_) {
-    const Connection::State s = c->state;
-    if (s == Connection::State::kIdle || s == Connection::State::kWriting || s == Connection::State::kAwaiting) ++open;
+    if (c->state == Connection::State::kOpen) ++open;
   }
   return open;
 }
@@ -211,273 +231,14 @@ void Worker::handle_event(const epoll_event& event) {
     case Connection::State::kConnecting:
       if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) != 0) finish_connect(c);
       break;
-    case Connection::State::kWriting:
+    case Connection::State::kOpen:
       if ((ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) handle_readable(c, ev);
-      if (c.state == Connection::State::kWriting && (ev & EPOLLOUT) != 0) continue_write(c);
-      break;
-    case Connection::State::kIdle:
-    case Connection::State::kAwaiting:
-      if ((ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) handle_readable(c, ev);
+      if (c.state == Connection::State::kOpen && c.write_blocked && (ev & EPOLLOUT) != 0) flush(c);
       break;
     case Connection::State::kClosed:
     case Connection::State::kBackoff:
       break;  // a stale event for a socket closed earlier in this batch
   }
-}
-
-// ---- connecting ------------------------------------------------------------
-
-void Worker::start_connect(Connection& c) {
-  // A slot that will send nothing more (end of run, -n reached) stays closed, so
-  // the server sees no connection that carries no request.
-  if (!claim_request(c)) {
-    c.state = Connection::State::kClosed;
-    return;
-  }
-  c.connect_start_ns = now_;
-  c.fd = net::open_tcp_socket(shared_.address.family());
-  if (c.fd < 0) {
-    connect_failed(c, errno);
-    return;
-  }
-  if (!register_socket(c)) return;
-  c.state = Connection::State::kConnecting;
-  if (::connect(c.fd, shared_.address.sockaddr_ptr(), shared_.address.length) == 0) {
-    finish_connect(c);
-  } else if (errno != EINPROGRESS) {
-    connect_failed(c, errno);
-  }
-}
-
-bool Worker::register_socket(Connection& c) {
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-  ev.data.ptr = &c;
-  if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, c.fd, &ev) == 0) return true;
-  connect_failed(c, errno);
-  return false;
-}
-
-void Worker::finish_connect(Connection& c) {
-  const int err = net::socket_error(c.fd);
-  if (err != 0) {
-    connect_failed(c, err);
-    return;
-  }
-  c.connect_failures = 0;
-  ++result_.counters.connects;
-  if (now_ >= shared_.record_from_ns) result_.connect.record(now_ - c.connect_start_ns);
-  c.state = Connection::State::kIdle;
-  c.parser.reset();
-  if (!c.has_slot_time) {
-    // The first connection of a slot is set-up, not load: the slot opens now.
-    c.slot_free_ns = now_;
-    c.has_slot_time = true;
-  }
-  connection_ready(c);
-}
-
-void Worker::connect_failed(Connection& c, int err) {
-  if (now_ >= shared_.record_from_ns) ++result_.counters.errors.connect;
-  note_error(err, "connect");
-  close_connection(c);
-  const int shift = std::min(c.connect_failures, 7);
-  ++c.connect_failures;
-  c.reconnect_at_ns = now_ + std::min(kBackoffMaxNs, kBackoffBaseNs << shift);
-  c.state = Connection::State::kBackoff;
-  backoff_.push_back(&c);
-  std::push_heap(backoff_.begin(), backoff_.end(), backoff_later);
-}
-
-void Worker::run_due_reconnects() {
-  while (!backoff_.empty() && backoff_.front()->reconnect_at_ns <= now_) {
-    std::pop_heap(backoff_.begin(), backoff_.end(), backoff_later);
-    Connection* c = backoff_.back();
-    backoff_.pop_back();
-    start_connect(*c);
-  }
-}
-
-// ---- sending ---------------------------------------------------------------
-
-void Worker::connection_ready(Connection& c) {
-  if (!is_open()) {
-    send_request(c, c.slot_free_ns);
-    return;
-  }
-  TimeNs t_sched = 0;
-  if (pop_backlog(t_sched)) {
-    send_request(c, t_sched);
-  } else {
-    idle_.push_back(c);
-  }
-}
-
-void Worker::send_request(Connection& c, TimeNs t_sched) {
-  // Open model: the arrival was already taken from the schedule; it is sent.
-  if (!is_open() && !claim_request(c)) return;
-  if (is_recorded(t_sched) && c.holds_claim) {
-    c.holds_claim = false;  // this request uses it up
-    --claims_held_;
-  }
-  c.t_sched = t_sched;
-  c.t_send = now_;
-  c.bytes_written = 0;
-  c.response_done = false;
-  c.parser.expect(shared_.is_head);
-  in_flight_.push_back(c);
-  if (is_recorded(t_sched)) {
-    ++result_.counters.requests_sent;
-    if (is_open()) result_.queue_delay.record(now_ - t_sched);
-  }
-  c.state = Connection::State::kWriting;
-  continue_write(c);
-}
-
-void Worker::continue_write(Connection& c) {
-  const std::string_view req = shared_.request;
-  while (c.bytes_written < req.size()) {
-    const ssize_t n = ::send(c.fd, req.data() + c.bytes_written, req.size() - c.bytes_written, MSG_NOSIGNAL);
-    if (n > 0) {
-      c.bytes_written += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && errno == EAGAIN) {
-      return;  // EPOLLOUT (edge-triggered) resumes the write
-    } else {
-      note_error(errno, "write");
-      fail_request(c, &stats::ErrorCounts::write);
-      return;
-    }
-  }
-  c.state = Connection::State::kAwaiting;
-}
-
-// ---- receiving -------------------------------------------------------------
-
-void Worker::handle_readable(Connection& c, std::uint32_t events) {
-  const bool peer_closing = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
-  char* buf = read_buffer_.get();
-  while (true) {
-    const ssize_t n = ::read(c.fd, buf, kReadBufferBytes);
-    if (n > 0) {
-      if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += static_cast<std::uint64_t>(n);
-      if (!c.parser.feed(buf, static_cast<std::size_t>(n))) {
-        note_error(0, c.parser.error_reason());
-        if (c.in_flight.linked) {
-          fail_request(c, &stats::ErrorCounts::parse);
-        } else {
-          if (now_ >= shared_.record_from_ns) ++result_.counters.errors.parse;
-          reopen(c);
-        }
-        return;
-      }
-      // A short read drained the socket: with edge triggering the next byte
-      // brings a new event. Keep reading only when the peer is closing (to see EOF).
-      if (static_cast<std::size_t>(n) < kReadBufferBytes && !peer_closing) break;
-    } else if (n == 0) {
-      const bool complete = c.parser.finish();
-      if (c.in_flight.linked) {
-        note_error(0, complete ? "connection closed before the response" : c.parser.error_reason());
-        fail_request(c, &stats::ErrorCounts::read);
-      } else {
-        // The server closed an idle keep-alive connection, or ended a close-delimited body.
-        reopen_idle(c);
-      }
-      return;
-    } else if (errno == EINTR) {
-      continue;
-    } else if (errno == EAGAIN) {
-      break;
-    } else {
-      const int err = errno;
-      if (c.in_flight.linked) {
-        note_error(err, "read");
-        fail_request(c, &stats::ErrorCounts::read);
-      } else {
-        reopen_idle(c);
-      }
-      return;
-    }
-  }
-  if (c.response_done) after_response(c);
-}
-
-void Worker::on_response_complete(void* context, int status, bool keep_alive) {
-  auto& c = *static_cast<Connection*>(context);
-  c.worker->handle_response(c, status, keep_alive);
-}
-
-void Worker::handle_response(Connection& c, int status, bool keep_alive) {
-  in_flight_.remove(c);
-  c.response_done = true;
-  c.reuse_allowed = keep_alive && c.state == Connection::State::kAwaiting;
-  c.state = Connection::State::kIdle;
-  stats::Counters& counters = result_.counters;
-  if (!is_recorded(c.t_sched)) {
-    ++counters.warmup_responses;
-    return;
-  }
-  ++counters.responses;
-  if (status >= 0 && status <= stats::kMaxStatusCode) ++counters.status_counts[static_cast<std::size_t>(status)];
-  if (status >= 400) ++counters.errors.status;
-  record_latency(now_ - c.t_sched, false);
-  if (is_open()) result_.service.record(now_ - c.t_send);
-}
-
-void Worker::after_response(Connection& c) {
-  c.response_done = false;
-  c.slot_free_ns = now_;
-  if (!c.reuse_allowed || !shared_.config->keep_alive) {
-    reopen(c);
-    return;
-  }
-  connection_ready(c);
-}
-
-// ---- failures and timeouts ---------------------------------------------------
-
-void Worker::fail_request(Connection& c, std::uint64_t stats::ErrorCounts::*error) {
-  if (is_recorded(c.t_sched)) ++(result_.counters.errors.*error);
-  c.slot_free_ns = now_;
-  reopen(c);
-}
-
-void Worker::expire_timeouts() {
-  const TimeNs timeout = shared_.config->timeout_ns;
-  while (!in_flight_.empty() && in_flight_.front()->t_send + timeout <= now_) {
-    Connection& c = *in_flight_.front();
-    if (is_recorded(c.t_sched)) {
-      ++result_.counters.errors.timeout;
-      if (shared_.config->record_timeouts) {
-        record_latency(now_ - c.t_sched, true);  // censored: the true latency is at least this
-      }
-    }
-    c.slot_free_ns = now_;
-    reopen(c);
-  }
-}
-
-void Worker::close_connection(Connection& c) {
-  in_flight_.remove(c);
-  idle_.remove(c);
-  if (c.fd >= 0) {
-    ::close(c.fd);  // also removes it from the epoll set
-    c.fd = -1;
-  }
-  c.state = Connection::State::kClosed;
-}
-
-void Worker::reopen_idle(Connection& c) {
-  // A response completed in this read frees the slot now, as after_response would.
-  if (c.response_done) c.slot_free_ns = now_;
-  c.response_done = false;
-  reopen(c);
-}
-
-void Worker::reopen(Connection& c) {
-  close_connection(c);
-  start_connect(c);
 }
 
 // ---- bookkeeping -------------------------------------------------------------

@@ -6,11 +6,17 @@
 // Sockets are registered once, edge-triggered, for input and output, so a
 // request costs one write and one read besides epoll_wait: no epoll_ctl.
 //
-// Closed loop: a connection sends its next request when the previous one
-// completes; t_sched is when the slot became free. Open model: arrivals come
-// from an ArrivalSchedule at nanosecond times (epoll_pwait2, 1 ns timer slack);
-// each goes to an idle connection or waits in a bounded FIFO backlog, its
-// latency clock already running (t_sched is the arrival time).
+// Each connection has request slots (proto::Session capacity: HTTP/1.1 pipeline
+// depth or HTTP/2 streams; 1 by default). Closed loop: a slot sends its next
+// request when its previous one completes; t_sched is when the slot became free.
+// Open model: arrivals come from an ArrivalSchedule at nanosecond times
+// (epoll_pwait2, 1 ns timer slack); each goes to a connection with a free slot
+// or waits in a bounded FIFO backlog, its latency clock already running
+// (t_sched is the arrival time). Timeouts are per request slot.
+//
+// Files: worker.cc (loop, bookkeeping), worker_connect.cc (connect, close,
+// backoff), worker_io.cc (send, receive, session events, timeouts),
+// worker_open.cc (the open model's arrivals and backlog).
 #pragma once
 
 #include <atomic>
@@ -28,8 +34,10 @@
 #include "engine/time_ring.h"
 #include "load/schedule.h"
 #include "net/event_wait.h"
+#include "proto/h2_memory.h"
 
 #include <sys/epoll.h>
+#include <sys/types.h>
 
 namespace pacer::engine {
 
@@ -55,7 +63,8 @@ class Worker {
   bool is_done() const { return done_.load(std::memory_order_acquire); }
 
  private:
-  static void on_response_complete(void* context, int status, bool keep_alive);
+  friend struct Connection;  // forwards its session's events
+  static constexpr std::size_t kReadBufferBytes = 64 * 1024;
 
   bool is_recorded(TimeNs t_sched) const { return t_sched >= shared_.record_from_ns; }
   // With -n: reserves one of the worker's remaining requests for c before it
@@ -66,26 +75,43 @@ class Worker {
   bool is_open() const { return schedule_.has_value(); }
   TimeNs next_wake_ns() const;
   void wait_for_events();
+  std::unique_ptr<proto::Session> make_session();
 
+  // Connecting and closing (worker_connect.cc).
   void start_connect(Connection& c);
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
   void finish_connect(Connection& c);
   void connect_failed(Connection& c, int err);
-  // Closed loop: sends c's next request (t_sched = when its slot became free).
-  // Open model: hands c the oldest queued arrival, or parks it on the idle list.
-  void connection_ready(Connection& c);
-  void send_request(Connection& c, TimeNs t_sched);
-  void continue_write(Connection& c);
-  void handle_readable(Connection& c, std::uint32_t events);
-  void handle_response(Connection& c, int status, bool keep_alive);
-  void after_response(Connection& c);
-  // A request in flight failed; counts `error` (if recorded) and reopens.
-  void fail_request(Connection& c, std::uint64_t stats::ErrorCounts::*error);
   void close_connection(Connection& c);
   void reopen(Connection& c);
-  void reopen_idle(Connection& c);  // the peer closed with nothing in flight
-  void expire_timeouts();
   void run_due_reconnects();
+
+  // Sending and receiving (worker_io.cc).
+  // Requests c can take now: its free slots, or 0 if it must not take more.
+  std::uint32_t free_capacity(const Connection& c) const;
+  // Fills c's free slots (closed loop: each slot's next request; open model: the
+  // oldest queued arrivals, then the idle list), writes, or reconnects c once it
+  // can take no more requests and has none in flight.
+  void connection_ready(Connection& c);
+  // Queues one request on a free slot of c; false if -n or the drain says no (closed loop).
+  bool send_request(Connection& c, TimeNs t_sched);
+  // Writes c's pending output; false if the connection failed (and was reopened).
+  bool flush(Connection& c);
+  void handle_readable(Connection& c, std::uint32_t events);
+  void handle_response(Connection& c, std::uint32_t token, int status);
+  void handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
+  RequestSlot& release_slot(Connection& c, std::uint32_t token);
+  // Puts a request the server refused unprocessed back: the same t_sched, sent again.
+  void retry_request(Connection& c, std::uint32_t token);
+  // Every request in flight on c failed with `error` (counted if recorded); reopens c.
+  void fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error);
+  void expire_timeouts();
+  void count_timeout(const RequestSlot& slot);
+  // The only two places that touch a connected socket's bytes (a TLS transport
+  // slots in here): like read(2)/send(2), -1 with errno on failure.
+  ssize_t socket_read(Connection& c, char* buf, std::size_t len);
+  ssize_t socket_write(Connection& c, const char* data, std::size_t len);
+
   void sample_rate();
   void handle_event(const epoll_event& event);
   void note_error(int err, const char* what);
@@ -107,11 +133,12 @@ class Worker {
   std::uint64_t claims_held_ = 0;            // connections holding a claim_request() reservation
   UniqueFd epoll_;
   net::EventWait event_wait_;
+  std::unique_ptr<proto::H2Memory> h2_memory_;  // outlives the connections' HTTP/2 sessions
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> backoff_;         // min-heap on reconnect_at_ns; capacity reserved
   std::vector<epoll_event> events_;
   std::unique_ptr<char[]> read_buffer_;
-  InFlightList in_flight_;                   // oldest send first: its head is the next timeout
+  InFlightList in_flight_;                   // request slots, oldest send first: its head is the next timeout
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
   TimeNs now_ = 0;                           // read once per wake-up

@@ -29,8 +29,17 @@ void Worker::dispatch_arrivals() {
 }
 
 void Worker::take_arrival(TimeNs t_sched) {
-  if (Connection* c = idle_.pop_front()) {
+  while (Connection* c = idle_.front()) {
+    if (free_capacity(*c) == 0) {
+      // It can take no more requests (a GOAWAY, `Connection: close`): it reopens
+      // once its requests in flight complete.
+      idle_.remove(*c);
+      continue;
+    }
     send_request(*c, t_sched);
+    // The idle list holds connections with a free slot; a full one leaves it.
+    if (free_capacity(*c) == 0) idle_.remove(*c);
+    flush(*c);
     return;
   }
   if (!backlog_.push(t_sched)) {

@@ -32,7 +32,9 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"schedule_lag_ns", open_model ? json(in.schedule_lag_ns) : json(nullptr)},
       {"errors",
        {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
-        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"status", e.status}}},
+        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog},
+        {"stream_reset", e.stream_reset}, {"goaway", e.goaway},
+        {"status", e.status}}},
       {"latency_ns", std::move(latency)},
   };
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);

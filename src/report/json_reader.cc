@@ -131,6 +131,9 @@ void read_config(const Field& c, RunReport& r) {
   r.timeout_ns = c.at("timeout_s").seconds_ns();
   r.warmup_ns = c.at("warmup_s").seconds_ns();
   r.keep_alive = c.at("keep_alive").boolean();
+  // Optional: reports from before HTTP/2 have neither.
+  if (c.has("protocol")) r.protocol = c.at("protocol").string();
+  if (c.has("requests_per_connection")) r.requests_per_connection = c.at("requests_per_connection").positive_int();
   r.record_timeouts = c.at("record_timeouts").boolean();
   r.load_model = parse_load_model(c.at("load_model"));
   if (c.has("shard")) {  // optional: reports from before --shard have none
@@ -183,6 +186,8 @@ void read_counts(const Field& root, stats::Counters& c) {
   e.parse = errors.at("parse").count();
   e.deadline = errors.at("deadline").count();
   e.backlog = errors.at("backlog").count();
+  if (errors.has("stream_reset")) e.stream_reset = errors.at("stream_reset").count();
+  if (errors.has("goaway")) e.goaway = errors.at("goaway").count();
   e.status = errors.at("status").count();
   if (e.status > c.responses) errors.at("status").fail("more status errors than responses");
 

@@ -30,6 +30,8 @@ std::vector<Setting> per_shard_settings(const RunReport& r) {
       {"load_model", load_model_name(r.load_model)},
       {"timeout_s", seconds_text(r.timeout_ns)},
       {"keep_alive", r.keep_alive ? "true" : "false"},
+      {"protocol", r.protocol},
+      {"requests_per_connection", fmt::format("{}", r.requests_per_connection)},
       {"duration_s", r.duration_ns > 0 ? seconds_text(r.duration_ns) : "none"},
       {"rate_per_s", fmt::format("{}", r.rate_per_s)},
       {"rate_end_per_s", fmt::format("{}", r.rate_end_per_s)},

@@ -28,6 +28,8 @@ struct RunReport {
   TimeNs timeout_ns = 0;
   TimeNs warmup_ns = 0;
   bool keep_alive = true;
+  std::string protocol = "http/1.1";      // "http/1.1" or "h2"
+  int requests_per_connection = 1;        // --streams (h2) or --pipeline (http/1.1)
   bool print_latency = false;
   bool record_timeouts = true;
   LoadModel load_model = LoadModel::kClosed;

@@ -116,6 +116,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   out += fmt::format("Errors:       connect {}, read {}, write {}, timeout {}, parse {}, status {}", e.connect,
                      e.read, e.write, e.timeout, e.parse, e.status);
   if (r.load_model != LoadModel::kClosed) out += fmt::format(", deadline {}, backlog {}", e.deadline, e.backlog);
+  if (r.protocol == "h2") out += fmt::format(", stream_reset {}, goaway {}", e.stream_reset, e.goaway);
   out += "\n";
   const std::string statuses = status_counts_line(c);
   out += fmt::format("Status codes: {}\n", statuses.empty() ? "none (no response)" : statuses);
@@ -144,6 +145,12 @@ std::string render_header(const RunReport& r) {
   std::string out = fmt::format("Running {} @ {}\n", what, r.url);
   out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
   if (r.shard_count > 1) out += fmt::format(" (shard {}/{})", r.shard_index, r.shard_count);
+  if (r.protocol == "h2") {
+    out += fmt::format(", HTTP/2 with {} stream{} each", r.requests_per_connection,
+                       r.requests_per_connection == 1 ? "" : "s");
+  } else if (r.requests_per_connection > 1) {
+    out += fmt::format(", HTTP/1.1 pipelined {} deep", r.requests_per_connection);
+  }
   out += "\n";
   return out;
 }

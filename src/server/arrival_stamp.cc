@@ -27,7 +27,7 @@ bool enable_receive_stamps(int fd) {
   return ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0;
 }
 
-ssize_t read_stamped(int fd, char* buffer, std::size_t bytes, TimeNs& arrival_ns) {
+StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
   iovec io{buffer, bytes};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
   msghdr message{};
@@ -35,18 +35,18 @@ ssize_t read_stamped(int fd, char* buffer, std::size_t bytes, TimeNs& arrival_ns
   message.msg_iovlen = 1;
   message.msg_control = control;
   message.msg_controllen = sizeof control;
-  const ssize_t got = ::recvmsg(fd, &message, 0);
-  if (got <= 0) return got;
+  StampedRead result;
+  result.bytes = ::recvmsg(fd, &message, 0);
+  if (result.bytes <= 0) return result;
   for (cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
       timespec stamp{};
       std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
-      arrival_ns = realtime_to_monotonic(to_ns(stamp));
-      return got;
+      if (stamp.tv_sec != 0 || stamp.tv_nsec != 0) result.kernel_arrival_ns = realtime_to_monotonic(to_ns(stamp));
+      break;
     }
   }
-  arrival_ns = monotonic_now_ns();
-  return got;
+  return result;
 }
 
 }  // namespace pacer::server

@@ -17,9 +17,14 @@ namespace pacer::server {
 // listening socket, accepted sockets inherit it. Returns false if refused.
 bool enable_receive_stamps(int fd);
 
-// read(2) that also returns when the kernel received the data (monotonic ns).
-// `arrival_ns` is set only when got > 0: to the kernel's stamp when there is one,
-// otherwise to the current time.
-ssize_t read_stamped(int fd, char* buffer, std::size_t bytes, TimeNs& arrival_ns);
+struct StampedRead {
+  ssize_t bytes = 0;             // what read(2) returns (errno set when -1)
+  TimeNs kernel_arrival_ns = 0;  // monotonic; 0 when the data came unstamped
+};
+
+// read(2) that also says when the kernel received the data. Data can come
+// unstamped: the kernel turns stamping on a moment after the first socket asks
+// for it (deferred work), and a socket without the flag never gets stamps.
+StampedRead read_stamped(int fd, char* buffer, std::size_t bytes);
 
 }  // namespace pacer::server

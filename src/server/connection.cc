@@ -192,8 +192,14 @@ bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
   }
   const std::size_t room_bytes = kInputBytes - in_end_;
   // With the arrival log, the kernel's receive stamp says when the request came.
-  const ssize_t got = ctx.arrivals != nullptr ? read_stamped(fd_.get(), in_.get() + in_end_, room_bytes, input_arrival_ns_)
-                                              : ::read(fd_.get(), in_.get() + in_end_, room_bytes);
+  ssize_t got = 0;
+  if (ctx.arrivals != nullptr) {
+    const StampedRead stamped = read_stamped(fd_.get(), in_.get() + in_end_, room_bytes);
+    got = stamped.bytes;
+    input_arrival_ns_ = stamped.kernel_arrival_ns != 0 ? stamped.kernel_arrival_ns : monotonic_now_ns();
+  } else {
+    got = ::read(fd_.get(), in_.get() + in_end_, room_bytes);
+  }
   if (got > 0) {
     // A short read drained the socket: data arriving later raises a new edge, so
     // skip the read that would only return EAGAIN.

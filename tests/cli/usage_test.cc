@@ -32,7 +32,8 @@ TEST(Usage, RunUsageListsEveryOption) {
   expect_mentions(usage(), {"-c, --connections", "-d, --duration", "-t, --threads",
                             "-H, --header", "--latency", "--timeout", "-v, --version",
                             "-h, --help", "-m, --method", "-b, --body", "-n, --requests",
-                            "--disable-keepalive", "--warmup", "--no-record-timeouts"});
+                            "--disable-keepalive", "--warmup", "--no-record-timeouts",
+                            "--http2", "--streams N", "--pipeline N"});
 }
 
 TEST(Usage, RunUsageExplainsTheLiveViewOptions) {

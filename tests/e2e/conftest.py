@@ -158,7 +158,7 @@ def parse_report(text: str) -> Report:
         elif m := re.fullmatch(r"Transfer/sec:\s+(\S+)", s):
             r.transfer_per_sec = m.group(1)
         elif m := re.fullmatch(r"Errors:\s+(.*)", s):
-            r.errors = {k: int(v) for k, v in re.findall(r"([a-z]+) (\d+)", m.group(1))}
+            r.errors = {k: int(v) for k, v in re.findall(r"([a-z_]+) (\d+)", m.group(1))}
         elif m := re.fullmatch(r"Status codes:\s+(.*)", s):
             r.status_codes = {int(k): int(v) for k, v in re.findall(r"\b(\d{3}) (\d+)", m.group(1))}
         elif m := re.fullmatch(r"Connect:\s+(.*)", s):

@@ -25,10 +25,8 @@ TEST(TimeRing, IsAFifoThatRefusesWhenFull) {
   EXPECT_TRUE(ring.empty());
 }
 
-void ignore(void*, int, bool) {}
-
-TEST(ConnectionList, KeepsInsertionOrderAndRemovesFromAnywhere) {
-  Connection a(nullptr, &ignore), b(nullptr, &ignore), c(nullptr, &ignore);
+TEST(IntrusiveList, KeepsInsertionOrderAndRemovesFromAnywhere) {
+  RequestSlot a, b, c;
   InFlightList list;
   list.push_back(a);
   list.push_back(b);
@@ -43,13 +41,24 @@ TEST(ConnectionList, KeepsInsertionOrderAndRemovesFromAnywhere) {
   EXPECT_EQ(list.pop_front(), nullptr);
 }
 
-TEST(ConnectionList, AConnectionCanBeOnBothListsIndependently) {
-  Connection a(nullptr, &ignore);
+TEST(Connection, NumbersItsSlotsAsSessionTokensAndStartsWithAllFree) {
+  Connection c(nullptr, 4);
+  ASSERT_EQ(c.slots.size(), 4u);
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(c.slots[i].token, i);
+    EXPECT_EQ(c.slots[i].connection, &c);
+  }
+  EXPECT_EQ(c.in_flight_count(), 0u);
+  EXPECT_EQ(c.free_tokens.back(), 0u);  // the lowest token is used first
+}
+
+TEST(IntrusiveList, AConnectionOnTheIdleListIsIndependentOfItsSlotsInFlight) {
+  Connection a(nullptr, 2);
   InFlightList in_flight;
   IdleList idle;
-  in_flight.push_back(a);
+  in_flight.push_back(a.slots[0]);
   idle.push_back(a);
-  in_flight.remove(a);
+  in_flight.remove(a.slots[0]);
   EXPECT_TRUE(a.idle.linked);
   EXPECT_EQ(idle.front(), &a);
 }

@@ -1,0 +1,118 @@
+// The worker's connection life cycle: non-blocking connect, registration with
+// epoll, connect failures with exponential backoff, close and reopen. See worker.h.
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "engine/worker.h"
+#include "net/socket.h"
+
+namespace pacer::engine {
+
+namespace {
+
+constexpr TimeNs kBackoffBaseNs = 10 * kNsPerMs;
+constexpr TimeNs kBackoffMaxNs = 1 * kNsPerS;
+
+bool backoff_later(const Connection* a, const Connection* b) { return a->reconnect_at_ns > b->reconnect_at_ns; }
+
+}  // namespace
+
+void Worker::start_connect(Connection& c) {
+  // A connection that will send nothing more (end of run, -n reached) stays
+  // closed, so the server sees no connection that carries no request.
+  if (!claim_request(c)) {
+    c.state = Connection::State::kClosed;
+    return;
+  }
+  c.connect_start_ns = now_;
+  c.fd = net::open_tcp_socket(shared_.address.family());
+  if (c.fd < 0) {
+    connect_failed(c, errno);
+    return;
+  }
+  if (!register_socket(c)) return;
+  c.state = Connection::State::kConnecting;
+  if (::connect(c.fd, shared_.address.sockaddr_ptr(), shared_.address.length) == 0) {
+    finish_connect(c);
+  } else if (errno != EINPROGRESS) {
+    connect_failed(c, errno);
+  }
+}
+
+bool Worker::register_socket(Connection& c) {
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  ev.data.ptr = &c;
+  if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, c.fd, &ev) == 0) return true;
+  connect_failed(c, errno);
+  return false;
+}
+
+void Worker::finish_connect(Connection& c) {
+  const int err = net::socket_error(c.fd);
+  if (err != 0) {
+    connect_failed(c, err);
+    return;
+  }
+  c.connect_failures = 0;
+  ++result_.counters.connects;
+  if (now_ >= shared_.record_from_ns) result_.connect.record(now_ - c.connect_start_ns);
+  c.state = Connection::State::kOpen;
+  c.write_blocked = false;
+  c.sent_on_connection = 0;
+  c.answered_on_connection = 0;
+  c.session->reset();
+  for (RequestSlot& slot : c.slots) {
+    if (slot.has_free_time) continue;
+    // The first connection of a slot is set-up, not load: the slot opens now.
+    slot.free_ns = now_;
+    slot.has_free_time = true;
+  }
+  connection_ready(c);
+}
+
+void Worker::connect_failed(Connection& c, int err) {
+  if (now_ >= shared_.record_from_ns) ++result_.counters.errors.connect;
+  note_error(err, "connect");
+  close_connection(c);
+  const int shift = std::min(c.connect_failures, 7);
+  ++c.connect_failures;
+  c.reconnect_at_ns = now_ + std::min(kBackoffMaxNs, kBackoffBaseNs << shift);
+  c.state = Connection::State::kBackoff;
+  backoff_.push_back(&c);
+  std::push_heap(backoff_.begin(), backoff_.end(), backoff_later);
+}
+
+void Worker::run_due_reconnects() {
+  while (!backoff_.empty() && backoff_.front()->reconnect_at_ns <= now_) {
+    std::pop_heap(backoff_.begin(), backoff_.end(), backoff_later);
+    Connection* c = backoff_.back();
+    backoff_.pop_back();
+    start_connect(*c);
+  }
+}
+
+void Worker::close_connection(Connection& c) {
+  // Requests still in flight here are abandoned uncounted (the end of the run);
+  // the failure paths have already counted and released theirs.
+  for (RequestSlot& slot : c.slots) {
+    if (slot.in_use) release_slot(c, slot.token);
+  }
+  idle_.remove(c);
+  if (c.fd >= 0) {
+    ::close(c.fd);  // also removes it from the epoll set
+    c.fd = -1;
+  }
+  c.state = Connection::State::kClosed;
+}
+
+void Worker::reopen(Connection& c) {
+  close_connection(c);
+  start_connect(c);
+}
+
+}  // namespace pacer::engine

@@ -1,0 +1,238 @@
+// The worker's request traffic: filling a connection's free slots, writing the
+// session's output, reading and feeding it back, the session's per-request
+// events, failures and per-request timeouts. See worker.h.
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "engine/worker.h"
+
+namespace pacer::engine {
+
+// ---- raw socket I/O (the seam a TLS transport routes through) ---------------
+
+ssize_t Worker::socket_read(Connection& c, char* buf, std::size_t len) { return ::read(c.fd, buf, len); }
+
+ssize_t Worker::socket_write(Connection& c, const char* data, std::size_t len) {
+  return ::send(c.fd, data, len, MSG_NOSIGNAL);
+}
+
+// ---- sending ---------------------------------------------------------------
+
+std::uint32_t Worker::free_capacity(const Connection& c) const {
+  if (c.state != Connection::State::kOpen) return 0;
+  if (!shared_.config->keep_alive && c.sent_on_connection > 0) return 0;
+  const std::uint32_t capacity = std::min(c.session->capacity(), static_cast<std::uint32_t>(c.slots.size()));
+  const std::uint32_t busy = c.in_flight_count();
+  return capacity > busy ? capacity - busy : 0;
+}
+
+void Worker::connection_ready(Connection& c) {
+  if (c.state != Connection::State::kOpen) return;
+  if (is_open()) {
+    TimeNs t_sched = 0;
+    while (free_capacity(c) > 0 && pop_backlog(t_sched)) send_request(c, t_sched);
+  } else {
+    // Closed loop: every free slot sends its next request, scheduled when it freed up.
+    while (free_capacity(c) > 0 && send_request(c, c.slots[c.free_tokens.back()].free_ns)) {
+    }
+  }
+  if (!flush(c)) return;
+  const bool exhausted = c.session->capacity() == 0 || (!shared_.config->keep_alive && c.sent_on_connection > 0);
+  if (exhausted && c.in_flight_count() == 0) {
+    reopen(c);  // `Connection: close`, a GOAWAY, or --disable-keepalive
+    return;
+  }
+  if (is_open() && free_capacity(c) > 0 && !c.idle.linked) idle_.push_back(c);
+}
+
+bool Worker::send_request(Connection& c, TimeNs t_sched) {
+  // Open model: the arrival was already taken from the schedule; it is sent.
+  if (!is_open() && !claim_request(c)) return false;
+  if (is_recorded(t_sched) && c.holds_claim) {
+    c.holds_claim = false;  // this request uses it up
+    --claims_held_;
+  }
+  const std::uint32_t token = c.free_tokens.back();
+  c.free_tokens.pop_back();
+  RequestSlot& slot = c.slots[token];
+  slot.in_use = true;
+  slot.t_sched = t_sched;
+  slot.t_send = now_;
+  in_flight_.push_back(slot);
+  ++c.sent_on_connection;
+  if (is_recorded(t_sched)) {
+    ++result_.counters.requests_sent;
+    if (is_open()) result_.queue_delay.record(now_ - t_sched);
+  }
+  c.session->submit(token);
+  return true;
+}
+
+bool Worker::flush(Connection& c) {
+  while (true) {
+    const std::span<const char> out = c.session->pending_output();
+    if (out.empty()) {
+      c.write_blocked = false;
+      return true;
+    }
+    const ssize_t n = socket_write(c, out.data(), out.size());
+    if (n > 0) {
+      c.session->consume(static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && errno == EAGAIN) {
+      c.write_blocked = true;  // EPOLLOUT (edge-triggered) resumes the write
+      return true;
+    } else {
+      note_error(errno, "write");
+      fail_connection(c, &stats::ErrorCounts::write);
+      return false;
+    }
+  }
+}
+
+// ---- receiving -------------------------------------------------------------
+
+void Worker::handle_readable(Connection& c, std::uint32_t events) {
+  const bool peer_closing = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+  char* buf = read_buffer_.get();
+  while (true) {
+    const ssize_t n = socket_read(c, buf, kReadBufferBytes);
+    if (n > 0) {
+      if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += static_cast<std::uint64_t>(n);
+      if (!c.session->receive(buf, static_cast<std::size_t>(n), c)) {
+        note_error(0, c.session->error_reason());
+        if (c.in_flight_count() == 0 && now_ >= shared_.record_from_ns) ++result_.counters.errors.parse;
+        fail_connection(c, &stats::ErrorCounts::parse);
+        return;
+      }
+      // A short read drained the socket: with edge triggering the next byte
+      // brings a new event. Keep reading only when the peer is closing (to see EOF).
+      if (static_cast<std::size_t>(n) < kReadBufferBytes && !peer_closing) break;
+    } else if (n == 0) {
+      const bool complete = c.session->finish(c);
+      if (c.in_flight_count() > 0) {
+        note_error(0, complete ? "connection closed before the response" : c.session->error_reason());
+        fail_connection(c, &stats::ErrorCounts::read);
+      } else {
+        reopen(c);  // the server closed an idle keep-alive connection, or ended a close-delimited body
+      }
+      return;
+    } else if (errno == EINTR) {
+      continue;
+    } else if (errno == EAGAIN) {
+      break;
+    } else {
+      const int err = errno;
+      if (c.in_flight_count() > 0) note_error(err, "read");
+      fail_connection(c, &stats::ErrorCounts::read);
+      return;
+    }
+  }
+  connection_ready(c);
+}
+
+RequestSlot& Worker::release_slot(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = c.slots[token];
+  if (!slot.in_use) return slot;
+  in_flight_.remove(slot);
+  slot.in_use = false;
+  c.free_tokens.push_back(token);
+  return slot;
+}
+
+void Worker::handle_response(Connection& c, std::uint32_t token, int status) {
+  RequestSlot& slot = release_slot(c, token);
+  slot.free_ns = now_;
+  ++c.answered_on_connection;
+  stats::Counters& counters = result_.counters;
+  if (!is_recorded(slot.t_sched)) {
+    ++counters.warmup_responses;
+    return;
+  }
+  ++counters.responses;
+  if (status >= 0 && status <= stats::kMaxStatusCode) ++counters.status_counts[static_cast<std::size_t>(status)];
+  if (status >= 400) ++counters.errors.status;
+  record_latency(now_ - slot.t_sched, false);
+  if (is_open()) result_.service.record(now_ - slot.t_send);
+}
+
+void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why) {
+  // A request the server refused unprocessed in a graceful GOAWAY is sent again
+  // on the next connection, its latency clock still running, unless this
+  // connection answered nothing at all (a server refusing everything would
+  // otherwise be asked forever).
+  if (why == proto::RequestFailure::kRefused && c.answered_on_connection > 0) {
+    retry_request(c, token);
+    return;
+  }
+  RequestSlot& slot = release_slot(c, token);
+  slot.free_ns = now_;
+  const bool goaway = why != proto::RequestFailure::kStreamReset;
+  note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
+  if (!is_recorded(slot.t_sched)) return;
+  ++(goaway ? result_.counters.errors.goaway : result_.counters.errors.stream_reset);
+}
+
+void Worker::retry_request(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = release_slot(c, token);
+  const TimeNs t_sched = slot.t_sched;
+  if (is_recorded(t_sched)) {
+    --result_.counters.requests_sent;  // it was never processed; it is sent again
+    if (is_open()) {
+      if (!backlog_.push(t_sched)) ++result_.counters.errors.backlog;
+      return;
+    }
+    if (quota_left_) ++*quota_left_;  // its -n request is claimed again when resent
+  } else if (is_open()) {
+    backlog_.push(t_sched);
+    return;
+  }
+  slot.free_ns = t_sched;  // closed loop: the slot resends with the original schedule time
+}
+
+// ---- failures and timeouts ---------------------------------------------------
+
+void Worker::fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error) {
+  for (RequestSlot& slot : c.slots) {
+    if (!slot.in_use) continue;
+    if (is_recorded(slot.t_sched)) ++(result_.counters.errors.*error);
+    release_slot(c, slot.token).free_ns = now_;
+  }
+  reopen(c);
+}
+
+void Worker::count_timeout(const RequestSlot& slot) {
+  if (!is_recorded(slot.t_sched)) return;
+  ++result_.counters.errors.timeout;
+  // Censored: the true latency is at least this.
+  if (shared_.config->record_timeouts) record_latency(now_ - slot.t_sched, true);
+}
+
+void Worker::expire_timeouts() {
+  const TimeNs timeout = shared_.config->timeout_ns;
+  while (!in_flight_.empty() && in_flight_.front()->t_send + timeout <= now_) {
+    RequestSlot& expired = *in_flight_.front();
+    Connection& c = *expired.connection;
+    count_timeout(expired);
+    const bool connection_survives = c.session->cancel(expired.token);
+    release_slot(c, expired.token).free_ns = now_;
+    if (connection_survives) {
+      connection_ready(c);  // HTTP/2: the stream is reset, the slot sends again
+      continue;
+    }
+    // HTTP/1.1: only closing the connection cancels a request, and the requests
+    // pipelined behind it go with it; none of them got a response in time.
+    for (RequestSlot& slot : c.slots) {
+      if (!slot.in_use) continue;
+      count_timeout(slot);
+      release_slot(c, slot.token).free_ns = now_;
+    }
+    reopen(c);
+  }
+}
+
+}  // namespace pacer::engine

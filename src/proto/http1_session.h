@@ -1,0 +1,56 @@
+// HTTP/1.1 behind the Session seam: the prebuilt request bytes out, llhttp
+// (ResponseParser) in. With a pipeline depth N, up to N requests are written
+// back to back on one connection and their responses are matched in order (FIFO).
+//
+// Invariants: tokens_ holds the outstanding requests oldest first; the first
+// `written_` of them are fully written, the next `queued_` wait for (part of)
+// their bytes. Thread: the owning worker's.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "proto/http1_parser.h"
+#include "proto/session.h"
+
+namespace pacer::proto {
+
+class Http1Session final : public Session {
+ public:
+  static constexpr std::uint32_t kMaxDepth = ResponseParser::kMaxOutstanding;
+
+  // request: one request's bytes. repeated: the same bytes `depth` times in a
+  // row (so several queued requests go out in one write); both outlive the session.
+  // depth: 1..kMaxDepth. is_head: responses carry no body.
+  Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth, bool is_head);
+
+  void reset() override;
+  std::uint32_t capacity() const override { return closing_ ? 0 : depth_; }
+  void submit(std::uint32_t token) override;
+  std::span<const char> pending_output() override;
+  void consume(std::size_t bytes) override;
+  bool receive(const char* data, std::size_t len, SessionEvents& events) override;
+  bool finish(SessionEvents& events) override;
+  bool cancel(std::uint32_t) override { return false; }  // a request cannot be taken back
+  const char* error_reason() const override { return parser_.error_reason(); }
+
+ private:
+  static void on_complete(void* context, int status, bool keep_alive);
+
+  std::string_view request_;
+  std::string_view repeated_;
+  std::uint32_t depth_;
+  bool is_head_;
+  ResponseParser parser_;
+  std::array<std::uint32_t, kMaxDepth> tokens_{};  // ring, oldest at head_
+  std::uint32_t head_ = 0;
+  std::uint32_t outstanding_ = 0;
+  std::uint32_t written_ = 0;       // outstanding requests whose bytes are all written
+  std::uint32_t queued_ = 0;        // outstanding requests with bytes still to write
+  std::size_t offset_ = 0;          // bytes of the first queued request already written
+  bool closing_ = false;            // no new requests on this connection
+  SessionEvents* events_ = nullptr; // during receive()/finish()
+};
+
+}  // namespace pacer::proto

@@ -1,0 +1,238 @@
+// Http2Session: nghttp2 in memory. See http2_session.h.
+#include "proto/http2_session.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace pacer::proto {
+
+namespace {
+
+constexpr std::int32_t kMaxWindowBytes = std::numeric_limits<std::int32_t>::max();  // 2^31 - 1
+constexpr std::uint32_t kNoToken = 0;
+
+Http2Session& self_of(void* user_data) { return *static_cast<Http2Session*>(user_data); }
+
+// Tokens travel as stream user data, offset by one so that token 0 is not null.
+void* as_user_data(std::uint32_t token) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(token) + 1); }
+
+}  // namespace
+
+Http2Session::Http2Session(const Http2Request& request, std::uint32_t streams, H2Memory& memory)
+    : request_(request),
+      streams_(std::max<std::uint32_t>(streams, 1)),
+      memory_(memory),
+      stream_of_(streams_, 0),
+      status_(streams_, 0),
+      body_sent_(streams_, 0),
+      out_(std::make_unique<char[]>(kOutputBytes)) {
+  nghttp2_session_callbacks* callbacks = nullptr;
+  nghttp2_session_callbacks_new(&callbacks);
+  callbacks_.reset(callbacks);
+  nghttp2_session_callbacks_set_on_header_callback(callbacks, &Http2Session::on_header);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Http2Session::on_frame_recv);
+  nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Http2Session::on_stream_close);
+  nghttp2_option* option = nullptr;
+  nghttp2_option_new(&option);
+  option_.reset(option);
+  // Until the server's SETTINGS arrive, open no more streams than every server
+  // should allow (RFC 9113 recommends at least 100), so none is refused for it.
+  nghttp2_option_set_peer_max_concurrent_streams(option, std::min<std::uint32_t>(streams_, 100));
+}
+
+void Http2Session::reset() {
+  session_.reset();
+  nghttp2_session* session = nullptr;
+  if (nghttp2_session_client_new3(&session, callbacks_.get(), this, option_.get(), memory_.mem()) != 0) {
+    fail("nghttp2_session_client_new3 failed");
+    return;
+  }
+  session_.reset(session);
+  std::fill(stream_of_.begin(), stream_of_.end(), 0);
+  out_begin_ = out_end_ = 0;
+  frame_ = nullptr;
+  frame_left_ = 0;
+  goaway_last_stream_ = -1;
+  goaway_error_code_ = 0;
+  broken_ = false;
+  error_reason_ = "";
+  const nghttp2_settings_entry settings[] = {
+      {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(kMaxWindowBytes)},
+  };
+  // The client preface and SETTINGS go out with the first pending_output().
+  if (nghttp2_submit_settings(session, NGHTTP2_FLAG_NONE, settings, std::size(settings)) != 0 ||
+      nghttp2_session_set_local_window_size(session, NGHTTP2_FLAG_NONE, 0, kMaxWindowBytes) != 0) {
+    fail("cannot queue the HTTP/2 SETTINGS");
+  }
+}
+
+std::uint32_t Http2Session::capacity() const {
+  if (broken_ || session_ == nullptr || goaway_last_stream_ >= 0) return 0;
+  const std::uint32_t allowed =
+      nghttp2_session_get_remote_settings(session_.get(), NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
+  return std::min(streams_, allowed);
+}
+
+void Http2Session::submit(std::uint32_t token) {
+  status_[token] = 0;
+  body_sent_[token] = 0;
+  nghttp2_data_provider body{};
+  body.read_callback = &Http2Session::read_body;
+  const std::int32_t stream_id =
+      nghttp2_submit_request(session_.get(), nullptr, request_.headers(), request_.header_count(),
+                             request_.has_body() ? &body : nullptr, as_user_data(token));
+  if (stream_id < 0) {
+    // Out of stream ids (2^31 requests on one connection) or out of memory.
+    fail(nghttp2_strerror(stream_id));
+    return;
+  }
+  stream_of_[token] = stream_id;
+}
+
+std::span<const char> Http2Session::pending_output() {
+  if (out_begin_ == out_end_) {
+    out_begin_ = out_end_ = 0;
+    while (session_ != nullptr && !broken_) {
+      if (frame_left_ == 0) {
+        const std::uint8_t* data = nullptr;
+        const ssize_t n = nghttp2_session_mem_send(session_.get(), &data);
+        if (n < 0) {
+          fail(nghttp2_strerror(static_cast<int>(n)));
+          break;
+        }
+        if (n == 0) break;
+        frame_ = data;
+        frame_left_ = static_cast<std::size_t>(n);
+      }
+      const std::size_t room = kOutputBytes - out_end_;
+      if (room == 0) break;
+      const std::size_t take = std::min(room, frame_left_);
+      std::memcpy(out_.get() + out_end_, frame_, take);
+      out_end_ += take;
+      frame_ += take;
+      frame_left_ -= take;
+    }
+  }
+  return {out_.get() + out_begin_, out_end_ - out_begin_};
+}
+
+void Http2Session::consume(std::size_t bytes) { out_begin_ += std::min(bytes, out_end_ - out_begin_); }
+
+bool Http2Session::receive(const char* data, std::size_t len, SessionEvents& events) {
+  if (session_ == nullptr) return false;
+  events_ = &events;
+  const ssize_t n = nghttp2_session_mem_recv(session_.get(), reinterpret_cast<const std::uint8_t*>(data), len);
+  events_ = nullptr;
+  if (n < 0) {
+    fail(nghttp2_strerror(static_cast<int>(n)));
+    return false;
+  }
+  return true;
+}
+
+bool Http2Session::finish(SessionEvents&) {
+  broken_ = true;
+  // Every HTTP/2 response ends with END_STREAM, never with the connection's end.
+  const bool any_open = std::any_of(stream_of_.begin(), stream_of_.end(), [](std::int32_t s) { return s != 0; });
+  if (any_open) error_reason_ = "connection closed with HTTP/2 streams open";
+  return !any_open;
+}
+
+bool Http2Session::cancel(std::uint32_t token) {
+  const std::int32_t stream_id = stream_of_[token];
+  stream_of_[token] = 0;  // whatever the stream does next is ignored
+  if (stream_id == 0 || session_ == nullptr) return true;
+  return nghttp2_submit_rst_stream(session_.get(), NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL) == 0;
+}
+
+std::int64_t Http2Session::token_of(std::int32_t stream_id) const {
+  void* data = nghttp2_session_get_stream_user_data(session_.get(), stream_id);
+  if (data == nullptr) return -1;
+  const auto token = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(data) - 1);
+  if (token >= stream_of_.size() || stream_of_[token] != stream_id) return -1;
+  return token;
+}
+
+void Http2Session::complete(std::uint32_t token) {
+  stream_of_[token] = 0;
+  events_->on_response(token, status_[token]);
+}
+
+void Http2Session::fail(const char* reason) {
+  broken_ = true;
+  error_reason_ = reason;
+}
+
+int Http2Session::on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name,
+                            std::size_t namelen, const std::uint8_t* value, std::size_t valuelen, std::uint8_t,
+                            void* user_data) {
+  Http2Session& self = self_of(user_data);
+  if (frame->hd.type != NGHTTP2_HEADERS || namelen != 7 || std::memcmp(name, ":status", 7) != 0) return 0;
+  const std::int64_t token = self.token_of(frame->hd.stream_id);
+  if (token < 0) return 0;
+  int status = 0;
+  for (std::size_t i = 0; i < valuelen && i < 3; ++i) status = status * 10 + (value[i] - '0');
+  self.status_[static_cast<std::size_t>(token)] = status;  // nghttp2 checked it is 3 digits
+  return 0;
+}
+
+int Http2Session::on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  Http2Session& self = self_of(user_data);
+  switch (frame->hd.type) {
+    case NGHTTP2_GOAWAY:
+      self.goaway_last_stream_ = frame->goaway.last_stream_id;
+      self.goaway_error_code_ = frame->goaway.error_code;
+      break;
+    case NGHTTP2_HEADERS:
+    case NGHTTP2_DATA:
+      if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
+        const std::int64_t token = self.token_of(frame->hd.stream_id);
+        if (token >= 0) self.complete(static_cast<std::uint32_t>(token));
+      }
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+
+int Http2Session::on_stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t error_code,
+                                  void* user_data) {
+  Http2Session& self = self_of(user_data);
+  // Outside receive() (during mem_send, or while a session is deleted) nothing is
+  // reported; a request lost there ends at its timeout.
+  if (self.events_ == nullptr) return 0;
+  const std::int64_t token = self.token_of(stream_id);
+  if (token < 0) return 0;  // completed or cancelled already
+  const auto t = static_cast<std::uint32_t>(token);
+  self.stream_of_[t] = 0;
+  RequestFailure why = RequestFailure::kStreamReset;
+  if (self.goaway_last_stream_ >= 0 && stream_id > self.goaway_last_stream_) {
+    why = self.goaway_error_code_ == NGHTTP2_NO_ERROR ? RequestFailure::kRefused : RequestFailure::kGoaway;
+  } else if (error_code == NGHTTP2_NO_ERROR) {
+    return 0;  // closed cleanly without END_STREAM: cannot happen with a conforming server
+  }
+  self.events_->on_request_failed(t, why);
+  return 0;
+}
+
+ssize_t Http2Session::read_body(nghttp2_session*, std::int32_t stream_id, std::uint8_t* buf, std::size_t length,
+                                std::uint32_t* data_flags, nghttp2_data_source*, void* user_data) {
+  Http2Session& self = self_of(user_data);
+  const std::string& body = self.request_.body();
+  const std::int64_t token = self.token_of(stream_id);
+  if (token < 0) {
+    *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+    return 0;
+  }
+  std::size_t& sent = self.body_sent_[static_cast<std::size_t>(token)];
+  const std::size_t n = std::min(length, body.size() - sent);
+  std::memcpy(buf, body.data() + sent, n);
+  sent += n;
+  if (sent == body.size()) *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+  return static_cast<ssize_t>(n);
+}
+
+}  // namespace pacer::proto

@@ -1,0 +1,93 @@
+// HTTP/2 behind the Session seam, through nghttp2 driven purely in memory
+// (nghttp2_session_mem_send / mem_recv): nghttp2 never sees a socket. Requests
+// are streams; `streams` of them may be open at once (fewer if the server's
+// SETTINGS_MAX_CONCURRENT_STREAMS says so). Flow-control windows are opened to
+// the maximum so the server is never throttled by the client.
+//
+// A stream reset by the server ends its request as kStreamReset; streams a
+// GOAWAY refused end as kRefused when the GOAWAY is graceful (NO_ERROR: nginx
+// after keepalive_requests) and as kGoaway otherwise. After a GOAWAY the session
+// takes no new requests (capacity 0): the worker reconnects once the rest complete.
+//
+// Invariant: stream_of_[token] is the stream carrying `token`, 0 when the token
+// is free; callbacks for any other stream (a cancelled one) are ignored.
+// Thread: the owning worker's; all memory comes from that worker's H2Memory.
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "proto/h2_memory.h"
+#include "proto/http2_request.h"
+#include "proto/session.h"
+
+namespace pacer::proto {
+
+class Http2Session final : public Session {
+ public:
+  // streams: requests in flight at most (>= 1). request and memory outlive the session.
+  Http2Session(const Http2Request& request, std::uint32_t streams, H2Memory& memory);
+
+  void reset() override;
+  std::uint32_t capacity() const override;
+  void submit(std::uint32_t token) override;
+  std::span<const char> pending_output() override;
+  void consume(std::size_t bytes) override;
+  bool receive(const char* data, std::size_t len, SessionEvents& events) override;
+  bool finish(SessionEvents& events) override;
+  bool cancel(std::uint32_t token) override;
+  const char* error_reason() const override { return error_reason_; }
+
+ private:
+  struct SessionDeleter {
+    void operator()(nghttp2_session* s) const { nghttp2_session_del(s); }
+  };
+  struct CallbacksDeleter {
+    void operator()(nghttp2_session_callbacks* c) const { nghttp2_session_callbacks_del(c); }
+  };
+  struct OptionDeleter {
+    void operator()(nghttp2_option* o) const { nghttp2_option_del(o); }
+  };
+
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t namelen,
+                       const std::uint8_t* value, std::size_t valuelen, std::uint8_t flags, void* user_data);
+  static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
+  static int on_stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t error_code, void* user_data);
+  static ssize_t read_body(nghttp2_session*, std::int32_t stream_id, std::uint8_t* buf, std::size_t length,
+                                 std::uint32_t* data_flags, nghttp2_data_source* source, void* user_data);
+
+  // The token whose current stream is stream_id, or -1.
+  std::int64_t token_of(std::int32_t stream_id) const;
+  void complete(std::uint32_t token);
+  void fail(const char* reason);
+
+  const Http2Request& request_;
+  std::uint32_t streams_;
+  H2Memory& memory_;
+  std::unique_ptr<nghttp2_session_callbacks, CallbacksDeleter> callbacks_;
+  std::unique_ptr<nghttp2_option, OptionDeleter> option_;
+  std::unique_ptr<nghttp2_session, SessionDeleter> session_;
+  std::vector<std::int32_t> stream_of_;    // per token
+  std::vector<int> status_;                // per token: the final :status seen
+  std::vector<std::size_t> body_sent_;     // per token: request body bytes handed to nghttp2
+  // nghttp2_session_mem_send yields one frame per call; frames are gathered here
+  // so that ten requests (or a SETTINGS ack and a WINDOW_UPDATE) go out in one write.
+  static constexpr std::size_t kOutputBytes = 16 * 1024;
+  std::unique_ptr<char[]> out_;
+  std::size_t out_begin_ = 0;              // next byte to write
+  std::size_t out_end_ = 0;
+  const std::uint8_t* frame_ = nullptr;    // the rest of a frame that did not fit (valid until the next mem_send)
+  std::size_t frame_left_ = 0;
+  std::int32_t goaway_last_stream_ = -1;   // >= 0 once a GOAWAY arrived
+  std::uint32_t goaway_error_code_ = 0;
+  bool broken_ = false;                    // nghttp2 failed: no new requests
+  const char* error_reason_ = "";
+  SessionEvents* events_ = nullptr;        // during receive()/finish()
+};
+
+}  // namespace pacer::proto

@@ -1,0 +1,78 @@
+// The protocol seam: one engine, one Session per connection, whatever the HTTP
+// version. The worker owns the socket, the clock and the request slots; a Session
+// only turns "submit request `token`" into bytes to send and received bytes into
+// "request `token` finished" events. It never touches a socket, so a transport
+// (TCP, TLS, later QUIC) can sit between it and the network.
+//
+// Tokens are the worker's request-slot indexes on one connection (0..capacity-1):
+// a token is in flight from submit() until exactly one event names it (on_response
+// or on_request_failed), or until reset() forgets it.
+//
+// Thread: a Session and its SessionEvents are owned and touched by one worker thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace pacer::proto {
+
+// Why a request ended without a response, as the protocol reports it.
+enum class RequestFailure : std::uint8_t {
+  kStreamReset,  // HTTP/2: the server reset the stream (RST_STREAM)
+  kGoaway,       // HTTP/2: a GOAWAY with an error code refused the stream before processing it
+  kRefused,      // HTTP/2: a graceful GOAWAY (NO_ERROR) refused the stream: not processed, safe to send again
+};
+
+// Implemented by the engine. Called from inside Session::receive() only.
+class SessionEvents {
+ public:
+  // The final response to `token` is complete (its last byte was in this receive()).
+  virtual void on_response(std::uint32_t token, int status) = 0;
+  virtual void on_request_failed(std::uint32_t token, RequestFailure why) = 0;
+
+ protected:
+  ~SessionEvents() = default;
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  // A new connection is established (after the TLS handshake, if any): forgets
+  // every request of the previous one and queues the protocol's preamble (the
+  // HTTP/2 preface and SETTINGS).
+  virtual void reset() = 0;
+
+  // Requests this connection can carry at once now: the pipeline depth or stream
+  // count the user asked for, lowered by what the server allows. 0 once the
+  // connection must not take new requests (a GOAWAY, or `Connection: close`).
+  virtual std::uint32_t capacity() const = 0;
+
+  // Queues request `token`. The caller keeps in-flight requests below capacity().
+  virtual void submit(std::uint32_t token) = 0;
+
+  // The next bytes to write (empty when nothing is waiting). The view stays valid
+  // until consume() or the next pending_output(); write what you can, then
+  // consume() that many bytes.
+  virtual std::span<const char> pending_output() = 0;
+  virtual void consume(std::size_t bytes) = 0;
+
+  // Bytes read from the connection. Events fire from inside. Returns false on a
+  // protocol error (malformed response, bad frame): the connection must be closed
+  // and its requests in flight count as parse errors.
+  virtual bool receive(const char* data, std::size_t len, SessionEvents& events) = 0;
+
+  // The peer closed its side. Completes an HTTP/1.1 body delimited by the close.
+  // Returns false if a response was cut short.
+  virtual bool finish(SessionEvents& events) = 0;
+
+  // Gives up on `token` (its timeout passed). True if the connection can carry
+  // on (HTTP/2 resets the stream); false if it must be closed (HTTP/1.1).
+  virtual bool cancel(std::uint32_t token) = 0;
+
+  // Why the last receive()/finish() failed (a static string).
+  virtual const char* error_reason() const = 0;
+};
+
+}  // namespace pacer::proto

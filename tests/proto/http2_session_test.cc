@@ -1,0 +1,266 @@
+// Http2Session (src/proto/http2_session.cc) against a real nghttp2 server
+// session, both in memory: bytes are pumped from one to the other, no socket.
+#include "proto/http2_session.h"
+
+#include <gtest/gtest.h>
+
+#include <nghttp2/nghttp2.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../support/cli_args.h"
+
+namespace pacer::proto {
+namespace {
+
+// What the fake server does with each request it receives completely.
+enum class Answer { k200, k503, kReset, kNothing };
+
+// An nghttp2 server session answering every request with `answer`.
+class FakeServer {
+ public:
+  explicit FakeServer(Answer answer) : answer_(answer) {
+    nghttp2_session_callbacks* cb = nullptr;
+    nghttp2_session_callbacks_new(&cb);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(cb, &FakeServer::on_frame_recv);
+    nghttp2_session_callbacks_set_on_header_callback(cb, &FakeServer::on_header);
+    nghttp2_session_server_new(&session_, cb, this);
+    nghttp2_session_callbacks_del(cb);
+    nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, nullptr, 0);
+  }
+  ~FakeServer() { nghttp2_session_del(session_); }
+  FakeServer(const FakeServer&) = delete;
+  FakeServer& operator=(const FakeServer&) = delete;
+
+  nghttp2_session* session() { return session_; }
+  int requests = 0;
+  std::map<std::string, std::string> last_headers;
+
+  // Moves bytes both ways until neither side has anything to say.
+  void pump(Session& client, SessionEvents& events) {
+    for (int round = 0; round < 100; ++round) {
+      bool moved = false;
+      for (auto out = client.pending_output(); !out.empty(); out = client.pending_output()) {
+        ASSERT_GE(nghttp2_session_mem_recv(session_, reinterpret_cast<const std::uint8_t*>(out.data()), out.size()), 0);
+        client.consume(out.size());
+        moved = true;
+      }
+      const std::uint8_t* data = nullptr;
+      for (ssize_t n = nghttp2_session_mem_send(session_, &data); n > 0; n = nghttp2_session_mem_send(session_, &data)) {
+        ASSERT_TRUE(client.receive(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n), events));
+        moved = true;
+      }
+      if (!moved) return;
+    }
+  }
+
+ private:
+  static int on_header(nghttp2_session*, const nghttp2_frame*, const std::uint8_t* name, std::size_t namelen,
+                       const std::uint8_t* value, std::size_t valuelen, std::uint8_t, void* user) {
+    static_cast<FakeServer*>(user)->last_headers[std::string(reinterpret_cast<const char*>(name), namelen)] =
+        std::string(reinterpret_cast<const char*>(value), valuelen);
+    return 0;
+  }
+  static int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
+    auto& self = *static_cast<FakeServer*>(user);
+    const bool request_done = (frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
+                              (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+    if (!request_done) return 0;
+    ++self.requests;
+    const std::int32_t id = frame->hd.stream_id;
+    static std::uint8_t status_name[] = ":status";
+    static std::uint8_t ok[] = "200";
+    static std::uint8_t unavailable[] = "503";
+    nghttp2_nv nv{status_name, self.answer_ == Answer::k503 ? unavailable : ok, 7, 3, NGHTTP2_NV_FLAG_NONE};
+    switch (self.answer_) {
+      case Answer::k200:
+      case Answer::k503: nghttp2_submit_response(session, id, &nv, 1, nullptr); break;
+      case Answer::kReset: nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, id, NGHTTP2_INTERNAL_ERROR); break;
+      case Answer::kNothing: break;
+    }
+    return 0;
+  }
+
+  Answer answer_;
+  nghttp2_session* session_ = nullptr;
+};
+
+struct Recorder final : SessionEvents {
+  std::vector<std::pair<std::uint32_t, int>> responses;
+  std::vector<std::pair<std::uint32_t, RequestFailure>> failures;
+  void on_response(std::uint32_t token, int status) override { responses.emplace_back(token, status); }
+  void on_request_failed(std::uint32_t token, RequestFailure why) override { failures.emplace_back(token, why); }
+};
+
+Config config_for(std::vector<std::string> args) {
+  args.push_back("http://127.0.0.1:8080/path?q=1");
+  auto parsed = pacer::testing::parse_args(args);
+  EXPECT_TRUE(parsed.ok());
+  return parsed.ok() ? parsed->run : Config{};
+}
+
+TEST(Http2Session, TenStreamsOnOneConnectionEachGetTheirOwnResponse) {
+  const Config config = config_for({"--http2", "--streams", "10"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 10, memory);
+  client.reset();
+  EXPECT_EQ(client.capacity(), 10u);
+  for (std::uint32_t t = 0; t < 10; ++t) client.submit(t);
+  FakeServer server(Answer::k200);
+  Recorder events;
+  server.pump(client, events);
+  EXPECT_EQ(server.requests, 10);
+  ASSERT_EQ(events.responses.size(), 10u);
+  for (const auto& [token, status] : events.responses) EXPECT_EQ(status, 200) << token;
+  EXPECT_EQ(server.last_headers[":path"], "/path?q=1");
+  EXPECT_EQ(server.last_headers[":authority"], "127.0.0.1:8080");
+  EXPECT_EQ(server.last_headers[":scheme"], "http");
+}
+
+TEST(Http2Session, AStatusComesBackWithItsToken) {
+  const Config config = config_for({"--http2"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 1, memory);
+  client.reset();
+  client.submit(0);
+  FakeServer server(Answer::k503);
+  Recorder events;
+  server.pump(client, events);
+  ASSERT_EQ(events.responses.size(), 1u);
+  EXPECT_EQ(events.responses[0], (std::pair<std::uint32_t, int>{0, 503}));
+}
+
+TEST(Http2Session, ABodyIsSentWithItsLengthAndUserHeadersLowerCased) {
+  const Config config = config_for({"--http2", "-b", "hello", "-H", "X-Thing: 1", "-H", "Connection: close"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 1, memory);
+  client.reset();
+  client.submit(0);
+  FakeServer server(Answer::k200);
+  Recorder events;
+  server.pump(client, events);
+  ASSERT_EQ(events.responses.size(), 1u);
+  EXPECT_EQ(server.last_headers[":method"], "POST");
+  EXPECT_EQ(server.last_headers["content-length"], "5");
+  EXPECT_EQ(server.last_headers["x-thing"], "1");
+  EXPECT_EQ(server.last_headers.count("connection"), 0u);  // forbidden in HTTP/2
+}
+
+TEST(Http2Session, AStreamResetByTheServerFailsOnlyThatRequest) {
+  const Config config = config_for({"--http2", "--streams", "2"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 2, memory);
+  client.reset();
+  client.submit(1);
+  FakeServer server(Answer::kReset);
+  Recorder events;
+  server.pump(client, events);
+  ASSERT_EQ(events.failures.size(), 1u);
+  EXPECT_EQ(events.failures[0].first, 1u);
+  EXPECT_EQ(events.failures[0].second, RequestFailure::kStreamReset);
+  EXPECT_EQ(client.capacity(), 2u);  // the connection carries on
+}
+
+TEST(Http2Session, AGracefulGoawayRefusesUnprocessedStreamsForRetryAndStopsNewOnes) {
+  const Config config = config_for({"--http2", "--streams", "4"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 4, memory);
+  client.reset();
+  for (std::uint32_t t = 0; t < 3; ++t) client.submit(t);
+  FakeServer server(Answer::kNothing);
+  Recorder events;
+  server.pump(client, events);
+  ASSERT_EQ(server.requests, 3);
+  // Streams 1, 3, 5 are open; the server says it processed stream 1 only.
+  nghttp2_submit_goaway(server.session(), NGHTTP2_FLAG_NONE, 1, NGHTTP2_NO_ERROR, nullptr, 0);
+  server.pump(client, events);
+  EXPECT_EQ(client.capacity(), 0u);
+  ASSERT_EQ(events.failures.size(), 2u);
+  for (const auto& [token, why] : events.failures) {
+    EXPECT_NE(token, 0u);
+    EXPECT_EQ(why, RequestFailure::kRefused);
+  }
+}
+
+TEST(Http2Session, AGoawayWithAnErrorCodeFailsTheStreamsItRefused) {
+  const Config config = config_for({"--http2", "--streams", "2"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 2, memory);
+  client.reset();
+  client.submit(0);
+  client.submit(1);
+  FakeServer server(Answer::kNothing);
+  Recorder events;
+  server.pump(client, events);
+  nghttp2_submit_goaway(server.session(), NGHTTP2_FLAG_NONE, 0, NGHTTP2_ENHANCE_YOUR_CALM, nullptr, 0);
+  server.pump(client, events);
+  ASSERT_EQ(events.failures.size(), 2u);
+  for (const auto& failure : events.failures) EXPECT_EQ(failure.second, RequestFailure::kGoaway);
+}
+
+TEST(Http2Session, ACancelledStreamIsResetAndNeverReported) {
+  const Config config = config_for({"--http2"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 1, memory);
+  client.reset();
+  client.submit(0);
+  FakeServer server(Answer::kNothing);
+  Recorder events;
+  server.pump(client, events);
+  EXPECT_TRUE(client.cancel(0));
+  server.pump(client, events);
+  EXPECT_TRUE(events.responses.empty());
+  EXPECT_TRUE(events.failures.empty());
+  client.submit(0);  // the token is free again
+  server.pump(client, events);
+  EXPECT_EQ(server.requests, 2);
+}
+
+TEST(Http2Session, StreamsAreCappedByTheServersMaxConcurrentStreams) {
+  const Config config = config_for({"--http2", "--streams", "50"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 50, memory);
+  client.reset();
+  FakeServer server(Answer::k200);
+  const nghttp2_settings_entry limit{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 8};
+  nghttp2_submit_settings(server.session(), NGHTTP2_FLAG_NONE, &limit, 1);
+  Recorder events;
+  server.pump(client, events);
+  EXPECT_EQ(client.capacity(), 8u);
+}
+
+TEST(Http2Session, ManyRequestsReuseThePoolsMemoryInsteadOfAllocating) {
+  const Config config = config_for({"--http2", "--streams", "4"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 4, memory);
+  client.reset();
+  FakeServer server(Answer::k200);
+  Recorder events;
+  auto run_batches = [&](int batches) {
+    for (int b = 0; b < batches; ++b) {
+      for (std::uint32_t t = 0; t < 4; ++t) client.submit(t);
+      server.pump(client, events);
+    }
+  };
+  run_batches(50);
+  const std::uint64_t warmed = memory.fresh_blocks();
+  run_batches(500);
+  EXPECT_EQ(events.responses.size(), 550u * 4);
+  EXPECT_LE(memory.fresh_blocks(), warmed + 2) << "nghttp2 kept allocating after the warm-up";
+}
+
+}  // namespace
+}  // namespace pacer::proto
