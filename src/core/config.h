@@ -75,6 +75,13 @@ struct Config {
   bool print_latency = false;             // --latency
   bool record_timeouts = true;            // false: --no-record-timeouts
 
+  // HTTPS (target.is_tls()); ignored for http:// URLs.
+  bool tls_verify = true;                 // false: -k/--insecure (no chain or host name check)
+  std::string tls_ca_file;                // --cacert: trust only this CA bundle (else the system store)
+  std::string tls_cert_file;              // --cert: client certificate (PEM), with tls_key_file
+  std::string tls_key_file;               // --key
+  bool tls_resume = true;                 // false: --no-tls-resume (a full handshake every connect)
+
   // Open model (-R, --stages). Rates are totals for the run, requests/second.
   LoadModel load_model = LoadModel::kClosed;
   double rate_per_s = 0;                  // kConstant; kRamp: the start rate

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "engine/connection_list.h"
+#include "net/tls_stream.h"
 #include "proto/http1_parser.h"
 
 namespace pacer::engine {
@@ -18,6 +19,7 @@ struct Connection {
     kClosed,      // no socket (between close and reconnect)
     kBackoff,     // waiting to reconnect after a connect failure
     kConnecting,  // non-blocking connect in progress
+    kHandshaking, // https: TCP connected, TLS handshake in progress
     kIdle,        // connected, nothing in flight
     kWriting,     // request partly written, waiting for EPOLLOUT
     kAwaiting,    // request written, response not complete
@@ -29,6 +31,7 @@ struct Connection {
   Worker* worker;
   proto::ResponseParser parser;
   int fd = -1;
+  net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)
   State state = State::kClosed;
   bool response_done = false;       // set by the parser callback during feed()
   bool reuse_allowed = true;        // the last response allows keep-alive
@@ -40,12 +43,15 @@ struct Connection {
   TimeNs t_sched = 0;               // of the request in flight
   TimeNs t_send = 0;
   TimeNs connect_start_ns = 0;
+  TimeNs handshake_start_ns = 0;    // kHandshaking: when TCP connected
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
   ListHook in_flight;                // on the worker's in-flight list (send order)
   ListHook idle;                     // open model: on the worker's idle list
+  ListHook handshaking;              // https: on the worker's handshake list (start order)
 };
 
 using InFlightList = ConnectionList<&Connection::in_flight>;
 using IdleList = ConnectionList<&Connection::idle>;
+using HandshakeList = ConnectionList<&Connection::handshaking>;
 
 }  // namespace pacer::engine

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "net/socket.h"
+#include "net/transport.h"
 #include "report/run_report.h"
 
 namespace pacer::engine {
@@ -103,6 +104,7 @@ void Worker::run() {
     if (!draining_ && now_ >= shared_.end_ns) draining_ = true;
     if (is_open()) dispatch_arrivals();
     expire_timeouts();
+    if (!handshaking_.empty()) expire_handshakes();
     if (is_open()) expire_backlog_at_drain_end();
     run_due_reconnects();
     sample_rate();
@@ -184,6 +186,7 @@ TimeNs Worker::next_wake_ns() const {
   // Rate samples stop with the drain (sample_rate() no longer advances them).
   TimeNs next = draining_ ? kNever : next_sample_ns_;
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
+  if (!handshaking_.empty()) next = std::min(next, handshaking_.front()->handshake_start_ns + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   // Open model: wake a little before the next arrival and poll the last stretch,
   // because a timer wake-up from sleep can be tens of microseconds late.
@@ -199,6 +202,9 @@ void Worker::handle_event(const epoll_event& event) {
   switch (c.state) {
     case Connection::State::kConnecting:
       if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) != 0) finish_connect(c);
+      break;
+    case Connection::State::kHandshaking:
+      continue_handshake(c);
       break;
     case Connection::State::kWriting:
       if ((ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) handle_readable(c, ev);
@@ -253,9 +259,17 @@ void Worker::finish_connect(Connection& c) {
     connect_failed(c, err);
     return;
   }
-  c.connect_failures = 0;
   ++result_.counters.connects;
   if (now_ >= shared_.record_from_ns) result_.connect.record(now_ - c.connect_start_ns);
+  if (shared_.tls != nullptr) {
+    start_handshake(c);
+    return;
+  }
+  connection_established(c);
+}
+
+void Worker::connection_established(Connection& c) {
+  c.connect_failures = 0;
   c.state = Connection::State::kIdle;
   c.parser.reset();
   if (!c.has_slot_time) {
@@ -269,6 +283,10 @@ void Worker::finish_connect(Connection& c) {
 void Worker::connect_failed(Connection& c, int err) {
   if (now_ >= shared_.record_from_ns) ++result_.counters.errors.connect;
   note_error(err, "connect");
+  schedule_reconnect(c);
+}
+
+void Worker::schedule_reconnect(Connection& c) {
   close_connection(c);
   const int shift = std::min(c.connect_failures, 7);
   ++c.connect_failures;
@@ -326,15 +344,17 @@ void Worker::send_request(Connection& c, TimeNs t_sched) {
 void Worker::continue_write(Connection& c) {
   const std::string_view req = shared_.request;
   while (c.bytes_written < req.size()) {
-    const ssize_t n = ::send(c.fd, req.data() + c.bytes_written, req.size() - c.bytes_written, MSG_NOSIGNAL);
-    if (n > 0) {
-      c.bytes_written += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && errno == EAGAIN) {
-      return;  // EPOLLOUT (edge-triggered) resumes the write
+    const net::IoResult w = net::stream_write(c.fd, c.tls, req.data() + c.bytes_written, req.size() - c.bytes_written);
+    if (w.status == net::IoStatus::kOk && w.bytes > 0) {
+      c.bytes_written += w.bytes;
+    } else if (w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead) {
+      return;  // the next edge (EPOLLOUT; EPOLLIN for TLS's rare want-read) resumes the write
+    } else if (w.status == net::IoStatus::kTlsError) {
+      note_tls_failure(c, nullptr);
+      fail_request(c, &stats::ErrorCounts::tls);
+      return;
     } else {
-      note_error(errno, "write");
+      note_error(w.err != 0 ? w.err : EPIPE, "write");
       fail_request(c, &stats::ErrorCounts::write);
       return;
     }
@@ -346,12 +366,15 @@ void Worker::continue_write(Connection& c) {
 
 void Worker::handle_readable(Connection& c, std::uint32_t events) {
   const bool peer_closing = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+  // A TLS read returns one record at most: only a plain short read drains the socket.
+  const bool short_read_drains = net::read_drains_on_short_read(c.tls);
   char* buf = read_buffer_.get();
   while (true) {
-    const ssize_t n = ::read(c.fd, buf, kReadBufferBytes);
-    if (n > 0) {
-      if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += static_cast<std::uint64_t>(n);
-      if (!c.parser.feed(buf, static_cast<std::size_t>(n))) {
+    const net::IoResult r = net::stream_read(c.fd, c.tls, buf, kReadBufferBytes);
+    if (r.status == net::IoStatus::kOk) {
+      const std::size_t n = r.bytes;
+      if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += n;
+      if (!c.parser.feed(buf, n)) {
         note_error(0, c.parser.error_reason());
         if (c.in_flight.linked) {
           fail_request(c, &stats::ErrorCounts::parse);
@@ -363,8 +386,8 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
       }
       // A short read drained the socket: with edge triggering the next byte
       // brings a new event. Keep reading only when the peer is closing (to see EOF).
-      if (static_cast<std::size_t>(n) < kReadBufferBytes && !peer_closing) break;
-    } else if (n == 0) {
+      if (short_read_drains && n < kReadBufferBytes && !peer_closing) break;
+    } else if (r.status == net::IoStatus::kClosed) {
       const bool complete = c.parser.finish();
       if (c.in_flight.linked) {
         note_error(0, complete ? "connection closed before the response" : c.parser.error_reason());
@@ -374,14 +397,14 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
         reopen_idle(c);
       }
       return;
-    } else if (errno == EINTR) {
-      continue;
-    } else if (errno == EAGAIN) {
+    } else if (r.status == net::IoStatus::kWantRead || r.status == net::IoStatus::kWantWrite) {
       break;
     } else {
-      const int err = errno;
-      if (c.in_flight.linked) {
-        note_error(err, "read");
+      if (c.in_flight.linked && r.status == net::IoStatus::kTlsError) {
+        note_tls_failure(c, nullptr);
+        fail_request(c, &stats::ErrorCounts::tls);
+      } else if (c.in_flight.linked) {
+        note_error(r.err, "read");
         fail_request(c, &stats::ErrorCounts::read);
       } else {
         reopen_idle(c);
@@ -450,6 +473,8 @@ void Worker::expire_timeouts() {
 void Worker::close_connection(Connection& c) {
   in_flight_.remove(c);
   idle_.remove(c);
+  handshaking_.remove(c);
+  c.tls.close();
   if (c.fd >= 0) {
     ::close(c.fd);  // also removes it from the epoll set
     c.fd = -1;

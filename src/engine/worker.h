@@ -27,6 +27,7 @@
 #include "engine/run_plan.h"
 #include "engine/time_ring.h"
 #include "load/schedule.h"
+#include "net/tls_context.h"
 
 #include <sys/epoll.h>
 
@@ -69,7 +70,10 @@ class Worker {
   void start_connect(Connection& c);
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
   void finish_connect(Connection& c);
+  // TCP (and, for https, TLS) is up: the slot becomes idle and is handed work.
+  void connection_established(Connection& c);
   void connect_failed(Connection& c, int err);
+  void schedule_reconnect(Connection& c);  // closes c and retries after a growing backoff
   // Closed loop: sends c's next request (t_sched = when its slot became free).
   // Open model: hands c the oldest queued arrival, or parks it on the idle list.
   void connection_ready(Connection& c);
@@ -92,6 +96,13 @@ class Worker {
   void record_latency(TimeNs latency_ns, bool censored);
   void close_intervals(bool final);
 
+  // TLS (worker_tls.cc): the handshake after connect, its timeout, failures.
+  void start_handshake(Connection& c);
+  void continue_handshake(Connection& c);
+  void handshake_failed(Connection& c, const char* reason);  // reason null: from c.tls
+  void expire_handshakes();
+  void note_tls_failure(const Connection& c, const char* reason);
+
   // Open model (worker_open.cc).
   void dispatch_arrivals();
   void take_arrival(TimeNs t_sched);
@@ -109,6 +120,8 @@ class Worker {
   std::vector<epoll_event> events_;
   std::unique_ptr<char[]> read_buffer_;
   InFlightList in_flight_;                   // oldest send first: its head is the next timeout
+  HandshakeList handshaking_;                // oldest first: its head is the next handshake timeout
+  net::TlsSessionCache tls_sessions_;        // https: the session new connections resume
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
   TimeNs now_ = 0;                           // read once per wake-up
