@@ -6,6 +6,10 @@
 // Sockets are registered once, edge-triggered, for input and output, so a
 // request costs one write and one read besides epoll_wait: no epoll_ctl.
 //
+// https://: after TCP connects, a connection runs its TLS handshake one step per
+// socket edge (worker_tls.cc) before it becomes idle; reads and writes then go
+// through net/transport.h (one branch per call, plain or TLS).
+//
 // Closed loop: a connection sends its next request when the previous one
 // completes; t_sched is when the slot became free. Open model: arrivals come
 // from an ArrivalSchedule at nanosecond times (epoll_pwait2, 1 ns timer slack);
