@@ -15,6 +15,7 @@ DURATION=${DURATION:-5s}
 REPEATS=${REPEATS:-3}
 BODY_BYTES=100
 BENCH_PIDS=()
+PACER_EXTRA_ARGS=()  # flags for pacer runs only (compare_tls.sh: -k, as wrk never verifies)
 
 bench_die() { echo "error: $*" >&2; exit 1; }
 
@@ -143,8 +144,10 @@ run_client() {
   RUN_SEQ=$(( RUN_SEQ + 1 ))
   RUN_OUT=$BENCH_TMP/run.$RUN_SEQ.$tool.out
   local time_file=$BENCH_TMP/run.$RUN_SEQ.$tool.time
+  local extra=()
+  [[ $tool == pacer ]] && extra=(${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"})
   timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" \
-    "$bin" -t"$threads" -c"$conns" -d"$DURATION" "$url" >"$RUN_OUT" 2>&1 || true
+    "$bin" "${extra[@]}" -t"$threads" -c"$conns" -d"$DURATION" "$url" >"$RUN_OUT" 2>&1 || true
   parse_client_output "$RUN_OUT"
   read -r user sys RUN_RSS_KB < <(tail -1 "$time_file" 2>/dev/null || echo "0 0 0")
   RUN_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')

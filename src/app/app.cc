@@ -26,6 +26,7 @@
 #include "report/json_reader.h"
 #include "report/merge.h"
 #include "report/text.h"
+#include "net/self_signed.h"
 #include "server/server.h"
 
 namespace pacer::app {
@@ -148,6 +149,18 @@ ExitCode run_merge(const cli::MergeOptions& options) {
   return report::no_request_succeeded(*merged) ? ExitCode::kRunFailed : ExitCode::kOk;
 }
 
+// `pacer cert`: a throwaway self-signed pair for `pacer serve --tls` and tests.
+ExitCode run_cert(const cli::CertOptions& options) {
+  auto pair = net::make_self_signed(options.hosts, options.valid_days);
+  if (!pair) return fail(pair.error());
+  if (Status written = net::write_pem_pair(*pair, options.out_dir); !written) return fail(written.error());
+  std::string names;
+  for (const std::string& host : options.hosts) names += (names.empty() ? "" : ", ") + host;
+  std::printf("pacer cert: wrote %s/cert.pem and %s/key.pem (self-signed, for %s; valid %d days)\n",
+              options.out_dir.c_str(), options.out_dir.c_str(), names.c_str(), options.valid_days);
+  return ExitCode::kOk;
+}
+
 }  // namespace
 
 int main_entry(int argc, char** argv) {
@@ -170,6 +183,8 @@ int main_entry(int argc, char** argv) {
       return to_int(run_and_report(inv.run));
     case cli::Command::kMerge:
       return to_int(run_merge(inv.merge));
+    case cli::Command::kCert:
+      return to_int(run_cert(inv.cert));
   }
   return to_int(ExitCode::kRunFailed);
 }

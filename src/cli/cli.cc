@@ -8,12 +8,17 @@
 #include <array>
 #include <cctype>
 #include <limits>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <memory>
 #include <span>
 
 #include <fmt/format.h>
 
 #include "cli/body_source.h"
+#include "cli/cert_options.h"
 #include "cli/fd_limit.h"
 #include "cli/shard_options.h"
 #include "core/atomic_file.h"
@@ -33,10 +38,10 @@ enum RunOption : int {
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
-  kHttp2, kStreams, kPipeline,
+  kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume,
 };
 
-constexpr std::array<OptionSpec, 34> kRunOptions{{
+constexpr std::array<OptionSpec, 39> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -71,6 +76,11 @@ constexpr std::array<OptionSpec, 34> kRunOptions{{
     {kHttp2, '\0', "http2", false},
     {kStreams, '\0', "streams", true},
     {kPipeline, '\0', "pipeline", true},
+    {kInsecure, 'k', "insecure", false},
+    {kCaCert, '\0', "cacert", true},
+    {kCert, '\0', "cert", true},
+    {kKey, '\0', "key", true},
+    {kNoTlsResume, '\0', "no-tls-resume", false},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -85,6 +95,14 @@ struct RunDraft {
   bool streams_given = false;
   bool pipeline_given = false;
 };
+
+// --cacert, --cert, --key: a file that can be read now (its contents are
+// checked when the TLS context is built, also exit 2).
+Result<std::string> readable_file(const ScannedOption& option) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(option.value.c_str(), "r"), &std::fclose);
+  if (!file) return bad_input(fmt::format("{}: cannot read '{}': {}", option.flag, option.value, std::strerror(errno)));
+  return option.value;
+}
 
 // RFC 9110 tchar.
 bool is_token(std::string_view text) {
@@ -262,6 +280,11 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
     case kPipeline:
       draft.pipeline_given = true;
       return store(parse_pipeline(option.value, option.flag), config.pipeline);
+    case kInsecure: config.tls_verify = false; return Ok{};
+    case kCaCert: return store(readable_file(option), config.tls_ca_file);
+    case kCert: return store(readable_file(option), config.tls_cert_file);
+    case kKey: return store(readable_file(option), config.tls_key_file);
+    case kNoTlsResume: config.tls_resume = false; return Ok{};
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
@@ -273,7 +296,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
 Status check_positionals(const std::vector<std::string>& positionals, Command command,
                          Config& config) {
   for (const std::string& arg : positionals) {
-    if (arg == "serve" || arg == "demo" || arg == "merge") {
+    if (arg == "serve" || arg == "demo" || arg == "merge" || arg == "cert") {
       return bad_argument(fmt::format("'{}' must come first: pacer {} [options]", arg, arg));
     }
   }
@@ -289,14 +312,7 @@ Status check_positionals(const std::vector<std::string>& positionals, Command co
     return bad_argument(fmt::format("unexpected argument '{}' (only one URL is allowed)",
                                     positionals[1]));
   }
-  if (Status s = store(parse_url(positionals[0]), config.target); !s) return s;
-  if (config.target.is_tls()) {
-    // TLS (OpenSSL) is a separate piece of work; until it lands, refuse clearly
-    // rather than speak plain HTTP to an HTTPS port.
-    return bad_argument(fmt::format("URL '{}': https:// is not supported by this version of pacer yet; "
-                                    "use an http:// URL", positionals[0]));
-  }
-  return Ok{};
+  return store(parse_url(positionals[0]), config.target);
 }
 
 // Checks between options, then the derived settings.
@@ -312,6 +328,10 @@ Status finish_run_draft(RunDraft& draft, Command command) {
     return protocol;
   }
   if (Status share = apply_shard_share(config); !share) return share;
+  if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
+    return bad_argument(config.tls_cert_file.empty() ? "--key needs --cert too (the client certificate)"
+                                                     : "--cert needs --key too (the certificate's private key)");
+  }
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
   config.threads = std::min(config.threads, config.connections);
   if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
@@ -359,6 +379,7 @@ Result<Invocation> parse(const std::vector<std::string>& args, std::istream& std
   const std::span<const std::string> all(args);
   if (!args.empty() && args[0] == "serve") return parse_serve(all.subspan(1));
   if (!args.empty() && args[0] == "merge") return parse_merge(all.subspan(1));
+  if (!args.empty() && args[0] == "cert") return parse_cert(all.subspan(1));
   if (!args.empty() && args[0] == "demo") {
     return parse_run(Command::kDemo, all.subspan(1), stdin_stream);
   }

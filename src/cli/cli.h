@@ -19,6 +19,7 @@ enum class Command {
   kServe,    // pacer serve [options]
   kDemo,     // pacer demo [options]: built-in target in-process + a short run
   kMerge,    // pacer merge [options] FILE...: combine shards' JSON reports
+  kCert,     // pacer cert --out DIR: write a self-signed certificate and key
   kHelp,     // -h/--help (also `pacer serve --help`): print usage, exit 0
   kVersion,  // -v/--version
 };
@@ -32,11 +33,19 @@ struct MergeOptions {
   bool print_latency = false;      // --latency: the text report's distribution
 };
 
+// `pacer cert`: where to write cert.pem and key.pem, and for which names.
+struct CertOptions {
+  std::string out_dir;             // an existing directory
+  std::vector<std::string> hosts;  // subjectAltNames (DNS or IP); default localhost, 127.0.0.1, ::1
+  int valid_days = 30;
+};
+
 struct Invocation {
   Command command = Command::kRun;
   Config run;                  // kRun and kDemo (for kDemo, target is filled in by the app)
   server::ServeConfig serve;   // kServe
   MergeOptions merge;          // kMerge
+  CertOptions cert;            // kCert
   std::string help_text;       // kHelp: the usage text to print
 };
 
@@ -46,6 +55,7 @@ Result<Invocation> parse(const std::vector<std::string>& args, std::istream& std
 std::string usage();        // `pacer --help`
 std::string serve_usage();  // `pacer serve --help`
 std::string merge_usage();  // `pacer merge --help`
+std::string cert_usage();   // `pacer cert --help`
 std::string version_line(); // "pacer X.Y.Z [epoll] ..."
 
 }  // namespace pacer::cli

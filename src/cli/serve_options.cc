@@ -4,7 +4,9 @@
 #include <arpa/inet.h>
 
 #include <array>
+#include <cstddef>
 #include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,6 +44,29 @@ Result<int> parse_serve_threads(const ScannedOption& option) {
                                     std::numeric_limits<int>::max(), option.value));
   }
   return static_cast<int>(*count);
+}
+
+// `--tls CERT KEY` takes two values, which the option scanner does not do: this
+// takes the pair out of args (up to a `--`) into serve and returns the rest.
+Result<std::vector<std::string>> take_tls_pair(std::span<const std::string> args, server::ServeConfig& serve) {
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") {
+      rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      break;
+    }
+    if (args[i] != "--tls") {
+      rest.push_back(args[i]);
+      continue;
+    }
+    if (i + 2 >= args.size() || args[i + 1].empty() || args[i + 2].empty()) {
+      return bad_argument("--tls: needs two files, the certificate and its key: --tls CERT KEY");
+    }
+    serve.tls_cert_path = args[i + 1];
+    serve.tls_key_path = args[i + 2];
+    i += 2;
+  }
+  return rest;
 }
 
 struct ServeDraft {
@@ -131,20 +156,23 @@ Status parse_listen(std::string_view text, std::string_view flag, server::ServeC
   return Ok{};
 }
 
-Result<Invocation> parse_serve(std::span<const std::string> args) {
-  const ScanResult scan = scan_options(args, kServeOptions, "pacer serve --help");
+Result<Invocation> parse_serve(std::span<const std::string> all_args) {
+  ServeDraft draft;
+  auto args = take_tls_pair(all_args, draft.serve);
+  const ScanResult scan = scan_options(args ? std::span<const std::string>(*args) : all_args, kServeOptions,
+                                       "pacer serve --help");
   Invocation out;
   if (scan.has(kHelp)) {
     out.command = Command::kHelp;
     out.help_text = serve_usage();
     return out;
   }
+  if (!args) return args.error();
   if (scan.first_error) return *scan.first_error;
   if (!scan.positionals.empty()) {
     return bad_argument(fmt::format("serve: unexpected argument '{}' (see pacer serve --help)",
                                     scan.positionals.front()));
   }
-  ServeDraft draft;
   for (const ScannedOption& option : scan.options) {
     if (Status applied = apply_serve_option(option, draft); !applied) return applied.error();
   }

@@ -13,8 +13,9 @@ std::string usage() {
        pacer serve [options]
        pacer demo [options]
        pacer merge [options] FILE...
+       pacer cert --out DIR [options]
 
-  URL is http://, e.g. http://127.0.0.1:8080/index.html
+  URL is http:// or https://, e.g. http://127.0.0.1:8080/index.html
 
 Options (as wrk):                                             [default]
   -c, --connections N  connections to keep open, in total     [10]
@@ -47,6 +48,15 @@ Protocol:
                        stays connections, -R the total rate  [1]
       --pipeline N     HTTP/1.1 requests written ahead on each
                        connection, answered in order (1..64)  [1]
+
+HTTPS (https:// URLs; OpenSSL, TLS 1.2 or 1.3):
+  -k, --insecure       do not verify the server's certificate or name
+      --cacert FILE    trust the CA certificates in FILE (PEM) instead
+                       of the system's
+      --cert FILE      present this client certificate (PEM)...
+      --key FILE       ...with this private key (give both or neither)
+      --no-tls-resume  a full handshake on every connect (by default
+                       reconnects resume the last TLS session)
 
 Open model (requests arrive on a schedule, whatever the server does):
   -R, --rate N         N requests/second in total; latency is measured
@@ -99,6 +109,8 @@ Commands:
                        against it; takes the options above but no URL
   merge                combines the JSON reports of several shards of one
                        test into one exact report; pacer merge --help
+  cert                 writes a throwaway self-signed certificate and key
+                       for pacer serve --tls; pacer cert --help
 
 Exit codes:
   0  ok
@@ -123,6 +135,9 @@ Options:                                                      [default]
       --freeze-for T      ...for T (give both or neither)
       --log-arrivals FILE write when the kernel received each request
                           to FILE (monotonic ns, one per line)
+      --tls CERT KEY      serve HTTPS with this certificate chain
+                          and key (PEM files; pacer cert makes a
+                          throwaway pair)
   -h, --help              print this help and exit
 
 Routes:
@@ -160,6 +175,23 @@ Options:                                                      [default]
 
 Exit codes: 0 ok, 1 no request succeeded, 2 bad arguments or a file that
 cannot be read or is not a pacer JSON report.
+)";
+}
+
+std::string cert_usage() {
+  return R"(Usage: pacer cert --out DIR [options]
+
+Writes DIR/cert.pem and DIR/key.pem: an EC P-256 key and a self-signed
+certificate for it, to serve HTTPS in tests (pacer serve --tls) without
+any other tool. Not for production. Clients trust it with --cacert
+DIR/cert.pem, or skip verification with -k.
+
+Options:                                                      [default]
+      --out DIR        the directory to write into (must exist)
+      --host NAME      a name or address the certificate is for
+                       (repeatable)       [localhost, 127.0.0.1, ::1]
+      --days N         how long it is valid                      [30]
+  -h, --help           print this help and exit
 )";
 }
 

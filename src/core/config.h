@@ -82,6 +82,12 @@ struct Config {
   int pipeline = 1;                       // --pipeline: HTTP/1.1 requests written ahead per connection
   int requests_per_connection() const { return http2 ? streams : pipeline; }
   const char* protocol_name() const { return http2 ? "h2" : "http/1.1"; }  // as reports name it
+  // HTTPS (target.is_tls()); ignored for http:// URLs.
+  bool tls_verify = true;                 // false: -k/--insecure (no chain or host name check)
+  std::string tls_ca_file;                // --cacert: trust only this CA bundle (else the system store)
+  std::string tls_cert_file;              // --cert: client certificate (PEM), with tls_key_file
+  std::string tls_key_file;               // --key
+  bool tls_resume = true;                 // false: --no-tls-resume (a full handshake every connect)
 
   // Open model (-R, --stages). Rates are totals for the run, requests/second.
   LoadModel load_model = LoadModel::kClosed;

@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "engine/connection_list.h"
+#include "net/tls_stream.h"
 #include "proto/session.h"
 
 namespace pacer::engine {
@@ -37,6 +38,7 @@ struct Connection final : proto::SessionEvents {
     kClosed,      // no socket (between close and reconnect)
     kBackoff,     // waiting to reconnect after a connect failure
     kConnecting,  // non-blocking connect in progress
+    kHandshaking, // https: TCP connected, TLS handshake in progress
     kOpen,        // connected: requests can be sent
   };
 
@@ -54,6 +56,7 @@ struct Connection final : proto::SessionEvents {
   std::vector<RequestSlot> slots;
   std::vector<std::uint32_t> free_tokens;  // a stack of free slot indexes
   int fd = -1;
+  net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)
   State state = State::kClosed;
   bool write_blocked = false;       // output waits for EPOLLOUT
   bool holds_claim = false;         // reserved one of the worker's -n requests
@@ -62,12 +65,15 @@ struct Connection final : proto::SessionEvents {
   std::uint32_t answered_on_connection = 0;  // responses since the connect
   TimeNs connect_start_ns = 0;
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
+  TimeNs handshake_start_ns = 0;    // kHandshaking: when TCP connected
   ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
+  ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)
 
   std::uint32_t in_flight_count() const { return static_cast<std::uint32_t>(slots.size() - free_tokens.size()); }
 };
 
 using InFlightList = IntrusiveList<RequestSlot, &RequestSlot::in_flight>;
 using IdleList = IntrusiveList<Connection, &Connection::idle>;
+using HandshakeList = IntrusiveList<Connection, &Connection::handshaking>;
 
 }  // namespace pacer::engine

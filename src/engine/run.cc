@@ -12,6 +12,8 @@
 #include "engine/worker.h"
 #include "load/schedule.h"
 #include "net/address.h"
+#include "net/tls_context.h"
+#include "proto/alpn.h"
 #include "proto/http1_request.h"
 #include "proto/http2_request.h"
 
@@ -168,10 +170,39 @@ class IntervalCollector {
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
 };
 
+net::TlsClientOptions tls_options(const Config& config) {
+  net::TlsClientOptions o;
+  o.server_name = config.target.host;
+  o.verify_peer = config.tls_verify;
+  o.ca_file = config.tls_ca_file;
+  o.cert_file = config.tls_cert_file;
+  o.key_file = config.tls_key_file;
+  o.resume_sessions = config.tls_resume;
+  o.alpn = proto::alpn_protocols(config.http2);
+  return o;
+}
+
+// The earliest TLS failure of any worker, for the report ("" when none).
+std::string first_tls_error(const std::vector<std::unique_ptr<Worker>>& workers) {
+  const WorkerResult* first = nullptr;
+  for (const auto& w : workers) {
+    const WorkerResult& r = w->result();
+    if (r.tls_first_error_ns >= 0 && (first == nullptr || r.tls_first_error_ns < first->tls_first_error_ns)) first = &r;
+  }
+  return first == nullptr ? std::string() : std::string(first->tls_first_error.data());
+}
+
 }  // namespace
 
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
                               const IntervalSink& sink, const TickSink& tick) {
+  // TLS files are checked first: a bad --cacert is the user's to fix (exit 2).
+  std::optional<net::TlsContext> tls;
+  if (config.target.is_tls()) {
+    auto context = net::TlsContext::client(tls_options(config));
+    if (!context) return context.error();
+    tls.emplace(std::move(*context));
+  }
   auto addresses = net::resolve(config.target.host, config.target.port);
   if (!addresses) return addresses.error();
   auto probe = net::first_connectable(*addresses, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
@@ -188,6 +219,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   SharedRun shared;
   shared.config = &config;
   shared.address = probe->address;
+  shared.tls = tls ? &*tls : nullptr;
   shared.request = request;
   shared.request_repeated = request_repeated;
   shared.http2_request = http2_request ? &*http2_request : nullptr;
@@ -236,12 +268,14 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     report.latency.merge(r.latency);
     report.latency_censored.merge(r.latency_censored);
     report.connect.merge(r.connect);
+    report.tls_handshake.merge(r.tls_handshake);
     report.service.merge(r.service);
     report.queue_delay.merge(r.queue_delay);
     report.rate_samples.merge(r.rate_samples);
     finished = std::max(finished, r.finished_ns);
     if (report.first_error.empty()) report.first_error = r.first_error;
   }
+  report.tls_first_error = first_tls_error(workers);
   report.measured_ns = finished - shared.record_from_ns;
   report.start_unix_ns = static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
   if (profile) {

@@ -23,7 +23,10 @@ using IntervalSink = std::function<void(const report::IntervalReport&)>;
 using TickSink = std::function<void(TimeNs since_start_ns)>;
 
 // Errors are kRuntime (exit 1): unresolvable host, no address accepting
-// connections, or a resource failure at set-up. `stop` may be set from a signal
+// connections, or a resource failure at set-up; kBadInput/kBadArgument (exit 2)
+// for https:// when --cacert, --cert or --key cannot be used (checked before
+// any connection). A server that fails every TLS handshake is not an error here:
+// the report counts `tls` errors and no request succeeds. `stop` may be set from a signal
 // handler to end the run early; the report is then marked interrupted.
 // With `interval_ns` > 0 and a sink, the sink gets every interval's figures and
 // `tick` (optional) the time as it passes.

@@ -2,6 +2,7 @@
 // each worker hands back. Built by engine::run on the main thread.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "core/config.h"
 #include "load/schedule.h"
 #include "net/address.h"
+#include "net/tls_context.h"
 #include "proto/http2_request.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
@@ -21,9 +23,10 @@ namespace pacer::engine {
 struct SharedRun {
   const Config* config = nullptr;
   net::Address address;
+  const net::TlsContext* tls = nullptr;  // https://: every connection handshakes; null for http://
   std::string_view request;          // the HTTP/1.1 request bytes, built once
   std::string_view request_repeated; // the same bytes slots_per_connection times (pipelining)
-  const proto::Http2Request* http2_request = nullptr;  // non-null: speak HTTP/2 (prior knowledge)
+  const proto::Http2Request* http2_request = nullptr;  // non-null: speak HTTP/2 (prior knowledge or ALPN h2)
   std::uint32_t slots_per_connection = 1;  // --streams (HTTP/2) or --pipeline (HTTP/1.1)
   bool is_head = false;              // responses carry no body
   TimeNs start_ns = 0;               // load begins (all workers)
@@ -41,11 +44,16 @@ struct WorkerResult {
   stats::Histogram latency = stats::Histogram::for_latency_ns();
   stats::Histogram latency_censored = stats::Histogram::for_latency_ns();
   stats::Histogram connect = stats::Histogram::for_latency_ns();
+  stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();  // TCP connected -> handshake done
   stats::Histogram service = stats::Histogram::for_latency_ns();      // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
   std::string first_error;           // the first connection failure, for the report
+  // The first TLS failure's reason (fixed size: noted on the hot path without
+  // allocating) and when it happened (-1: none), so the controller picks the earliest.
+  std::array<char, 256> tls_first_error{};
+  TimeNs tls_first_error_ns = -1;
   explicit WorkerResult(stats::Histogram rate) : rate_samples(std::move(rate)) {}
 };
 

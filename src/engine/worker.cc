@@ -124,6 +124,7 @@ void Worker::run() {
     if (!draining_ && now_ >= shared_.end_ns) draining_ = true;
     if (is_open()) dispatch_arrivals();
     expire_timeouts();
+    if (!handshaking_.empty()) expire_handshakes();
     if (is_open()) expire_backlog_at_drain_end();
     run_due_reconnects();
     sample_rate();
@@ -215,6 +216,7 @@ TimeNs Worker::next_wake_ns() const {
   // Rate samples stop with the drain (sample_rate() no longer advances them).
   TimeNs next = draining_ ? kNever : next_sample_ns_;
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
+  if (!handshaking_.empty()) next = std::min(next, handshaking_.front()->handshake_start_ns + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   // Open model: wake a little before the next arrival and poll the last stretch,
   // because a timer wake-up from sleep can be tens of microseconds late.
@@ -230,6 +232,9 @@ void Worker::handle_event(const epoll_event& event) {
   switch (c.state) {
     case Connection::State::kConnecting:
       if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) != 0) finish_connect(c);
+      break;
+    case Connection::State::kHandshaking:
+      continue_handshake(c);
       break;
     case Connection::State::kOpen:
       if ((ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) handle_readable(c, ev);

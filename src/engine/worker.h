@@ -14,9 +14,14 @@
 // or waits in a bounded FIFO backlog, its latency clock already running
 // (t_sched is the arrival time). Timeouts are per request slot.
 //
+// https://: after TCP connects, a connection runs its TLS handshake one step per
+// socket edge (worker_tls.cc) before it opens; reads and writes then go through
+// net/transport.h (one branch per call, plain or TLS). With --http2 over TLS the
+// server must choose "h2" by ALPN, or the handshake counts as a TLS failure.
+//
 // Files: worker.cc (loop, bookkeeping), worker_connect.cc (connect, close,
-// backoff), worker_io.cc (send, receive, session events, timeouts),
-// worker_open.cc (the open model's arrivals and backlog).
+// backoff), worker_tls.cc (handshake), worker_io.cc (send, receive, session
+// events, timeouts), worker_open.cc (the open model's arrivals and backlog).
 #pragma once
 
 #include <atomic>
@@ -34,6 +39,7 @@
 #include "engine/time_ring.h"
 #include "load/schedule.h"
 #include "net/event_wait.h"
+#include "net/tls_context.h"
 #include "proto/h2_memory.h"
 
 #include <sys/epoll.h>
@@ -82,9 +88,18 @@ class Worker {
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
   void finish_connect(Connection& c);
   void connect_failed(Connection& c, int err);
+  void schedule_reconnect(Connection& c);  // closes c and retries after a growing backoff
+  void connection_established(Connection& c);  // TCP (and TLS) up: the session starts
   void close_connection(Connection& c);
   void reopen(Connection& c);
   void run_due_reconnects();
+
+  // TLS (worker_tls.cc).
+  void start_handshake(Connection& c);
+  void continue_handshake(Connection& c);
+  void handshake_failed(Connection& c, const char* reason);  // reason null: ask the TLS stream
+  void expire_handshakes();
+  void note_tls_failure(const Connection& c, const char* reason);  // keeps the first reason only
 
   // Sending and receiving (worker_io.cc).
   // Requests c can take now: its free slots, or 0 if it must not take more.
@@ -107,10 +122,9 @@ class Worker {
   void fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error);
   void expire_timeouts();
   void count_timeout(const RequestSlot& slot);
-  // The only two places that touch a connected socket's bytes (a TLS transport
-  // slots in here): like read(2)/send(2), -1 with errno on failure.
-  ssize_t socket_read(Connection& c, char* buf, std::size_t len);
-  ssize_t socket_write(Connection& c, const char* data, std::size_t len);
+  // A read or write failed with r (not kOk, not would-block): counts it as a
+  // read/write or TLS error and reopens c.
+  void io_failed(Connection& c, const net::IoResult& r, const char* what, std::uint64_t stats::ErrorCounts::*error);
 
   void sample_rate();
   void handle_event(const epoll_event& event);
@@ -139,6 +153,8 @@ class Worker {
   std::vector<epoll_event> events_;
   std::unique_ptr<char[]> read_buffer_;
   InFlightList in_flight_;                   // request slots, oldest send first: its head is the next timeout
+  HandshakeList handshaking_;                // oldest first: its head is the next handshake timeout
+  net::TlsSessionCache tls_sessions_;        // https: the session new connections resume
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
   TimeNs now_ = 0;                           // read once per wake-up

@@ -58,9 +58,17 @@ void Worker::finish_connect(Connection& c) {
     connect_failed(c, err);
     return;
   }
-  c.connect_failures = 0;
   ++result_.counters.connects;
   if (now_ >= shared_.record_from_ns) result_.connect.record(now_ - c.connect_start_ns);
+  if (shared_.tls != nullptr) {
+    start_handshake(c);
+    return;
+  }
+  connection_established(c);
+}
+
+void Worker::connection_established(Connection& c) {
+  c.connect_failures = 0;
   c.state = Connection::State::kOpen;
   c.write_blocked = false;
   c.sent_on_connection = 0;
@@ -78,6 +86,10 @@ void Worker::finish_connect(Connection& c) {
 void Worker::connect_failed(Connection& c, int err) {
   if (now_ >= shared_.record_from_ns) ++result_.counters.errors.connect;
   note_error(err, "connect");
+  schedule_reconnect(c);
+}
+
+void Worker::schedule_reconnect(Connection& c) {
   close_connection(c);
   const int shift = std::min(c.connect_failures, 7);
   ++c.connect_failures;
@@ -103,6 +115,8 @@ void Worker::close_connection(Connection& c) {
     if (slot.in_use) release_slot(c, slot.token);
   }
   idle_.remove(c);
+  handshaking_.remove(c);
+  c.tls.close();
   if (c.fd >= 0) {
     ::close(c.fd);  // also removes it from the epoll set
     c.fd = -1;

@@ -8,15 +8,21 @@
 #include <cerrno>
 
 #include "engine/worker.h"
+#include "net/transport.h"
 
 namespace pacer::engine {
 
-// ---- raw socket I/O (the seam a TLS transport routes through) ---------------
+// ---- I/O failures ------------------------------------------------------------
 
-ssize_t Worker::socket_read(Connection& c, char* buf, std::size_t len) { return ::read(c.fd, buf, len); }
-
-ssize_t Worker::socket_write(Connection& c, const char* data, std::size_t len) {
-  return ::send(c.fd, data, len, MSG_NOSIGNAL);
+void Worker::io_failed(Connection& c, const net::IoResult& r, const char* what,
+                       std::uint64_t stats::ErrorCounts::*error) {
+  if (r.status == net::IoStatus::kTlsError) {
+    note_tls_failure(c, nullptr);
+    fail_connection(c, &stats::ErrorCounts::tls);
+    return;
+  }
+  if (c.in_flight_count() > 0) note_error(r.err != 0 ? r.err : EPIPE, what);
+  fail_connection(c, error);
 }
 
 // ---- sending ---------------------------------------------------------------
@@ -78,17 +84,15 @@ bool Worker::flush(Connection& c) {
       c.write_blocked = false;
       return true;
     }
-    const ssize_t n = socket_write(c, out.data(), out.size());
-    if (n > 0) {
-      c.session->consume(static_cast<std::size_t>(n));
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && errno == EAGAIN) {
-      c.write_blocked = true;  // EPOLLOUT (edge-triggered) resumes the write
+    const net::IoResult w = net::stream_write(c.fd, c.tls, out.data(), out.size());
+    if (w.status == net::IoStatus::kOk && w.bytes > 0) {
+      c.session->consume(w.bytes);
+    } else if (w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead) {
+      // The next edge resumes the write (EPOLLOUT; EPOLLIN for TLS's rare want-read).
+      c.write_blocked = true;
       return true;
     } else {
-      note_error(errno, "write");
-      fail_connection(c, &stats::ErrorCounts::write);
+      io_failed(c, w, "write", &stats::ErrorCounts::write);
       return false;
     }
   }
@@ -98,12 +102,15 @@ bool Worker::flush(Connection& c) {
 
 void Worker::handle_readable(Connection& c, std::uint32_t events) {
   const bool peer_closing = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+  // A TLS read returns one record at most: only a plain short read drains the socket.
+  const bool short_read_drains = net::read_drains_on_short_read(c.tls);
   char* buf = read_buffer_.get();
   while (true) {
-    const ssize_t n = socket_read(c, buf, kReadBufferBytes);
-    if (n > 0) {
-      if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += static_cast<std::uint64_t>(n);
-      if (!c.session->receive(buf, static_cast<std::size_t>(n), c)) {
+    const net::IoResult r = net::stream_read(c.fd, c.tls, buf, kReadBufferBytes);
+    if (r.status == net::IoStatus::kOk) {
+      const std::size_t n = r.bytes;
+      if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += n;
+      if (!c.session->receive(buf, n, c)) {
         note_error(0, c.session->error_reason());
         if (c.in_flight_count() == 0 && now_ >= shared_.record_from_ns) ++result_.counters.errors.parse;
         fail_connection(c, &stats::ErrorCounts::parse);
@@ -111,8 +118,8 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
       }
       // A short read drained the socket: with edge triggering the next byte
       // brings a new event. Keep reading only when the peer is closing (to see EOF).
-      if (static_cast<std::size_t>(n) < kReadBufferBytes && !peer_closing) break;
-    } else if (n == 0) {
+      if (short_read_drains && n < kReadBufferBytes && !peer_closing) break;
+    } else if (r.status == net::IoStatus::kClosed) {
       const bool complete = c.session->finish(c);
       if (c.in_flight_count() > 0) {
         note_error(0, complete ? "connection closed before the response" : c.session->error_reason());
@@ -121,14 +128,10 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
         reopen(c);  // the server closed an idle keep-alive connection, or ended a close-delimited body
       }
       return;
-    } else if (errno == EINTR) {
-      continue;
-    } else if (errno == EAGAIN) {
+    } else if (r.status == net::IoStatus::kWantRead || r.status == net::IoStatus::kWantWrite) {
       break;
     } else {
-      const int err = errno;
-      if (c.in_flight_count() > 0) note_error(err, "read");
-      fail_connection(c, &stats::ErrorCounts::read);
+      io_failed(c, r, "read", &stats::ErrorCounts::read);
       return;
     }
   }

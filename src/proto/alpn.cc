@@ -2,10 +2,7 @@
 
 namespace pacer::proto {
 
-std::string_view alpn_offer(bool http2) {
-  using namespace std::string_view_literals;
-  return http2 ? "\x02h2"sv : "\x08http/1.1"sv;
-}
+std::vector<std::string> alpn_protocols(bool http2) { return {http2 ? "h2" : "http/1.1"}; }
 
 std::string_view alpn_mismatch(bool http2, std::string_view negotiated) {
   if (!http2) return {};  // HTTP/1.1 works whether or not the server speaks ALPN

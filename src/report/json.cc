@@ -133,6 +133,8 @@ std::string render_json(const RunReport& r) {
         {"bytes_read", c.bytes_read},
         {"warmup_responses", c.warmup_responses},
         {"connects", c.connects},
+        {"tls_handshakes", c.tls_handshakes},
+        {"tls_resumed", c.tls_resumed},
         {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
         {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)}}},
       {"errors",
@@ -147,10 +149,12 @@ std::string render_json(const RunReport& r) {
       {"service_time", is_open ? summary(r.service, nullptr) : json(nullptr)},
       {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
       {"connect_time", summary(r.connect, nullptr)},
+      {"tls_handshake_time", summary(r.tls_handshake, nullptr)},
       // Per-thread requests/second, one sample per 100 ms: what `pacer merge` needs
       // to print wrk's Req/Sec row for several shards.
       {"req_per_s", {{"histogram", stats::encode_v2_base64(r.rate_samples)}}},
       {"first_error", r.first_error.empty() ? json(nullptr) : json(r.first_error)},
+      {"tls_first_error", r.tls_first_error.empty() ? json(nullptr) : json(r.tls_first_error)},
       {"no_request_succeeded", no_request_succeeded(r)},
       {"gates", {{"passed", failures.empty()}, {"failures", failures}}},
   };

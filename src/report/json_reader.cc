@@ -171,6 +171,9 @@ void read_counts(const Field& root, stats::Counters& c) {
   c.bytes_read = counts.at("bytes_read").count();
   c.warmup_responses = counts.at("warmup_responses").count();
   c.connects = counts.at("connects").count();
+  c.tls_handshakes = counts.at("tls_handshakes").count();
+  c.tls_resumed = counts.at("tls_resumed").count();
+  if (c.tls_resumed > c.tls_handshakes) counts.at("tls_resumed").fail("more resumed handshakes than handshakes");
   const Field scheduled = counts.at("scheduled");
   c.scheduled = scheduled.is_null() ? 0 : scheduled.count();
   const Field peak = counts.at("peak_backlog");
@@ -243,9 +246,12 @@ RunReport read_report(const json& doc) {
     if (const Field s = root.at(key); !s.is_null()) read_summary(s, *histogram, nullptr);
   }
   read_summary(root.at("connect_time"), r.connect, nullptr);
+  read_summary(root.at("tls_handshake_time"), r.tls_handshake, nullptr);
   if (root.has("req_per_s")) read_histogram(root.at("req_per_s").at("histogram"), r.rate_samples);
   const Field first_error = root.at("first_error");
   if (!first_error.is_null()) r.first_error = first_error.string();
+  const Field tls_first_error = root.at("tls_first_error");
+  if (!tls_first_error.is_null()) r.tls_first_error = tls_first_error.string();
   return r;
 }
 

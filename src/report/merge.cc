@@ -89,13 +89,16 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   merged.measured_ns = std::max(merged.measured_ns, shard.measured_ns);
   merged.interrupted = merged.interrupted || shard.interrupted;
   if (merged.first_error.empty()) merged.first_error = shard.first_error;
+  if (merged.tls_first_error.empty()) merged.tls_first_error = shard.tls_first_error;
   merged.counters.merge(shard.counters);
   const std::pair<stats::Histogram*, const stats::Histogram*> histograms[] = {
       {&merged.latency, &shard.latency},         {&merged.latency_censored, &shard.latency_censored},
       {&merged.connect, &shard.connect},         {&merged.service, &shard.service},
       {&merged.queue_delay, &shard.queue_delay}, {&merged.rate_samples, &shard.rate_samples},
+      {&merged.tls_handshake, &shard.tls_handshake},
   };
-  const char* const what[] = {"latency", "censored latency", "connect", "service time", "queue delay", "Req/Sec"};
+  const char* const what[] = {"latency",     "censored latency", "connect", "service time",
+                              "queue delay", "Req/Sec",          "TLS handshake"};
   for (std::size_t i = 0; i < std::size(histograms); ++i) {
     if (Status s = merge_histogram(*histograms[i].first, *histograms[i].second, what[i], name); !s) return s;
   }

@@ -50,14 +50,19 @@ struct RunReport {
   TimeNs measured_ns = 0;                  // from the end of warm-up to the last recorded completion
   bool interrupted = false;
   std::string first_error;                 // first connection failure's reason, for the report
+  std::string tls_first_error;             // the earliest TLS failure's reason ("" when none)
   stats::Counters counters;
   stats::Histogram latency = stats::Histogram::for_latency_ns();          // t_done - t_sched
   stats::Histogram latency_censored = stats::Histogram::for_latency_ns(); // the timeouts among them
   stats::Histogram connect = stats::Histogram::for_latency_ns();          // TCP connect time
+  stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();    // TCP connected -> TLS handshake done
   stats::Histogram service = stats::Histogram::for_latency_ns();          // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();      // t_send - t_sched (open model)
   stats::Histogram rate_samples = make_rate_histogram();                  // per thread, per 100 ms
 };
+
+// Whether the run's URL is https:// (its reports show the TLS figures).
+inline bool is_https(const RunReport& r) { return r.url.size() >= 8 && (r.url[4] == 's' || r.url[4] == 'S') && r.url[5] == ':'; }
 
 // Whether the run counts as failed because not one request succeeded.
 inline bool no_request_succeeded(const RunReport& r) { return r.counters.successes() == 0; }

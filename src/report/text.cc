@@ -112,9 +112,15 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
                        format_time_ns(static_cast<double>(r.connect.value_at_percentile(99))),
                        format_time_ns(static_cast<double>(r.connect.max())), c.connects);
   }
+  if (r.tls_handshake.total_count() > 0) {
+    out += fmt::format("TLS handshake: avg {}, p99 {}, max {} ({} handshakes, {} resumed)\n",
+                       format_time_ns(r.tls_handshake.mean()),
+                       format_time_ns(static_cast<double>(r.tls_handshake.value_at_percentile(99))),
+                       format_time_ns(static_cast<double>(r.tls_handshake.max())), c.tls_handshakes, c.tls_resumed);
+  }
   const stats::ErrorCounts& e = c.errors;
-  out += fmt::format("Errors:       connect {}, read {}, write {}, timeout {}, parse {}, status {}", e.connect,
-                     e.read, e.write, e.timeout, e.parse, e.status);
+  out += fmt::format("Errors:       connect {}, {}read {}, write {}, timeout {}, parse {}, status {}", e.connect,
+                     is_https(r) ? fmt::format("tls {}, ", e.tls) : "", e.read, e.write, e.timeout, e.parse, e.status);
   if (r.load_model != LoadModel::kClosed) out += fmt::format(", deadline {}, backlog {}", e.deadline, e.backlog);
   if (r.protocol == "h2") out += fmt::format(", stream_reset {}, goaway {}", e.stream_reset, e.goaway);
   out += "\n";
@@ -131,6 +137,10 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (r.warmup_ns > 0) {
     out += fmt::format("Warm-up:      {} responses during the first {} were not recorded.\n", c.warmup_responses,
                        format_duration_short(r.warmup_ns));
+  }
+  if (e.tls > 0) {
+    out += fmt::format("TLS errors:   {}{}\n", e.tls,
+                       r.tls_first_error.empty() ? "" : fmt::format(" (first: {})", r.tls_first_error));
   }
   if (!r.first_error.empty()) out += fmt::format("First error:  {}\n", r.first_error);
   if (r.interrupted) out += "Interrupted:  the run was stopped early; these are partial results.\n";

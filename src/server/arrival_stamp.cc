@@ -3,6 +3,7 @@
 
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <cerrno>
 #include <ctime>
 #include <cstring>
 
@@ -36,8 +37,17 @@ StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
   message.msg_control = control;
   message.msg_controllen = sizeof control;
   StampedRead result;
-  result.bytes = ::recvmsg(fd, &message, 0);
-  if (result.bytes <= 0) return result;
+  ssize_t got = 0;
+  do {
+    got = ::recvmsg(fd, &message, 0);
+  } while (got < 0 && errno == EINTR);
+  if (got == 0) result.io = net::IoResult{0, net::IoStatus::kClosed, 0};
+  if (got < 0) {
+    const bool would_block = errno == EAGAIN || errno == EWOULDBLOCK;
+    result.io = net::IoResult{0, would_block ? net::IoStatus::kWantRead : net::IoStatus::kError, would_block ? 0 : errno};
+  }
+  if (got <= 0) return result;
+  result.io = net::IoResult{static_cast<std::size_t>(got), net::IoStatus::kOk, 0};
   for (cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
       timespec stamp{};

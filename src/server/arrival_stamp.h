@@ -7,9 +7,9 @@
 #pragma once
 
 #include <cstddef>
-#include <sys/types.h>
 
 #include "core/clock.h"
+#include "net/tls_stream.h"
 
 namespace pacer::server {
 
@@ -18,11 +18,11 @@ namespace pacer::server {
 bool enable_receive_stamps(int fd);
 
 struct StampedRead {
-  ssize_t bytes = 0;             // what read(2) returns (errno set when -1)
+  net::IoResult io;              // as net::plain_read reports it
   TimeNs kernel_arrival_ns = 0;  // monotonic; 0 when the data came unstamped
 };
 
-// read(2) that also says when the kernel received the data. Data can come
+// A plain socket read (net::plain_read) that also says when the kernel received the data. Data can come
 // unstamped: the kernel turns stamping on a moment after the first socket asks
 // for it (deferred work), and a socket without the flag never gets stamps.
 StampedRead read_stamped(int fd, char* buffer, std::size_t bytes);

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "net/transport.h"
 #include "server/arrival_stamp.h"
 
 namespace pacer::server {
@@ -28,7 +29,7 @@ Connection::Connection()
 
 void Connection::open(UniqueFd socket, LoopContext& ctx) {
   fd_ = std::move(socket);
-  state_ = State::kReady;
+  state_ = ctx.shared.tls != nullptr ? State::kHandshaking : State::kReady;
   ++generation_;
   maybe_readable_ = false;  // epoll reports input already waiting when the socket is added
   close_after_write_ = false;
@@ -45,12 +46,32 @@ void Connection::open(UniqueFd socket, LoopContext& ctx) {
   pending_first_ = pending_count_ = 0;
   WorkerCounters::add(ctx.counters.connections_accepted);
   WorkerCounters::add(ctx.counters.connections_open);
+  if (state_ == State::kHandshaking && !tls_.start_server(*ctx.shared.tls, fd_.get())) close(ctx);
+}
+
+void Connection::continue_handshake(LoopContext& ctx) {
+  switch (tls_.handshake()) {
+    case net::IoStatus::kOk:
+      state_ = State::kReady;
+      // The client's first request may have come with its Finished message and
+      // already sit in the socket: no new edge will announce it.
+      maybe_readable_ = true;
+      service(ctx);
+      return;
+    case net::IoStatus::kWantRead:
+    case net::IoStatus::kWantWrite: return;
+    default: close(ctx); return;  // a client that does not trust us, or not TLS at all
+  }
 }
 
 void Connection::on_event(std::uint32_t events, LoopContext& ctx) {
   if (is_closed()) return;
   if ((events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) {
     close(ctx);  // the peer is gone or going: nothing pending is answered
+    return;
+  }
+  if (state_ == State::kHandshaking) {
+    continue_handshake(ctx);
     return;
   }
   if ((events & EPOLLIN) != 0) maybe_readable_ = true;
@@ -72,6 +93,7 @@ void Connection::resume(std::uint64_t generation, LoopContext& ctx) {
 void Connection::close(LoopContext& ctx) {
   if (is_closed()) return;
   state_ = State::kClosed;
+  tls_.close();
   fd_.reset();
   stream_.clear();
   pending_count_ = 0;
@@ -153,14 +175,10 @@ bool Connection::flush(LoopContext& ctx, std::size_t& budget_bytes) {
     const std::size_t out_bytes = out_end_ - out_begin_;
     if (out_bytes > 0) iov[count++] = iovec{out_.get() + out_begin_, out_bytes};
     count += stream_.fill_iov(iov + count, kMaxIov - count, budget_bytes);
-    msghdr message{};
-    message.msg_iov = iov;
-    message.msg_iovlen = static_cast<std::size_t>(count);
-    const ssize_t sent = ::sendmsg(fd_.get(), &message, MSG_NOSIGNAL);
+    const ssize_t sent = write_iov(iov, count);
     if (sent < 0) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) close(ctx);
-      return false;
+      if (sent == kWriteFailed) close(ctx);
+      return false;  // kWriteBlocked: EPOLLOUT resumes
     }
     const auto sent_bytes = static_cast<std::size_t>(sent);
     budget_bytes -= std::min(budget_bytes, sent_bytes);
@@ -178,6 +196,25 @@ bool Connection::flush(LoopContext& ctx, std::size_t& budget_bytes) {
   return true;
 }
 
+ssize_t Connection::write_iov(const iovec* iov, int count) {
+  if (tls_.active()) {
+    // One record per call: a gather would need a copy, and OpenSSL wants the
+    // same bytes again after a want-write, which iov[0] still is next time.
+    const net::IoResult w = tls_.write(static_cast<const char*>(iov[0].iov_base), iov[0].iov_len);
+    if (w.status == net::IoStatus::kOk) return static_cast<ssize_t>(w.bytes);
+    return w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead ? kWriteBlocked : kWriteFailed;
+  }
+  msghdr message{};
+  message.msg_iov = const_cast<iovec*>(iov);
+  message.msg_iovlen = static_cast<std::size_t>(count);
+  while (true) {
+    const ssize_t sent = ::sendmsg(fd_.get(), &message, MSG_NOSIGNAL);
+    if (sent >= 0) return sent;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? kWriteBlocked : kWriteFailed;
+  }
+}
+
 // Reads once into the input buffer. Returns true if the turn should go on.
 bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
   if (state_ == State::kNever) {
@@ -191,29 +228,31 @@ bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
     return true;
   }
   const std::size_t room_bytes = kInputBytes - in_end_;
-  // With the arrival log, the kernel's receive stamp says when the request came.
-  ssize_t got = 0;
+  // With the arrival log, the kernel's receive stamp says when a plain request
+  // came (over TLS, the time of the read).
+  net::IoResult got;
   if (ctx.arrivals != nullptr) {
-    const StampedRead stamped = read_stamped(fd_.get(), in_.get() + in_end_, room_bytes);
-    got = stamped.bytes;
+    const StampedRead stamped = tls_.active() ? StampedRead{net::stream_read(fd_.get(), tls_, in_.get() + in_end_, room_bytes), 0}
+                                              : read_stamped(fd_.get(), in_.get() + in_end_, room_bytes);
+    got = stamped.io;
     input_arrival_ns_ = stamped.kernel_arrival_ns != 0 ? stamped.kernel_arrival_ns : monotonic_now_ns();
   } else {
-    got = ::read(fd_.get(), in_.get() + in_end_, room_bytes);
+    got = net::stream_read(fd_.get(), tls_, in_.get() + in_end_, room_bytes);
   }
-  if (got > 0) {
-    // A short read drained the socket: data arriving later raises a new edge, so
-    // skip the read that would only return EAGAIN.
-    if (static_cast<std::size_t>(got) < room_bytes) maybe_readable_ = false;
-    in_end_ += static_cast<std::size_t>(got);
-    budget_bytes -= std::min(budget_bytes, static_cast<std::size_t>(got));
+  if (got.status == net::IoStatus::kOk) {
+    // A short plain read drained the socket: data arriving later raises a new
+    // edge, so skip the read that would only return EAGAIN. (Not for TLS: a read
+    // returns one record, and more may wait.)
+    if (got.bytes < room_bytes && net::read_drains_on_short_read(tls_)) maybe_readable_ = false;
+    in_end_ += got.bytes;
+    budget_bytes -= std::min(budget_bytes, got.bytes);
     return true;
   }
-  if (got < 0 && errno == EINTR) return true;
-  if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+  if (got.status == net::IoStatus::kWantRead || got.status == net::IoStatus::kWantWrite) {
     maybe_readable_ = false;
     return false;
   }
-  close(ctx);  // EOF or a socket error
+  close(ctx);  // EOF, a socket error or a TLS failure
   return false;
 }
 
@@ -228,6 +267,7 @@ void Connection::compact_input() {
 // After the last reply: send FIN first and read what the peer already sent, so the
 // close does not reset the connection and destroy the reply in flight.
 void Connection::close_gracefully(LoopContext& ctx) {
+  tls_.close();  // close_notify first: the peer sees a clean end of the TLS stream
   ::shutdown(fd_.get(), SHUT_WR);
   std::size_t drained_bytes = 0;
   while (drained_bytes < kMaxDrainOnCloseBytes) {

@@ -10,6 +10,10 @@
 // While a streamed body, a delay or /never is pending, parsing pauses and later
 // pipelined requests wait in the input buffer.
 //
+// TLS (--tls): the connection starts in kHandshaking and becomes kReady when the
+// handshake completes; input and output then go through tls_ (one SSL_write per
+// buffer rather than sendmsg's gather).
+//
 // Counting: a reply counts toward requests_answered when its last byte has been
 // accepted by the kernel. A peer close, EOF or socket error closes the connection
 // at once and cancels whatever was not yet fully written (a half-close counts as
@@ -25,6 +29,7 @@
 #include <string>
 
 #include "core/unique_fd.h"
+#include "net/tls_stream.h"
 #include "server/body_stream.h"
 #include "server/loop_context.h"
 #include "server/routes.h"
@@ -57,7 +62,7 @@ class Connection {
   ConnectionRef ref() { return ConnectionRef{this, generation_}; }
 
  private:
-  enum class State : std::uint8_t { kReady, kDelayed, kNever, kClosed };
+  enum class State : std::uint8_t { kHandshaking, kReady, kDelayed, kNever, kClosed };
 
   static int on_message_begin(llhttp_t* parser);
   static int on_url(llhttp_t* parser, const char* at, std::size_t length);
@@ -73,12 +78,20 @@ class Connection {
   void queue_reply(Reply reply);
   void queue_error(int status);
   bool flush(LoopContext& ctx, std::size_t& budget_bytes);
+  // Writes some of iov (plain: all entries with sendmsg; TLS: iov[0]). Returns the
+  // bytes written, kWriteBlocked or kWriteFailed.
+  static constexpr ssize_t kWriteBlocked = -1;
+  static constexpr ssize_t kWriteFailed = -2;
+  ssize_t write_iov(const iovec* iov, int count);
   bool read_input(LoopContext& ctx, std::size_t& budget_bytes);
   void compact_input();
   void close_gracefully(LoopContext& ctx);
   std::size_t output_free_bytes() const { return kOutputBytes - out_end_; }
 
+  void continue_handshake(LoopContext& ctx);
+
   UniqueFd fd_;
+  net::TlsStream tls_;              // --tls: active from open() to close(); inactive for plain HTTP
   State state_ = State::kClosed;
   std::uint64_t generation_ = 0;
   bool maybe_readable_ = false;     // edge-triggered: unread input may remain

@@ -38,12 +38,12 @@ int run_serve(const ServeConfig& config) {
   if (!server) {
     pthread_sigmask(SIG_SETMASK, &previous_mask, nullptr);
     fmt::print(stderr, "pacer serve: {}\n", server.error().message);
-    return to_int(ExitCode::kRunFailed);
+    return to_int(server.error().kind == ErrorKind::kRuntime ? ExitCode::kRunFailed : ExitCode::kBadArguments);
   }
   const std::string host = config.listen_host.empty() ? "0.0.0.0" : config.listen_host;
   const bool is_ipv6 = host.find(':') != std::string::npos;
-  fmt::print("pacer serve: listening on http://{}{}{}:{}/\n", is_ipv6 ? "[" : "", host, is_ipv6 ? "]" : "",
-             (*server)->port());
+  fmt::print("pacer serve: listening on {}://{}{}{}:{}/\n", config.is_tls() ? "https" : "http", is_ipv6 ? "[" : "",
+             host, is_ipv6 ? "]" : "", (*server)->port());
   std::fflush(stdout);
 
   int received = 0;

@@ -15,6 +15,9 @@ struct ServeConfig {
   TimeNs freeze_at_ns = -1;           // <0: no freeze; else measured from the first request
   TimeNs freeze_for_ns = 0;
   std::string log_arrivals_path;      // empty: off
+  std::string tls_cert_path;          // --tls CERT KEY: serve HTTPS (PEM files); both empty: plain HTTP
+  std::string tls_key_path;
+  bool is_tls() const { return !tls_cert_path.empty(); }
 };
 
 }  // namespace pacer::server

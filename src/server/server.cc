@@ -76,12 +76,18 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config) {
   if (config.threads < 1) return bad_argument(fmt::format("serve: threads must be at least 1, got {}", config.threads));
   if (config.freeze_for_ns < 0) return bad_argument("serve: the freeze duration must not be negative");
   body_pattern();  // build the static bodies now, not on the first request
+  std::optional<net::TlsContext> tls;
+  if (config.is_tls()) {
+    auto context = net::TlsContext::server(config.tls_cert_path, config.tls_key_path);
+    if (!context) return context.error();
+    tls.emplace(std::move(*context));
+  }
   Result<UniqueFd> listen_fd = listen_on(config);
   if (!listen_fd) return listen_fd.error();
   Result<std::uint16_t> port = bound_port(listen_fd->get());
   if (!port) return port.error();
 
-  auto server = std::make_unique<Server>(Key{}, std::move(*listen_fd), *port, config);
+  auto server = std::make_unique<Server>(Key{}, std::move(*listen_fd), *port, config, std::move(tls));
   for (int i = 0; i < config.threads; ++i) {
     auto worker = std::make_unique<Worker>(i, server->shared_, server->listen_fd_.get());
     if (Status status = worker->init(); !status) return status.error();
@@ -92,8 +98,11 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config) {
   return server;
 }
 
-Server::Server(Key, UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config)
-    : listen_fd_(std::move(listen_fd)), port_(port), shared_(config, config.threads) {}
+Server::Server(Key, UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config,
+               std::optional<net::TlsContext> tls)
+    : tls_(std::move(tls)), listen_fd_(std::move(listen_fd)), port_(port), shared_(config, config.threads) {
+  shared_.tls = tls_ ? &*tls_ : nullptr;
+}
 
 Server::~Server() { stop(); }
 

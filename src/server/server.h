@@ -38,18 +38,25 @@
 // freeze_for, every worker that wakes sleeps until the window ends; connections
 // stay open and replies due in the window go out after it.
 //
+// TLS (tls_cert_path): every connection does a server-side handshake first
+// (non-blocking, ALPN http/1.1, session tickets for resumption), then the same
+// routes as plain HTTP.
+//
 // Arrival log (log_arrivals_path): each worker records, in CLOCK_MONOTONIC ns, when
 // the kernel received each fully parsed request (not /stats, not malformed ones;
-// see arrival_stamp.h); stop() writes all of them, sorted, one per line.
+// see arrival_stamp.h; over TLS, when it was read); stop() writes all of them,
+// sorted, one per line.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "core/expected.h"
 #include "core/unique_fd.h"
+#include "net/tls_context.h"
 #include "server/serve_config.h"
 #include "server/shared_state.h"
 
@@ -84,9 +91,10 @@ class Server {
     friend class Server;
     explicit Key() = default;
   };
-  Server(Key, UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config);
+  Server(Key, UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config, std::optional<net::TlsContext> tls);
 
  private:
+  std::optional<net::TlsContext> tls_;  // --tls; outlives the workers (declared before them)
   UniqueFd listen_fd_;
   std::uint16_t port_;
   SharedState shared_;
@@ -97,7 +105,8 @@ class Server {
 
 // The `pacer serve` command: starts a Server, prints "pacer serve: listening on
 // http://HOST:PORT/" to stdout (flushed), serves until SIGINT or SIGTERM, prints
-// the final counts to stderr. Returns 0, or 1 with a message when it cannot start.
+// the final counts to stderr (https:// with --tls). Returns 0, 1 with a message
+// when it cannot start, or 2 when the --tls files cannot be used.
 int run_serve(const ServeConfig& config);
 
 }  // namespace pacer::server

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "net/tls_context.h"
 #include "server/serve_config.h"
 
 namespace pacer::server {
@@ -35,6 +36,7 @@ class SharedState {
       : config(serve_config), counters(static_cast<std::size_t>(workers)) {}
 
   const ServeConfig config;
+  const net::TlsContext* tls = nullptr;  // --tls: set before the workers start, then read-only
   std::vector<WorkerCounters> counters;  // one per worker, index = worker index
   std::atomic<std::uint64_t> fail_route_requests{0};
   std::atomic<bool> stop_requested{false};

@@ -38,6 +38,8 @@ struct Counters {
   std::uint64_t bytes_read = 0;         // every byte read after the warm-up, headers included
   std::uint64_t warmup_responses = 0;   // responses to requests scheduled during --warmup (not recorded)
   std::uint64_t connects = 0;           // successful connects (initial and reconnects)
+  std::uint64_t tls_handshakes = 0;     // completed TLS handshakes (like connects, warm-up included)
+  std::uint64_t tls_resumed = 0;        // ...of which resumed a session
   std::uint64_t scheduled = 0;          // open model: recorded arrivals the schedule produced
   std::uint64_t peak_backlog = 0;       // open model: most arrivals waiting for a connection at once
                                         // (merge: the sum of the workers' peaks, an upper bound)
@@ -83,6 +85,8 @@ inline void Counters::merge(const Counters& o) {
   bytes_read += o.bytes_read;
   warmup_responses += o.warmup_responses;
   connects += o.connects;
+  tls_handshakes += o.tls_handshakes;
+  tls_resumed += o.tls_resumed;
   scheduled += o.scheduled;
   peak_backlog += o.peak_backlog;
   errors.merge(o.errors);

@@ -362,9 +362,36 @@ TEST(Cli, BadUrlIsRefused) {
             "unsupported scheme 'ftp' in URL 'ftp://h/' (expected http or https)");
 }
 
-TEST(Cli, HttpsIsRefusedUntilTlsIsSupported) {
-  EXPECT_EQ(error_of({"https://h/"}),
-            "URL 'https://h/': https:// is not supported by this version of pacer yet; use an http:// URL");
+TEST(Cli, HttpsVerifiesAndResumesByDefault) {
+  const Config config = run_config({"https://h/"});
+  EXPECT_TRUE(config.target.is_tls());
+  EXPECT_EQ(config.target.port, 443);
+  EXPECT_TRUE(config.tls_verify);
+  EXPECT_TRUE(config.tls_resume);
+  EXPECT_TRUE(config.tls_ca_file.empty());
+}
+
+TEST(Cli, TlsFlagsAreStored) {
+  const Config config = run_config({"-k", "--no-tls-resume", "--cacert", "/dev/null", "--cert", "/dev/null", "--key",
+                                    "/dev/null", "https://h/"});
+  EXPECT_FALSE(config.tls_verify);
+  EXPECT_FALSE(config.tls_resume);
+  EXPECT_EQ(config.tls_ca_file, "/dev/null");
+  EXPECT_EQ(config.tls_cert_file, "/dev/null");
+  EXPECT_EQ(config.tls_key_file, "/dev/null");
+  EXPECT_FALSE(run_config({"--insecure", "https://h/"}).tls_verify);
+}
+
+TEST(Cli, CertWithoutKeyIsRefused) {
+  EXPECT_EQ(error_of({"--cert", "/dev/null", "https://h/"}), "--cert needs --key too (the certificate's private key)");
+  EXPECT_EQ(error_of({"--key", "/dev/null", "https://h/"}), "--key needs --cert too (the client certificate)");
+}
+
+TEST(Cli, UnreadableTlsFileIsRefusedByName) {
+  EXPECT_EQ(error_of({"--cacert", "/nonexistent/ca.pem", "https://h/"}, ErrorKind::kBadInput),
+            "--cacert: cannot read '/nonexistent/ca.pem': No such file or directory");
+  EXPECT_EQ(error_of({"--key", "/nonexistent/k.pem", "--cert", "/dev/null", "https://h/"}, ErrorKind::kBadInput),
+            "--key: cannot read '/nonexistent/k.pem': No such file or directory");
 }
 
 TEST(Cli, UrlIsParsedIntoTheTarget) {

@@ -40,6 +40,22 @@ TEST(ServeOptions, ServeAloneListensOnLocalhost8080WithTwoThreads) {
   EXPECT_EQ(serve.log_arrivals_path, "");
 }
 
+TEST(ServeOptions, TlsTakesTheCertificateAndTheKey) {
+  const server::ServeConfig serve =
+      serve_config({"serve", "-t", "1", "--tls", "c.pem", "k.pem", "--listen", "127.0.0.1:0"});
+  EXPECT_TRUE(serve.is_tls());
+  EXPECT_EQ(serve.tls_cert_path, "c.pem");
+  EXPECT_EQ(serve.tls_key_path, "k.pem");
+  EXPECT_EQ(serve.threads, 1);
+  EXPECT_EQ(serve.listen_port, 0);
+  EXPECT_FALSE(serve_config({"serve"}).is_tls());
+}
+
+TEST(ServeOptions, TlsWithoutBothFilesIsRefused) {
+  EXPECT_EQ(error_of({"serve", "--tls", "c.pem"}), "--tls: needs two files, the certificate and its key: --tls CERT KEY");
+  EXPECT_EQ(error_of({"serve", "--tls"}), "--tls: needs two files, the certificate and its key: --tls CERT KEY");
+}
+
 TEST(ServeOptions, ListenAcceptsIpv4Address) {
   const server::ServeConfig serve = serve_config({"serve", "--listen", "0.0.0.0:9000"});
   EXPECT_EQ(serve.listen_host, "0.0.0.0");

@@ -28,6 +28,15 @@ TEST(Usage, RunUsageFitsIn80Columns) { expect_lines_fit_80_columns(usage()); }
 
 TEST(Usage, ServeUsageFitsIn80Columns) { expect_lines_fit_80_columns(serve_usage()); }
 
+TEST(Usage, CertUsageFitsIn80Columns) { expect_lines_fit_80_columns(cert_usage()); }
+
+TEST(Usage, RunUsageListsTheTlsOptions) {
+  expect_mentions(usage(), {"-k, --insecure", "--cacert FILE", "--cert FILE", "--key FILE", "--no-tls-resume",
+                            "https://", "pacer cert"});
+  expect_mentions(serve_usage(), {"--tls CERT KEY"});
+  expect_mentions(cert_usage(), {"--out DIR", "--host NAME", "--days N", "[30]"});
+}
+
 TEST(Usage, RunUsageListsEveryOption) {
   expect_mentions(usage(), {"-c, --connections", "-d, --duration", "-t, --threads",
                             "-H, --header", "--latency", "--timeout", "-v, --version",

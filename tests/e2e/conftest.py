@@ -283,7 +283,7 @@ class PacerServer:
         self.returncode: int | None = None
         try:
             first = self._read_first_line(start_timeout)
-            m = re.fullmatch(r"pacer serve: listening on (http://127\.0\.0\.1:(\d+)/)", first)
+            m = re.fullmatch(r"pacer serve: listening on (https?://127\.0\.0\.1:(\d+)/)", first)
             if not m:
                 raise RuntimeError(f"unexpected first line from pacer serve: {first!r}")
         except BaseException:

@@ -6,9 +6,9 @@
 namespace pacer::proto {
 namespace {
 
-TEST(Alpn, Http2OffersOnlyH2InWireFormat) {
-  EXPECT_EQ(alpn_offer(true), std::string_view("\x02h2", 3));
-  EXPECT_EQ(alpn_offer(false), std::string_view("\x08http/1.1", 9));
+TEST(Alpn, Http2OffersOnlyH2AndHttp11OffersOnlyHttp11) {
+  EXPECT_EQ(alpn_protocols(true), std::vector<std::string>{"h2"});
+  EXPECT_EQ(alpn_protocols(false), std::vector<std::string>{"http/1.1"});
 }
 
 TEST(Alpn, Http2FailsClearlyWhenTheServerDeclinesH2) {

@@ -108,6 +108,7 @@ void expect_round_trip(const RunReport& r) {
   EXPECT_EQ(b.measured_ns, r.measured_ns);
   EXPECT_EQ(b.interrupted, r.interrupted);
   EXPECT_EQ(b.first_error, r.first_error);
+  EXPECT_EQ(b.tls_first_error, r.tls_first_error);
 
   const stats::Counters& x = r.counters;
   const stats::Counters& y = b.counters;
@@ -116,6 +117,8 @@ void expect_round_trip(const RunReport& r) {
   EXPECT_EQ(y.bytes_read, x.bytes_read);
   EXPECT_EQ(y.warmup_responses, x.warmup_responses);
   EXPECT_EQ(y.connects, x.connects);
+  EXPECT_EQ(y.tls_handshakes, x.tls_handshakes);
+  EXPECT_EQ(y.tls_resumed, x.tls_resumed);
   EXPECT_EQ(y.scheduled, x.scheduled);
   EXPECT_EQ(y.peak_backlog, x.peak_backlog);
   EXPECT_EQ(y.errors.connect, x.errors.connect);
@@ -132,6 +135,7 @@ void expect_round_trip(const RunReport& r) {
   expect_same_buckets(b.latency, r.latency, "latency");
   expect_same_buckets(b.latency_censored, r.latency_censored, "latency_censored");
   expect_same_buckets(b.connect, r.connect, "connect");
+  expect_same_buckets(b.tls_handshake, r.tls_handshake, "tls_handshake");
   expect_same_buckets(b.service, r.service, "service");
   expect_same_buckets(b.queue_delay, r.queue_delay, "queue_delay");
   expect_same_buckets(b.rate_samples, r.rate_samples, "rate_samples");
@@ -140,6 +144,17 @@ void expect_round_trip(const RunReport& r) {
 }
 
 TEST(JsonReader, ClosedModelReportRoundTripsEveryCountAndHistogram) { expect_round_trip(closed_report()); }
+
+TEST(JsonReader, HttpsReportRoundTripsItsTlsFigures) {
+  RunReport r = closed_report();
+  r.url = "https://127.0.0.1:8443/";
+  r.counters.tls_handshakes = 12;
+  r.counters.tls_resumed = 9;
+  r.counters.errors.tls = 3;
+  r.tls_first_error = "certificate verify failed: self-signed certificate";
+  for (int i = 0; i < 12; ++i) r.tls_handshake.record(400'000 + i * 1000);
+  expect_round_trip(r);
+}
 
 TEST(JsonReader, OpenModelReportRoundTripsEveryCountAndHistogram) { expect_round_trip(open_report()); }
 

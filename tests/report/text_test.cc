@@ -86,6 +86,30 @@ TEST(TextReport, StatusErrorsAreCountedPerCode) {
   expect_matches_golden(text, "text_status_errors.txt");
 }
 
+TEST(TextReport, HttpsRunShowsHandshakesAndTheFirstTlsError) {
+  RunReport r = healthy_run();
+  r.url = "https://127.0.0.1:8443/";
+  r.counters.tls_handshakes = 10;
+  r.counters.tls_resumed = 6;
+  r.counters.errors.tls = 2;
+  r.tls_first_error = "certificate verify failed: hostname mismatch";
+  for (int i = 0; i < 10; ++i) r.tls_handshake.record(900'000 + i * 20'000);
+  const std::string text = render_text(r);
+  EXPECT_NE(text.find("TLS handshake: avg 990.05us, p99 1.08ms, max 1.08ms (10 handshakes, 6 resumed)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Errors:       connect 0, tls 2, read 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("TLS errors:   2 (first: certificate verify failed: hostname mismatch)\n"), std::string::npos)
+      << text;
+  expect_matches_golden(text, "text_https.txt");
+}
+
+TEST(TextReport, PlainHttpRunHasNoTlsLines) {
+  const std::string text = render_text(healthy_run());
+  EXPECT_EQ(text.find("TLS"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tls"), std::string::npos) << text;
+}
+
 TEST(TextReport, RunWithNoResponseSaysSoInsteadOfPrintingZeros) {
   RunReport r;
   r.url = "http://127.0.0.1:8080/never";

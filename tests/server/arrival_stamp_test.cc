@@ -49,7 +49,7 @@ bool wait_until_stamped(TcpPair& pair) {
     char byte = 'x';
     if (::write(pair.client.get(), &byte, 1) != 1) return false;
     const StampedRead r = read_stamped(pair.accepted.get(), &byte, 1);
-    if (r.bytes != 1) return false;
+    if (r.io.bytes != 1) return false;
     if (r.kernel_arrival_ns != 0) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -66,7 +66,7 @@ TEST(ArrivalStamp, AcceptedSocketsInheritStampsAndTheStampPrecedesTheRead) {
   char buffer[16];
   const StampedRead r = read_stamped(pair.accepted.get(), buffer, sizeof buffer);
   const TimeNs after_read = monotonic_now_ns();
-  ASSERT_EQ(r.bytes, 3);
+  ASSERT_EQ(r.io.bytes, 3u);
   const TimeNs arrival_ns = r.kernel_arrival_ns;
   EXPECT_GE(arrival_ns + 1'000'000, before_send);  // 1 ms of slack for the clock conversion
   EXPECT_LT(arrival_ns, after_read - 10'000'000);   // well before the read, not at it
@@ -79,7 +79,7 @@ TEST(ArrivalStamp, ASocketThatDidNotAskGetsNoStamp) {
   ASSERT_EQ(::write(pair.client.get(), "GET", 3), 3);
   char buffer[16];
   const StampedRead r = read_stamped(pair.accepted.get(), buffer, sizeof buffer);
-  EXPECT_EQ(r.bytes, 3);
+  EXPECT_EQ(r.io.bytes, 3u);
   EXPECT_EQ(r.kernel_arrival_ns, 0);
 }
 

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# HTTPS: pacer vs wrk, HTTP/1.1 over TLS, same server, same -t/-c/-d, runs
+# interleaved (pacer, wrk, pacer, wrk…) so drift on a shared machine hits both
+# alike. For each run: requests/sec, client CPU time per request (user+sys from
+# GNU time), client peak RSS; then per case the medians and the ratios pacer/wrk.
+#
+# Servers (started here, stopped on exit): `pacer serve -t 1 --tls` (/bytes/100)
+# and nginx with ssl, one worker, a 100-byte file; both with a throwaway
+# certificate from `pacer cert`. pacer runs with -k because wrk never verifies
+# certificates. Keep-alive connections: this measures TLS record I/O; the
+# handshakes happen once per connection at the start. Traffic: 127.0.0.1 only.
+#
+# Usage: bench/compare_tls.sh
+#   env: DURATION (5s), REPEATS (3), PACER (build/release/pacer), WRK (wrk),
+#        SERVERS ("pacer-serve nginx"), CASES ("1:50 2:200", threads:conns)
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SERVERS=${SERVERS:-"pacer-serve nginx"}
+CASES=${CASES:-"1:50 2:200"}
+PACER_EXTRA_ARGS=(-k)
+
+bench_require
+bench_setup
+raise_fd_limit
+
+CERT_DIR=$BENCH_TMP/cert
+mkdir -p "$CERT_DIR" && chmod 755 "$CERT_DIR"
+"$PACER" cert --out "$CERT_DIR" >/dev/null || bench_die "pacer cert failed"
+
+# Starts `pacer serve -t 1 --tls`. Sets TLS_SERVE_URL.
+start_pacer_serve_tls() {
+  local log=$BENCH_TMP/serve-tls.log port=
+  "$PACER" serve --listen 127.0.0.1:0 -t 1 --tls "$CERT_DIR/cert.pem" "$CERT_DIR/key.pem" >"$log" 2>&1 &
+  BENCH_PIDS+=("$!")
+  for _ in $(seq 100); do
+    port=$(grep -o '127\.0\.0\.1:[0-9]*' "$log" 2>/dev/null | head -1 | cut -d: -f2 || true)
+    [[ -n $port ]] && break
+    sleep 0.1
+  done
+  if [[ -z $port ]] || ! wait_for_port "$port"; then bench_die "pacer serve --tls did not start: $(cat "$log")"; fi
+  TLS_SERVE_URL="https://127.0.0.1:$port/bytes/$BODY_BYTES"
+}
+
+# Starts nginx with ssl, one worker, a BODY_BYTES file. Sets TLS_NGINX_URL.
+start_nginx_tls() {
+  local dir=$BENCH_TMP/nginx-tls port
+  mkdir -p "$dir/root" && chmod 755 "$dir" "$dir/root"
+  head -c "$BODY_BYTES" /dev/zero | tr '\0' 'x' >"$dir/root/index.html"
+  port=$(free_port)
+  cat >"$dir/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+worker_rlimit_nofile 30000;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 20000; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$port ssl backlog=16384;
+    ssl_certificate $CERT_DIR/cert.pem;
+    ssl_certificate_key $CERT_DIR/key.pem;
+    root $dir/root;
+  }
+}
+CONF
+  "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" >"$dir/stdout.log" 2>&1 &
+  BENCH_PIDS+=("$!")
+  wait_for_port "$port" || bench_die "nginx (ssl) did not start: $(cat "$dir/error.log" "$dir/stdout.log")"
+  TLS_NGINX_URL="https://127.0.0.1:$port/index.html"
+}
+
+echo "# HTTPS: pacer vs wrk: $(date -u '+%Y-%m-%d %H:%M UTC')"
+machine_summary
+echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer/wrk; HTTP/1.1 over TLS, keep-alive; pacer -k"
+echo "no CPU pinning (no taskset): client and server share all $(nproc) cores"
+echo
+
+declare -A RPS CPU_US RSS_KB
+ROWS=()
+for server in $SERVERS; do
+  case $server in
+    pacer-serve) start_pacer_serve_tls; url=$TLS_SERVE_URL ;;
+    nginx) start_nginx_tls; url=$TLS_NGINX_URL ;;
+    *) bench_die "unknown server $server (pacer-serve, nginx)" ;;
+  esac
+  echo "## server: $server ($url)"
+  for case_spec in $CASES; do
+    threads=${case_spec%%:*}
+    conns=${case_spec##*:}
+    name="-t$threads -c$conns"
+    ROWS+=("$server|$name")
+    for rep in $(seq "$REPEATS"); do
+      for tool in pacer wrk; do
+        run_client "$tool" "$threads" "$conns" "$url"
+        cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
+        key="$server|$name|$tool"
+        RPS[$key]+="$RUN_RPS "
+        CPU_US[$key]+="$cpu_us "
+        RSS_KB[$key]+="$RUN_RSS_KB "
+        printf '%-12s %-12s run %d %-5s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
+          "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
+        if [[ $RUN_REQUESTS == 0 ]]; then
+          echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
+        fi
+      done
+    done
+  done
+  echo
+done
+
+echo "## medians over $REPEATS runs (ratio = pacer / wrk)"
+echo
+echo "| server | case | pacer req/s | wrk req/s | pacer CPU us/req | wrk CPU us/req | CPU ratio | pacer RSS KB | wrk RSS KB |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for row in "${ROWS[@]}"; do
+  server=${row%%|*}
+  name=${row#*|}
+  # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
+  {
+    p_rps=$(median ${RPS[$row|pacer]}); w_rps=$(median ${RPS[$row|wrk]})
+    p_cpu=$(median ${CPU_US[$row|pacer]}); w_cpu=$(median ${CPU_US[$row|wrk]})
+    p_rss=$(median ${RSS_KB[$row|pacer]}); w_rss=$(median ${RSS_KB[$row|wrk]})
+  }
+  echo "| $server | $name | $p_rps | $w_rps | $p_cpu | $w_cpu | $(ratio "$p_cpu" "$w_cpu") | $p_rss | $w_rss |"
+done

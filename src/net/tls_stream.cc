@@ -1,0 +1,148 @@
+// TlsStream: handshake steps, plaintext reads and writes, failure reasons. See
+// tls_stream.h. OpenSSL's error queue is thread-local; this file leaves it empty
+// after every failure, so the next SSL_get_error sees only its own call.
+#include "net/tls_stream.h"
+
+#include <openssl/err.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+namespace pacer::net {
+
+bool TlsStream::attach(const TlsContext& context, int fd) {
+  close();
+  error_code_ = 0;
+  verify_result_ = X509_V_OK;
+  errno_ = 0;
+  ssl_.reset(SSL_new(context.get()));
+  if (!ssl_) {
+    ERR_clear_error();
+    return false;
+  }
+  BIO* bio = BIO_new(context.bio_method());
+  if (bio == nullptr) {
+    ssl_.reset();
+    ERR_clear_error();
+    return false;
+  }
+  BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+  BIO_set_init(bio, 1);
+  SSL_set_bio(ssl_.get(), bio, bio);  // the SSL owns the BIO (one reference for both directions)
+  return true;
+}
+
+bool TlsStream::start_client(const TlsContext& context, int fd, TlsSessionCache* cache) {
+  if (!attach(context, fd)) return false;
+  SSL_set_connect_state(ssl_.get());
+  if (context.sends_sni() && SSL_set_tlsext_host_name(ssl_.get(), context.server_name().c_str()) != 1) {
+    ssl_.reset();
+    ERR_clear_error();
+    return false;
+  }
+  if (context.resumes_sessions() && cache != nullptr) {
+    SSL_set_app_data(ssl_.get(), cache);
+    cache->offer_to(ssl_.get());
+  }
+  return true;
+}
+
+bool TlsStream::start_server(const TlsContext& context, int fd) {
+  if (!attach(context, fd)) return false;
+  SSL_set_accept_state(ssl_.get());
+  return true;
+}
+
+IoStatus TlsStream::handshake() {
+  const int rc = SSL_do_handshake(ssl_.get());
+  if (rc == 1) {
+    established_ = true;
+    return IoStatus::kOk;
+  }
+  const IoResult r = failed(rc);
+  // Mid-handshake, a peer's close is a failed handshake, not a clean end.
+  if (r.status == IoStatus::kClosed || r.status == IoStatus::kError) {
+    if (error_code_ == 0 && errno_ == 0) errno_ = ECONNRESET;
+    return IoStatus::kTlsError;
+  }
+  return r.status;
+}
+
+IoResult TlsStream::read(char* buffer, std::size_t length) {
+  std::size_t got = 0;
+  errno = 0;
+  const int rc = SSL_read_ex(ssl_.get(), buffer, length, &got);
+  if (rc == 1) return IoResult{got, IoStatus::kOk, 0};
+  return failed(rc);
+}
+
+IoResult TlsStream::write(const char* data, std::size_t length) {
+  std::size_t put = 0;
+  errno = 0;
+  const int rc = SSL_write_ex(ssl_.get(), data, length, &put);
+  if (rc == 1) return IoResult{put, IoStatus::kOk, 0};
+  return failed(rc);
+}
+
+IoResult TlsStream::failed(int rc) {
+  const int socket_errno = errno;
+  switch (SSL_get_error(ssl_.get(), rc)) {
+    case SSL_ERROR_WANT_READ: return IoResult{0, IoStatus::kWantRead, 0};
+    case SSL_ERROR_WANT_WRITE: return IoResult{0, IoStatus::kWantWrite, 0};
+    case SSL_ERROR_ZERO_RETURN: return IoResult{0, IoStatus::kClosed, 0};
+    case SSL_ERROR_SYSCALL:
+      ERR_clear_error();
+      if (socket_errno == 0) return IoResult{0, IoStatus::kClosed, 0};
+      errno_ = socket_errno;
+      return IoResult{0, IoStatus::kError, socket_errno};
+    default:
+      error_code_ = ERR_peek_error();
+      verify_result_ = SSL_get_verify_result(ssl_.get());
+      ERR_clear_error();
+      return IoResult{0, IoStatus::kTlsError, 0};
+  }
+}
+
+void TlsStream::close() {
+  if (!ssl_) return;
+  // One close_notify, never waiting for the peer's: the socket closes next.
+  if (established_) {
+    SSL_shutdown(ssl_.get());
+    // Also when SSL_shutdown declined (a post-handshake message half read):
+    // OpenSSL would otherwise mark the session this connection resumed (often
+    // the one the worker's cache holds) as not resumable when the SSL is freed.
+    SSL_set_shutdown(ssl_.get(), SSL_get_shutdown(ssl_.get()) | SSL_SENT_SHUTDOWN);
+  }
+  ERR_clear_error();
+  ssl_.reset();
+  established_ = false;
+}
+
+bool TlsStream::resumed() const { return ssl_ && SSL_session_reused(ssl_.get()) == 1; }
+
+std::string_view TlsStream::alpn() const {
+  if (!ssl_) return {};
+  const unsigned char* name = nullptr;
+  unsigned int length = 0;
+  SSL_get0_alpn_selected(ssl_.get(), &name, &length);
+  return name == nullptr ? std::string_view() : std::string_view(reinterpret_cast<const char*>(name), length);
+}
+
+void TlsStream::describe_failure(std::span<char> out) const {
+  if (out.empty()) return;
+  const char* reason = error_code_ != 0 ? ERR_reason_error_string(error_code_) : nullptr;
+  if (reason == nullptr && error_code_ != 0) reason = "TLS error";
+  if (reason != nullptr && verify_result_ != X509_V_OK) {
+    std::snprintf(out.data(), out.size(), "%s: %s", reason, X509_verify_cert_error_string(verify_result_));
+  } else if (reason != nullptr) {
+    std::snprintf(out.data(), out.size(), "%s", reason);
+  } else if (errno_ != 0) {
+    std::snprintf(out.data(), out.size(), "TLS handshake: %s", std::strerror(errno_));
+  } else {
+    std::snprintf(out.data(), out.size(), "TLS error");
+  }
+}
+
+}  // namespace pacer::net
