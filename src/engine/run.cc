@@ -13,6 +13,7 @@
 #include "load/schedule.h"
 #include "net/address.h"
 #include "net/tls_context.h"
+#include "net/tls_probe.h"
 #include "proto/alpn.h"
 #include "proto/http1_request.h"
 #include "proto/http2_request.h"
@@ -210,6 +211,23 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     return runtime_error("cannot connect to " + config.target.host + ":" + std::to_string(config.target.port) +
                          ": " + probe.error().message);
   }
+  // https: the probe connection also proves the handshake (and ALPN) before the run.
+  net::TlsStream probe_tls;
+  TimeNs probe_handshake_ns = 0;
+  if (tls) {
+    const std::string where = config.target.host + ":" + std::to_string(config.target.port);
+    auto handshake = net::handshake_blocking(probe_tls, *tls, probe->fd.get(), std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
+    if (!handshake) {
+      // A server that speaks no protocol we offered ends the handshake with an alert.
+      const bool declined_h2 = config.http2 && handshake.error().message.find("no application protocol") != std::string::npos;
+      return runtime_error(where + ": " + handshake.error().message +
+                           (declined_h2 ? " (" + std::string(proto::alpn_mismatch(true, "")) + ")" : ""));
+    }
+    if (const std::string_view mismatch = proto::alpn_mismatch(config.http2, probe_tls.alpn()); !mismatch.empty()) {
+      return runtime_error(where + ": " + std::string(mismatch));
+    }
+    probe_handshake_ns = *handshake;
+  }
 
   const std::string request = proto::build_request(config);
   std::string request_repeated;
@@ -241,9 +259,15 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   if (config.start_at_unix_ns) {
     // A probe connection idle through a long wait may be closed by the server:
     // drop it and let the worker connect afresh at the start.
-    if (!wait_for_wall_clock(*config.start_at_unix_ns, stop)) probe->fd.reset();
+    if (!wait_for_wall_clock(*config.start_at_unix_ns, stop)) {
+      probe_tls.close();
+      probe->fd.reset();
+    }
   }
-  if (probe->fd.valid()) workers.front()->adopt_first_connection(std::move(probe->fd), probe->connect_ns);
+  if (probe->fd.valid()) {
+    workers.front()->adopt_first_connection(std::move(probe->fd), probe->connect_ns, std::move(probe_tls),
+                                            probe_handshake_ns);
+  }
 
   // The clock starts only after everything is allocated.
   shared.start_ns = monotonic_now_ns();

@@ -94,9 +94,11 @@ std::unique_ptr<proto::Session> Worker::make_session() {
                                                shared_.slots_per_connection, shared_.is_head);
 }
 
-void Worker::adopt_first_connection(UniqueFd fd, TimeNs connect_ns) {
+void Worker::adopt_first_connection(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls, TimeNs handshake_ns) {
   adopted_fd_ = std::move(fd);
   adopted_connect_ns_ = connect_ns;
+  adopted_tls_ = std::move(tls);
+  adopted_handshake_ns_ = handshake_ns;
 }
 
 void Worker::run() {
@@ -110,11 +112,7 @@ void Worker::run() {
   }
   for (auto& c : connections_) {
     if (adopted_fd_.valid()) {
-      c->fd = adopted_fd_.release();
-      c->connect_start_ns = now_ - adopted_connect_ns_;
-      if (!register_socket(*c)) continue;
-      c->state = Connection::State::kConnecting;
-      finish_connect(*c);
+      open_adopted(*c);
     } else {
       start_connect(*c);
     }

@@ -59,7 +59,8 @@ class Worker {
   Status prepare();
   // Uses an already connected socket (the start-up probe's) as the first
   // connection instead of opening a new one. Before run().
-  void adopt_first_connection(UniqueFd fd, TimeNs connect_ns);
+  // https: `tls` is the probe's established stream and handshake_ns its handshake time.
+  void adopt_first_connection(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls = {}, TimeNs handshake_ns = 0);
   // The thread body: runs until the end of the run, -n, or the stop flag.
   void run();
   WorkerResult& result() { return result_; }
@@ -87,6 +88,7 @@ class Worker {
   void start_connect(Connection& c);
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
   void finish_connect(Connection& c);
+  void open_adopted(Connection& c);  // the start-up probe's connection (see adopt_first_connection)
   void connect_failed(Connection& c, int err);
   void schedule_reconnect(Connection& c);  // closes c and retries after a growing backoff
   void connection_established(Connection& c);  // TCP (and TLS) up: the session starts
@@ -157,6 +159,8 @@ class Worker {
   net::TlsSessionCache tls_sessions_;        // https: the session new connections resume
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
+  net::TlsStream adopted_tls_;
+  TimeNs adopted_handshake_ns_ = 0;
   TimeNs now_ = 0;                           // read once per wake-up
   bool draining_ = false;                    // past end_ns: no new requests, finish in-flight ones
   TimeNs next_sample_ns_ = 0;

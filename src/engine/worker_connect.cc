@@ -52,6 +52,24 @@ bool Worker::register_socket(Connection& c) {
   return false;
 }
 
+void Worker::open_adopted(Connection& c) {
+  c.fd = adopted_fd_.release();
+  c.connect_start_ns = now_ - adopted_connect_ns_;
+  if (!register_socket(c)) return;
+  c.state = Connection::State::kConnecting;
+  if (!adopted_tls_.is_established()) {
+    finish_connect(c);
+    return;
+  }
+  // https: the probe already did the handshake.
+  ++result_.counters.connects;
+  if (now_ >= shared_.record_from_ns) result_.connect.record(adopted_connect_ns_);
+  c.tls = std::move(adopted_tls_);
+  ++result_.counters.tls_handshakes;
+  if (now_ >= shared_.record_from_ns) result_.tls_handshake.record(adopted_handshake_ns_);
+  connection_established(c);
+}
+
 void Worker::finish_connect(Connection& c) {
   const int err = net::socket_error(c.fd);
   if (err != 0) {

@@ -172,14 +172,6 @@ def peers():
         peer.stop()
 
 
-@pytest.fixture(scope="module")
-def https_supported(pacer_bin) -> bool:
-    from conftest import run_pacer
-
-    run = run_pacer("-n", "1", "--timeout", "1s", "https://127.0.0.1:9/", timeout=30)
-    return "not supported" not in run.stderr
-
-
 def _assert_clean(run, expected_requests: int | None = None, http2: bool = False):
     assert run.rc == 0, run
     report = run.report
@@ -252,31 +244,25 @@ def test_streams_without_http2_is_refused(pacer):
 
 
 @pytest.mark.parametrize("streams", [1, 10])
-def test_h2_over_tls_against_nghttpd_counts_what_the_server_counts(peers, pacer, https_supported, streams):
-    if not https_supported:
-        pytest.skip("this pacer has no https:// yet")
+def test_h2_over_tls_against_nghttpd_counts_what_the_server_counts(peers, pacer, streams):
     server = peers(Nghttpd, tls=True)
-    run = pacer("--http2", "--streams", str(streams), "-t2", "-c4", "-n", "2000", server.url, timeout=60)
+    run = pacer("--http2", "-k", "--streams", str(streams), "-t2", "-c4", "-n", "2000", server.url, timeout=60)
     _assert_clean(run, 2000, http2=True)
     assert _wait_for_count(server.requests, 2000) == 2000
 
 
 @pytest.mark.parametrize("streams", [1, 10])
-def test_h2_over_tls_against_nginx_counts_what_the_server_counts(peers, pacer, https_supported, streams):
-    if not https_supported:
-        pytest.skip("this pacer has no https:// yet")
+def test_h2_over_tls_against_nginx_counts_what_the_server_counts(peers, pacer, streams):
     server = peers(Nginx, tls=True)
-    run = pacer("--http2", "--streams", str(streams), "-t2", "-c4", "-d", "1s", server.url, timeout=60)
+    run = pacer("--http2", "-k", "--streams", str(streams), "-t2", "-c4", "-d", "1s", server.url, timeout=60)
     report = _assert_clean(run, http2=True)
     assert _wait_for_count(server.requests, report.requests) == report.requests
     assert set(server.log_lines()) == {"HTTP/2.0 200"}
 
 
-def test_http2_fails_clearly_when_the_server_declines_h2_in_alpn(peers, pacer, https_supported):
-    if not https_supported:
-        pytest.skip("this pacer has no https:// yet")
+def test_http2_fails_clearly_when_the_server_declines_h2_in_alpn(peers, pacer):
     server = peers(Nginx, tls=True, http2=False)
-    run = pacer("--http2", "-n", "10", server.url, timeout=60)
+    run = pacer("--http2", "-k", "-n", "10", server.url, timeout=60)
     assert run.rc == 1, run
     assert "did not negotiate h2" in run.stdout + run.stderr, run
 
