@@ -33,10 +33,12 @@ TEST(ProtocolOptions, PipelineSetsTheHttp1Depth) {
 }
 
 TEST(ProtocolOptions, StreamsOutsideTheirBoundsNameTheFlag) {
-  EXPECT_EQ(parse_streams("0", "--streams").error().message, "--streams: streams per connection must be from 1 to 1000, got 0");
+  EXPECT_EQ(parse_streams("0", "--streams").error().message,
+            "--streams: streams per connection must be from 1 to 1000, got 0");
   EXPECT_FALSE(parse_streams("1001", "--streams").ok());
   EXPECT_EQ(parse_streams("1000", "--streams").value(), 1000);
-  EXPECT_EQ(parse_pipeline("65", "--pipeline").error().message, "--pipeline: pipeline depth must be from 1 to 64, got 65");
+  EXPECT_EQ(parse_pipeline("65", "--pipeline").error().message,
+            "--pipeline: pipeline depth must be from 1 to 64, got 65");
 }
 
 TEST(ProtocolOptions, StreamsWithoutHttp2IsRefused) {

@@ -122,6 +122,24 @@ TEST(Http2Session, TenStreamsOnOneConnectionEachGetTheirOwnResponse) {
   EXPECT_EQ(server.last_headers[":scheme"], "http");
 }
 
+TEST(Http2Session, TenRequestsGoOutAsOneWrite) {
+  // nghttp2 hands out one frame at a time; one write per frame was one syscall per request.
+  const Config config = config_for({"--http2", "--streams", "10"});
+  const Http2Request request(config);
+  H2Memory memory;
+  Http2Session client(request, 10, memory);
+  client.reset();
+  for (std::uint32_t t = 0; t < 10; ++t) client.submit(t);
+  const auto first = client.pending_output();
+  const std::string all(first.data(), first.size());
+  client.consume(first.size());
+  EXPECT_TRUE(client.pending_output().empty());
+  FakeServer server(Answer::k200);
+  ASSERT_EQ(nghttp2_session_mem_recv(server.session(), reinterpret_cast<const std::uint8_t*>(all.data()), all.size()),
+            static_cast<ssize_t>(all.size()));
+  EXPECT_EQ(server.requests, 10);  // preface, SETTINGS and all ten HEADERS frames in one buffer
+}
+
 TEST(Http2Session, AStatusComesBackWithItsToken) {
   const Config config = config_for({"--http2"});
   const Http2Request request(config);
