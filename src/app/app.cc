@@ -24,6 +24,7 @@
 #include "report/json_reader.h"
 #include "report/merge.h"
 #include "report/text.h"
+#include "script/script_host.h"
 #include "server/server.h"
 
 namespace pacer::app {
@@ -47,6 +48,13 @@ ExitCode run_and_report(const Config& config) {
   std::FILE* report_out = series_on_stdout ? stderr : stdout;
   // JSON on its stream must be nothing but JSON; otherwise people get wrk's text.
   const bool text_report = !config.json_format || !config.output_path.empty();
+  // A script that does not load (syntax error, unreadable) stops here, before any output.
+  std::unique_ptr<script::ScriptHost> script;
+  if (!config.script_path.empty()) {
+    auto loaded = script::ScriptHost::load(config);
+    if (!loaded) return fail(loaded.error());
+    script = std::move(*loaded);
+  }
   report::RunReport header_fields;
   header_fields.url = config.target.url;
   header_fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
@@ -76,7 +84,7 @@ ExitCode run_and_report(const Config& config) {
   }
 
   StopSignals signals;
-  auto result = engine::run(config, signals.flag(), config.interval_ns, sink);
+  auto result = engine::run(config, signals.flag(), config.interval_ns, sink, script.get());
   if (!result) return fail(result.error());
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {
@@ -94,6 +102,13 @@ ExitCode run_and_report(const Config& config) {
   if (!config.hgrm_path.empty()) {
     const std::string hgrm = report::render_hgrm(result->latency, 1e6);  // ns -> ms, as wrk2 prints
     if (Status written = write_file_atomically(config.hgrm_path, hgrm); !written) return fail(written.error());
+  }
+  if (script) {
+    // done() prints after the report; os.exit(n) in it decides the exit code.
+    auto done = script->done(*result);
+    std::fflush(nullptr);
+    if (!done) return fail(done.error());
+    if (*done) return static_cast<ExitCode>(**done);
   }
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "core/clock.h"
 #include "engine/connection_list.h"
@@ -35,6 +36,11 @@ struct Connection {
   bool has_slot_time = false;       // slot_free_ns is meaningful
   bool holds_claim = false;         // reserved one of the worker's -n requests
   int connect_failures = 0;         // consecutive; drives the backoff
+  // Scripts (-s): the slot's index in its worker, the bytes being written, and
+  // the responses still due for them (several when request() pipelines).
+  int slot = -1;
+  int pending = 0;
+  std::string_view request;
   std::size_t bytes_written = 0;    // of the current request
   TimeNs slot_free_ns = 0;          // when the slot became free: t_sched of the next request
   TimeNs t_sched = 0;               // of the request in flight

@@ -2,6 +2,8 @@
 
 #include <strings.h>
 
+#include <cstring>
+
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -162,7 +164,7 @@ class IntervalCollector {
 }  // namespace
 
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
-                              const IntervalSink& sink) {
+                              const IntervalSink& sink, script::ScriptHost* script) {
   auto addresses = net::resolve(config.target.host, config.target.port);
   if (!addresses) return addresses.error();
   auto probe = net::first_connectable(*addresses, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
@@ -184,6 +186,15 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
   const auto quotas = split_quota(config, shares.size());
   shared.worker_count = static_cast<int>(shares.size());
+  if (script != nullptr) {
+    if (Status s = script->setup(shared.worker_count, probe->address); !s) return s.error();
+    shared.script = script;
+    // setup() may have sent the first worker elsewhere (thread.addr).
+    const net::Address& first = script->thread(0).address();
+    if (first.length != probe->address.length || std::memcmp(&first.storage, &probe->address.storage, first.length) != 0) {
+      probe->fd.reset();
+    }
+  }
   shared.interval_ns = sink ? interval_ns : 0;
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < shares.size(); ++i) {
@@ -210,6 +221,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
   if (shared.interval_ns > 0) IntervalCollector(workers, shared, shared.profile, sink).run();
   for (auto& t : threads) t.join();
+  if (script != nullptr && script->failed()) return runtime_error(script->failure());
 
   report::RunReport report = make_report(config);
   report.threads = static_cast<int>(workers.size());

@@ -12,6 +12,7 @@
 #include "core/expected.h"
 #include "report/interval_report.h"
 #include "report/run_report.h"
+#include "script/script_host.h"
 
 namespace pacer::engine {
 
@@ -22,7 +23,10 @@ using IntervalSink = std::function<void(const report::IntervalReport&)>;
 // connections, or a resource failure at set-up. `stop` may be set from a signal
 // handler to end the run early; the report is then marked interrupted.
 // With `interval_ns` > 0 and a sink, the sink gets every interval's figures.
+// With a script (loaded, not yet set up), run() sets it up once the target
+// answers (errors: kBadInput, exit 2); a script error during the run ends it
+// with a kRuntime error carrying the Lua message.
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns = 0,
-                              const IntervalSink& sink = nullptr);
+                              const IntervalSink& sink = nullptr, script::ScriptHost* script = nullptr);
 
 }  // namespace pacer::engine

@@ -69,6 +69,12 @@ Status Worker::prepare() {
     interval_latency_ = std::make_unique<stats::Histogram>(stats::Histogram::for_latency_ns());
   }
   read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
+  address_ = shared_.address;
+  if (shared_.script != nullptr) {
+    script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_));
+    if (Status s = script_->prepare(connections_); !s) return s;
+    address_ = script_->address();
+  }
   result_.first_error.reserve(256);
   return Ok{};
 }
@@ -100,11 +106,13 @@ void Worker::run() {
   }
   while (true) {
     if (shared_.stop->load(std::memory_order_relaxed)) break;
+    if (script_ && script_->stop_requested()) break;
     if (!draining_ && now_ >= shared_.end_ns) draining_ = true;
     if (is_open()) dispatch_arrivals();
     expire_timeouts();
     if (is_open()) expire_backlog_at_drain_end();
     run_due_reconnects();
+    if (script_) send_delayed();
     sample_rate();
     if (intervals_ && now_ >= next_interval_ns_) close_intervals(false);
     if (finished()) break;
@@ -185,6 +193,7 @@ TimeNs Worker::next_wake_ns() const {
   TimeNs next = draining_ ? kNever : next_sample_ns_;
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
+  if (script_) next = std::min(next, script_->next_due_ns());
   // Open model: wake a little before the next arrival and poll the last stretch,
   // because a timer wake-up from sleep can be tens of microseconds late.
   if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
@@ -224,14 +233,14 @@ void Worker::start_connect(Connection& c) {
     return;
   }
   c.connect_start_ns = now_;
-  c.fd = net::open_tcp_socket(shared_.address.family());
+  c.fd = net::open_tcp_socket(address_.family());
   if (c.fd < 0) {
     connect_failed(c, errno);
     return;
   }
   if (!register_socket(c)) return;
   c.state = Connection::State::kConnecting;
-  if (::connect(c.fd, shared_.address.sockaddr_ptr(), shared_.address.length) == 0) {
+  if (::connect(c.fd, address_.sockaddr_ptr(), address_.length) == 0) {
     finish_connect(c);
   } else if (errno != EINPROGRESS) {
     connect_failed(c, errno);
@@ -291,6 +300,10 @@ void Worker::run_due_reconnects() {
 
 void Worker::connection_ready(Connection& c) {
   if (!is_open()) {
+    if (script_ && script_->has_delay()) {
+      script_->defer(c, now_);  // wrk: delay() before every request; sent by send_delayed()
+      return;
+    }
     send_request(c, c.slot_free_ns);
     return;
   }
@@ -309,14 +322,18 @@ void Worker::send_request(Connection& c, TimeNs t_sched) {
     c.holds_claim = false;  // this request uses it up
     --claims_held_;
   }
+  RequestBatch batch{1, shared_.is_head ? 1u : 0u};
+  c.request = shared_.request;
+  if (script_ && !script_->next_request(c, c.request, batch)) return;  // the script failed: the run stops
   c.t_sched = t_sched;
   c.t_send = now_;
   c.bytes_written = 0;
   c.response_done = false;
-  c.parser.expect(shared_.is_head);
+  c.pending = batch.count;
+  for (int i = 0; i < batch.count; ++i) c.parser.expect(((batch.head_bits >> i) & 1) != 0);
   in_flight_.push_back(c);
   if (is_recorded(t_sched)) {
-    ++result_.counters.requests_sent;
+    result_.counters.requests_sent += static_cast<std::uint64_t>(batch.count);
     if (is_open()) result_.queue_delay.record(now_ - t_sched);
   }
   c.state = Connection::State::kWriting;
@@ -324,7 +341,7 @@ void Worker::send_request(Connection& c, TimeNs t_sched) {
 }
 
 void Worker::continue_write(Connection& c) {
-  const std::string_view req = shared_.request;
+  const std::string_view req = c.request;
   while (c.bytes_written < req.size()) {
     const ssize_t n = ::send(c.fd, req.data() + c.bytes_written, req.size() - c.bytes_written, MSG_NOSIGNAL);
     if (n > 0) {
@@ -398,10 +415,13 @@ void Worker::on_response_complete(void* context, int status, bool keep_alive) {
 }
 
 void Worker::handle_response(Connection& c, int status, bool keep_alive) {
-  in_flight_.remove(c);
-  c.response_done = true;
-  c.reuse_allowed = keep_alive && c.state == Connection::State::kAwaiting;
-  c.state = Connection::State::kIdle;
+  if (script_) script_->on_response(c, status);
+  if (--c.pending <= 0) {  // the last response of the batch (pipelined requests)
+    in_flight_.remove(c);
+    c.response_done = true;
+    c.reuse_allowed = keep_alive && c.state == Connection::State::kAwaiting;
+    c.state = Connection::State::kIdle;
+  }
   stats::Counters& counters = result_.counters;
   if (!is_recorded(c.t_sched)) {
     ++counters.warmup_responses;
@@ -470,6 +490,10 @@ void Worker::reopen(Connection& c) {
 }
 
 // ---- bookkeeping -------------------------------------------------------------
+
+void Worker::send_delayed() {
+  while (Connection* c = script_->pop_due(now_)) send_request(*c, now_);
+}
 
 void Worker::sample_rate() {
   if (now_ < next_sample_ns_ || draining_) return;

@@ -26,6 +26,7 @@
 #include "engine/interval.h"
 #include "engine/run_plan.h"
 #include "engine/time_ring.h"
+#include "engine/worker_script.h"
 #include "load/schedule.h"
 
 #include <sys/epoll.h>
@@ -92,6 +93,9 @@ class Worker {
   void record_latency(TimeNs latency_ns, bool censored);
   void close_intervals(bool final);
 
+  // Scripts (-s): connections whose delay() has passed send now (closed loop).
+  void send_delayed();
+
   // Open model (worker_open.cc).
   void dispatch_arrivals();
   void take_arrival(TimeNs t_sched);
@@ -121,6 +125,9 @@ class Worker {
   TimeRing backlog_;
   IdleList idle_;
   WorkerResult result_;
+  // Scripts (-s): null without a script. address_: where connections go (thread.addr).
+  std::unique_ptr<WorkerScript> script_;
+  net::Address address_;
   // Intervals (optional).
   std::unique_ptr<IntervalRing> intervals_;
   std::unique_ptr<stats::Histogram> interval_latency_;
