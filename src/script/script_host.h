@@ -55,7 +55,7 @@ class ScriptHost {
   std::optional<int> exit_code() const { return exit_code_; }
   void set_exit_code(int code) { exit_code_ = code; }
 
- // Use load(); config must outlive the host.
+ // Use load(). Keeps its own copy of config.
   explicit ScriptHost(const Config& config) : config_(config) {}
 
  private:
@@ -63,7 +63,7 @@ class ScriptHost {
   // os.exit was called inside the failed call: flush and end the process.
   [[noreturn]] void exit_now() const;
 
-  const Config& config_;
+  const Config config_;
   LuaStatePtr state_;
   std::vector<std::unique_ptr<ThreadScript>> threads_;
   std::optional<int> exit_code_;

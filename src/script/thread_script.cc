@@ -118,13 +118,15 @@ Status ThreadScript::init(const Config& config) {
     lua_rawseti(L, -2, static_cast<int>(i + 1));
   }
   if (lua_pcall(L, 1, 0, 0) != 0) {
+    Error e = bad_input("script " + config.script_path + ": in init: " + pop_error(L));
     lua_pop(L, 1);
-    return bad_input("script " + config.script_path + ": in init: " + pop_error(L));
+    return e;
   }
   lua_getfield(L, -1, "request");
   if (lua_pcall(L, 0, 1, 0) != 0) {
+    Error e = bad_input("script " + config.script_path + ": building the request: " + pop_error(L));
     lua_pop(L, 1);
-    return bad_input("script " + config.script_path + ": building the request: " + pop_error(L));
+    return e;
   }
   std::size_t len = 0;
   const char* bytes = lua_tolstring(L, -1, &len);
