@@ -6,7 +6,11 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -152,7 +156,15 @@ Status load_wrk_script(lua_State* L, const Config& config) {
   fill_wrk_table(L, config);
   lua_setglobal(L, "wrk");
   const std::string& path = config.script_path;
-  if (luaL_loadfile(L, path.c_str()) != 0) return bad_input("script " + path + ": " + pop_error(L));
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) return bad_input("script " + path + ": cannot open: " + std::strerror(errno));
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return bad_input("script " + path + ": is a directory");
+  std::string code((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (code.starts_with("#")) code.replace(0, code.find('\n') == std::string::npos ? code.size() : code.find('\n'), "");
+  // Messages name the file as "name.lua:LINE:"; Lua would cut a long path to its last 60 characters.
+  const std::string chunk = "@" + std::filesystem::path(path).filename().string();
+  if (luaL_loadbuffer(L, code.data(), code.size(), chunk.c_str()) != 0) return bad_input("script " + path + ": " + pop_error(L));
   if (lua_pcall(L, 0, 0, 0) != 0) return bad_input("script " + path + ": " + pop_error(L));
   return Ok{};
 }

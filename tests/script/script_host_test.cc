@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "../support/loopback.h"
 #include "../support/script_file.h"
 #include "core/exit_code.h"
@@ -35,7 +37,9 @@ TEST(ScriptHost, SyntaxErrorIsBadInputNamingFileAndLine) {
   auto host = ScriptHost::load(script_config(file.path(), 8080));
   ASSERT_FALSE(host.ok());
   EXPECT_EQ(host.error().kind, ErrorKind::kBadInput);
-  EXPECT_NE(host.error().message.find(file.path() + ":2:"), std::string::npos) << host.error().message;
+  const std::string name = std::filesystem::path(file.path()).filename().string();
+  EXPECT_NE(host.error().message.find(name + ":2:"), std::string::npos) << host.error().message;
+  EXPECT_NE(host.error().message.find(file.path()), std::string::npos) << host.error().message;
 }
 
 TEST(ScriptHost, MissingFileIsBadInputNamingIt) {
@@ -43,6 +47,19 @@ TEST(ScriptHost, MissingFileIsBadInputNamingIt) {
   ASSERT_FALSE(host.ok());
   EXPECT_EQ(host.error().kind, ErrorKind::kBadInput);
   EXPECT_NE(host.error().message.find("/nonexistent/script.lua"), std::string::npos);
+}
+
+TEST(ScriptHost, AShebangLineIsSkippedAndLinesStillCount) {
+  ScriptFile file("#!/usr/bin/env pacer\nlocal x = = 1\n");
+  auto host = ScriptHost::load(script_config(file.path(), 8080));
+  ASSERT_FALSE(host.ok());
+  EXPECT_NE(host.error().message.find(".lua:2:"), std::string::npos) << host.error().message;
+}
+
+TEST(ScriptHost, ADirectoryIsNotAScript) {
+  auto host = ScriptHost::load(script_config("/tmp", 8080));
+  ASSERT_FALSE(host.ok());
+  EXPECT_EQ(host.error().kind, ErrorKind::kBadInput);
 }
 
 TEST(ScriptHost, RuntimeErrorInSetupIsBadInputWithLine) {
