@@ -187,3 +187,24 @@ def test_runtime_error_in_done_exits_1_with_the_detail(server, pacer, tmp_path):
     run = pacer("-t1", "-c1", "-n", "10", "-s", s, server.url, timeout=30)
     assert run.rc == 1, run
     assert "done_error.lua:2:" in run.stderr, run
+
+
+def test_open_model_takes_each_scheduled_request_from_request(server, pacer, tmp_path):
+    s = script(tmp_path, """
+local n = 0
+function request() n = n + 1; return wrk.format(nil, n % 2 == 0 and "/status/202" or "/status/203") end
+function delay() error("delay() is not called in the open model") end
+""")
+    run = pacer("-t1", "-c4", "-R", "200", "-d", "1s", "-s", s, server.url, timeout=30)
+    assert run.rc == 0, run
+    codes = run.report.status_codes
+    assert 180 <= codes[202] + codes[203] <= 202, run
+    assert abs(codes[202] - codes[203]) <= 4, run
+
+
+def test_delay_paces_each_connection_in_the_closed_loop(server, pacer, tmp_path):
+    s = script(tmp_path, "function delay() return 50 end\n")
+    run = pacer("-t1", "-c2", "-d", "1s", "-s", s, server.url, timeout=30)
+    assert run.rc == 0, run
+    # 2 connections, one request per 50 ms each, for 1 s: at most about 40.
+    assert 10 <= run.report.requests <= 42, run
