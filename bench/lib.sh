@@ -135,7 +135,8 @@ proc_tree_ticks() {
 }
 
 # run_client TOOL(pacer|wrk) THREADS CONNECTIONS URL
-# Runs one client under GNU time, bounded by RUN_BOUND_S. Sets RUN_RPS,
+# Runs one client under GNU time, bounded by RUN_BOUND_S; the array
+# RUN_EXTRA_ARGS (optional, e.g. -s script.lua) goes before the URL. Sets RUN_RPS,
 # RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file).
 RUN_SEQ=0
 run_client() {
@@ -147,7 +148,7 @@ run_client() {
   local extra=()
   [[ $tool == pacer ]] && extra=(${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"})
   timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" \
-    "$bin" "${extra[@]}" -t"$threads" -c"$conns" -d"$DURATION" "$url" >"$RUN_OUT" 2>&1 || true
+    "$bin" "${extra[@]}" -t"$threads" -c"$conns" -d"$DURATION" ${RUN_EXTRA_ARGS[@]+"${RUN_EXTRA_ARGS[@]}"} "$url" >"$RUN_OUT" 2>&1 || true
   parse_client_output "$RUN_OUT"
   read -r user sys RUN_RSS_KB < <(tail -1 "$time_file" 2>/dev/null || echo "0 0 0")
   RUN_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')

@@ -27,6 +27,7 @@
 #include "report/merge.h"
 #include "report/text.h"
 #include "net/self_signed.h"
+#include "script/script_host.h"
 #include "server/server.h"
 
 namespace pacer::app {
@@ -50,6 +51,13 @@ ExitCode run_and_report(const Config& config) {
   std::FILE* report_out = series_on_stdout ? stderr : stdout;
   // JSON on its stream must be nothing but JSON; otherwise people get wrk's text.
   const bool text_report = !config.json_format || !config.output_path.empty();
+  // A script that does not load (syntax error, unreadable) stops here, before any output.
+  std::unique_ptr<script::ScriptHost> script;
+  if (!config.script_path.empty()) {
+    auto loaded = script::ScriptHost::load(config);
+    if (!loaded) return fail(loaded.error());
+    script = std::move(*loaded);
+  }
   report::RunReport header_fields;
   header_fields.url = config.target.url;
   header_fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
@@ -79,7 +87,8 @@ ExitCode run_and_report(const Config& config) {
 
   StopSignals signals;
   LiveOutput live(config, display, series);
-  auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink());
+  auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
+                            script.get());
   live.finish();  // the terminal is back before anything else is printed
   if (!result) return fail(result.error());
   const std::vector<std::string> gates = report::failed_gates(*result);
@@ -98,6 +107,13 @@ ExitCode run_and_report(const Config& config) {
   if (!config.hgrm_path.empty()) {
     const std::string hgrm = report::render_hgrm(result->latency, 1e6);  // ns -> ms, as wrk2 prints
     if (Status written = write_file_atomically(config.hgrm_path, hgrm); !written) return fail(written.error());
+  }
+  if (script) {
+    // done() prints after the report; os.exit(n) in it decides the exit code.
+    auto done = script->done(*result);
+    std::fflush(nullptr);
+    if (!done) return fail(done.error());
+    if (*done) return static_cast<ExitCode>(**done);
   }
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;

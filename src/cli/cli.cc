@@ -38,10 +38,10 @@ enum RunOption : int {
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
-  kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume,
+  kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
 };
 
-constexpr std::array<OptionSpec, 39> kRunOptions{{
+constexpr std::array<OptionSpec, 40> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -81,6 +81,7 @@ constexpr std::array<OptionSpec, 39> kRunOptions{{
     {kCert, '\0', "cert", true},
     {kKey, '\0', "key", true},
     {kNoTlsResume, '\0', "no-tls-resume", false},
+    {kScript, 's', "script", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -270,6 +271,10 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       return store(parse_start_at(option.value, option.flag, static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec),
                    config.start_at_unix_ns);
     }
+    case kScript:
+      if (option.value.empty()) return bad_argument(fmt::format("{}: script path is empty", option.flag));
+      config.script_path = option.value;
+      return Ok{};
     case kHdr:
       config.hgrm_path = option.value;
       return check_writable_path(option.value, option.flag);
@@ -308,7 +313,10 @@ Status check_positionals(const std::vector<std::string>& positionals, Command co
   if (positionals.empty()) {
     return bad_argument("missing URL (usage: pacer [options] URL; see pacer --help)");
   }
-  if (positionals.size() > 1) {
+  if (positionals.size() > 1 && !config.script_path.empty()) {
+    // As in wrk: what follows the URL goes to the script's init(args).
+    config.script_args.assign(positionals.begin() + 1, positionals.end());
+  } else if (positionals.size() > 1) {
     return bad_argument(fmt::format("unexpected argument '{}' (only one URL is allowed)",
                                     positionals[1]));
   }

@@ -37,6 +37,14 @@ Status finish_protocol_options(const Config& config, bool streams_given, bool pi
   if (config.pipeline > 1 && !config.keep_alive) {
     return bad_argument("--pipeline: needs keep-alive; it cannot be used with --disable-keepalive");
   }
+  // Scripts speak wrk's HTTP/1.1 (request() returns raw request bytes) and
+  // pipeline by returning several requests from request(), as in wrk.
+  if (!config.script_path.empty() && config.http2) {
+    return bad_argument("--http2: not supported with a script (-s); scripts speak HTTP/1.1 as in wrk");
+  }
+  if (!config.script_path.empty() && config.pipeline > 1) {
+    return bad_argument("--pipeline: not supported with a script (-s); return several requests from request() instead");
+  }
   return Ok{};
 }
 

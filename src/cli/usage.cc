@@ -9,7 +9,7 @@
 namespace pacer::cli {
 
 std::string usage() {
-  return R"(Usage: pacer [options] URL
+  return R"(Usage: pacer [options] URL [-- script args]
        pacer serve [options]
        pacer demo [options]
        pacer merge [options] FILE...
@@ -69,6 +69,11 @@ Open model (requests arrive on a schedule, whatever the server does):
       --seed N         random seed for poisson arrivals      [1]
       --deadline T     shed a request still queued T after it was due
                        (counted as a deadline error, not sent)
+
+Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
+  -s, --script FILE    run FILE's setup/init/request/response/delay/done;
+                       arguments after the URL (or after --) go to
+                       init(args)
 
 Output:
       --format F       text (wrk's layout) or json               [text]
@@ -151,6 +156,9 @@ Routes:
   /chunked/N              N bytes in a chunked body
   /redirect               302 to /
   /echo                   sends the request back as the body
+  /login                  a token as JSON: {"token":"pacer-token-1"}
+  /auth                   200 with "Authorization: Bearer pacer-token-1",
+                          otherwise 401
   /stats                  counters as JSON (not counted itself)
 )";
 }

@@ -74,6 +74,8 @@ struct Config {
   bool keep_alive = true;                 // false: --disable-keepalive
   bool print_latency = false;             // --latency
   bool record_timeouts = true;            // false: --no-record-timeouts
+  std::string script_path;                // -s/--script: a wrk-compatible Lua script; empty: none
+  std::vector<std::string> script_args;   // after the URL (or `--`): init(args)'s args[1..]
 
   // Protocol. Each connection carries up to `streams` (HTTP/2) or `pipeline`
   // (HTTP/1.1) requests at once; -c stays the number of connections.

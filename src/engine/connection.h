@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "engine/connection_list.h"
 #include "net/tls_stream.h"
+#include "proto/http1_session.h"
 #include "proto/session.h"
 
 namespace pacer::engine {
@@ -50,12 +51,15 @@ struct Connection final : proto::SessionEvents {
   // proto::SessionEvents: forwarded to the worker.
   void on_response(std::uint32_t token, int status) override;
   void on_request_failed(std::uint32_t token, proto::RequestFailure why) override;
+  void on_batch_response(std::uint32_t token, int status) override;
 
   Worker* worker;
   std::unique_ptr<proto::Session> session;
   std::vector<RequestSlot> slots;
   std::vector<std::uint32_t> free_tokens;  // a stack of free slot indexes
   int fd = -1;
+  int index = 0;                    // in the worker's connection list
+  proto::Http1Session* http1 = nullptr;  // scripts: the session, when it is HTTP/1.1 (set with it)
   net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)
   State state = State::kClosed;
   bool write_blocked = false;       // output waits for EPOLLOUT

@@ -2,6 +2,8 @@
 
 #include <strings.h>
 
+#include <cstring>
+
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -196,7 +198,8 @@ std::string first_tls_error(const std::vector<std::unique_ptr<Worker>>& workers)
 }  // namespace
 
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
-                              const IntervalSink& sink, const TickSink& tick) {
+                              const IntervalSink& sink, const TickSink& tick,
+                              script::ScriptHost* script) {
   // TLS files are checked first: a bad --cacert is the user's to fix (exit 2).
   std::optional<net::TlsContext> tls;
   if (config.target.is_tls()) {
@@ -250,6 +253,16 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
   const auto quotas = split_quota(config, shares.size());
   shared.worker_count = static_cast<int>(shares.size());
+  if (script != nullptr) {
+    if (Status s = script->setup(shared.worker_count, probe->address); !s) return s.error();
+    shared.script = script;
+    // setup() may have sent the first worker elsewhere (thread.addr).
+    const net::Address& first = script->thread(0).address();
+    if (first.length != probe->address.length || std::memcmp(&first.storage, &probe->address.storage, first.length) != 0) {
+      probe_tls.close();
+      probe->fd.reset();
+    }
+  }
   shared.interval_ns = sink ? interval_ns : 0;
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < shares.size(); ++i) {
@@ -282,6 +295,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
   if (shared.interval_ns > 0) IntervalCollector(workers, shared, shared.profile, sink, tick).run();
   for (auto& t : threads) t.join();
+  if (script != nullptr && script->failed()) return runtime_error(script->failure());
 
   report::RunReport report = make_report(config);
   report.threads = static_cast<int>(workers.size());

@@ -12,6 +12,7 @@
 #include "core/expected.h"
 #include "report/interval_report.h"
 #include "report/run_report.h"
+#include "script/script_host.h"
 
 namespace pacer::engine {
 
@@ -30,7 +31,11 @@ using TickSink = std::function<void(TimeNs since_start_ns)>;
 // handler to end the run early; the report is then marked interrupted.
 // With `interval_ns` > 0 and a sink, the sink gets every interval's figures and
 // `tick` (optional) the time as it passes.
+// With a script (loaded, not yet set up), run() sets it up once the target
+// answers (errors: kBadInput, exit 2); a script error during the run ends it
+// with a kRuntime error carrying the Lua message.
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns = 0,
-                              const IntervalSink& sink = nullptr, const TickSink& tick = nullptr);
+                              const IntervalSink& sink = nullptr, const TickSink& tick = nullptr,
+                              script::ScriptHost* script = nullptr);
 
 }  // namespace pacer::engine

@@ -18,6 +18,10 @@
 #include "stats/counters.h"
 #include "stats/histogram.h"
 
+namespace pacer::script {
+class ScriptHost;
+}
+
 namespace pacer::engine {
 
 struct SharedRun {
@@ -37,6 +41,7 @@ struct SharedRun {
   const load::RateProfile* profile = nullptr;
   int worker_count = 1;
   TimeNs interval_ns = 0;            // > 0: workers publish per-interval figures (IntervalRing)
+  script::ScriptHost* script = nullptr;  // -s: set up before the workers start; null without a script
 };
 
 struct WorkerResult {

@@ -40,6 +40,10 @@ Connection::Connection(Worker* owner, std::uint32_t slot_count) : worker(owner),
 
 void Connection::on_response(std::uint32_t token, int status) { worker->handle_response(*this, token, status); }
 
+void Connection::on_batch_response(std::uint32_t token, int status) {
+  worker->handle_batch_response(*this, token, status);
+}
+
 void Connection::on_request_failed(std::uint32_t token, proto::RequestFailure why) {
   worker->handle_request_failed(*this, token, why);
 }
@@ -58,11 +62,19 @@ Status Worker::prepare() {
   epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return runtime_error(fmt::format("epoll_create1: {}", std::strerror(errno)));
   if (shared_.http2_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
+  address_ = shared_.address;
+  if (shared_.script != nullptr) {
+    script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_));
+    if (Status s = script_->prepare_request(); !s) return s;
+    address_ = script_->address();
+  }
   connections_.reserve(static_cast<std::size_t>(connection_count_));
   for (int i = 0; i < connection_count_; ++i) {
     connections_.push_back(std::make_unique<Connection>(this, shared_.slots_per_connection));
-    connections_.back()->session = make_session();
+    connections_.back()->index = i;
+    make_session(*connections_.back());
   }
+  if (script_) script_->prepare_connections(connections_);
   backoff_.reserve(static_cast<std::size_t>(connection_count_));
   if (shared_.profile != nullptr) {
     // With --shard i/N, this process's workers are i*W .. i*W+W-1 of N*W: the
@@ -86,12 +98,19 @@ Status Worker::prepare() {
   return Ok{};
 }
 
-std::unique_ptr<proto::Session> Worker::make_session() {
+void Worker::make_session(Connection& c) {
   if (shared_.http2_request != nullptr) {
-    return std::make_unique<proto::Http2Session>(*shared_.http2_request, shared_.slots_per_connection, *h2_memory_);
+    c.session = std::make_unique<proto::Http2Session>(*shared_.http2_request, shared_.slots_per_connection, *h2_memory_);
+    return;
   }
-  return std::make_unique<proto::Http1Session>(shared_.request, shared_.request_repeated,
-                                               shared_.slots_per_connection, shared_.is_head);
+  // A static script's request (built once by wrk.format) replaces the command line's.
+  const bool scripted = script_ && !script_->custom_bytes();
+  const std::string_view request = scripted ? script_->static_request() : shared_.request;
+  auto session = std::make_unique<proto::Http1Session>(request, scripted ? request : shared_.request_repeated,
+                                                       shared_.slots_per_connection,
+                                                       scripted ? script_->static_is_head() : shared_.is_head);
+  c.http1 = session.get();
+  c.session = std::move(session);
 }
 
 void Worker::adopt_first_connection(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls, TimeNs handshake_ns) {
@@ -119,12 +138,14 @@ void Worker::run() {
   }
   while (true) {
     if (shared_.stop->load(std::memory_order_relaxed)) break;
+    if (script_ && script_->stop_requested()) break;
     if (!draining_ && now_ >= shared_.end_ns) draining_ = true;
     if (is_open()) dispatch_arrivals();
     expire_timeouts();
     if (!handshaking_.empty()) expire_handshakes();
     if (is_open()) expire_backlog_at_drain_end();
     run_due_reconnects();
+    if (script_) send_delayed();
     sample_rate();
     if (intervals_ && now_ >= next_interval_ns_) close_intervals(false);
     if (finished()) break;
@@ -216,6 +237,7 @@ TimeNs Worker::next_wake_ns() const {
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
   if (!handshaking_.empty()) next = std::min(next, handshaking_.front()->handshake_start_ns + shared_.config->timeout_ns);
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
+  if (script_) next = std::min(next, script_->next_due_ns());
   // Open model: wake a little before the next arrival and poll the last stretch,
   // because a timer wake-up from sleep can be tens of microseconds late.
   if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));

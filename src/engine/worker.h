@@ -37,6 +37,7 @@
 #include "engine/interval.h"
 #include "engine/run_plan.h"
 #include "engine/time_ring.h"
+#include "engine/worker_script.h"
 #include "load/schedule.h"
 #include "net/event_wait.h"
 #include "net/tls_context.h"
@@ -82,7 +83,7 @@ class Worker {
   bool is_open() const { return schedule_.has_value(); }
   TimeNs next_wake_ns() const;
   void wait_for_events();
-  std::unique_ptr<proto::Session> make_session();
+  void make_session(Connection& c);
 
   // Connecting and closing (worker_connect.cc).
   void start_connect(Connection& c);
@@ -117,6 +118,11 @@ class Worker {
   void handle_readable(Connection& c, std::uint32_t events);
   void handle_response(Connection& c, std::uint32_t token, int status);
   void handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
+  // One response of a script's pipelined batch before its last (counted like a response).
+  void handle_batch_response(Connection& c, std::uint32_t token, int status);
+  void count_response(Connection& c, const RequestSlot& slot, int status);
+  // Scripts (-s), closed loop with delay(): connections whose delay has passed send now.
+  void send_delayed();
   RequestSlot& release_slot(Connection& c, std::uint32_t token);
   // Puts a request the server refused unprocessed back: the same t_sched, sent again.
   void retry_request(Connection& c, std::uint32_t token);
@@ -171,6 +177,9 @@ class Worker {
   TimeRing backlog_;
   IdleList idle_;
   WorkerResult result_;
+  // Scripts (-s): null without a script. address_: where connections go (thread.addr).
+  std::unique_ptr<WorkerScript> script_;
+  net::Address address_;
   // Intervals (optional).
   std::unique_ptr<IntervalRing> intervals_;
   IntervalSnapshot* filling_ = nullptr;      // the ring slot the current interval records into

@@ -29,14 +29,14 @@ void Worker::start_connect(Connection& c) {
     return;
   }
   c.connect_start_ns = now_;
-  c.fd = net::open_tcp_socket(shared_.address.family());
+  c.fd = net::open_tcp_socket(address_.family());
   if (c.fd < 0) {
     connect_failed(c, errno);
     return;
   }
   if (!register_socket(c)) return;
   c.state = Connection::State::kConnecting;
-  if (::connect(c.fd, shared_.address.sockaddr_ptr(), shared_.address.length) == 0) {
+  if (::connect(c.fd, address_.sockaddr_ptr(), address_.length) == 0) {
     finish_connect(c);
   } else if (errno != EINPROGRESS) {
     connect_failed(c, errno);

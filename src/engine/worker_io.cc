@@ -40,6 +40,9 @@ void Worker::connection_ready(Connection& c) {
   if (is_open()) {
     TimeNs t_sched = 0;
     while (free_capacity(c) > 0 && pop_backlog(t_sched)) send_request(c, t_sched);
+  } else if (script_ && script_->has_delay()) {
+    // wrk: delay() before every request; send_delayed() sends it when due.
+    if (free_capacity(c) > 0 && !script_->is_deferred(c)) script_->defer(c, now_);
   } else {
     // Closed loop: every free slot sends its next request, scheduled when it freed up.
     while (free_capacity(c) > 0 && send_request(c, c.slots[c.free_tokens.back()].free_ns)) {
@@ -62,6 +65,10 @@ bool Worker::send_request(Connection& c, TimeNs t_sched) {
     --claims_held_;
   }
   const std::uint32_t token = c.free_tokens.back();
+  // A script's request() supplies the bytes (and may pipeline several requests).
+  RequestBatch batch;
+  std::string_view bytes;
+  if (script_ && script_->custom_bytes() && !script_->next_request(c, bytes, batch)) return false;  // the run stops
   c.free_tokens.pop_back();
   RequestSlot& slot = c.slots[token];
   slot.in_use = true;
@@ -70,10 +77,14 @@ bool Worker::send_request(Connection& c, TimeNs t_sched) {
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
   if (is_recorded(t_sched)) {
-    ++result_.counters.requests_sent;
+    result_.counters.requests_sent += static_cast<std::uint64_t>(batch.count);
     if (is_open()) result_.queue_delay.record(now_ - t_sched);
   }
-  c.session->submit(token);
+  if (bytes.empty()) {
+    c.session->submit(token);
+  } else {
+    c.http1->submit_bytes(token, bytes, static_cast<std::uint32_t>(batch.count), batch.head_bits);
+  }
   return true;
 }
 
@@ -150,7 +161,16 @@ RequestSlot& Worker::release_slot(Connection& c, std::uint32_t token) {
 void Worker::handle_response(Connection& c, std::uint32_t token, int status) {
   RequestSlot& slot = release_slot(c, token);
   slot.free_ns = now_;
+  count_response(c, slot, status);
+}
+
+void Worker::handle_batch_response(Connection& c, std::uint32_t token, int status) {
+  count_response(c, c.slots[token], status);
+}
+
+void Worker::count_response(Connection& c, const RequestSlot& slot, int status) {
   ++c.answered_on_connection;
+  if (script_) script_->on_response(c, status);
   stats::Counters& counters = result_.counters;
   if (!is_recorded(slot.t_sched)) {
     ++counters.warmup_responses;
@@ -235,6 +255,15 @@ void Worker::expire_timeouts() {
       release_slot(c, slot.token).free_ns = now_;
     }
     reopen(c);
+  }
+}
+
+// ---- scripts -----------------------------------------------------------------
+
+void Worker::send_delayed() {
+  while (Connection* c = script_->pop_due(now_)) {
+    if (free_capacity(*c) == 0 || !send_request(*c, now_)) continue;
+    flush(*c);
   }
 }
 

@@ -20,13 +20,48 @@ const llhttp_settings_t& ResponseParser::settings() {
   return kSettings;
 }
 
+// The same callbacks plus the copies a script's response() needs; chosen at
+// reset() so a parser without a capture pays nothing for it.
+const llhttp_settings_t& ResponseParser::capturing_settings() {
+  static const llhttp_settings_t kSettings = [] {
+    llhttp_settings_t s = settings();
+    s.on_header_field = &ResponseParser::on_header_field;
+    s.on_header_value = &ResponseParser::on_header_value;
+    s.on_header_field_complete = &ResponseParser::on_field_complete;
+    s.on_header_value_complete = &ResponseParser::on_field_complete;
+    s.on_body = &ResponseParser::on_body;
+    return s;
+  }();
+  return kSettings;
+}
+
+int ResponseParser::on_header_field(llhttp_t* parser, const char* at, std::size_t length) {
+  self_of(parser)->capture_->fields.append(at, length);
+  return 0;
+}
+
+int ResponseParser::on_header_value(llhttp_t* parser, const char* at, std::size_t length) {
+  self_of(parser)->capture_->fields.append(at, length);
+  return 0;
+}
+
+int ResponseParser::on_field_complete(llhttp_t* parser) {
+  self_of(parser)->capture_->fields.push_back('\0');
+  return 0;
+}
+
+int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length) {
+  self_of(parser)->capture_->body.append(at, length);
+  return 0;
+}
+
 ResponseParser::ResponseParser(OnComplete on_complete, void* context)
     : on_complete_(on_complete), context_(context) {
   reset();
 }
 
 void ResponseParser::reset() {
-  llhttp_init(&parser_, HTTP_RESPONSE, &settings());
+  llhttp_init(&parser_, HTTP_RESPONSE, capture_ != nullptr ? &capturing_settings() : &settings());
   parser_.data = this;
   outstanding_ = 0;
   head_bits_ = 0;
@@ -48,6 +83,10 @@ int ResponseParser::on_message_begin(llhttp_t* parser) {
     return -1;
   }
   self->in_message_ = true;
+  if (self->capture_ != nullptr) {
+    self->capture_->fields.clear();
+    self->capture_->body.clear();
+  }
   return 0;
 }
 

@@ -11,8 +11,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace pacer::proto {
+
+// The headers and body of the response being parsed, copied out of the read
+// buffer: only for a connection whose parser was given one (a script that
+// defines response()). Cleared at the start of each response.
+struct ResponseCapture {
+  std::string fields;  // "name\0value\0" per header, in order
+  std::string body;
+};
 
 class ResponseParser {
  public:
@@ -28,6 +37,12 @@ class ResponseParser {
 
   // Forgets all state: for a new connection.
   void reset();
+
+  // From the next reset() on, copies every response's headers and body into
+  // capture (owned by the caller, outliving the parser), readable from the
+  // OnComplete callback. nullptr (the default) copies nothing.
+  void set_capture(ResponseCapture* capture) { capture_ = capture; }
+  const ResponseCapture* capture() const { return capture_; }
 
   // One request was written; is_head: its response carries no body. Returns false
   // if kMaxOutstanding requests are already outstanding.
@@ -52,11 +67,17 @@ class ResponseParser {
   static int on_message_begin(llhttp_t* parser);
   static int on_headers_complete(llhttp_t* parser);
   static int on_message_complete(llhttp_t* parser);
+  static int on_header_field(llhttp_t* parser, const char* at, std::size_t length);
+  static int on_header_value(llhttp_t* parser, const char* at, std::size_t length);
+  static int on_field_complete(llhttp_t* parser);
+  static int on_body(llhttp_t* parser, const char* at, std::size_t length);
   static const llhttp_settings_t& settings();
+  static const llhttp_settings_t& capturing_settings();
 
   llhttp_t parser_{};
   OnComplete on_complete_;
   void* context_;
+  ResponseCapture* capture_ = nullptr;
   int outstanding_ = 0;
   std::uint64_t head_bits_ = 0;  // bit i: the i-th oldest outstanding request is HEAD
   bool in_message_ = false;

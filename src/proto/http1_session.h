@@ -28,6 +28,16 @@ class Http1Session final : public Session {
   void reset() override;
   std::uint32_t capacity() const override { return closing_ ? 0 : depth_; }
   void submit(std::uint32_t token) override;
+  // Scripts (depth 1): request `token` is `bytes` (owned by the caller until
+  // written), holding `responses` requests (bit i of head_bits: the i-th is
+  // HEAD); the session expects that many responses, the earlier ones reported
+  // through on_batch_response.
+  void submit_bytes(std::uint32_t token, std::string_view bytes, std::uint32_t responses, std::uint64_t head_bits);
+  // Copies every response's headers and body into capture (a script's response()).
+  void set_capture(ResponseCapture* capture) {
+    parser_.set_capture(capture);
+    parser_.reset();
+  }
   std::span<const char> pending_output() override;
   void consume(std::size_t bytes) override;
   bool receive(const char* data, std::size_t len, SessionEvents& events) override;
@@ -49,6 +59,8 @@ class Http1Session final : public Session {
   std::uint32_t written_ = 0;       // outstanding requests whose bytes are all written
   std::uint32_t queued_ = 0;        // outstanding requests with bytes still to write
   std::size_t offset_ = 0;          // bytes of the first queued request already written
+  std::string_view custom_;         // submit_bytes(): the bytes of the queued request
+  std::uint32_t batch_left_ = 0;    // submit_bytes(): responses still due for the oldest token
   bool closing_ = false;            // no new requests on this connection
   SessionEvents* events_ = nullptr; // during receive()/finish()
 };

@@ -30,6 +30,9 @@ class SessionEvents {
   // The final response to `token` is complete (its last byte was in this receive()).
   virtual void on_response(std::uint32_t token, int status) = 0;
   virtual void on_request_failed(std::uint32_t token, RequestFailure why) = 0;
+  // HTTP/1.1 with a script whose request() returned several requests under one
+  // token: each response but the last (which comes as on_response).
+  virtual void on_batch_response(std::uint32_t /*token*/, int /*status*/) {}
 
  protected:
   ~SessionEvents() = default;

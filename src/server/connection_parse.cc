@@ -53,6 +53,10 @@ int Connection::on_headers_complete(llhttp_t* parser) {
   const std::string_view target =
       c.url_seen_ ? std::string_view(request + c.url_begin_, c.url_end_ - c.url_begin_) : std::string_view{};
   c.route_ = match_route(target);
+  if (c.route_.kind == RouteKind::kAuth) {
+    // The whole head is still in the input buffer (released only after this).
+    c.route_.value = has_login_token(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
+  }
   c.is_head_ = llhttp_get_method(parser) == HTTP_HEAD;
   return 0;
 }

@@ -13,6 +13,8 @@ namespace {
 constexpr std::string_view kRootBody = "hello, pacer\n";
 constexpr std::string_view kDelayBody = "ok\n";
 constexpr std::string_view kOctetStream = "application/octet-stream";
+constexpr std::string_view kLoginBody = R"({"token":"pacer-token-1"})";
+static_assert(kLoginBody.find(kLoginToken) != std::string_view::npos);
 
 struct StatusText {
   int status;
@@ -114,11 +116,29 @@ Route match_route(std::string_view target) {
   static constexpr Prefix kExact[] = {
       {"/", RouteKind::kRoot},         {"/never", RouteKind::kNever}, {"/close", RouteKind::kClose},
       {"/redirect", RouteKind::kRedirect}, {"/echo", RouteKind::kEcho},   {"/stats", RouteKind::kStats},
+      {"/login", RouteKind::kLogin},   {"/auth", RouteKind::kAuth},
   };
   for (const Prefix& p : kExact) {
     if (target == p.text) return Route{p.kind, 0};
   }
   return Route{RouteKind::kNotFound, 0};
+}
+
+bool has_login_token(std::string_view head) {
+  head = head.substr(0, head.find("\r\n\r\n"));
+  constexpr std::string_view kName = "\r\nauthorization:";
+  for (std::size_t at = head.find("\r\n"); at != std::string_view::npos; at = head.find("\r\n", at + 2)) {
+    if (head.size() - at < kName.size()) return false;
+    const bool name_matches = std::equal(kName.begin(), kName.end(), head.begin() + static_cast<std::ptrdiff_t>(at),
+                                         [](char a, char b) { return a == (b >= 'A' && b <= 'Z' ? b + 32 : b); });
+    if (!name_matches) continue;
+    std::string_view value = head.substr(at + kName.size());
+    value = value.substr(0, value.find("\r\n"));
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    return value.size() == 7 + kLoginToken.size() && value.starts_with("Bearer ") && value.ends_with(kLoginToken);
+  }
+  return false;
 }
 
 Reply status_reply(int status) {
@@ -190,6 +210,13 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
       reply.counted = false;
       return reply;
     }
+    case RouteKind::kLogin:
+      reply.text = kLoginBody;
+      reply.body_bytes = kLoginBody.size();
+      reply.content_type = "application/json";
+      return reply;
+    case RouteKind::kAuth:
+      return status_reply(route.value != 0 ? 200 : 401);
     case RouteKind::kNotFound:
       return status_reply(404);
     case RouteKind::kBadParameter:

@@ -20,14 +20,23 @@ constexpr std::uint64_t kTruncatedContentLength = 100;           // /close annou
 
 enum class RouteKind : std::uint8_t {
   kRoot, kBytes, kDelay, kStatus, kFail, kNever, kClose, kChunked, kRedirect, kEcho, kStats,
+  kLogin,         // /login: a fixed token, as JSON (for scripts' login examples)
+  kAuth,          // /auth: 200 with "Authorization: Bearer <the /login token>", else 401
   kNotFound,      // no such path (also /bytes/abc: a parameter that is not a number)
   kBadParameter,  // a numeric parameter too large to parse
 };
 
 struct Route {
   RouteKind kind = RouteKind::kNotFound;
-  std::uint64_t value = 0;  // N, MS or CODE for the routes that take one
+  std::uint64_t value = 0;  // N, MS or CODE for the routes that take one; kAuth: 1 if authorized
 };
+
+// The token /login hands out and /auth expects.
+constexpr std::string_view kLoginToken = "pacer-token-1";
+
+// Whether the request head (request line and headers, as received) carries
+// "Authorization: Bearer <kLoginToken>" (header name in any case).
+bool has_login_token(std::string_view head);
 
 // target: the request-target as received (origin-form, or absolute-form whose
 // scheme and authority are skipped). The query string and fragment are ignored.

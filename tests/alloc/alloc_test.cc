@@ -18,7 +18,9 @@
 #include <thread>
 
 #include "../support/loopback.h"
+#include "../support/script_file.h"
 #include "engine/run.h"
+#include "script/script_host.h"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -39,13 +41,22 @@ namespace pacer {
 namespace {
 
 // interval_ns > 0: the workers also close intervals (as for the live view and
-// --timeseries), handed to a sink that allocates nothing itself.
-long allocations_for(const Config& c, std::uint64_t requests, TimeNs interval_ns = 0) {
+// --timeseries), handed to a sink that allocates nothing itself. script_path:
+// empty for no script; the script is loaded before counting starts (as the app
+// does); its set-up is counted, like the engine's.
+long allocations_for(Config c, std::uint64_t requests, TimeNs interval_ns = 0, const std::string& script_path = "") {
+  c.script_path = script_path;
+  std::unique_ptr<script::ScriptHost> host;
+  if (!script_path.empty()) {
+    auto loaded = script::ScriptHost::load(c);
+    EXPECT_TRUE(loaded.ok());
+    if (loaded.ok()) host = std::move(*loaded);
+  }
   std::atomic<bool> stop{false};
   std::uint64_t intervals = 0;
   const engine::IntervalSink sink = [&intervals](const report::IntervalReport&) { ++intervals; };
   const long before = g_allocations.load();
-  auto result = interval_ns > 0 ? engine::run(c, stop, interval_ns, sink) : engine::run(c, stop);
+  auto result = engine::run(c, stop, interval_ns, interval_ns > 0 ? sink : nullptr, nullptr, host.get());
   const long after = g_allocations.load();
   EXPECT_TRUE(result.ok());
   if (result.ok()) EXPECT_EQ(result->counters.responses, requests);
@@ -53,13 +64,13 @@ long allocations_for(const Config& c, std::uint64_t requests, TimeNs interval_ns
 }
 
 long allocations_for_run(server::Server& srv, std::uint64_t requests, const char* path, int pipeline = 1,
-                         TimeNs interval_ns = 0) {
+                         TimeNs interval_ns = 0, const std::string& script_path = "") {
   Config c = testing::config_for(srv, path);
   c.threads = 2;
   c.connections = 8;
   c.pipeline = pipeline;
   c.request_count = requests;
-  return allocations_for(c, requests, interval_ns);
+  return allocations_for(c, requests, interval_ns, script_path);
 }
 
 TEST(Allocations, RequestsAfterSetupAllocateNothing) {
@@ -160,6 +171,32 @@ TEST(Allocations, Http2RequestsAfterSetupAllocateNothing) {
   const long small = allocations_for(c, 2'000);
   c.request_count = 20'000;
   const long large = allocations_for(c, 20'000);
+  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+}
+
+// A script that only sets wrk.method, wrk.body and wrk.headers is built once:
+// per request it costs what no script costs.
+TEST(Allocations, StaticScriptAllocatesNothingPerRequest) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  testing::ScriptFile file(
+      "wrk.method = 'POST'\nwrk.body = '{\"a\":1}'\nwrk.headers['Content-Type'] = 'application/json'\n");
+  const long small = allocations_for_run(*srv, 2'000, "/echo", 1, 0, file.path());
+  const long large = allocations_for_run(*srv, 20'000, "/echo", 1, 0, file.path());
+  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+}
+
+// With request() and response(), Lua allocates in its own heap; the C++ side
+// (request and capture buffers) reuses its capacity.
+TEST(Allocations, ScriptHooksAllocateNothingOnTheCppSidePerRequest) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  testing::ScriptFile file(
+      "local req = wrk.format(nil, '/bytes/300')\n"
+      "function request(conn) return req end\n"
+      "function response(status, headers, body, conn) conn.last = status end\n");
+  const long small = allocations_for_run(*srv, 2'000, "/", 1, 0, file.path());
+  const long large = allocations_for_run(*srv, 20'000, "/", 1, 0, file.path());
   EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
 }
 

@@ -501,5 +501,28 @@ TEST(CliLiveView, PlainTakesNoValue) {
   EXPECT_NE(message.find("--plain"), std::string::npos) << message;
 }
 
+TEST(Cli, ScriptOptionTakesAFileAndWhatFollowsTheUrlGoesToTheScript) {
+  const Config c = run_config({"-s", "x.lua", "http://127.0.0.1:8080/", "--", "a", "b"});
+  EXPECT_EQ(c.script_path, "x.lua");
+  EXPECT_EQ(c.script_args, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(c.target.path, "/");
+}
+
+TEST(Cli, ScriptArgumentsMayFollowTheUrlWithoutDashDashAsInWrk) {
+  const Config c = run_config({"--script=x.lua", "http://127.0.0.1:8080/", "one"});
+  EXPECT_EQ(c.script_path, "x.lua");
+  EXPECT_EQ(c.script_args, std::vector<std::string>{"one"});
+}
+
+TEST(Cli, ExtraArgumentsWithoutAScriptAreStillRefused) {
+  const std::string message = error_of({"http://127.0.0.1:8080/", "--", "a"});
+  EXPECT_NE(message.find("unexpected argument 'a'"), std::string::npos) << message;
+}
+
+TEST(Cli, AnEmptyScriptPathIsRefused) {
+  const std::string message = error_of({"-s", "", "http://127.0.0.1:8080/"});
+  EXPECT_NE(message.find("-s"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace pacer::cli

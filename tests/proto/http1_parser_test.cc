@@ -167,5 +167,50 @@ TEST(ResponseParser, OutstandingRequestsAreBounded) {
   EXPECT_FALSE(parser.expect(false));
 }
 
+// What the capture held when each response completed.
+struct Captured {
+  ResponseParser* parser = nullptr;
+  std::vector<std::string> fields;
+  std::vector<std::string> bodies;
+};
+
+void record_capture(void* context, int, bool) {
+  auto* seen = static_cast<Captured*>(context);
+  seen->fields.push_back(seen->parser->capture()->fields);
+  seen->bodies.push_back(seen->parser->capture()->body);
+}
+
+TEST(ResponseParser, CaptureCopiesHeadersAndBodyOfEachPipelinedResponseAtAnySplit) {
+  using namespace std::string_literals;
+  const std::string bytes =
+      "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Token: abc\r\n\r\nhello"
+      "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\nX-Empty:\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    Captured seen;
+    ResponseCapture capture;
+    ResponseParser parser(&record_capture, &seen);
+    seen.parser = &parser;
+    parser.set_capture(&capture);
+    parser.reset();
+    ASSERT_TRUE(parser.expect(false) && parser.expect(false));
+    ASSERT_TRUE(feed_split(parser, bytes, cut)) << cut;
+    ASSERT_EQ(seen.fields.size(), 2u) << cut;
+    EXPECT_EQ(seen.fields[0], "Content-Length\0" "5\0X-Token\0abc\0"s) << cut;
+    EXPECT_EQ(seen.bodies[0], "hello") << cut;
+    EXPECT_EQ(seen.fields[1], "Transfer-Encoding\0chunked\0X-Empty\0\0"s) << cut;
+    EXPECT_EQ(seen.bodies[1], "abcde") << cut;
+  }
+}
+
+TEST(ResponseParser, WithoutACaptureNothingIsCopied) {
+  Seen seen;
+  ResponseParser parser(&record, &seen);
+  EXPECT_EQ(parser.capture(), nullptr);
+  ASSERT_TRUE(parser.expect(false));
+  const std::string bytes = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+  ASSERT_TRUE(parser.feed(bytes.data(), bytes.size()));
+  EXPECT_EQ(seen.statuses, std::vector<int>{200});
+}
+
 }  // namespace
 }  // namespace pacer::proto

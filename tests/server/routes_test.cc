@@ -138,5 +138,28 @@ TEST(BodyStream, FillIovStopsAtTheByteLimitAndAdvanceCrossesSegments) {
   EXPECT_EQ(mismatches, 0u);
 }
 
+TEST(Routes, LoginHandsOutTheTokenThatAuthAccepts) {
+  std::atomic<std::uint64_t> fail_requests{0};
+  std::array<char, 128> scratch{};
+  EXPECT_EQ(match_route("/login").kind, RouteKind::kLogin);
+  EXPECT_EQ(match_route("/auth?x=1").kind, RouteKind::kAuth);
+  const Reply login = plan_reply(Route{RouteKind::kLogin, 0}, fail_requests, {}, scratch);
+  EXPECT_EQ(login.status, 200);
+  EXPECT_NE(login.text.find(kLoginToken), std::string_view::npos);
+  EXPECT_EQ(login.content_type, "application/json");
+  EXPECT_EQ(plan_reply(Route{RouteKind::kAuth, 1}, fail_requests, {}, scratch).status, 200);
+  EXPECT_EQ(plan_reply(Route{RouteKind::kAuth, 0}, fail_requests, {}, scratch).status, 401);
+}
+
+TEST(Routes, LoginTokenIsFoundInAnyHeaderCaseAndOnlyWithBearer) {
+  const std::string token(kLoginToken);
+  EXPECT_TRUE(has_login_token("GET /auth HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token + "\r\n\r\n"));
+  EXPECT_TRUE(has_login_token("GET /auth HTTP/1.1\r\nauthorization:Bearer " + token + " \r\n\r\n"));
+  EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\nAuthorization: Bearer wrong\r\n\r\n"));
+  EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\nAuthorization: " + token + "\r\n\r\n"));
+  EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\nHost: x\r\n\r\nAuthorization: Bearer " + token + "\r\n"));
+  EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\n\r\n"));
+}
+
 }  // namespace
 }  // namespace pacer::server

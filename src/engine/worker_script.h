@@ -1,0 +1,99 @@
+// The worker's side of a Lua script (-s): the narrow interface the event loop
+// calls, over one ThreadScript. Owned by one Worker; its thread only.
+//
+// What it costs: a static script (no request(), response() or delay()) is
+// only its prebuilt request, counted once; the loop then never enters Lua.
+// request() is called only when defined, its bytes copied into the
+// connection's own buffer (capacity reused); response headers and body are
+// captured by the parser only when response() is defined. A request() result
+// holding several requests is sent in one write and each response counted
+// (pipelining, up to ResponseParser::kMaxOutstanding).
+//
+// A Lua error stops the whole run through ScriptHost::fail (exit 1 with the
+// Lua message).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/expected.h"
+#include "engine/connection.h"
+#include "script/script_host.h"
+
+namespace pacer::engine {
+
+// The requests in one write: how many, and which are HEAD (bit i: the i-th).
+struct RequestBatch {
+  int count = 1;
+  std::uint64_t head_bits = 0;
+};
+
+// Counts the complete HTTP/1.1 requests in bytes. Errors (kRuntime) say why the
+// bytes are not a sequence of complete requests.
+Result<RequestBatch> count_requests(std::string_view bytes);
+
+class WorkerScript {
+ public:
+  WorkerScript(script::ScriptHost& host, script::ThreadScript& script);
+
+  // Before the run: the static request's batch (an error names the script).
+  Status prepare_request();
+  // Before the run, once the connections and their sessions exist.
+  void prepare_connections(const std::vector<std::unique_ptr<Connection>>& connections);
+
+  // Whether each request's bytes come from next_request() (request() is
+  // defined, or the static request pipelines several); otherwise the session
+  // sends static_request() itself, at no cost per request.
+  bool custom_bytes() const { return script_.has_request() || static_batch_.count != 1; }
+  std::string_view static_request() const { return script_.static_request(); }
+  bool static_is_head() const { return (static_batch_.head_bits & 1) != 0; }
+
+  // The bytes c sends next and what they hold. False: the script failed and
+  // the run is stopping (nothing to send).
+  bool next_request(Connection& c, std::string_view& bytes, RequestBatch& batch);
+  // After each response of c: response(status, headers, body, conn) if defined.
+  void on_response(Connection& c, int status) {
+    if (script_.has_response()) call_response(c, status);
+  }
+
+  // Closed loop with delay(): c sends its next request after delay() ms.
+  bool has_delay() const { return script_.has_delay(); }
+  void defer(Connection& c, TimeNs now_ns);
+  bool is_deferred(const Connection& c) const { return slots_[static_cast<std::size_t>(c.index)].due_ns != 0; }
+  // The next deferred connection whose time has come (and that is still idle),
+  // or nullptr.
+  Connection* pop_due(TimeNs now_ns);
+  TimeNs next_due_ns() const;  // INT64_MAX when none
+
+  // thread:stop() was called, or any thread's script failed.
+  bool stop_requested() const { return script_.stop_requested() || host_.failed(); }
+  const net::Address& address() const { return script_.address(); }
+
+ private:
+  struct Slot {
+    int connection_ref = 0;          // the per-connection Lua table
+    std::string request;             // request()'s bytes
+    proto::ResponseCapture capture;  // response()'s headers and body
+    TimeNs due_ns = 0;               // deferred until; 0: not deferred
+  };
+  struct Due {
+    TimeNs at_ns;
+    Connection* connection;
+  };
+  static bool due_later(const Due& a, const Due& b) { return a.at_ns > b.at_ns; }
+  void call_response(Connection& c, int status);
+  void fail(const char* hook, const std::string& message);
+  Slot& slot_of(const Connection& c) { return slots_[static_cast<std::size_t>(c.index)]; }
+
+  script::ScriptHost& host_;
+  script::ThreadScript& script_;
+  RequestBatch static_batch_;
+  std::vector<Slot> slots_;
+  std::vector<Due> due_;  // min-heap on at_ns; capacity reserved (one per connection)
+};
+
+}  // namespace pacer::engine
