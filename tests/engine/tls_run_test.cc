@@ -4,11 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <atomic>
 #include <string>
 
 #include "../support/loopback.h"
 #include "../support/tls_files.h"
+#include "core/unique_fd.h"
 
 namespace pacer::engine {
 namespace {
@@ -49,19 +54,23 @@ TEST(EngineTls, RequestsOverHttpsAreAnsweredAndHandshakesTimed) {
   EXPECT_GE(r.counters.bytes_read, 400u * 100000u);
 }
 
-TEST(EngineTls, UntrustedServerCountsTlsErrorsWithTheFirstReason) {
+// The start-up connection's handshake fails: the run stops before any load with
+// the reason, even with -n (which would otherwise retry for ever).
+TEST(EngineTls, UntrustedServerStopsTheRunAtTheFirstHandshakeWithTheReason) {
   testing::TlsFiles files;
   auto srv = testing::start_tls_server(files);
   ASSERT_NE(srv, nullptr);
   Config c = https_config(*srv, files, "/");
   c.tls_ca_file.clear();  // the system store does not trust it
-  c.duration_ns = 200 * kNsPerMs;
-  const report::RunReport r = run_ok(c);
-  EXPECT_EQ(r.counters.responses, 0u);
-  EXPECT_GE(r.counters.errors.tls, 4u);
-  EXPECT_EQ(r.counters.errors.connect, 0u);
-  EXPECT_EQ(r.tls_first_error, "certificate verify failed: self-signed certificate");
-  EXPECT_TRUE(report::no_request_succeeded(r));
+  c.request_count = 10;
+  std::atomic<bool> stop{false};
+  auto result = run(c, stop);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, ErrorKind::kRuntime);
+  EXPECT_NE(result.error().message.find("TLS handshake failed: certificate verify failed: self-signed certificate"),
+            std::string::npos)
+      << result.error().message;
+  EXPECT_EQ(srv->requests_answered(), 0u);
 }
 
 TEST(EngineTls, InsecureAcceptsAnyCertificate) {
@@ -99,18 +108,44 @@ TEST(EngineTls, ReconnectsResumeTheSessionUnlessTurnedOff) {
   EXPECT_EQ(full.counters.tls_resumed, 0u);
 }
 
-TEST(EngineTls, ServerThatNeverHandshakesTimesOutAsATlsError) {
-  auto plain = testing::start_loopback_server();  // speaks HTTP, waits for a request line
+TEST(EngineTls, AServerThatDoesNotSpeakTlsStopsTheRunWithTheReason) {
+  auto plain = testing::start_loopback_server();  // answers the ClientHello as bad HTTP
   ASSERT_NE(plain, nullptr);
   testing::TlsFiles files;
   Config c = https_config(*plain, files, "/");
+  c.request_count = 10;
+  std::atomic<bool> stop{false};
+  auto result = run(c, stop);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("TLS handshake failed: wrong version number"), std::string::npos)
+      << result.error().message;
+}
+
+TEST(EngineTls, AServerThatNeverAnswersTheHandshakeStopsTheRunWhenTheTimeoutPasses) {
+  // A listening socket nobody accepts from: TCP connects, the ClientHello waits.
+  UniqueFd listener(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener.get(), 8), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length);
+  Config c;
+  c.target.scheme = "https";
+  c.target.host = "127.0.0.1";
+  c.target.port = ntohs(address.sin_port);
+  c.target.path = "/";
+  c.target.url = "https://127.0.0.1:" + std::to_string(c.target.port) + "/";
+  c.tls_verify = false;
   c.connections = 1;
+  c.threads = 1;
   c.timeout_ns = 100 * kNsPerMs;
-  c.duration_ns = 350 * kNsPerMs;
-  const report::RunReport r = run_ok(c);
-  EXPECT_EQ(r.counters.responses, 0u);
-  EXPECT_GE(r.counters.errors.tls, 1u);
-  EXPECT_FALSE(r.tls_first_error.empty());
+  c.request_count = 10;
+  std::atomic<bool> stop{false};
+  auto result = run(c, stop);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("TLS handshake timed out"), std::string::npos) << result.error().message;
 }
 
 TEST(EngineTls, BadCaFileStopsTheRunBeforeAnyConnection) {
