@@ -32,35 +32,6 @@ RUN_BOUND_S=$(( $(duration_s "$DURATION") + 30 ))
 bench_setup
 raise_fd_limit
 
-# nginx, one worker, h2c with prior knowledge, a BODY_BYTES file. Sets H2_URL.
-start_nginx_h2c() {
-  local dir=$BENCH_TMP/nginx-h2c port
-  mkdir -p "$dir/root" && chmod 755 "$dir" "$dir/root"
-  head -c "$BODY_BYTES" /dev/zero | tr '\0' 'x' >"$dir/root/index.html"
-  port=$(free_port)
-  cat >"$dir/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-worker_rlimit_nofile 30000;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 20000; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  http2_max_concurrent_streams 1000;
-  server {
-    listen 127.0.0.1:$port http2 backlog=16384;
-    root $dir/root;
-  }
-}
-CONF
-  "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" >"$dir/stdout.log" 2>&1 &
-  BENCH_PIDS+=("$!")
-  wait_for_port "$port" || bench_die "nginx did not start: $(cat "$dir/error.log" "$dir/stdout.log")"
-  H2_URL="http://127.0.0.1:$port/index.html"
-}
-
 # nghttpd --no-tls serving a BODY_BYTES file. Sets H2_URL.
 start_nghttpd() {
   local dir=$BENCH_TMP/nghttpd port
@@ -113,7 +84,7 @@ declare -A RPS CPU_US
 ROWS=()
 for server in $SERVERS; do
   case $server in
-    nginx-h2c) start_nginx_h2c ;;
+    nginx-h2c) start_nginx h2c; H2_URL=$NGINX_URL ;;
     nghttpd) start_nghttpd ;;
     *) bench_die "unknown server $server (nginx-h2c, nghttpd)" ;;
   esac

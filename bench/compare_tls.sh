@@ -43,36 +43,6 @@ start_pacer_serve_tls() {
   TLS_SERVE_URL="https://127.0.0.1:$port/bytes/$BODY_BYTES"
 }
 
-# Starts nginx with ssl, one worker, a BODY_BYTES file. Sets TLS_NGINX_URL.
-start_nginx_tls() {
-  local dir=$BENCH_TMP/nginx-tls port
-  mkdir -p "$dir/root" && chmod 755 "$dir" "$dir/root"
-  head -c "$BODY_BYTES" /dev/zero | tr '\0' 'x' >"$dir/root/index.html"
-  port=$(free_port)
-  cat >"$dir/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-worker_rlimit_nofile 30000;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 20000; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$port ssl backlog=16384;
-    ssl_certificate $CERT_DIR/cert.pem;
-    ssl_certificate_key $CERT_DIR/key.pem;
-    root $dir/root;
-  }
-}
-CONF
-  "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" >"$dir/stdout.log" 2>&1 &
-  BENCH_PIDS+=("$!")
-  wait_for_port "$port" || bench_die "nginx (ssl) did not start: $(cat "$dir/error.log" "$dir/stdout.log")"
-  TLS_NGINX_URL="https://127.0.0.1:$port/index.html"
-}
-
 echo "# HTTPS: pacer vs wrk: $(date -u '+%Y-%m-%d %H:%M UTC')"
 machine_summary
 echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer/wrk; HTTP/1.1 over TLS, keep-alive; pacer -k"
@@ -84,7 +54,7 @@ ROWS=()
 for server in $SERVERS; do
   case $server in
     pacer-serve) start_pacer_serve_tls; url=$TLS_SERVE_URL ;;
-    nginx) start_nginx_tls; url=$TLS_NGINX_URL ;;
+    nginx) start_nginx ssl; url=$NGINX_URL ;;
     *) bench_die "unknown server $server (pacer-serve, nginx)" ;;
   esac
   echo "## server: $server ($url)"

@@ -77,13 +77,24 @@ wait_for_port() {
   return 1
 }
 
-# Starts nginx, one worker, serving a BODY_BYTES file. Sets NGINX_PID, NGINX_URL.
+# start_nginx [MODE]: nginx, one worker, serving a BODY_BYTES file, keep-alive
+# without a request limit. MODE: plain (default), ssl (needs CERT_DIR with
+# cert.pem and key.pem) or h2c (HTTP/2 with prior knowledge). Sets NGINX_PID,
+# NGINX_URL.
 start_nginx() {
-  local dir=$BENCH_TMP/nginx port
+  local mode=${1:-plain} dir port listen_extra="" server_extra="" http_extra="" scheme=http
+  dir=$BENCH_TMP/nginx-$mode
+  case $mode in
+    plain) ;;
+    ssl) listen_extra=" ssl" scheme=https
+         server_extra="ssl_certificate $CERT_DIR/cert.pem; ssl_certificate_key $CERT_DIR/key.pem;" ;;
+    h2c) listen_extra=" http2" http_extra="http2_max_concurrent_streams 1000;" ;;
+    *) bench_die "start_nginx: unknown mode $mode (plain, ssl, h2c)" ;;
+  esac
   mkdir -p "$dir/root" && chmod 755 "$dir" "$dir/root"
   head -c "$BODY_BYTES" /dev/zero | tr '\0' 'x' >"$dir/root/index.html"
   port=$(free_port)
-  cat >"$dir/nginx.conf" <<EOF
+  cat >"$dir/nginx.conf" <<CONF
 daemon off;
 worker_processes 1;
 worker_rlimit_nofile 30000;
@@ -92,18 +103,20 @@ error_log $dir/error.log warn;
 events { worker_connections 20000; }
 http {
   access_log off;
-  keepalive_requests 1000000;
+  keepalive_requests 100000000;
+  $http_extra
   server {
-    listen 127.0.0.1:$port backlog=16384;
+    listen 127.0.0.1:$port$listen_extra backlog=16384;
+    $server_extra
     root $dir/root;
   }
 }
-EOF
+CONF
   "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" >"$dir/stdout.log" 2>&1 &
   NGINX_PID=$!
   BENCH_PIDS+=("$NGINX_PID")
-  wait_for_port "$port" || bench_die "nginx did not start: $(cat "$dir/error.log" "$dir/stdout.log")"
-  NGINX_URL="http://127.0.0.1:$port/index.html"
+  wait_for_port "$port" || bench_die "nginx ($mode) did not start: $(cat "$dir/error.log" "$dir/stdout.log")"
+  NGINX_URL="$scheme://127.0.0.1:$port/index.html"
 }
 
 # Starts `pacer serve -t 1` on a free port. Sets SERVE_PID, SERVE_URL.
