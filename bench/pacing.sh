@@ -24,7 +24,7 @@ for rate in "${rates[@]}"; do
   server_pid=$!
   for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.05; done
   url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/serve.out")
-  "$pacer" -t1 -c50 -R "$rate" -d "$duration" "$url" >"$work/client-$rate.txt"
+  "$pacer" -t1 -c50 -R "$rate" -d "$duration" "$url" >"$work/client-$rate.txt" 2>"$work/client-$rate.err"
   kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
   python3 - "$log" "$rate" "$duration" <<'PY'
 import sys
