@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "../support/loopback.h"
+#include "../support/run_ok.h"
 #include "engine/run.h"
 
 namespace pacer::engine {
@@ -14,12 +15,7 @@ namespace {
 using pacer::testing::config_for;
 using pacer::testing::start_loopback_server;
 
-report::RunReport run_ok(const Config& config) {
-  std::atomic<bool> stop{false};
-  auto result = run(config, stop);
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
-  return result.ok() ? std::move(*result) : report::RunReport{};
-}
+using pacer::testing::run_ok;
 
 Config open_config(const server::Server& srv, const std::string& path, double rate_per_s, TimeNs duration_ns) {
   Config c = config_for(srv, path);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "../support/loopback.h"
+#include "../support/run_ok.h"
 #include "engine/run.h"
 
 namespace pacer::engine {
@@ -21,12 +22,7 @@ std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
   return srv.requests_answered();
 }
 
-report::RunReport run_ok(const Config& config) {
-  std::atomic<bool> stop{false};
-  auto result = run(config, stop);
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
-  return result.ok() ? std::move(*result) : report::RunReport{};
-}
+using pacer::testing::run_ok;
 
 TEST(Pipelining, EveryPipelinedRequestIsAnsweredAndCountedExactlyOnce) {
   auto srv = start_loopback_server();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../support/loopback.h"
+#include "../support/run_ok.h"
 
 namespace pacer::engine {
 namespace {
@@ -31,12 +32,7 @@ std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
   return settled([&] { return srv.requests_answered(); }, expected);
 }
 
-report::RunReport run_ok(const Config& config) {
-  std::atomic<bool> stop{false};
-  auto result = run(config, stop);
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
-  return result.ok() ? std::move(*result) : report::RunReport{};
-}
+using pacer::testing::run_ok;
 
 TEST(EngineRun, RequestCountStopsAfterExactlyThatManyResponses) {
   auto srv = start_loopback_server();

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../support/loopback.h"
+#include "../support/run_ok.h"
 #include "../support/tls_files.h"
 #include "core/unique_fd.h"
 
@@ -28,12 +29,7 @@ Config https_config(const server::Server& srv, const testing::TlsFiles& files, c
   return c;
 }
 
-report::RunReport run_ok(const Config& config) {
-  std::atomic<bool> stop{false};
-  auto result = run(config, stop);
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
-  return result.ok() ? std::move(*result) : report::RunReport{};
-}
+using pacer::testing::run_ok;
 
 TEST(EngineTls, RequestsOverHttpsAreAnsweredAndHandshakesTimed) {
   testing::TlsFiles files;
