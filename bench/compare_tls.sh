@@ -63,21 +63,7 @@ for server in $SERVERS; do
     conns=${case_spec##*:}
     name="-t$threads -c$conns"
     ROWS+=("$server|$name")
-    for rep in $(seq "$REPEATS"); do
-      for tool in pacer wrk; do
-        run_client "$tool" "$threads" "$conns" "$url"
-        cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
-        key="$server|$name|$tool"
-        RPS[$key]+="$RUN_RPS "
-        CPU_US[$key]+="$cpu_us "
-        RSS_KB[$key]+="$RUN_RSS_KB "
-        printf '%-12s %-12s run %d %-5s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
-          "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
-        if [[ $RUN_REQUESTS == 0 ]]; then
-          echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
-        fi
-      done
-    done
+    measure_pacer_and_wrk "$server" "$name" "$threads" "$conns" "$url"
   done
   echo
 done

@@ -210,3 +210,25 @@ machine_summary() {
   echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "versions: $("$PACER" --version 2>&1 | head -1), wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?'), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
 }
+
+# measure_pacer_and_wrk SERVER NAME THREADS CONNECTIONS URL: REPEATS runs of pacer
+# then wrk, interleaved; appends each run's figures to the caller's associative
+# arrays RPS, CPU_US and RSS_KB under "SERVER|NAME|TOOL" and prints a line per run.
+measure_pacer_and_wrk() {
+  local server=$1 name=$2 threads=$3 conns=$4 url=$5 rep tool cpu_us key
+  for rep in $(seq "$REPEATS"); do
+    for tool in pacer wrk; do
+      run_client "$tool" "$threads" "$conns" "$url"
+      cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
+      key="$server|$name|$tool"
+      RPS[$key]+="$RUN_RPS "
+      CPU_US[$key]+="$cpu_us "
+      RSS_KB[$key]+="$RUN_RSS_KB "
+      printf '%-12s %-14s run %d %-5s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
+        "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
+      if [[ $RUN_REQUESTS == 0 ]]; then
+        echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
+      fi
+    done
+  done
+}

@@ -107,6 +107,8 @@ class Worker {
   // Sending and receiving (worker_io.cc).
   // Requests c can take now: its free slots, or 0 if it must not take more.
   std::uint32_t free_capacity(const Connection& c) const;
+  // `Connection: close`, a GOAWAY, or --disable-keepalive after its one request.
+  bool takes_no_more(const Connection& c) const;
   // Fills c's free slots (closed loop: each slot's next request; open model: the
   // oldest queued arrivals, then the idle list), writes, or reconnects c once it
   // can take no more requests and has none in flight.

@@ -27,9 +27,12 @@ void Worker::io_failed(Connection& c, const net::IoResult& r, const char* what,
 
 // ---- sending ---------------------------------------------------------------
 
+bool Worker::takes_no_more(const Connection& c) const {
+  return c.session->capacity() == 0 || (!shared_.config->keep_alive && c.sent_on_connection > 0);
+}
+
 std::uint32_t Worker::free_capacity(const Connection& c) const {
-  if (c.state != Connection::State::kOpen) return 0;
-  if (!shared_.config->keep_alive && c.sent_on_connection > 0) return 0;
+  if (c.state != Connection::State::kOpen || takes_no_more(c)) return 0;
   const std::uint32_t capacity = std::min(c.session->capacity(), static_cast<std::uint32_t>(c.slots.size()));
   const std::uint32_t busy = c.in_flight_count();
   return capacity > busy ? capacity - busy : 0;
@@ -49,8 +52,7 @@ void Worker::connection_ready(Connection& c) {
     }
   }
   if (!flush(c)) return;
-  const bool exhausted = c.session->capacity() == 0 || (!shared_.config->keep_alive && c.sent_on_connection > 0);
-  if (exhausted && c.in_flight_count() == 0) {
+  if (takes_no_more(c) && c.in_flight_count() == 0) {
     reopen(c);  // `Connection: close`, a GOAWAY, or --disable-keepalive
     return;
   }
