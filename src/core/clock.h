@@ -1,5 +1,5 @@
-// Monotonic time in nanoseconds (CLOCK_MONOTONIC). Workers read it once per
-// event-loop wake-up and pass the value down; nothing else on the hot path reads it.
+// Monotonic time in nanoseconds (CLOCK_MONOTONIC). Client workers read it at each
+// event-loop wake-up and before each send; the server once per wake-up.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -22,13 +23,19 @@ namespace pacer::engine {
 class Worker;
 struct Connection;
 
+// RequestSlot::free_ns: the next request's latency clock starts at its send.
+inline constexpr TimeNs kAtSend = std::numeric_limits<TimeNs>::max();
+
 // One request's place on a connection. Its index is the session token.
 struct RequestSlot {
   Connection* connection = nullptr;
   std::uint32_t token = 0;
   bool in_use = false;          // a request is in flight in this slot
   bool has_free_time = false;   // free_ns is meaningful
-  TimeNs free_ns = 0;           // when the slot became free: closed loop t_sched of its next request
+  // Closed loop: the t_sched of the slot's next request. kAtSend after a response
+  // (the next request's clock starts when it is sent); the failure time after an
+  // error (reconnecting counts); the original t_sched for a request sent again.
+  TimeNs free_ns = 0;
   TimeNs t_sched = 0;           // of the request in flight
   TimeNs t_send = 0;
   ListHook<RequestSlot> in_flight;  // on the worker's in-flight list (send order)

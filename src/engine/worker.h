@@ -6,6 +6,11 @@
 // Sockets are registered once, edge-triggered, for input and output, so a
 // request costs one write and one read besides epoll_wait: no epoll_ctl.
 //
+// Latency: from the send (the clock is read just before it) to the kernel's
+// receive stamp of the response's last bytes (plain sockets; TLS: the wake-up).
+// Closed loop: when a wake-up finds few responses while many are in flight, the
+// worker pauses briefly before the next wait (coalescing; see wait_for_events).
+//
 // Each connection has request slots (proto::Session capacity: HTTP/1.1 pipeline
 // depth or HTTP/2 streams; 1 by default). Closed loop: a slot sends its next
 // request when its previous one completes; t_sched is when the slot became free.
@@ -88,6 +93,7 @@ class Worker {
   // Connecting and closing (worker_connect.cc).
   void start_connect(Connection& c);
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
+  void enable_stamps(const Connection& c) const;  // plain sockets: kernel receive stamps
   void finish_connect(Connection& c);
   void open_adopted(Connection& c);  // the start-up probe's connection (see adopt_first_connection)
   void connect_failed(Connection& c, int err);
@@ -136,7 +142,11 @@ class Worker {
   // read/write or TLS error and reopens c.
   void io_failed(Connection& c, const net::IoResult& r, const char* what, std::uint64_t stats::ErrorCounts::*error);
 
+  // Every 100 ms (with the Req/Sec sample): the rate sample and the coalescing pause.
   void sample_rate();
+  // Closed loop: whether to pause before the next wait so that responses due
+  // soon are handled in one wake-up (see wait_for_events).
+  bool worth_coalescing(TimeNs wake_ns) const;
   void handle_event(const epoll_event& event);
   void note_error(int err, const char* what);
   // Records a recorded request's latency in the run's and the interval's histograms.
@@ -169,7 +179,12 @@ class Worker {
   TimeNs adopted_connect_ns_ = 0;
   net::TlsStream adopted_tls_;
   TimeNs adopted_handshake_ns_ = 0;
-  TimeNs now_ = 0;                           // read once per wake-up
+  TimeNs now_ = 0;                           // read at each wake-up and each send
+  TimeNs arrived_ns_ = 0;                    // when the kernel received the bytes being parsed
+  bool stamps_seen_ = false;                 // the kernel stamps this worker's reads
+  int last_events_ = 0;                      // events the last wait returned
+  TimeNs coalesce_ns_ = 0;                   // the closed loop's pause before a wait; 0: none
+  TimeNs window_latency_ns_ = 0;             // latencies recorded since the last rate sample, summed
   bool draining_ = false;                    // past end_ns: no new requests, finish in-flight ones
   TimeNs next_sample_ns_ = 0;
   std::uint64_t responses_at_sample_ = 0;

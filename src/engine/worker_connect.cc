@@ -8,6 +8,7 @@
 #include <cerrno>
 
 #include "engine/worker.h"
+#include "net/receive_stamp.h"
 #include "net/socket.h"
 
 namespace pacer::engine {
@@ -34,6 +35,7 @@ void Worker::start_connect(Connection& c) {
     connect_failed(c, errno);
     return;
   }
+  enable_stamps(c);
   if (!register_socket(c)) return;
   c.state = Connection::State::kConnecting;
   if (::connect(c.fd, address_.sockaddr_ptr(), address_.length) == 0) {
@@ -41,6 +43,12 @@ void Worker::start_connect(Connection& c) {
   } else if (errno != EINPROGRESS) {
     connect_failed(c, errno);
   }
+}
+
+void Worker::enable_stamps(const Connection& c) const {
+  // A plain socket's reads say when the response arrived (see handle_readable);
+  // TLS reads cannot. Refused: the wake-up time stands in (coalescing stays off).
+  if (shared_.tls == nullptr) net::enable_receive_stamps(c.fd);
 }
 
 bool Worker::register_socket(Connection& c) {
@@ -55,6 +63,7 @@ bool Worker::register_socket(Connection& c) {
 void Worker::open_adopted(Connection& c) {
   c.fd = adopted_fd_.release();
   c.connect_start_ns = now_ - adopted_connect_ns_;
+  enable_stamps(c);
   if (!register_socket(c)) return;
   c.state = Connection::State::kConnecting;
   if (!adopted_tls_.is_established()) {

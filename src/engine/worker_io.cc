@@ -8,6 +8,7 @@
 #include <cerrno>
 
 #include "engine/worker.h"
+#include "net/receive_stamp.h"
 #include "net/transport.h"
 
 namespace pacer::engine {
@@ -62,6 +63,10 @@ void Worker::connection_ready(Connection& c) {
 bool Worker::send_request(Connection& c, TimeNs t_sched) {
   // Open model: the arrival was already taken from the schedule; it is sent.
   if (!is_open() && !claim_request(c)) return false;
+  // The send time is read here, not taken from the wake-up: connections handled
+  // earlier in this wake-up took time that is not this request's latency.
+  now_ = monotonic_now_ns();
+  t_sched = std::min(t_sched, now_);  // kAtSend: the clock starts now
   if (is_recorded(t_sched) && c.holds_claim) {
     c.holds_claim = false;  // this request uses it up
     --claims_held_;
@@ -119,8 +124,13 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
   const bool short_read_drains = net::read_drains_on_short_read(c.tls);
   char* buf = read_buffer_.get();
   while (true) {
-    const net::IoResult r = net::stream_read(c.fd, c.tls, buf, kReadBufferBytes);
+    const net::StampedRead stamped = net::stream_read_stamped(c.fd, c.tls, buf, kReadBufferBytes);
+    const net::IoResult& r = stamped.io;
     if (r.status == net::IoStatus::kOk) {
+      // Responses completed by these bytes end when the kernel received them
+      // (plain sockets; else at this wake-up). See count_response.
+      arrived_ns_ = stamped.kernel_arrival_ns != 0 ? stamped.kernel_arrival_ns : now_;
+      if (stamped.kernel_arrival_ns != 0) stamps_seen_ = true;
       const std::size_t n = r.bytes;
       if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += n;
       if (!c.session->receive(buf, n, c)) {
@@ -133,6 +143,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
       // brings a new event. Keep reading only when the peer is closing (to see EOF).
       if (short_read_drains && n < kReadBufferBytes && !peer_closing) break;
     } else if (r.status == net::IoStatus::kClosed) {
+      arrived_ns_ = now_;  // a body delimited by the close ends here
       const bool complete = c.session->finish(c);
       if (c.in_flight_count() > 0) {
         note_error(0, complete ? "connection closed before the response" : c.session->error_reason());
@@ -162,7 +173,7 @@ RequestSlot& Worker::release_slot(Connection& c, std::uint32_t token) {
 
 void Worker::handle_response(Connection& c, std::uint32_t token, int status) {
   RequestSlot& slot = release_slot(c, token);
-  slot.free_ns = now_;
+  slot.free_ns = kAtSend;
   count_response(c, slot, status);
 }
 
@@ -181,8 +192,12 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   ++counters.responses;
   if (status >= 0 && status <= stats::kMaxStatusCode) ++counters.status_counts[static_cast<std::size_t>(status)];
   if (status >= 400) ++counters.errors.status;
-  record_latency(now_ - slot.t_sched, false);
-  if (is_open()) result_.service.record(now_ - slot.t_send);
+  // The kernel's receive stamp, unless it predates the send (a clock step) or the
+  // response was completed without a read (the connection's end): then the wake-up.
+  const TimeNs done = arrived_ns_ >= slot.t_send ? arrived_ns_ : now_;
+  record_latency(done - slot.t_sched, false);
+  window_latency_ns_ += done - slot.t_sched;
+  if (is_open()) result_.service.record(done - slot.t_send);
 }
 
 void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why) {

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "net/transport.h"
-#include "server/arrival_stamp.h"
+#include "net/receive_stamp.h"
 
 namespace pacer::server {
 namespace {
@@ -232,8 +232,7 @@ bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
   // came (over TLS, the time of the read).
   net::IoResult got;
   if (ctx.arrivals != nullptr) {
-    const StampedRead stamped = tls_.active() ? StampedRead{net::stream_read(fd_.get(), tls_, in_.get() + in_end_, room_bytes), 0}
-                                              : read_stamped(fd_.get(), in_.get() + in_end_, room_bytes);
+    const net::StampedRead stamped = net::stream_read_stamped(fd_.get(), tls_, in_.get() + in_end_, room_bytes);
     got = stamped.io;
     input_arrival_ns_ = stamped.kernel_arrival_ns != 0 ? stamped.kernel_arrival_ns : monotonic_now_ns();
   } else {

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "server/arrival_stamp.h"
+#include "net/receive_stamp.h"
 #include "server/arrivals_log.h"
 #include "server/body_stream.h"
 #include "server/worker.h"
@@ -52,7 +52,7 @@ Result<UniqueFd> listen_on(const ServeConfig& config) {
       continue;
     }
     // Accepted sockets inherit the flag, so no request arrives unstamped.
-    if (!config.log_arrivals_path.empty() && !enable_receive_stamps(fd.get())) {
+    if (!config.log_arrivals_path.empty() && !net::enable_receive_stamps(fd.get())) {
       return runtime_error(fmt::format("cannot enable receive timestamps on {}: {}", where, std::strerror(errno)));
     }
     return fd;

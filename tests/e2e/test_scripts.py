@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, assert_server_agrees
+from conftest import REPO, assert_server_agrees, parse_duration
 
 EXAMPLES = REPO / "examples"
 
@@ -208,3 +208,27 @@ def test_delay_paces_each_connection_in_the_closed_loop(server, pacer, tmp_path)
     assert run.rc == 0, run
     # 2 connections, one request per 50 ms each, for 1 s: at most about 40.
     assert 10 <= run.report.requests <= 42, run
+
+
+# ------------------------------------------------------------ the latency clock
+
+
+def test_latency_leaves_out_the_clients_own_stalls(server, pacer, tmp_path):
+    # response() keeps the worker busy for 20 ms after every response, so each
+    # wake-up spends 20 ms per ready connection before it sends or reads the
+    # next one. A request's latency starts when it is sent (the clock is read
+    # then, not at the wake-up) and ends when the kernel received its response
+    # (the receive stamp, not the later read): the server answers `/` in far less
+    # than 10 ms, so p50 stays under it. Taking either end from the wake-up puts
+    # the other connection's 20 ms stall into every latency.
+    s = script(tmp_path, """
+function response(status, headers, body)
+  local start = os.clock()
+  while os.clock() - start < 0.02 do end
+end
+""")
+    run = pacer("-t1", "-c2", "-d", "1s", "--latency", "-s", s, server.url, timeout=30)
+    assert run.rc == 0, run
+    assert run.report.requests >= 10, run
+    assert parse_duration(run.report.distribution["50%"]) < 0.010, run
+    assert_server_agrees(server, run.report)

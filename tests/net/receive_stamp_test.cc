@@ -1,6 +1,6 @@
 // The kernel receive stamp: inherited from the listening socket, converted to the
 // monotonic clock, and taken when the bytes arrived rather than when they are read.
-#include "server/arrival_stamp.h"
+#include "net/receive_stamp.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,7 +15,7 @@
 #include "core/clock.h"
 #include "core/unique_fd.h"
 
-namespace pacer::server {
+namespace pacer::net {
 namespace {
 
 struct TcpPair {
@@ -56,7 +56,7 @@ bool wait_until_stamped(TcpPair& pair) {
   return false;
 }
 
-TEST(ArrivalStamp, AcceptedSocketsInheritStampsAndTheStampPrecedesTheRead) {
+TEST(ReceiveStamp, AcceptedSocketsInheritStampsAndTheStampPrecedesTheRead) {
   TcpPair pair = connect_pair(true);
   ASSERT_TRUE(wait_until_stamped(pair));
   const TimeNs before_send = monotonic_now_ns();
@@ -72,7 +72,7 @@ TEST(ArrivalStamp, AcceptedSocketsInheritStampsAndTheStampPrecedesTheRead) {
   EXPECT_LT(arrival_ns, after_read - 10'000'000);   // well before the read, not at it
 }
 
-TEST(ArrivalStamp, ASocketThatDidNotAskGetsNoStamp) {
+TEST(ReceiveStamp, ASocketThatDidNotAskGetsNoStamp) {
   TcpPair stamped = connect_pair(true);  // stamping on in the kernel, but not for the next pair
   ASSERT_TRUE(wait_until_stamped(stamped));
   TcpPair pair = connect_pair(false);
@@ -84,4 +84,4 @@ TEST(ArrivalStamp, ASocketThatDidNotAskGetsNoStamp) {
 }
 
 }  // namespace
-}  // namespace pacer::server
+}  // namespace pacer::net

@@ -1,24 +1,29 @@
-// Kernel receive timestamps. See arrival_stamp.h.
-#include "server/arrival_stamp.h"
+// Kernel receive timestamps. See receive_stamp.h.
+#include "net/receive_stamp.h"
 
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <cstring>
 
-namespace pacer::server {
+#include "net/transport.h"
+
+namespace pacer::net {
 
 namespace {
 
 TimeNs to_ns(const timespec& t) { return static_cast<TimeNs>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
 
+// Never later than now: a wall-clock step between the stamp and this read must
+// not put an arrival in the future.
 TimeNs realtime_to_monotonic(TimeNs realtime_ns) {
   timespec real{};
   timespec mono{};
   ::clock_gettime(CLOCK_REALTIME, &real);
   ::clock_gettime(CLOCK_MONOTONIC, &mono);
-  return realtime_ns - (to_ns(real) - to_ns(mono));
+  return std::min(realtime_ns - (to_ns(real) - to_ns(mono)), to_ns(mono));
 }
 
 }  // namespace
@@ -41,13 +46,13 @@ StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
   do {
     got = ::recvmsg(fd, &message, 0);
   } while (got < 0 && errno == EINTR);
-  if (got == 0) result.io = net::IoResult{0, net::IoStatus::kClosed, 0};
+  if (got == 0) result.io = IoResult{0, IoStatus::kClosed, 0};
   if (got < 0) {
     const bool would_block = errno == EAGAIN || errno == EWOULDBLOCK;
-    result.io = net::IoResult{0, would_block ? net::IoStatus::kWantRead : net::IoStatus::kError, would_block ? 0 : errno};
+    result.io = IoResult{0, would_block ? IoStatus::kWantRead : IoStatus::kError, would_block ? 0 : errno};
   }
   if (got <= 0) return result;
-  result.io = net::IoResult{static_cast<std::size_t>(got), net::IoStatus::kOk, 0};
+  result.io = IoResult{static_cast<std::size_t>(got), IoStatus::kOk, 0};
   for (cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
       timespec stamp{};
@@ -59,4 +64,9 @@ StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
   return result;
 }
 
-}  // namespace pacer::server
+StampedRead stream_read_stamped(int fd, TlsStream& tls, char* buffer, std::size_t bytes) {
+  if (tls.active()) return StampedRead{tls.read(buffer, bytes), 0};
+  return read_stamped(fd, buffer, bytes);
+}
+
+}  // namespace pacer::net
