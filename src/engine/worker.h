@@ -7,7 +7,7 @@
 // request costs one write and one read besides epoll_wait: no epoll_ctl.
 //
 // Latency: from the send (the clock is read just before it) to the kernel's
-// receive stamp of the response's last bytes (plain sockets; TLS: the wake-up).
+// receive stamp of the response's last bytes (plain and TLS sockets alike).
 // Closed loop: when a wake-up finds few responses while many are in flight, the
 // worker pauses briefly before the next wait (coalescing; see wait_for_events).
 //
@@ -93,7 +93,7 @@ class Worker {
   // Connecting and closing (worker_connect.cc).
   void start_connect(Connection& c);
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
-  void enable_stamps(const Connection& c) const;  // plain sockets: kernel receive stamps
+  void enable_stamps(const Connection& c) const;  // kernel receive stamps on c's socket
   void finish_connect(Connection& c);
   void open_adopted(Connection& c);  // the start-up probe's connection (see adopt_first_connection)
   void connect_failed(Connection& c, int err);

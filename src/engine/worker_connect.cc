@@ -46,9 +46,9 @@ void Worker::start_connect(Connection& c) {
 }
 
 void Worker::enable_stamps(const Connection& c) const {
-  // A plain socket's reads say when the response arrived (see handle_readable);
-  // TLS reads cannot. Refused: the wake-up time stands in (coalescing stays off).
-  if (shared_.tls == nullptr) net::enable_receive_stamps(c.fd);
+  // Reads then say when the response arrived (see handle_readable). Refused:
+  // the wake-up time stands in, and coalescing stays off.
+  net::enable_receive_stamps(c.fd);
 }
 
 bool Worker::register_socket(Connection& c) {

@@ -128,7 +128,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
     const net::IoResult& r = stamped.io;
     if (r.status == net::IoStatus::kOk) {
       // Responses completed by these bytes end when the kernel received them
-      // (plain sockets; else at this wake-up). See count_response.
+      // (without a stamp: at this wake-up). See count_response.
       arrived_ns_ = stamped.kernel_arrival_ns != 0 ? stamped.kernel_arrival_ns : now_;
       if (stamped.kernel_arrival_ns != 0) stamps_seen_ = true;
       const std::size_t n = r.bytes;

@@ -33,7 +33,7 @@ bool enable_receive_stamps(int fd) {
   return ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0;
 }
 
-StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
+ssize_t recv_stamped(int fd, char* buffer, std::size_t bytes, TimeNs& stamp) {
   iovec io{buffer, bytes};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
   msghdr message{};
@@ -41,31 +41,42 @@ StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
   message.msg_iovlen = 1;
   message.msg_control = control;
   message.msg_controllen = sizeof control;
-  StampedRead result;
+  stamp = 0;
   ssize_t got = 0;
   do {
     got = ::recvmsg(fd, &message, 0);
   } while (got < 0 && errno == EINTR);
-  if (got == 0) result.io = IoResult{0, IoStatus::kClosed, 0};
-  if (got < 0) {
-    const bool would_block = errno == EAGAIN || errno == EWOULDBLOCK;
-    result.io = IoResult{0, would_block ? IoStatus::kWantRead : IoStatus::kError, would_block ? 0 : errno};
-  }
-  if (got <= 0) return result;
-  result.io = IoResult{static_cast<std::size_t>(got), IoStatus::kOk, 0};
+  if (got <= 0) return got;
   for (cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-      timespec stamp{};
-      std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
-      if (stamp.tv_sec != 0 || stamp.tv_nsec != 0) result.kernel_arrival_ns = realtime_to_monotonic(to_ns(stamp));
+      timespec kernel{};
+      std::memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
+      if (kernel.tv_sec != 0 || kernel.tv_nsec != 0) stamp = realtime_to_monotonic(to_ns(kernel));
       break;
     }
+  }
+  return got;
+}
+
+StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
+  StampedRead result;
+  const ssize_t got = recv_stamped(fd, buffer, bytes, result.kernel_arrival_ns);
+  if (got > 0) {
+    result.io = IoResult{static_cast<std::size_t>(got), IoStatus::kOk, 0};
+  } else if (got == 0) {
+    result.io = IoResult{0, IoStatus::kClosed, 0};
+  } else {
+    const bool would_block = errno == EAGAIN || errno == EWOULDBLOCK;
+    result.io = IoResult{0, would_block ? IoStatus::kWantRead : IoStatus::kError, would_block ? 0 : errno};
   }
   return result;
 }
 
 StampedRead stream_read_stamped(int fd, TlsStream& tls, char* buffer, std::size_t bytes) {
-  if (tls.active()) return StampedRead{tls.read(buffer, bytes), 0};
+  if (tls.active()) {
+    const IoResult io = tls.read(buffer, bytes);
+    return StampedRead{io, tls.receive_stamp()};
+  }
   return read_stamped(fd, buffer, bytes);
 }
 

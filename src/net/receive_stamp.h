@@ -7,6 +7,8 @@
 // by the current offset between the two. Any thread.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 
 #include "core/clock.h"
@@ -23,14 +25,19 @@ struct StampedRead {
   TimeNs kernel_arrival_ns = 0;  // monotonic; 0 when the data came unstamped
 };
 
+// recv(2) (EINTR retried) that also sets `stamp` to when the kernel received the
+// data (monotonic; 0 when unstamped). Returns what recv returns; errno as recv
+// leaves it. For callers that need the raw result (the TLS socket BIO).
+ssize_t recv_stamped(int fd, char* buffer, std::size_t bytes, TimeNs& stamp);
+
 // A plain socket read (plain_read) that also says when the kernel received the
 // data (of the last segment read). Data can come unstamped: the kernel turns
 // stamping on a moment after the first socket asks for it (deferred work), and a
 // socket without the flag never gets stamps.
 StampedRead read_stamped(int fd, char* buffer, std::size_t bytes);
 
-// stream_read with a stamp: a plain socket through read_stamped, TLS unstamped
-// (a TLS record's bytes pass through OpenSSL, which reads them without the stamp).
+// stream_read with a stamp: a plain socket through read_stamped; TLS through its
+// socket BIO, which reads with recv_stamped (TlsStream::receive_stamp).
 StampedRead stream_read_stamped(int fd, TlsStream& tls, char* buffer, std::size_t bytes);
 
 }  // namespace pacer::net

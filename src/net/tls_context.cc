@@ -14,14 +14,16 @@
 
 #include <fmt/format.h>
 
+#include "net/receive_stamp.h"
+
 namespace pacer::net {
 namespace {
 
 constexpr std::string_view kHttp11 = "http/1.1";
 
-// ---- the socket BIO: the fd is the BIO's data -------------------------------
+// ---- the socket BIO: its data is a BioSocket (fd and last receive stamp) ----
 
-int fd_of(BIO* bio) { return static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio))); }
+int fd_of(BIO* bio) { return static_cast<BioSocket*>(BIO_get_data(bio))->fd; }
 
 int bio_write(BIO* bio, const char* data, int length) {
   BIO_clear_retry_flags(bio);
@@ -37,7 +39,12 @@ int bio_read(BIO* bio, char* data, int length) {
   BIO_clear_retry_flags(bio);
   ssize_t n = 0;
   do {
-    n = ::recv(fd_of(bio), data, static_cast<std::size_t>(length), 0);
+    // The kernel's receive stamp (when the socket asked for stamps) is kept
+    // for TlsStream::receive_stamp: the TLS twin of a plain read's stamp.
+    auto* socket = static_cast<BioSocket*>(BIO_get_data(bio));
+    TimeNs stamp = 0;
+    n = recv_stamped(socket->fd, data, static_cast<std::size_t>(length), stamp);
+    if (stamp != 0) socket->stamp = stamp;
   } while (n < 0 && errno == EINTR);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) BIO_set_retry_read(bio);
   // OpenSSL asks BIO_CTRL_EOF to tell a peer's close from an error.
@@ -55,14 +62,21 @@ long bio_ctrl(BIO* bio, int command, long, void*) {
 }
 
 int bio_create(BIO* bio) {
-  BIO_set_data(bio, reinterpret_cast<void*>(std::intptr_t{-1}));
+  BIO_set_data(bio, nullptr);  // TlsStream::attach sets it
+  return 1;
+}
+
+int bio_destroy(BIO* bio) {
+  delete static_cast<BioSocket*>(BIO_get_data(bio));
+  BIO_set_data(bio, nullptr);
   return 1;
 }
 
 Result<std::unique_ptr<BIO_METHOD, BioMethodFree>> make_bio_method() {
   std::unique_ptr<BIO_METHOD, BioMethodFree> method(BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "pacer socket"));
   if (!method || BIO_meth_set_write(method.get(), bio_write) != 1 || BIO_meth_set_read(method.get(), bio_read) != 1 ||
-      BIO_meth_set_ctrl(method.get(), bio_ctrl) != 1 || BIO_meth_set_create(method.get(), bio_create) != 1) {
+      BIO_meth_set_ctrl(method.get(), bio_ctrl) != 1 || BIO_meth_set_create(method.get(), bio_create) != 1 ||
+      BIO_meth_set_destroy(method.get(), bio_destroy) != 1) {
     return runtime_error(take_openssl_error("cannot create the TLS socket BIO"));
   }
   return method;

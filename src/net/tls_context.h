@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/expected.h"
 
 namespace pacer::net {
@@ -40,6 +41,14 @@ std::string alpn_wire(const std::vector<std::string>& protocols);
 struct SslCtxFree {
   void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
 };
+// The data of a connection's socket BIO (bio_method()): its socket and when the
+// kernel received the bytes of the BIO's last read that had a stamp. Created by
+// TlsStream::attach, freed with the BIO.
+struct BioSocket {
+  int fd = -1;
+  TimeNs stamp = 0;  // monotonic; 0: none since TlsStream last cleared it
+};
+
 struct BioMethodFree {
   void operator()(BIO_METHOD* method) const { BIO_meth_free(method); }
 };

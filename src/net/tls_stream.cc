@@ -28,7 +28,7 @@ bool TlsStream::attach(const TlsContext& context, int fd) {
     ERR_clear_error();
     return false;
   }
-  BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+  BIO_set_data(bio, new BioSocket{fd, 0});  // freed with the BIO
   BIO_set_init(bio, 1);
   SSL_set_bio(ssl_.get(), bio, bio);  // the SSL owns the BIO (one reference for both directions)
   return true;
@@ -70,9 +70,14 @@ IoStatus TlsStream::handshake() {
   return r.status;
 }
 
+BioSocket* TlsStream::socket() const { return static_cast<BioSocket*>(BIO_get_data(SSL_get_rbio(ssl_.get()))); }
+
+TimeNs TlsStream::receive_stamp() const { return ssl_ ? socket()->stamp : 0; }
+
 IoResult TlsStream::read(char* buffer, std::size_t length) {
   std::size_t got = 0;
   errno = 0;
+  socket()->stamp = 0;  // only this read's socket reads count
   const int rc = SSL_read_ex(ssl_.get(), buffer, length, &got);
   if (rc == 1) return IoResult{got, IoStatus::kOk, 0};
   return failed(rc);

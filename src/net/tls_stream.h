@@ -57,6 +57,10 @@ class TlsStream {
   // until kWantRead before waiting (OpenSSL may hold more than one read's worth).
   IoResult read(char* buffer, std::size_t length);
   IoResult write(const char* data, std::size_t length);
+  // When the kernel received the bytes that the last read() took from the
+  // socket (monotonic), if the socket has receive stamps on
+  // (net/receive_stamp.h); 0 if not, or if that read took none from the socket.
+  TimeNs receive_stamp() const;
 
   // Sends close_notify if the handshake completed (so the session stays
   // resumable), then frees the SSL. The socket stays open. Idempotent.
@@ -79,6 +83,7 @@ class TlsStream {
     void operator()(SSL* ssl) const { SSL_free(ssl); }
   };
   bool attach(const TlsContext& context, int fd);
+  BioSocket* socket() const;  // the read BIO's data; only while active
   IoResult failed(int rc);
 
   std::unique_ptr<SSL, SslFree> ssl_;

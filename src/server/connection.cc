@@ -228,8 +228,8 @@ bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
     return true;
   }
   const std::size_t room_bytes = kInputBytes - in_end_;
-  // With the arrival log, the kernel's receive stamp says when a plain request
-  // came (over TLS, the time of the read).
+  // With the arrival log, the kernel's receive stamp says when a request came
+  // (plain or TLS; without a stamp, the time of the read).
   net::IoResult got;
   if (ctx.arrivals != nullptr) {
     const net::StampedRead stamped = net::stream_read_stamped(fd_.get(), tls_, in_.get() + in_end_, room_bytes);

@@ -44,7 +44,7 @@
 //
 // Arrival log (log_arrivals_path): each worker records, in CLOCK_MONOTONIC ns, when
 // the kernel received each fully parsed request (not /stats, not malformed ones;
-// see net/receive_stamp.h; over TLS, when it was read); stop() writes all of them,
+// see net/receive_stamp.h; plain and TLS alike); stop() writes all of them,
 // sorted, one per line.
 #pragma once
 

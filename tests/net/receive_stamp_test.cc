@@ -3,6 +3,7 @@
 #include "net/receive_stamp.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -12,8 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/tls_files.h"
 #include "core/clock.h"
 #include "core/unique_fd.h"
+#include "net/tls_stream.h"
 
 namespace pacer::net {
 namespace {
@@ -81,6 +84,53 @@ TEST(ReceiveStamp, ASocketThatDidNotAskGetsNoStamp) {
   const StampedRead r = read_stamped(pair.accepted.get(), buffer, sizeof buffer);
   EXPECT_EQ(r.io.bytes, 3u);
   EXPECT_EQ(r.kernel_arrival_ns, 0);
+}
+
+TEST(ReceiveStamp, ATlsReadCarriesTheStampOfTheBytesItTookFromTheSocket) {
+  testing::TlsFiles files;
+  ASSERT_TRUE(files.ok);
+  auto server_ctx = TlsContext::server(files.cert, files.key);
+  ASSERT_TRUE(server_ctx.ok()) << server_ctx.error().message;
+  TlsClientOptions options;
+  options.verify_peer = false;
+  auto client_ctx = TlsContext::client(options);
+  ASSERT_TRUE(client_ctx.ok()) << client_ctx.error().message;
+
+  TcpPair pair = connect_pair(true);
+  ASSERT_TRUE(wait_until_stamped(pair));  // raw bytes, before TLS starts
+  for (int fd : {pair.client.get(), pair.accepted.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  TlsStream client;
+  TlsStream server;
+  ASSERT_TRUE(client.start_client(*client_ctx, pair.client.get(), nullptr));
+  ASSERT_TRUE(server.start_server(*server_ctx, pair.accepted.get()));
+  IoStatus c = IoStatus::kWantRead;
+  IoStatus s = IoStatus::kWantRead;
+  for (int i = 0; i < 200 && (c != IoStatus::kOk || s != IoStatus::kOk); ++i) {
+    if (c != IoStatus::kOk) c = client.handshake();
+    if (s != IoStatus::kOk) s = server.handshake();
+    ASSERT_NE(c, IoStatus::kTlsError);
+    ASSERT_NE(s, IoStatus::kTlsError);
+    if (c != IoStatus::kOk || s != IoStatus::kOk) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(c, IoStatus::kOk);
+  ASSERT_EQ(s, IoStatus::kOk);
+  char buffer[64];
+  while (server.read(buffer, sizeof buffer).status == IoStatus::kOk) {  // TLS 1.3 tickets and such
+  }
+
+  const TimeNs before_send = monotonic_now_ns();
+  ASSERT_EQ(client.write("GET", 3).status, IoStatus::kOk);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the record waits in the socket
+  const IoResult r = server.read(buffer, sizeof buffer);
+  const TimeNs after_read = monotonic_now_ns();
+  ASSERT_EQ(r.status, IoStatus::kOk);
+  ASSERT_EQ(std::string(buffer, r.bytes), "GET");
+  const TimeNs arrival_ns = server.receive_stamp();
+  EXPECT_GE(arrival_ns + 1'000'000, before_send);
+  EXPECT_LT(arrival_ns, after_read - 10'000'000);
+  // A read that takes nothing from the socket has no stamp.
+  EXPECT_EQ(server.read(buffer, sizeof buffer).status, IoStatus::kWantRead);
+  EXPECT_EQ(server.receive_stamp(), 0);
 }
 
 }  // namespace
