@@ -120,8 +120,6 @@ bool Worker::flush(Connection& c) {
 
 void Worker::handle_readable(Connection& c, std::uint32_t events) {
   const bool peer_closing = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
-  // A TLS read returns one record at most: only a plain short read drains the socket.
-  const bool short_read_drains = net::read_drains_on_short_read(c.tls);
   char* buf = read_buffer_.get();
   while (true) {
     const net::StampedRead stamped = net::stream_read_stamped(c.fd, c.tls, buf, kReadBufferBytes);
@@ -139,9 +137,9 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
         fail_connection(c, &stats::ErrorCounts::parse);
         return;
       }
-      // A short read drained the socket: with edge triggering the next byte
-      // brings a new event. Keep reading only when the peer is closing (to see EOF).
-      if (short_read_drains && n < kReadBufferBytes && !peer_closing) break;
+      // A drained socket: with edge triggering the next byte brings a new
+      // event. Keep reading only when the peer is closing (to see EOF).
+      if (!peer_closing && net::read_drained(c.tls, n, kReadBufferBytes)) break;
     } else if (r.status == net::IoStatus::kClosed) {
       arrived_ns_ = now_;  // a body delimited by the close ends here
       const bool complete = c.session->finish(c);

@@ -46,6 +46,10 @@ int bio_read(BIO* bio, char* data, int length) {
     n = recv_stamped(socket->fd, data, static_cast<std::size_t>(length), stamp);
     if (stamp != 0) socket->stamp = stamp;
   } while (n < 0 && errno == EINTR);
+  {
+    auto* socket = static_cast<BioSocket*>(BIO_get_data(bio));
+    socket->drained = n >= 0 ? n < length : (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) BIO_set_retry_read(bio);
   // OpenSSL asks BIO_CTRL_EOF to tell a peer's close from an error.
   if (n == 0 && length > 0) BIO_set_flags(bio, BIO_FLAGS_IN_EOF);
@@ -209,6 +213,10 @@ Result<TlsContext> TlsContext::client(const TlsClientOptions& options) {
     SSL_CTX_set_session_cache_mode(ctx->get(), SSL_SESS_CACHE_OFF);
     SSL_CTX_set_options(ctx->get(), SSL_OP_NO_TICKET);
   }
+  // Read-ahead: the socket BIO asks for all the socket holds, so a short recv
+  // tells the reader that the socket is drained (TlsStream::drained) and saves
+  // the read that would only say "would block".
+  SSL_CTX_set_read_ahead(ctx->get(), 1);
   TlsContext out;
   out.ctx_ = std::move(*ctx);
   out.bio_ = std::move(*bio);

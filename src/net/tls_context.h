@@ -47,6 +47,7 @@ struct SslCtxFree {
 struct BioSocket {
   int fd = -1;
   TimeNs stamp = 0;  // monotonic; 0: none since TlsStream last cleared it
+  bool drained = false;  // the last recv returned less than asked, or would block
 };
 
 struct BioMethodFree {

@@ -74,10 +74,17 @@ BioSocket* TlsStream::socket() const { return static_cast<BioSocket*>(BIO_get_da
 
 TimeNs TlsStream::receive_stamp() const { return ssl_ ? socket()->stamp : 0; }
 
+bool TlsStream::drained() const { return ssl_ && socket()->drained && SSL_has_pending(ssl_.get()) == 0; }
+
 IoResult TlsStream::read(char* buffer, std::size_t length) {
   std::size_t got = 0;
   errno = 0;
-  socket()->stamp = 0;  // only this read's socket reads count
+  // Only this read's socket reads count: data served from OpenSSL's buffer says
+  // nothing about what arrived in the socket since (its edge may be the one
+  // being handled now).
+  BioSocket* s = socket();
+  s->stamp = 0;
+  s->drained = false;
   const int rc = SSL_read_ex(ssl_.get(), buffer, length, &got);
   if (rc == 1) return IoResult{got, IoStatus::kOk, 0};
   return failed(rc);

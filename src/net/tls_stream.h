@@ -61,6 +61,11 @@ class TlsStream {
   // socket (monotonic), if the socket has receive stamps on
   // (net/receive_stamp.h); 0 if not, or if that read took none from the socket.
   TimeNs receive_stamp() const;
+  // After a read that returned data: whether nothing is left to read, neither in
+  // the socket (a recv made by that read came back short; with read-ahead, as
+  // client contexts have, it asks for all there is) nor in OpenSSL's buffers.
+  // False when unsure (that read made no recv): the caller reads again.
+  bool drained() const;
 
   // Sends close_notify if the handshake completed (so the session stays
   // resumable), then frees the SSL. The socket stays open. Idempotent.

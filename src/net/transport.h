@@ -5,9 +5,9 @@
 // has one set of cases (data, would block, closed, error). Any thread; the
 // connection's own.
 //
-// Edge-triggered readers: a plain read shorter than the buffer has drained the
-// socket, but a TLS read returns at most one record, so read until kWantRead
-// (read_drains_on_short_read says which rule applies).
+// Edge-triggered readers: read until kWantRead, or until read_drained says that
+// nothing is left (a plain read shorter than the buffer; for TLS, see
+// TlsStream::drained).
 #pragma once
 
 #include <sys/socket.h>
@@ -49,6 +49,12 @@ inline IoResult stream_write(int fd, TlsStream& tls, const char* data, std::size
   return tls.active() ? tls.write(data, length) : plain_write(fd, data, length);
 }
 
-inline bool read_drains_on_short_read(const TlsStream& tls) { return !tls.active(); }
+// Whether a read that returned `got` of `asked` bytes left nothing to read, so an
+// edge-triggered reader can wait for the next edge instead of reading again.
+// Plain: a short read drained the socket. TLS: a read returns one record at most,
+// so ask the stream (TlsStream::drained).
+inline bool read_drained(const TlsStream& tls, std::size_t got, std::size_t asked) {
+  return tls.active() ? tls.drained() : got < asked;
+}
 
 }  // namespace pacer::net

@@ -239,10 +239,10 @@ bool Connection::read_input(LoopContext& ctx, std::size_t& budget_bytes) {
     got = net::stream_read(fd_.get(), tls_, in_.get() + in_end_, room_bytes);
   }
   if (got.status == net::IoStatus::kOk) {
-    // A short plain read drained the socket: data arriving later raises a new
-    // edge, so skip the read that would only return EAGAIN. (Not for TLS: a read
-    // returns one record, and more may wait.)
-    if (got.bytes < room_bytes && net::read_drains_on_short_read(tls_)) maybe_readable_ = false;
+    // A drained socket (a short plain read; for TLS see TlsStream::drained):
+    // data arriving later raises a new edge, so skip the read that would only
+    // return EAGAIN.
+    if (net::read_drained(tls_, got.bytes, room_bytes)) maybe_readable_ = false;
     in_end_ += got.bytes;
     budget_bytes -= std::min(budget_bytes, got.bytes);
     return true;
