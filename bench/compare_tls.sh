@@ -68,18 +68,4 @@ for server in $SERVERS; do
   echo
 done
 
-echo "## medians over $REPEATS runs (ratio = pacer / wrk)"
-echo
-echo "| server | case | pacer req/s | wrk req/s | pacer CPU us/req | wrk CPU us/req | CPU ratio | pacer RSS KB | wrk RSS KB |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
-for row in "${ROWS[@]}"; do
-  server=${row%%|*}
-  name=${row#*|}
-  # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
-  {
-    p_rps=$(median ${RPS[$row|pacer]}); w_rps=$(median ${RPS[$row|wrk]})
-    p_cpu=$(median ${CPU_US[$row|pacer]}); w_cpu=$(median ${CPU_US[$row|wrk]})
-    p_rss=$(median ${RSS_KB[$row|pacer]}); w_rss=$(median ${RSS_KB[$row|wrk]})
-  }
-  echo "| $server | $name | $p_rps | $w_rps | $p_cpu | $w_cpu | $(ratio "$p_cpu" "$w_cpu") | $p_rss | $w_rss |"
-done
+print_pacer_wrk_medians "medians over $REPEATS runs (ratio = pacer / wrk)"

@@ -1,8 +1,9 @@
 # shellcheck shell=bash disable=SC2034  # sets variables for the scripts that source it
-# Shared helpers for bench/compare_wrk.sh, bench/compare_serve.sh and
-# bench/syscalls_per_request.sh. Sourced, not run. Owns: the temp dir, the two
-# loopback servers (nginx with a 100-byte file, `pacer serve`), one bounded client
-# run under GNU time, and parsing of wrk-format output. Every process started here
+# Shared helpers for the bench/ scripts (compare_wrk, compare_tls, compare_serve,
+# compare_h2load, compare_lua, syscalls_per_request). Sourced, not run. Owns: the
+# temp dir, the loopback servers (nginx with a 100-byte file, `pacer serve`), one
+# bounded client run under GNU time, parsing of wrk-format output, and the
+# interleaved pacer/wrk measurement with its table of medians. Every process started here
 # is recorded in BENCH_PIDS and stopped by bench_cleanup (installed as an EXIT trap).
 # Network: 127.0.0.1 only.
 
@@ -230,5 +231,27 @@ measure_pacer_and_wrk() {
         echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
       fi
     done
+  done
+}
+
+# print_pacer_wrk_medians HEADING: the markdown table of medians (and ratios
+# pacer/wrk) of what measure_pacer_and_wrk collected, one row per entry of the
+# caller's ROWS ("SERVER|NAME").
+print_pacer_wrk_medians() {
+  local row server name p_rps w_rps p_cpu w_cpu p_rss w_rss
+  echo "## $1"
+  echo
+  echo "| server | case | pacer req/s | wrk req/s | pacer CPU us/req | wrk CPU us/req | CPU ratio | pacer RSS KB | wrk RSS KB | RSS ratio |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for row in "${ROWS[@]}"; do
+    server=${row%%|*}
+    name=${row#*|}
+    # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
+    {
+      p_rps=$(median ${RPS[$row|pacer]}); w_rps=$(median ${RPS[$row|wrk]})
+      p_cpu=$(median ${CPU_US[$row|pacer]}); w_cpu=$(median ${CPU_US[$row|wrk]})
+      p_rss=$(median ${RSS_KB[$row|pacer]}); w_rss=$(median ${RSS_KB[$row|wrk]})
+    }
+    echo "| $server | $name | $p_rps | $w_rps | $p_cpu | $w_cpu | $(ratio "$p_cpu" "$w_cpu") | $p_rss | $w_rss | $(ratio "$p_rss" "$w_rss") |"
   done
 }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "../support/tls_files.h"
 #include "core/unique_fd.h"
@@ -55,6 +56,21 @@ class TlsStreamTest : public ::testing::Test {
     auto server = TlsContext::server(files_.cert, files_.key);
     ASSERT_TRUE(server.ok()) << server.error().message;
     server_ctx_.emplace(std::move(*server));
+  }
+  // A handshake on a fresh pair, the client on `ctx`: the client's outcome, and
+  // its failure reason ("" when none).
+  std::pair<IoStatus, std::string> handshake_with(const TlsContext& ctx) {
+    Pair p;
+    TlsStream client;
+    TlsStream server;
+    EXPECT_TRUE(client.start_client(ctx, p.client_fd.get(), nullptr));
+    EXPECT_TRUE(server.start_server(*server_ctx_, p.server_fd.get()));
+    IoStatus c;
+    IoStatus s;
+    handshake_both(client, server, c, s);
+    char reason[256] = "";
+    if (c == IoStatus::kTlsError) client.describe_failure(reason);
+    return {c, reason};
   }
   testing::TlsFiles files_;
   std::optional<TlsContext> server_ctx_;
@@ -121,35 +137,17 @@ TEST_F(TlsStreamTest, UntrustedCertificateFailsWithTheVerifyReason) {
   o.ca_file.clear();  // the system store does not know this certificate
   auto ctx = TlsContext::client(o);
   ASSERT_TRUE(ctx.ok()) << ctx.error().message;
-  Pair p;
-  TlsStream client;
-  TlsStream server;
-  ASSERT_TRUE(client.start_client(*ctx, p.client_fd.get(), nullptr));
-  ASSERT_TRUE(server.start_server(*server_ctx_, p.server_fd.get()));
-  IoStatus c;
-  IoStatus s;
-  handshake_both(client, server, c, s);
-  ASSERT_EQ(c, IoStatus::kTlsError);
-  char reason[256];
-  client.describe_failure(reason);
-  EXPECT_STREQ(reason, "certificate verify failed: self-signed certificate");
+  const auto [outcome, reason] = handshake_with(*ctx);
+  EXPECT_EQ(outcome, IoStatus::kTlsError);
+  EXPECT_EQ(reason, "certificate verify failed: self-signed certificate");
 }
 
 TEST_F(TlsStreamTest, CertificateForAnotherNameFailsWithHostnameMismatch) {
   auto ctx = TlsContext::client(client_options(files_, "other.example"));
   ASSERT_TRUE(ctx.ok());
-  Pair p;
-  TlsStream client;
-  TlsStream server;
-  ASSERT_TRUE(client.start_client(*ctx, p.client_fd.get(), nullptr));
-  ASSERT_TRUE(server.start_server(*server_ctx_, p.server_fd.get()));
-  IoStatus c;
-  IoStatus s;
-  handshake_both(client, server, c, s);
-  ASSERT_EQ(c, IoStatus::kTlsError);
-  char reason[256];
-  client.describe_failure(reason);
-  EXPECT_STREQ(reason, "certificate verify failed: hostname mismatch");
+  const auto [outcome, reason] = handshake_with(*ctx);
+  EXPECT_EQ(outcome, IoStatus::kTlsError);
+  EXPECT_EQ(reason, "certificate verify failed: hostname mismatch");
 }
 
 TEST_F(TlsStreamTest, InsecureSkipsVerification) {
@@ -158,15 +156,7 @@ TEST_F(TlsStreamTest, InsecureSkipsVerification) {
   o.verify_peer = false;
   auto ctx = TlsContext::client(o);
   ASSERT_TRUE(ctx.ok());
-  Pair p;
-  TlsStream client;
-  TlsStream server;
-  ASSERT_TRUE(client.start_client(*ctx, p.client_fd.get(), nullptr));
-  ASSERT_TRUE(server.start_server(*server_ctx_, p.server_fd.get()));
-  IoStatus c;
-  IoStatus s;
-  handshake_both(client, server, c, s);
-  EXPECT_EQ(c, IoStatus::kOk);
+  EXPECT_EQ(handshake_with(*ctx).first, IoStatus::kOk);
 }
 
 // One full exchange on a fresh pair: handshake, a request, the server's reply

@@ -103,12 +103,22 @@ Config config_for(std::vector<std::string> args) {
   return parsed.ok() ? parsed->run : Config{};
 }
 
-TEST(Http2Session, TenStreamsOnOneConnectionEachGetTheirOwnResponse) {
-  const Config config = config_for({"--http2", "--streams", "10"});
-  const Http2Request request(config);
+// A client session for the command line `args` (plus the URL) with `streams`
+// slots, reset and ready to submit.
+struct Client {
+  Client(std::vector<std::string> args, std::uint32_t streams)
+      : config(config_for(std::move(args))), request(config), session(request, streams, memory) {
+    session.reset();
+  }
+  Config config;
+  Http2Request request;
   H2Memory memory;
-  Http2Session client(request, 10, memory);
-  client.reset();
+  Http2Session session;
+};
+
+TEST(Http2Session, TenStreamsOnOneConnectionEachGetTheirOwnResponse) {
+  Client c({"--http2", "--streams", "10"}, 10);
+  Http2Session& client = c.session;
   EXPECT_EQ(client.capacity(), 10u);
   for (std::uint32_t t = 0; t < 10; ++t) client.submit(t);
   FakeServer server(Answer::k200);
@@ -124,11 +134,8 @@ TEST(Http2Session, TenStreamsOnOneConnectionEachGetTheirOwnResponse) {
 
 TEST(Http2Session, TenRequestsGoOutAsOneWrite) {
   // nghttp2 hands out one frame at a time; one write per frame was one syscall per request.
-  const Config config = config_for({"--http2", "--streams", "10"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 10, memory);
-  client.reset();
+  Client c({"--http2", "--streams", "10"}, 10);
+  Http2Session& client = c.session;
   for (std::uint32_t t = 0; t < 10; ++t) client.submit(t);
   const auto first = client.pending_output();
   const std::string all(first.data(), first.size());
@@ -141,11 +148,8 @@ TEST(Http2Session, TenRequestsGoOutAsOneWrite) {
 }
 
 TEST(Http2Session, AStatusComesBackWithItsToken) {
-  const Config config = config_for({"--http2"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 1, memory);
-  client.reset();
+  Client c({"--http2"}, 1);
+  Http2Session& client = c.session;
   client.submit(0);
   FakeServer server(Answer::k503);
   Recorder events;
@@ -155,11 +159,8 @@ TEST(Http2Session, AStatusComesBackWithItsToken) {
 }
 
 TEST(Http2Session, ABodyIsSentWithItsLengthAndUserHeadersLowerCased) {
-  const Config config = config_for({"--http2", "-b", "hello", "-H", "X-Thing: 1", "-H", "Connection: close"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 1, memory);
-  client.reset();
+  Client c({"--http2", "-b", "hello", "-H", "X-Thing: 1", "-H", "Connection: close"}, 1);
+  Http2Session& client = c.session;
   client.submit(0);
   FakeServer server(Answer::k200);
   Recorder events;
@@ -172,11 +173,8 @@ TEST(Http2Session, ABodyIsSentWithItsLengthAndUserHeadersLowerCased) {
 }
 
 TEST(Http2Session, AStreamResetByTheServerFailsOnlyThatRequest) {
-  const Config config = config_for({"--http2", "--streams", "2"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 2, memory);
-  client.reset();
+  Client c({"--http2", "--streams", "2"}, 2);
+  Http2Session& client = c.session;
   client.submit(1);
   FakeServer server(Answer::kReset);
   Recorder events;
@@ -188,11 +186,8 @@ TEST(Http2Session, AStreamResetByTheServerFailsOnlyThatRequest) {
 }
 
 TEST(Http2Session, AGracefulGoawayRefusesUnprocessedStreamsForRetryAndStopsNewOnes) {
-  const Config config = config_for({"--http2", "--streams", "4"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 4, memory);
-  client.reset();
+  Client c({"--http2", "--streams", "4"}, 4);
+  Http2Session& client = c.session;
   for (std::uint32_t t = 0; t < 3; ++t) client.submit(t);
   FakeServer server(Answer::kNothing);
   Recorder events;
@@ -210,11 +205,8 @@ TEST(Http2Session, AGracefulGoawayRefusesUnprocessedStreamsForRetryAndStopsNewOn
 }
 
 TEST(Http2Session, AGoawayWithAnErrorCodeFailsTheStreamsItRefused) {
-  const Config config = config_for({"--http2", "--streams", "2"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 2, memory);
-  client.reset();
+  Client c({"--http2", "--streams", "2"}, 2);
+  Http2Session& client = c.session;
   client.submit(0);
   client.submit(1);
   FakeServer server(Answer::kNothing);
@@ -227,11 +219,8 @@ TEST(Http2Session, AGoawayWithAnErrorCodeFailsTheStreamsItRefused) {
 }
 
 TEST(Http2Session, ACancelledStreamIsResetAndNeverReported) {
-  const Config config = config_for({"--http2"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 1, memory);
-  client.reset();
+  Client c({"--http2"}, 1);
+  Http2Session& client = c.session;
   client.submit(0);
   FakeServer server(Answer::kNothing);
   Recorder events;
@@ -246,11 +235,8 @@ TEST(Http2Session, ACancelledStreamIsResetAndNeverReported) {
 }
 
 TEST(Http2Session, StreamsAreCappedByTheServersMaxConcurrentStreams) {
-  const Config config = config_for({"--http2", "--streams", "50"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 50, memory);
-  client.reset();
+  Client c({"--http2", "--streams", "50"}, 50);
+  Http2Session& client = c.session;
   FakeServer server(Answer::k200);
   const nghttp2_settings_entry limit{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 8};
   nghttp2_submit_settings(server.session(), NGHTTP2_FLAG_NONE, &limit, 1);
@@ -260,11 +246,8 @@ TEST(Http2Session, StreamsAreCappedByTheServersMaxConcurrentStreams) {
 }
 
 TEST(Http2Session, ManyRequestsReuseThePoolsMemoryInsteadOfAllocating) {
-  const Config config = config_for({"--http2", "--streams", "4"});
-  const Http2Request request(config);
-  H2Memory memory;
-  Http2Session client(request, 4, memory);
-  client.reset();
+  Client c({"--http2", "--streams", "4"}, 4);
+  Http2Session& client = c.session;
   FakeServer server(Answer::k200);
   Recorder events;
   auto run_batches = [&](int batches) {
@@ -274,10 +257,10 @@ TEST(Http2Session, ManyRequestsReuseThePoolsMemoryInsteadOfAllocating) {
     }
   };
   run_batches(50);
-  const std::uint64_t warmed = memory.fresh_blocks();
+  const std::uint64_t warmed = c.memory.fresh_blocks();
   run_batches(500);
   EXPECT_EQ(events.responses.size(), 550u * 4);
-  EXPECT_LE(memory.fresh_blocks(), warmed + 2) << "nghttp2 kept allocating after the warm-up";
+  EXPECT_LE(c.memory.fresh_blocks(), warmed + 2) << "nghttp2 kept allocating after the warm-up";
 }
 
 }  // namespace
