@@ -102,9 +102,7 @@ for server in $SERVERS; do
         CPU_US[$key]+="$cpu_us "
         printf '%-10s %-24s run %d %-6s %10s req/s %10s req  cpu %6ss  %8s us/req  errors %s\n' \
           "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_ERRORS"
-        if [[ $RUN_REQUESTS == 0 ]]; then
-          echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
-        fi
+        show_output_if_empty
       done
     done
   done

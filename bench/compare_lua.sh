@@ -43,9 +43,7 @@ for rep in $(seq "$REPEATS"); do
       CPU_US[$case_name|$tool]+="$cpu_us "
       printf '%-9s run %d %-5s %10s req/s %10s req  cpu %6ss  %8s us/req  errors %s\n' \
         "$case_name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_ERRORS"
-      if [[ $RUN_REQUESTS == 0 ]]; then
-        echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
-      fi
+      show_output_if_empty
     done
   done
 done

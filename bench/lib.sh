@@ -212,6 +212,14 @@ machine_summary() {
   echo "versions: $("$PACER" --version 2>&1 | head -1), wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?'), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
 }
 
+# After run_client: when the run counted no request, prints its output (indented)
+# so the table's zero can be explained.
+show_output_if_empty() {
+  if [[ $RUN_REQUESTS == 0 ]]; then
+    echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
+  fi
+}
+
 # measure_pacer_and_wrk SERVER NAME THREADS CONNECTIONS URL: REPEATS runs of pacer
 # then wrk, interleaved; appends each run's figures to the caller's associative
 # arrays RPS, CPU_US and RSS_KB under "SERVER|NAME|TOOL" and prints a line per run.
@@ -227,9 +235,7 @@ measure_pacer_and_wrk() {
       RSS_KB[$key]+="$RUN_RSS_KB "
       printf '%-12s %-14s run %d %-5s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
         "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
-      if [[ $RUN_REQUESTS == 0 ]]; then
-        echo "  (no requests counted; output follows)"; sed 's/^/  | /' "$RUN_OUT"
-      fi
+      show_output_if_empty
     done
   done
 }

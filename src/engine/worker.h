@@ -93,7 +93,6 @@ class Worker {
   // Connecting and closing (worker_connect.cc).
   void start_connect(Connection& c);
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
-  void enable_stamps(const Connection& c) const;  // kernel receive stamps on c's socket
   void finish_connect(Connection& c);
   void open_adopted(Connection& c);  // the start-up probe's connection (see adopt_first_connection)
   void connect_failed(Connection& c, int err);

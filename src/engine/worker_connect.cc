@@ -35,7 +35,9 @@ void Worker::start_connect(Connection& c) {
     connect_failed(c, errno);
     return;
   }
-  enable_stamps(c);
+  // Reads then say when a response arrived (handle_readable). If refused, the
+  // wake-up time stands in and coalescing stays off.
+  net::enable_receive_stamps(c.fd);
   if (!register_socket(c)) return;
   c.state = Connection::State::kConnecting;
   if (::connect(c.fd, address_.sockaddr_ptr(), address_.length) == 0) {
@@ -43,12 +45,6 @@ void Worker::start_connect(Connection& c) {
   } else if (errno != EINPROGRESS) {
     connect_failed(c, errno);
   }
-}
-
-void Worker::enable_stamps(const Connection& c) const {
-  // Reads then say when the response arrived (see handle_readable). Refused:
-  // the wake-up time stands in, and coalescing stays off.
-  net::enable_receive_stamps(c.fd);
 }
 
 bool Worker::register_socket(Connection& c) {
@@ -63,7 +59,7 @@ bool Worker::register_socket(Connection& c) {
 void Worker::open_adopted(Connection& c) {
   c.fd = adopted_fd_.release();
   c.connect_start_ns = now_ - adopted_connect_ns_;
-  enable_stamps(c);
+  net::enable_receive_stamps(c.fd);  // as in start_connect
   if (!register_socket(c)) return;
   c.state = Connection::State::kConnecting;
   if (!adopted_tls_.is_established()) {

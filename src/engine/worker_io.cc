@@ -193,8 +193,9 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   // The kernel's receive stamp, unless it predates the send (a clock step) or the
   // response was completed without a read (the connection's end): then the wake-up.
   const TimeNs done = arrived_ns_ >= slot.t_send ? arrived_ns_ : now_;
-  record_latency(done - slot.t_sched, false);
-  window_latency_ns_ += done - slot.t_sched;
+  const TimeNs latency_ns = done - slot.t_sched;
+  record_latency(latency_ns, false);
+  window_latency_ns_ += latency_ns;
   if (is_open()) result_.service.record(done - slot.t_send);
 }
 

@@ -37,20 +37,15 @@ int bio_write(BIO* bio, const char* data, int length) {
 
 int bio_read(BIO* bio, char* data, int length) {
   BIO_clear_retry_flags(bio);
-  ssize_t n = 0;
-  do {
-    // The kernel's receive stamp (when the socket asked for stamps) is kept
-    // for TlsStream::receive_stamp: the TLS twin of a plain read's stamp.
-    auto* socket = static_cast<BioSocket*>(BIO_get_data(bio));
-    TimeNs stamp = 0;
-    n = recv_stamped(socket->fd, data, static_cast<std::size_t>(length), stamp);
-    if (stamp != 0) socket->stamp = stamp;
-  } while (n < 0 && errno == EINTR);
-  {
-    auto* socket = static_cast<BioSocket*>(BIO_get_data(bio));
-    socket->drained = n >= 0 ? n < length : (errno == EAGAIN || errno == EWOULDBLOCK);
-  }
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) BIO_set_retry_read(bio);
+  // The kernel's receive stamp (when the socket asked for stamps) is kept for
+  // TlsStream::receive_stamp: the TLS twin of a plain read's stamp.
+  auto* socket = static_cast<BioSocket*>(BIO_get_data(bio));
+  TimeNs stamp = 0;
+  const ssize_t n = recv_stamped(socket->fd, data, static_cast<std::size_t>(length), stamp);  // EINTR retried
+  if (stamp != 0) socket->stamp = stamp;
+  const bool would_block = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  socket->drained = n >= 0 ? n < length : would_block;
+  if (would_block) BIO_set_retry_read(bio);
   // OpenSSL asks BIO_CTRL_EOF to tell a peer's close from an error.
   if (n == 0 && length > 0) BIO_set_flags(bio, BIO_FLAGS_IN_EOF);
   return static_cast<int>(n);
