@@ -24,7 +24,9 @@ Options (as wrk):                                             [default]
   -H, --header "K: V"  add a request header (repeatable)
       --latency        print the latency distribution
       --timeout T      a response not complete T after the    [2s]
-                       request was sent counts as a timeout
+                       request was sent counts as a timeout; a
+                       connect not done within T, as a connect
+                       error
   -v, --version        print the version and exit
   -h, --help           print this help and exit
 

@@ -74,10 +74,11 @@ struct Connection final : proto::SessionEvents {
   int connect_failures = 0;         // consecutive; drives the backoff
   std::uint32_t sent_on_connection = 0;  // requests since the connect (--disable-keepalive: 1 at most)
   std::uint32_t answered_on_connection = 0;  // responses since the connect
-  TimeNs connect_start_ns = 0;
+  TimeNs connect_start_ns = 0;     // kConnecting: when connect() was called
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
   TimeNs handshake_start_ns = 0;    // kHandshaking: when TCP connected
   ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
+  ListHook<Connection> connecting;  // on the worker's list of pending TCP connects (start order)
   ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)
 
   std::uint32_t in_flight_count() const { return static_cast<std::uint32_t>(slots.size() - free_tokens.size()); }
@@ -85,6 +86,7 @@ struct Connection final : proto::SessionEvents {
 
 using InFlightList = IntrusiveList<RequestSlot, &RequestSlot::in_flight>;
 using IdleList = IntrusiveList<Connection, &Connection::idle>;
+using ConnectList = IntrusiveList<Connection, &Connection::connecting>;
 using HandshakeList = IntrusiveList<Connection, &Connection::handshaking>;
 
 }  // namespace pacer::engine

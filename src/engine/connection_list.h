@@ -1,6 +1,7 @@
 // Intrusive FIFO lists (no allocation): the worker's in-flight list of request
-// slots in send order (its head is always the next request to time out) and, in
-// the open model, the list of connections with a free slot. An element carries
+// slots in send order (its head is always the next request to time out), its
+// lists of pending TCP connects and TLS handshakes in start order (likewise) and,
+// in the open model, the list of connections with a free slot. An element carries
 // one ListHook per list it can be on. Owned by one worker thread.
 #pragma once
 

@@ -17,6 +17,7 @@
 #include "proto/http1_session.h"
 #include "proto/http2_session.h"
 #include "report/run_report.h"
+#include "report/units.h"
 
 namespace pacer::engine {
 
@@ -102,6 +103,8 @@ Status Worker::prepare() {
   }
   read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
   result_.first_error.reserve(256);
+  connect_timeout_reason_ =
+      fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.config->timeout_ns));
   return Ok{};
 }
 
@@ -151,6 +154,7 @@ void Worker::run() {
     if (!draining_ && now_ >= shared_.end_ns) draining_ = true;
     if (is_open()) dispatch_arrivals();
     expire_timeouts();
+    if (!connecting_.empty()) expire_connects();
     if (!handshaking_.empty()) expire_handshakes();
     if (is_open()) expire_backlog_at_drain_end();
     run_due_reconnects();
@@ -263,7 +267,8 @@ TimeNs Worker::next_wake_ns() const {
   // Rate samples stop with the drain (sample_rate() no longer advances them).
   TimeNs next = draining_ ? kNever : next_sample_ns_;
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front()->t_send + shared_.config->timeout_ns);
-  if (!handshaking_.empty()) next = std::min(next, handshaking_.front()->handshake_start_ns + shared_.config->timeout_ns);
+  next = std::min({next, oldest_expiry(connecting_, &Connection::connect_start_ns),
+                   oldest_expiry(handshaking_, &Connection::handshake_start_ns)});
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   if (script_) next = std::min(next, script_->next_due_ns());
   // Open model: wake a little before the next arrival and poll the last stretch,

@@ -24,6 +24,10 @@
 // net/transport.h (one branch per call, plain or TLS). With --http2 over TLS the
 // server must choose "h2" by ALPN, or the handshake counts as a TLS failure.
 //
+// A TCP connect or a TLS handshake not done within --timeout fails like a
+// refused one (a `connect` or `tls` error, then a reconnect after a backoff): each
+// pending one is on a list in start order, so the list's head is the next expiry.
+//
 // Files: worker.cc (loop, bookkeeping), worker_connect.cc (connect, close,
 // backoff), worker_tls.cc (handshake), worker_io.cc (send, receive, session
 // events, timeouts), worker_open.cc (the open model's arrivals and backlog).
@@ -34,6 +38,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/expected.h"
@@ -87,6 +92,12 @@ class Worker {
   bool finished() const;
   bool is_open() const { return schedule_.has_value(); }
   TimeNs next_wake_ns() const;
+  // When the oldest connection on `list` (kept in *start_ns order) passes
+  // --timeout; never when the list is empty.
+  template <typename List>
+  TimeNs oldest_expiry(const List& list, TimeNs Connection::*start_ns) const {
+    return list.empty() ? std::numeric_limits<TimeNs>::max() : list.front()->*start_ns + shared_.config->timeout_ns;
+  }
   void wait_for_events();
   void make_session(Connection& c);
 
@@ -95,7 +106,9 @@ class Worker {
   bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
   void finish_connect(Connection& c);
   void open_adopted(Connection& c);  // the start-up probe's connection (see adopt_first_connection)
-  void connect_failed(Connection& c, int err);
+  // Counts a connect error; `what` (with err's text when err != 0) may become the first error.
+  void connect_failed(Connection& c, int err, const char* what = "connect");
+  void expire_connects();  // pending connects older than --timeout fail
   void schedule_reconnect(Connection& c);  // closes c and retries after a growing backoff
   void connection_established(Connection& c);  // TCP (and TLS) up: the session starts
   void close_connection(Connection& c);
@@ -172,6 +185,8 @@ class Worker {
   std::vector<epoll_event> events_;
   std::unique_ptr<char[]> read_buffer_;
   InFlightList in_flight_;                   // request slots, oldest send first: its head is the next timeout
+  ConnectList connecting_;                   // oldest first: its head is the next connect timeout
+  std::string connect_timeout_reason_;       // the first-error text of a connect timeout (built by prepare)
   HandshakeList handshaking_;                // oldest first: its head is the next handshake timeout
   net::TlsSessionCache tls_sessions_;        // https: the session new connections resume
   UniqueFd adopted_fd_;                      // see adopt_first_connection

@@ -1,5 +1,6 @@
 // The worker's connection life cycle: non-blocking connect, registration with
-// epoll, connect failures with exponential backoff, close and reopen. See worker.h.
+// epoll, connect failures (refused, or not done within --timeout) with
+// exponential backoff, close and reopen. See worker.h.
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -44,6 +45,10 @@ void Worker::start_connect(Connection& c) {
     finish_connect(c);
   } else if (errno != EINPROGRESS) {
     connect_failed(c, errno);
+  } else {
+    // The kernel alone would wait minutes (a SYN dropped by a full accept queue
+    // is retried for about two): expire_connects gives up after --timeout.
+    connecting_.push_back(c);
   }
 }
 
@@ -76,6 +81,7 @@ void Worker::open_adopted(Connection& c) {
 }
 
 void Worker::finish_connect(Connection& c) {
+  connecting_.remove(c);
   const int err = net::socket_error(c.fd);
   if (err != 0) {
     connect_failed(c, err);
@@ -106,10 +112,16 @@ void Worker::connection_established(Connection& c) {
   connection_ready(c);
 }
 
-void Worker::connect_failed(Connection& c, int err) {
+void Worker::connect_failed(Connection& c, int err, const char* what) {
   if (now_ >= shared_.record_from_ns) ++result_.counters.errors.connect;
-  note_error(err, "connect");
+  note_error(err, what);
   schedule_reconnect(c);
+}
+
+void Worker::expire_connects() {
+  while (oldest_expiry(connecting_, &Connection::connect_start_ns) <= now_) {
+    connect_failed(*connecting_.front(), 0, connect_timeout_reason_.c_str());
+  }
 }
 
 void Worker::schedule_reconnect(Connection& c) {
@@ -138,6 +150,7 @@ void Worker::close_connection(Connection& c) {
     if (slot.in_use) release_slot(c, slot.token);
   }
   idle_.remove(c);
+  connecting_.remove(c);
   handshaking_.remove(c);
   c.tls.close();
   if (c.fd >= 0) {

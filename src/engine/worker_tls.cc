@@ -54,8 +54,7 @@ void Worker::handshake_failed(Connection& c, const char* reason) {
 }
 
 void Worker::expire_handshakes() {
-  const TimeNs timeout = shared_.config->timeout_ns;
-  while (!handshaking_.empty() && handshaking_.front()->handshake_start_ns + timeout <= now_) {
+  while (oldest_expiry(handshaking_, &Connection::handshake_start_ns) <= now_) {
     handshake_failed(*handshaking_.front(), "TLS handshake timed out (--timeout)");
   }
 }

@@ -13,6 +13,7 @@
 
 #include "../support/loopback.h"
 #include "../support/run_ok.h"
+#include "core/unique_fd.h"
 
 namespace pacer::engine {
 namespace {
@@ -197,6 +198,29 @@ TEST(EngineRun, ServerGoingAwayShowsAsConnectErrors) {
   const report::RunReport& r = **result;
   EXPECT_GT(r.counters.errors.connect, 0u);
   EXPECT_FALSE(r.first_error.empty());
+}
+
+TEST(EngineRun, ConnectsStillPendingAfterTheTimeoutAreConnectErrorsAndTheRunEndsOnTime) {
+  // Backlog 0: the start-up probe takes the accept queue's only place; the other
+  // connections' SYNs are dropped, so only --timeout ends their connects.
+  std::uint16_t port = 0;
+  const UniqueFd listener = testing::listen_never_accepting(0, port);
+  ASSERT_TRUE(listener.valid());
+  Config c = testing::config_for_port(port, "/");
+  c.connections = 3;
+  c.timeout_ns = 100 * kNsPerMs;
+  c.duration_ns = 600 * kNsPerMs;
+  const auto began = std::chrono::steady_clock::now();
+  const report::RunReport r = run_ok(c);
+  const auto took = std::chrono::steady_clock::now() - began;
+  // Two connections time out after 100 ms, back off 10, 20, ... ms and hang again:
+  // at least two timeouts each in 600 ms.
+  EXPECT_GE(r.counters.errors.connect, 4u);
+  EXPECT_EQ(r.counters.responses, 0u);
+  EXPECT_NE(r.first_error.find("connect: timed out after 100ms"), std::string::npos) << r.first_error;
+  // The run ends with its duration (plus a drain of at most one --timeout), not
+  // when the kernel gives up on the SYNs.
+  EXPECT_LT(took, std::chrono::seconds(5));
 }
 
 TEST(EngineRun, RefusedPortFailsBeforeTheRun) {

@@ -4,10 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-
 #include <atomic>
 #include <string>
 
@@ -119,20 +115,10 @@ TEST(EngineTls, AServerThatDoesNotSpeakTlsStopsTheRunWithTheReason) {
 
 TEST(EngineTls, AServerThatNeverAnswersTheHandshakeStopsTheRunWhenTheTimeoutPasses) {
   // A listening socket nobody accepts from: TCP connects, the ClientHello waits.
-  UniqueFd listener(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(listener.get(), 8), 0);
-  socklen_t length = sizeof address;
-  ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length);
-  Config c;
-  c.target.scheme = "https";
-  c.target.host = "127.0.0.1";
-  c.target.port = ntohs(address.sin_port);
-  c.target.path = "/";
-  c.target.url = "https://127.0.0.1:" + std::to_string(c.target.port) + "/";
+  std::uint16_t port = 0;
+  const UniqueFd listener = testing::listen_never_accepting(8, port);
+  ASSERT_TRUE(listener.valid());
+  Config c = testing::config_for_port(port, "/", "https");
   c.tls_verify = false;
   c.connections = 1;
   c.threads = 1;

@@ -1,11 +1,17 @@
-// Test support: a `pacer serve` in-process on a free loopback port, and a Config
-// aimed at one of its routes.
+// Test support: a `pacer serve` in-process on a free loopback port, a loopback
+// listening socket that never accepts, and a Config aimed at either.
 #pragma once
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "core/config.h"
+#include "core/unique_fd.h"
 #include "server/server.h"
 
 namespace pacer::testing {
@@ -20,17 +26,39 @@ inline std::unique_ptr<server::Server> start_loopback_server(int threads = 1) {
   return std::move(*started);
 }
 
-inline Config config_for(const server::Server& srv, const std::string& path) {
+// A listening socket on 127.0.0.1 that nobody accepts from; its port goes to
+// `port` (0 on failure: the socket is then invalid). Linux queues backlog + 1
+// connections and then drops every SYN, so a further connect waits (the kernel
+// retries the SYN for minutes).
+inline UniqueFd listen_never_accepting(int backlog, std::uint16_t& port) {
+  port = 0;
+  UniqueFd listener(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (!listener.valid() || ::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::listen(listener.get(), backlog) != 0 ||
+      ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    return UniqueFd();
+  }
+  port = ntohs(address.sin_port);
+  return listener;
+}
+
+inline Config config_for_port(std::uint16_t port, const std::string& path, const std::string& scheme = "http") {
   Config c;
-  c.target.scheme = "http";
+  c.target.scheme = scheme;
   c.target.host = "127.0.0.1";
-  c.target.port = srv.port();
+  c.target.port = port;
   c.target.has_explicit_port = true;
   c.target.path = path;
-  c.target.url = "http://127.0.0.1:" + std::to_string(srv.port()) + path;
+  c.target.url = scheme + "://127.0.0.1:" + std::to_string(port) + path;
   c.threads = 1;
   c.connections = 4;
   return c;
 }
+
+inline Config config_for(const server::Server& srv, const std::string& path) { return config_for_port(srv.port(), path); }
 
 }  // namespace pacer::testing
