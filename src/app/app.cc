@@ -82,7 +82,7 @@ ExitCode run_and_report(const Config& config) {
   }
   // The live view only where the text report will be read: stdout, a terminal.
   const ui::DisplayChoice display = ui::choose_display(isatty(STDOUT_FILENO) == 1, config.plain,
-                                                       text_report && report_out == stdout,
+                                                       !config.stdout_is_data(),
                                                        ui::TerminalEnv::from_process());
 
   StopSignals signals;

@@ -75,7 +75,8 @@ Open model (requests arrive on a schedule, whatever the server does):
 Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
   -s, --script FILE    run FILE's setup/init/request/response/delay/done;
                        arguments after the URL (or after --) go to
-                       init(args)
+                       init(args); what it prints goes to stdout, or
+                       to stderr when stdout carries JSON
 
 Output:
       --format F       text (wrk's layout) or json               [text]

@@ -120,6 +120,9 @@ struct Config {
   bool timeseries_histogram = false;      // --timeseries-histogram: each row carries its V2 histogram
   TimeNs refresh_ns = 100 * kNsPerMs;     // --refresh: how often the live view is redrawn
   bool plain = false;                     // --plain: plain progress lines, never the live view
+  // stdout carries data for a program: the JSON report (--format json without -o)
+  // or the time series (--timeseries -). Nothing else may be written there.
+  bool stdout_is_data() const { return timeseries_path == "-" || (json_format && output_path.empty()); }
   bool is_open_model() const { return load_model != LoadModel::kClosed; }
 };
 

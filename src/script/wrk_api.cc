@@ -70,6 +70,26 @@ end
 return wrk
 )lua";
 
+// Run before the script when stdout carries pacer's JSON or time series: what
+// the script prints (print, io.write, io.stdout) goes to stderr instead, so
+// stdout stays parseable. print keeps Lua's format: tab-separated, one line.
+constexpr const char* kOutputToStderr = R"lua(
+local stderr, select, tostring, concat = io.stderr, select, tostring, table.concat
+io.stdout = stderr
+io.output(stderr)
+function print(...)
+  local parts = {}
+  for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+  stderr:write(concat(parts, "\t"), "\n")
+end
+)lua";
+
+// Runs one of the chunks above, leaving `results` values on the stack; on
+// failure the error message is on the stack instead.
+bool run_builtin(lua_State* L, const char* code, int results) {
+  return luaL_loadbuffer(L, code, std::strlen(code), "=wrk") == 0 && lua_pcall(L, 0, results, 0) == 0;
+}
+
 int address_tostring(lua_State* L) {
   lua_pushstring(L, check_address(L, 1).to_string().c_str());
   return 1;
@@ -150,7 +170,7 @@ const net::Address& check_address(lua_State* L, int index) {
 }
 
 Status load_wrk_script(lua_State* L, const Config& config) {
-  if (luaL_loadbuffer(L, kPrelude, std::strlen(kPrelude), "=wrk") != 0 || lua_pcall(L, 0, 1, 0) != 0) {
+  if (!run_builtin(L, kPrelude, 1) || (config.stdout_is_data() && !run_builtin(L, kOutputToStderr, 0))) {
     return runtime_error("internal error in the wrk prelude: " + pop_error(L));
   }
   fill_wrk_table(L, config);

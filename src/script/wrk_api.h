@@ -17,7 +17,8 @@ namespace pacer::script {
 
 // Fills a fresh state: the wrk table from config (-m, -H, -b and
 // --disable-keepalive show in wrk.method, wrk.headers and wrk.body), then runs
-// the script file config.script_path. A syntax or top-level runtime error, or an
+// the script file config.script_path. When config.stdout_is_data(), the
+// script's print and io.write (io.stdout) go to stderr. A syntax or top-level runtime error, or an
 // unreadable file, is a kBadInput error naming the file and line.
 Status load_wrk_script(lua_State* L, const Config& config);
 

@@ -5,6 +5,7 @@ the exit code). Every run is bounded (-d or -n, and a subprocess timeout)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,37 @@ end
     run = pacer("-t1", "-c1", "-n", "50", "-s", s, server.url, timeout=30)
     assert run.rc == 4, run
     assert run.stdout.index("Requests/sec") < run.stdout.index("p99 is "), run
+
+
+# Prints in every way a wrk script does: at load (once per state), and in done().
+PRINTS = """
+print("loaded")
+function done(summary, latency, requests)
+  print("done:", summary.requests, nil)
+  io.write("written by io.write\\n")
+  io.stdout:write("written to io.stdout\\n")
+end
+"""
+PRINTED_IN_DONE = "done:\t20\tnil\nwritten by io.write\nwritten to io.stdout\n"
+
+
+def test_script_output_goes_to_stderr_when_stdout_carries_the_json_report(server, pacer, tmp_path):
+    run = pacer("-t1", "-c1", "-n", "20", "--format", "json", "-s", script(tmp_path, PRINTS), server.url, timeout=30)
+    assert run.rc == 0, run
+    doc = json.loads(run.stdout)  # nothing but the report
+    assert doc["counts"]["responses"] == 20, run
+    assert PRINTED_IN_DONE in run.stderr, run
+    assert "loaded\n" in run.stderr, run
+
+
+def test_script_output_stays_on_stdout_after_the_report_when_the_json_goes_to_a_file(server, pacer, tmp_path):
+    out = tmp_path / "report.json"
+    run = pacer("-t1", "-c1", "-n", "20", "--format", "json", "-o", str(out), "-s", script(tmp_path, PRINTS),
+                server.url, timeout=30)
+    assert run.rc == 0, run
+    assert json.loads(out.read_text())["counts"]["responses"] == 20
+    assert run.stdout.endswith(PRINTED_IN_DONE), run
+    assert run.stdout.index("Requests/sec") < run.stdout.index("done:"), run
 
 
 def test_os_exit_zero_in_done_overrides_a_failed_run(server, pacer, tmp_path):
