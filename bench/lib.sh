@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034  # sets variables for the scripts that source it
 # Shared helpers for the bench/ scripts (compare_wrk, compare_tls, compare_serve,
-# compare_h2load, compare_lua, syscalls_per_request). Sourced, not run. Owns: the
+# compare_h2load, compare_lua, compare_floor, syscalls_per_request). Sourced, not run. Owns: the
 # temp dir, the loopback servers (nginx with a 100-byte file, `pacer serve`), one
 # bounded client run under GNU time, parsing of wrk-format output, and the
 # interleaved pacer/wrk measurement with its table of medians. Every process started here
@@ -9,6 +9,7 @@
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PACER=${PACER:-$BENCH_ROOT/build/release/pacer}
+FLOOR=${FLOOR:-$BENCH_ROOT/build/release/bench/floor_client}
 WRK=${WRK:-wrk}
 NGINX=${NGINX:-nginx}
 GNU_TIME=${GNU_TIME:-/usr/bin/time}
@@ -148,19 +149,24 @@ proc_tree_ticks() {
   echo "$total"
 }
 
-# run_client TOOL(pacer|wrk) THREADS CONNECTIONS URL
+# run_client TOOL(pacer|wrk|floor|floor-stamps) THREADS CONNECTIONS URL
 # Runs one client under GNU time, bounded by RUN_BOUND_S; the array
 # RUN_EXTRA_ARGS (optional, e.g. -s script.lua) goes before the URL. Sets RUN_RPS,
 # RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file).
 RUN_SEQ=0
 run_client() {
   local tool=$1 threads=$2 conns=$3 url=$4 bin user sys
-  case $tool in pacer) bin=$PACER ;; wrk) bin=$WRK ;; *) bench_die "unknown tool $tool" ;; esac
+  local extra=()
+  case $tool in
+    pacer) bin=$PACER; extra=(${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"}) ;;
+    wrk) bin=$WRK ;;
+    floor) bin=$FLOOR ;;
+    floor-stamps) bin=$FLOOR; extra=(--stamps) ;;
+    *) bench_die "unknown tool $tool" ;;
+  esac
   RUN_SEQ=$(( RUN_SEQ + 1 ))
   RUN_OUT=$BENCH_TMP/run.$RUN_SEQ.$tool.out
   local time_file=$BENCH_TMP/run.$RUN_SEQ.$tool.time
-  local extra=()
-  [[ $tool == pacer ]] && extra=(${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"})
   timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" \
     "$bin" "${extra[@]}" -t"$threads" -c"$conns" -d"$DURATION" ${RUN_EXTRA_ARGS[@]+"${RUN_EXTRA_ARGS[@]}"} "$url" >"$RUN_OUT" 2>&1 || true
   parse_client_output "$RUN_OUT"
@@ -220,25 +226,29 @@ show_output_if_empty() {
   fi
 }
 
-# measure_pacer_and_wrk SERVER NAME THREADS CONNECTIONS URL: REPEATS runs of pacer
-# then wrk, interleaved; appends each run's figures to the caller's associative
-# arrays RPS, CPU_US and RSS_KB under "SERVER|NAME|TOOL" and prints a line per run.
-measure_pacer_and_wrk() {
+# measure_clients SERVER NAME THREADS CONNECTIONS URL TOOL...: REPEATS rounds of
+# one run per tool, interleaved; appends each run's figures to the caller's
+# associative arrays RPS, CPU_US and RSS_KB under "SERVER|NAME|TOOL" and prints a
+# line per run.
+measure_clients() {
   local server=$1 name=$2 threads=$3 conns=$4 url=$5 rep tool cpu_us key
+  shift 5
   for rep in $(seq "$REPEATS"); do
-    for tool in pacer wrk; do
+    for tool in "$@"; do
       run_client "$tool" "$threads" "$conns" "$url"
       cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
       key="$server|$name|$tool"
       RPS[$key]+="$RUN_RPS "
       CPU_US[$key]+="$cpu_us "
       RSS_KB[$key]+="$RUN_RSS_KB "
-      printf '%-12s %-14s run %d %-5s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
+      printf '%-12s %-14s run %d %-12s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
         "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
       show_output_if_empty
     done
   done
 }
+
+measure_pacer_and_wrk() { measure_clients "$@" pacer wrk; }
 
 # print_pacer_wrk_medians HEADING: the markdown table of medians (and ratios
 # pacer/wrk) of what measure_pacer_and_wrk collected, one row per entry of the

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# How far pacer and wrk are from the floor: the CPU time per request of
+# bench/floor_client.cc, a client that does nothing per request but one write and
+# one read (no parser, no clock, no statistics), and of the same client reading
+# with recvmsg and the kernel's receive stamps as pacer does (floor-stamps). Same
+# server, same -t/-c/-d, runs interleaved (floor, floor-stamps, pacer, wrk, ...).
+#
+# Over loopback the kernel charges each client's write with the server's TCP
+# receive and wake-up, so most of a request's CPU time is the floor's; the ratio
+# floor/wrk is the lowest pacer/wrk any client doing the same traffic can reach.
+#
+# Servers (started here, stopped on exit): nginx with one worker serving a
+# 100-byte file, and `pacer serve -t 1` (/bytes/100). Traffic: 127.0.0.1 only.
+#
+# Usage: bench/compare_floor.sh
+#   env: DURATION (5s), REPEATS (3), PACER, WRK, FLOOR (build/release/bench/floor_client),
+#        SERVERS ("nginx pacer-serve"), CASES ("1:50 2:200 1:10000", threads:conns)
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SERVERS=${SERVERS:-"nginx pacer-serve"}
+CASES=${CASES:-"1:50 2:200 1:10000"}
+TOOLS=(floor floor-stamps pacer wrk)
+FD_HEADROOM=100
+
+bench_require
+[[ -x $FLOOR ]] || bench_die "$FLOOR not built: cmake --preset release && cmake --build --preset release"
+bench_setup
+raise_fd_limit
+
+echo "# the floor vs pacer vs wrk: $(date -u '+%Y-%m-%d %H:%M UTC')"
+machine_summary
+echo "settings: duration $DURATION, $REPEATS repeats, interleaved ${TOOLS[*]}; fd limit $FD_LIMIT"
+echo "no CPU pinning (no taskset): client and server share all $(nproc) cores"
+echo
+
+declare -A RPS CPU_US RSS_KB
+ROWS=()
+for server in $SERVERS; do
+  case $server in
+    nginx) start_nginx; url=$NGINX_URL ;;
+    pacer-serve) start_pacer_serve; url=$SERVE_URL ;;
+    *) bench_die "unknown server $server (nginx, pacer-serve)" ;;
+  esac
+  echo "## server: $server ($url)"
+  for case_spec in $CASES; do
+    threads=${case_spec%%:*}
+    conns=${case_spec##*:}
+    name="-t$threads -c$conns"
+    if (( conns + FD_HEADROOM > FD_LIMIT )); then
+      echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM))"
+      continue
+    fi
+    ROWS+=("$server|$name")
+    measure_clients "$server" "$name" "$threads" "$conns" "$url" "${TOOLS[@]}"
+  done
+  echo
+done
+
+echo "## medians over $REPEATS runs: CPU us/request, and ratios to wrk"
+echo
+echo "| server | case | floor | floor-stamps | pacer | wrk | floor/wrk | floor-stamps/wrk | pacer/wrk | pacer/floor-stamps |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for row in "${ROWS[@]}"; do
+  declare -A med=()
+  for tool in "${TOOLS[@]}"; do
+    # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
+    med[$tool]=$(median ${CPU_US[$row|$tool]})
+  done
+  echo "| ${row%%|*} | ${row#*|} | ${med[floor]} | ${med[floor-stamps]} | ${med[pacer]} | ${med[wrk]} |" \
+    "$(ratio "${med[floor]}" "${med[wrk]}") | $(ratio "${med[floor-stamps]}" "${med[wrk]}") |" \
+    "$(ratio "${med[pacer]}" "${med[wrk]}") | $(ratio "${med[pacer]}" "${med[floor-stamps]}") |"
+done
