@@ -2,6 +2,10 @@
 // through llhttp's `data` pointer: no allocation, no std::function.
 #include "proto/http1_parser.h"
 
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
 namespace pacer::proto {
 
 namespace {
@@ -66,6 +70,10 @@ void ResponseParser::reset() {
   outstanding_ = 0;
   head_bits_ = 0;
   in_message_ = false;
+  learn_ = false;
+  known_.length = 0;
+  known_body_left_ = 0;
+  known_matches_ = 0;
   error_reason_ = "";
 }
 
@@ -103,29 +111,103 @@ int ResponseParser::on_headers_complete(llhttp_t* parser) {
 int ResponseParser::on_message_complete(llhttp_t* parser) {
   ResponseParser* self = self_of(parser);
   self->in_message_ = false;
+  self->learn_ = false;
   const int status = llhttp_get_status_code(parser);
-  if (status >= 100 && status < 200 && status != 101) return 0;  // interim: keep waiting
-  --self->outstanding_;
-  self->head_bits_ >>= 1;
-  self->on_complete_(self->context_, status, llhttp_should_keep_alive(parser) != 0);
-  return 0;
+  const bool interim = status >= 100 && status < 200 && status != 101;  // keep waiting for the final one
+  if (!interim) {
+    const bool head = (self->head_bits_ & 1) != 0;
+    const bool keep_alive = llhttp_should_keep_alive(parser) != 0;
+    self->complete(status, keep_alive);
+    // A keep-alive response framed by Content-Length may become the known head.
+    const bool framed = (parser->flags & F_CONTENT_LENGTH) != 0 && (parser->flags & F_CHUNKED) == 0;
+    self->learn_ = keep_alive && framed && status >= 200 && !head;
+  }
+  // Without a capture, llhttp stops after every response, so that feed() knows
+  // where each one ended (llhttp_get_error_pos) and where the next one starts.
+  return self->capture_ == nullptr ? HPE_PAUSED : 0;
+}
+
+void ResponseParser::complete(int status, bool keep_alive) {
+  --outstanding_;
+  head_bits_ >>= 1;
+  on_complete_(context_, status, keep_alive);
+}
+
+bool ResponseParser::starts_with_known_head(const char* p, const char* end) const {
+  return known_.length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
+         static_cast<std::size_t>(end - p) >= known_.length && std::memcmp(p, known_.bytes.data(), known_.length) == 0;
+}
+
+void ResponseParser::learn_head(const char* start, const char* stop) {
+  const std::string_view message(start, static_cast<std::size_t>(stop - start));
+  const std::size_t blank = message.find("\r\n\r\n");
+  if (blank == std::string_view::npos || blank + 4 > kMaxKnownHead) {
+    known_.length = 0;
+    return;
+  }
+  known_.length = blank + 4;
+  std::memcpy(known_.bytes.data(), start, known_.length);
+  known_.body = message.size() - known_.length;
+  known_.status = llhttp_get_status_code(&parser_);
+}
+
+std::size_t ResponseParser::skip_known_body(std::size_t available) {
+  const std::size_t n = std::min(available, known_body_left_);
+  known_body_left_ -= n;
+  if (known_body_left_ == 0) {
+    in_message_ = false;
+    ++known_matches_;
+    complete(known_.status, true);
+  }
+  return n;
 }
 
 bool ResponseParser::feed(const char* data, std::size_t len) {
   error_reason_ = "";
-  const llhttp_errno_t err = llhttp_execute(&parser_, data, len);
-  if (err == HPE_OK) return true;
-  if (*error_reason_ == '\0') {
-    const char* reason = llhttp_get_error_reason(&parser_);
-    error_reason_ = reason != nullptr ? reason : llhttp_errno_name(err);
+  const char* p = data;
+  const char* const end = data + len;
+  while (p < end) {
+    if (in_message_ && known_body_left_ > 0) {  // a known response's body, over several reads
+      p += skip_known_body(static_cast<std::size_t>(end - p));
+      continue;
+    }
+    if (!in_message_ && starts_with_known_head(p, end)) {
+      p += known_.length;
+      in_message_ = true;
+      known_body_left_ = known_.body;
+      p += skip_known_body(static_cast<std::size_t>(end - p));
+      continue;
+    }
+    // llhttp: to the end of the bytes or of the next response (see on_message_complete).
+    const char* const start = in_message_ ? nullptr : p;  // a response starting here
+    const llhttp_errno_t err = llhttp_execute(&parser_, p, static_cast<std::size_t>(end - p));
+    if (err == HPE_OK) return true;
+    if (err == HPE_PAUSED) {
+      const char* const stop = llhttp_get_error_pos(&parser_);
+      llhttp_resume(&parser_);
+      if (learn_ && start != nullptr) learn_head(start, stop);  // only a response seen whole
+      p = stop;
+      continue;
+    }
+    if (*error_reason_ == '\0') {
+      const char* reason = llhttp_get_error_reason(&parser_);
+      error_reason_ = reason != nullptr ? reason : llhttp_errno_name(err);
+    }
+    return false;
   }
-  return false;
+  return true;
 }
 
 bool ResponseParser::finish() {
   if (!in_message_) return true;
+  if (known_body_left_ > 0) {
+    error_reason_ = "connection closed in the middle of a response";
+    return false;
+  }
+  // HPE_PAUSED: on_message_complete's pause (a body delimited by the close ended).
   const llhttp_errno_t err = llhttp_finish(&parser_);
-  if (err != HPE_OK) {
+  if (err == HPE_PAUSED) llhttp_resume(&parser_);
+  if (err != HPE_OK && err != HPE_PAUSED) {
     error_reason_ = "connection closed in the middle of a response";
     return false;
   }

@@ -5,10 +5,18 @@
 //
 // Invariant: every final (non-1xx) response is matched to one outstanding request
 // in send order; bytes that start a response nobody asked for are a parse error.
+//
+// Known head: a load test gets the same response over and over, and parsing its
+// head is most of a client's per-response work. After llhttp has parsed a whole
+// keep-alive response framed by Content-Length, its head bytes are kept; a later
+// response (not to HEAD) whose head is byte for byte the same parses the same,
+// so it is matched with one memcmp and its body skipped by count. Anything else
+// (a new Date header, another length, chunked, an error) goes to llhttp.
 #pragma once
 
 #include <llhttp.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -30,6 +38,7 @@ class ResponseParser {
   using OnComplete = void (*)(void* context, int status_code, bool keep_alive);
 
   static constexpr int kMaxOutstanding = 64;  // pipelined requests per connection
+  static constexpr std::size_t kMaxKnownHead = 512;  // longer heads are always parsed by llhttp
 
   ResponseParser(OnComplete on_complete, void* context);
   ResponseParser(const ResponseParser&) = delete;
@@ -51,6 +60,9 @@ class ResponseParser {
 
   // True when some bytes of a response have been seen but it is not complete.
   bool mid_response() const { return in_message_; }
+
+  // Responses completed by the known-head match since the last reset (for tests).
+  std::uint64_t known_head_matches() const { return known_matches_; }
 
   // Parses the next bytes. Returns false on malformed input; the connection must
   // then be closed (its outstanding requests are lost).
@@ -74,6 +86,21 @@ class ResponseParser {
   static const llhttp_settings_t& settings();
   static const llhttp_settings_t& capturing_settings();
 
+  // The known head: whether the bytes at p start with it (and a response is due).
+  bool starts_with_known_head(const char* p, const char* end) const;
+  // After llhttp completed the response [start, stop): keeps its head if it qualifies.
+  void learn_head(const char* start, const char* stop);
+  // Skips up to `available` bytes of a known response's body; completes it at its end.
+  std::size_t skip_known_body(std::size_t available);
+  void complete(int status, bool keep_alive);
+
+  struct KnownHead {
+    std::array<char, kMaxKnownHead> bytes{};
+    std::size_t length = 0;  // 0: none yet
+    std::size_t body = 0;    // its Content-Length
+    int status = 0;
+  };
+
   llhttp_t parser_{};
   OnComplete on_complete_;
   void* context_;
@@ -81,6 +108,10 @@ class ResponseParser {
   int outstanding_ = 0;
   std::uint64_t head_bits_ = 0;  // bit i: the i-th oldest outstanding request is HEAD
   bool in_message_ = false;
+  bool learn_ = false;           // the response llhttp completed last may become the known head
+  KnownHead known_;
+  std::size_t known_body_left_ = 0;  // of the known response in progress
+  std::uint64_t known_matches_ = 0;
   const char* error_reason_ = "";
 };
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pacer::proto {
@@ -210,6 +211,136 @@ TEST(ResponseParser, WithoutACaptureNothingIsCopied) {
   const std::string bytes = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
   ASSERT_TRUE(parser.feed(bytes.data(), bytes.size()));
   EXPECT_EQ(seen.statuses, std::vector<int>{200});
+}
+
+// ---- known head: a repeated response is matched without llhttp -----------------
+
+const std::string kHello = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello";
+
+// A run of responses as a load test sees them: repeats of one, others between them.
+struct Mix {
+  std::string bytes;
+  std::vector<bool> head;  // per request: a HEAD
+  std::vector<int> statuses;
+};
+
+Mix mixed_responses() {
+  Mix m;
+  auto add = [&m](const std::string& bytes, int status, bool head = false) {
+    m.bytes += bytes;
+    m.head.push_back(head);
+    m.statuses.push_back(status);
+  };
+  add(kHello, 200);
+  add(kHello, 200);
+  add(kHello, 200);
+  add("HTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nnot", 404);
+  add(kHello, 200);
+  add("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", 200, true);  // HEAD: the same head, no body
+  add(kHello, 200);
+  add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", 200);
+  add("HTTP/1.1 100 Continue\r\n\r\n" + kHello, 200);
+  add("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nhello!", 200);  // another length
+  add(kHello, 200);
+  add(kHello, 200);
+  add("HTTP/1.1 204 No Content\r\n\r\n", 204);
+  add("HTTP/1.1 204 No Content\r\n\r\n", 204);
+  add(kHello, 200);
+  return m;
+}
+
+TEST(ResponseParser, RepeatedResponsesCompleteInOrderAtAnySplit) {
+  const Mix mix = mixed_responses();
+  for (std::size_t cut = 0; cut < mix.bytes.size(); ++cut) {
+    Seen seen;
+    ResponseParser parser(&record, &seen);
+    for (const bool head : mix.head) ASSERT_TRUE(parser.expect(head));
+    ASSERT_TRUE(feed_split(parser, mix.bytes, cut)) << "cut at " << cut << ": " << parser.error_reason();
+    EXPECT_EQ(seen.statuses, mix.statuses) << "cut at " << cut;
+    EXPECT_EQ(parser.outstanding(), 0);
+    EXPECT_FALSE(parser.mid_response());
+    EXPECT_GT(parser.known_head_matches(), 0u) << "cut at " << cut;  // the half without the cut has repeats
+  }
+}
+
+TEST(ResponseParser, RepeatedResponsesCompleteInOrderFedByteByByte) {
+  const Mix mix = mixed_responses();
+  Seen seen;
+  ResponseParser parser(&record, &seen);
+  for (const bool head : mix.head) ASSERT_TRUE(parser.expect(head));
+  // Nothing is learnt (no response arrives in one read), but every pause resumes.
+  for (std::size_t i = 0; i < mix.bytes.size(); ++i) ASSERT_TRUE(parser.feed(&mix.bytes[i], 1)) << i;
+  EXPECT_EQ(seen.statuses, mix.statuses);
+  EXPECT_EQ(parser.outstanding(), 0);
+}
+
+TEST(ResponseParser, KnownHeadBodyCanSpanReads) {
+  Seen seen;
+  ResponseParser parser(&record, &seen);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(parser.expect(false));
+  ASSERT_TRUE(parser.feed(kHello.data(), kHello.size()));  // learnt
+  const std::string head = kHello.substr(0, kHello.size() - 5);
+  const std::string next = head + "he";
+  ASSERT_TRUE(parser.feed(next.data(), next.size()));
+  EXPECT_TRUE(parser.mid_response());
+  EXPECT_EQ(seen.statuses.size(), 1u);
+  ASSERT_TRUE(parser.feed("llo", 3));
+  EXPECT_EQ(seen.statuses, (std::vector<int>{200, 200}));
+  EXPECT_EQ(parser.known_head_matches(), 1u);
+  // A known response cut short by the close is an error, as llhttp's would be.
+  ASSERT_TRUE(parser.feed(next.data(), next.size()));
+  EXPECT_FALSE(parser.finish());
+  EXPECT_NE(std::string(parser.error_reason()), "");
+  EXPECT_EQ(seen.statuses.size(), 2u);
+}
+
+TEST(ResponseParser, OnlyKeepAliveResponsesFramedByLengthBecomeKnown) {
+  // {response, responses llhttp reads from two copies: after a close, none}
+  const std::vector<std::pair<std::string, std::size_t>> never_known = {
+      {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", 2},
+      {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Long: " + std::string(ResponseParser::kMaxKnownHead, 'x') +
+           "\r\n\r\nok",
+       2},
+      {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", 1},
+      {"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", 1},
+  };
+  for (const auto& [bytes, responses] : never_known) {
+    Seen seen;
+    ResponseParser parser(&record, &seen);
+    const std::string twice = bytes + bytes;
+    ASSERT_TRUE(parser.expect(false) && parser.expect(false));
+    ASSERT_TRUE(parser.feed(twice.data(), twice.size())) << bytes;
+    EXPECT_EQ(seen.statuses, std::vector<int>(responses, 200)) << bytes;
+    EXPECT_EQ(parser.known_head_matches(), 0u) << bytes;
+  }
+}
+
+TEST(ResponseParser, BytesAfterAKnownResponseAreStillChecked) {
+  const std::vector<std::string> tails = {"garbage\r\n\r\n", "HTTX/1.1 200 OK\r\n\r\n", kHello};
+  for (const std::string& tail : tails) {
+    Seen seen;
+    ResponseParser parser(&record, &seen);
+    ASSERT_TRUE(parser.expect(false) && parser.expect(false));  // the tail answers nothing
+    const std::string bytes = kHello + kHello + tail;
+    EXPECT_FALSE(parser.feed(bytes.data(), bytes.size())) << tail;
+    EXPECT_EQ(seen.statuses, (std::vector<int>{200, 200})) << tail;
+    EXPECT_NE(std::string(parser.error_reason()), "") << tail;
+  }
+}
+
+TEST(ResponseParser, ResetForgetsTheKnownHead) {
+  Seen seen;
+  ResponseParser parser(&record, &seen);
+  const std::string twice = kHello + kHello;
+  ASSERT_TRUE(parser.expect(false) && parser.expect(false));
+  ASSERT_TRUE(parser.feed(twice.data(), twice.size()));
+  EXPECT_EQ(parser.known_head_matches(), 1u);
+  parser.reset();
+  EXPECT_EQ(parser.known_head_matches(), 0u);
+  ASSERT_TRUE(parser.expect(false));
+  ASSERT_TRUE(parser.feed(kHello.data(), kHello.size()));
+  EXPECT_EQ(parser.known_head_matches(), 0u);  // parsed by llhttp, not matched
+  EXPECT_EQ(seen.statuses.size(), 3u);
 }
 
 }  // namespace
