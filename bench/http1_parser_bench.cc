@@ -13,6 +13,7 @@
 
 namespace {
 
+using pacer::proto::KnownHead;
 using pacer::proto::ResponseParser;
 
 std::string typical_response(const char* date = "Mon, 01 Jan 2024 00:00:00 GMT") {
@@ -48,7 +49,8 @@ bool check(benchmark::State& state, const Completions& done, long expected) {
 void BM_ParseResponseWhole(benchmark::State& state) {
   const std::string response = typical_response();
   Completions done;
-  ResponseParser parser(count_completion, &done);
+  KnownHead known;
+  ResponseParser parser(count_completion, &done, &known);
   for (auto _ : state) {
     parser.expect(false);
     if (!parser.feed(response.data(), response.size())) {
@@ -66,7 +68,8 @@ BENCHMARK(BM_ParseResponseWhole);
 void BM_ParseResponseHeadChanging(benchmark::State& state) {
   const std::string responses[2] = {typical_response(), typical_response("Mon, 01 Jan 2024 00:00:01 GMT")};
   Completions done;
-  ResponseParser parser(count_completion, &done);
+  KnownHead known;
+  ResponseParser parser(count_completion, &done, &known);
   std::size_t next = 0;
   for (auto _ : state) {
     const std::string& response = responses[next];
@@ -90,7 +93,8 @@ void BM_ParseResponseSplitInTwo(benchmark::State& state) {
   const std::string response = typical_response();
   const auto split = static_cast<std::size_t>(state.range(0));
   Completions done;
-  ResponseParser parser(count_completion, &done);
+  KnownHead known;
+  ResponseParser parser(count_completion, &done, &known);
   for (auto _ : state) {
     parser.expect(false);
     if (!parser.feed(response.data(), split) ||
@@ -111,7 +115,8 @@ void BM_ParseResponsePipelined16(benchmark::State& state) {
   std::string batch;
   for (int i = 0; i < kDepth; ++i) batch += typical_response();
   Completions done;
-  ResponseParser parser(count_completion, &done);
+  KnownHead known;
+  ResponseParser parser(count_completion, &done, &known);
   for (auto _ : state) {
     for (int i = 0; i < kDepth; ++i) parser.expect(false);
     if (!parser.feed(batch.data(), batch.size())) {

@@ -118,7 +118,8 @@ void Worker::make_session(Connection& c) {
   const std::string_view request = scripted ? script_->static_request() : shared_.request;
   auto session = std::make_unique<proto::Http1Session>(request, scripted ? request : shared_.request_repeated,
                                                        shared_.slots_per_connection,
-                                                       scripted ? script_->static_is_head() : shared_.is_head);
+                                                       scripted ? script_->static_is_head() : shared_.is_head,
+                                                       &known_head_);
   c.http1 = session.get();
   c.session = std::move(session);
 }

@@ -52,6 +52,7 @@
 #include "net/event_wait.h"
 #include "net/tls_context.h"
 #include "proto/h2_memory.h"
+#include "proto/http1_parser.h"
 
 #include <sys/epoll.h>
 #include <sys/types.h>
@@ -180,6 +181,7 @@ class Worker {
   UniqueFd epoll_;
   net::EventWait event_wait_;
   std::unique_ptr<proto::H2Memory> h2_memory_;  // outlives the connections' HTTP/2 sessions
+  proto::KnownHead known_head_;              // HTTP/1.1: the response head its parsers match without llhttp
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> backoff_;         // min-heap on reconnect_at_ns; capacity reserved
   std::vector<epoll_event> events_;

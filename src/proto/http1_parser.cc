@@ -59,8 +59,8 @@ int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length
   return 0;
 }
 
-ResponseParser::ResponseParser(OnComplete on_complete, void* context)
-    : on_complete_(on_complete), context_(context) {
+ResponseParser::ResponseParser(OnComplete on_complete, void* context, KnownHead* known)
+    : on_complete_(on_complete), context_(context), known_(known) {
   reset();
 }
 
@@ -70,8 +70,7 @@ void ResponseParser::reset() {
   outstanding_ = 0;
   head_bits_ = 0;
   in_message_ = false;
-  learn_ = false;
-  known_.length = 0;
+  learn_ = false;  // the known head stays: it is the worker's, and still true
   known_body_left_ = 0;
   known_matches_ = 0;
   error_reason_ = "";
@@ -122,9 +121,9 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
     const bool framed = (parser->flags & F_CONTENT_LENGTH) != 0 && (parser->flags & F_CHUNKED) == 0;
     self->learn_ = keep_alive && framed && status >= 200 && !head;
   }
-  // Without a capture, llhttp stops after every response, so that feed() knows
-  // where each one ended (llhttp_get_error_pos) and where the next one starts.
-  return self->capture_ == nullptr ? HPE_PAUSED : 0;
+  // With a known head and no capture, llhttp stops after every response, so that
+  // feed() knows where each one ended (llhttp_get_error_pos) and the next starts.
+  return self->known_ != nullptr && self->capture_ == nullptr ? HPE_PAUSED : 0;
 }
 
 void ResponseParser::complete(int status, bool keep_alive) {
@@ -134,21 +133,19 @@ void ResponseParser::complete(int status, bool keep_alive) {
 }
 
 bool ResponseParser::starts_with_known_head(const char* p, const char* end) const {
-  return known_.length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
-         static_cast<std::size_t>(end - p) >= known_.length && std::memcmp(p, known_.bytes.data(), known_.length) == 0;
+  return known_ != nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
+         static_cast<std::size_t>(end - p) >= known_->length &&
+         std::memcmp(p, known_->bytes.data(), known_->length) == 0;
 }
 
 void ResponseParser::learn_head(const char* start, const char* stop) {
   const std::string_view message(start, static_cast<std::size_t>(stop - start));
   const std::size_t blank = message.find("\r\n\r\n");
-  if (blank == std::string_view::npos || blank + 4 > kMaxKnownHead) {
-    known_.length = 0;
-    return;
-  }
-  known_.length = blank + 4;
-  std::memcpy(known_.bytes.data(), start, known_.length);
-  known_.body = message.size() - known_.length;
-  known_.status = llhttp_get_status_code(&parser_);
+  if (blank == std::string_view::npos || blank + 4 > KnownHead::kMaxBytes) return;  // keep the one we have
+  known_->length = blank + 4;
+  std::memcpy(known_->bytes.data(), start, known_->length);
+  known_->body = message.size() - known_->length;
+  known_->status = llhttp_get_status_code(&parser_);
 }
 
 std::size_t ResponseParser::skip_known_body(std::size_t available) {
@@ -157,7 +154,7 @@ std::size_t ResponseParser::skip_known_body(std::size_t available) {
   if (known_body_left_ == 0) {
     in_message_ = false;
     ++known_matches_;
-    complete(known_.status, true);
+    complete(known_status_, true);
   }
   return n;
 }
@@ -172,9 +169,11 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
       continue;
     }
     if (!in_message_ && starts_with_known_head(p, end)) {
-      p += known_.length;
+      // The status is taken now: another connection may learn another head meanwhile.
+      p += known_->length;
       in_message_ = true;
-      known_body_left_ = known_.body;
+      known_body_left_ = known_->body;
+      known_status_ = known_->status;
       p += skip_known_body(static_cast<std::size_t>(end - p));
       continue;
     }

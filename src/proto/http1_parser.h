@@ -11,7 +11,8 @@
 // keep-alive response framed by Content-Length, its head bytes are kept; a later
 // response (not to HEAD) whose head is byte for byte the same parses the same,
 // so it is matched with one memcmp and its body skipped by count. Anything else
-// (a new Date header, another length, chunked, an error) goes to llhttp.
+// (a new Date header, another length, chunked, an error) goes to llhttp. The kept
+// head (KnownHead) is shared by the parsers of one worker's connections.
 #pragma once
 
 #include <llhttp.h>
@@ -31,6 +32,16 @@ struct ResponseCapture {
   std::string body;
 };
 
+// The head of the last response llhttp parsed whole that qualified (see above).
+// One per worker thread, shared by its connections' parsers; 0.5 KB.
+struct KnownHead {
+  static constexpr std::size_t kMaxBytes = 512;  // longer heads are always parsed by llhttp
+  std::array<char, kMaxBytes> bytes{};
+  std::size_t length = 0;  // 0: none yet
+  std::size_t body = 0;    // its Content-Length
+  int status = 0;
+};
+
 class ResponseParser {
  public:
   // Called once per final response, in order, from inside feed() or finish().
@@ -38,9 +49,10 @@ class ResponseParser {
   using OnComplete = void (*)(void* context, int status_code, bool keep_alive);
 
   static constexpr int kMaxOutstanding = 64;  // pipelined requests per connection
-  static constexpr std::size_t kMaxKnownHead = 512;  // longer heads are always parsed by llhttp
 
-  ResponseParser(OnComplete on_complete, void* context);
+  // known: where repeated heads are kept and looked up (outlives the parser);
+  // nullptr: every response is parsed by llhttp.
+  ResponseParser(OnComplete on_complete, void* context, KnownHead* known = nullptr);
   ResponseParser(const ResponseParser&) = delete;
   ResponseParser& operator=(const ResponseParser&) = delete;
 
@@ -94,13 +106,6 @@ class ResponseParser {
   std::size_t skip_known_body(std::size_t available);
   void complete(int status, bool keep_alive);
 
-  struct KnownHead {
-    std::array<char, kMaxKnownHead> bytes{};
-    std::size_t length = 0;  // 0: none yet
-    std::size_t body = 0;    // its Content-Length
-    int status = 0;
-  };
-
   llhttp_t parser_{};
   OnComplete on_complete_;
   void* context_;
@@ -109,8 +114,9 @@ class ResponseParser {
   std::uint64_t head_bits_ = 0;  // bit i: the i-th oldest outstanding request is HEAD
   bool in_message_ = false;
   bool learn_ = false;           // the response llhttp completed last may become the known head
-  KnownHead known_;
+  KnownHead* known_;
   std::size_t known_body_left_ = 0;  // of the known response in progress
+  int known_status_ = 0;             // of the known response in progress
   std::uint64_t known_matches_ = 0;
   const char* error_reason_ = "";
 };

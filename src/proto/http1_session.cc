@@ -6,12 +6,12 @@
 namespace pacer::proto {
 
 Http1Session::Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth,
-                           bool is_head)
+                           bool is_head, KnownHead* known)
     : request_(request),
       repeated_(repeated),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
       is_head_(is_head),
-      parser_(&Http1Session::on_complete, this) {}
+      parser_(&Http1Session::on_complete, this, known) {}
 
 void Http1Session::reset() {
   parser_.reset();

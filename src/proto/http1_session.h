@@ -22,8 +22,10 @@ class Http1Session final : public Session {
 
   // request: one request's bytes. repeated: the same bytes `depth` times in a
   // row (so several queued requests go out in one write); both outlive the session.
-  // depth: 1..kMaxDepth. is_head: responses carry no body.
-  Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth, bool is_head);
+  // depth: 1..kMaxDepth. is_head: responses carry no body. known: the worker's
+  // known response head (see ResponseParser), or nullptr.
+  Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth, bool is_head,
+               KnownHead* known = nullptr);
 
   void reset() override;
   std::uint32_t capacity() const override { return closing_ ? 0 : depth_; }

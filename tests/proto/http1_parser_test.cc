@@ -253,7 +253,8 @@ TEST(ResponseParser, RepeatedResponsesCompleteInOrderAtAnySplit) {
   const Mix mix = mixed_responses();
   for (std::size_t cut = 0; cut < mix.bytes.size(); ++cut) {
     Seen seen;
-    ResponseParser parser(&record, &seen);
+    KnownHead known;
+    ResponseParser parser(&record, &seen, &known);
     for (const bool head : mix.head) ASSERT_TRUE(parser.expect(head));
     ASSERT_TRUE(feed_split(parser, mix.bytes, cut)) << "cut at " << cut << ": " << parser.error_reason();
     EXPECT_EQ(seen.statuses, mix.statuses) << "cut at " << cut;
@@ -266,7 +267,8 @@ TEST(ResponseParser, RepeatedResponsesCompleteInOrderAtAnySplit) {
 TEST(ResponseParser, RepeatedResponsesCompleteInOrderFedByteByByte) {
   const Mix mix = mixed_responses();
   Seen seen;
-  ResponseParser parser(&record, &seen);
+  KnownHead known;
+  ResponseParser parser(&record, &seen, &known);
   for (const bool head : mix.head) ASSERT_TRUE(parser.expect(head));
   // Nothing is learnt (no response arrives in one read), but every pause resumes.
   for (std::size_t i = 0; i < mix.bytes.size(); ++i) ASSERT_TRUE(parser.feed(&mix.bytes[i], 1)) << i;
@@ -276,7 +278,8 @@ TEST(ResponseParser, RepeatedResponsesCompleteInOrderFedByteByByte) {
 
 TEST(ResponseParser, KnownHeadBodyCanSpanReads) {
   Seen seen;
-  ResponseParser parser(&record, &seen);
+  KnownHead known;
+  ResponseParser parser(&record, &seen, &known);
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(parser.expect(false));
   ASSERT_TRUE(parser.feed(kHello.data(), kHello.size()));  // learnt
   const std::string head = kHello.substr(0, kHello.size() - 5);
@@ -298,7 +301,7 @@ TEST(ResponseParser, OnlyKeepAliveResponsesFramedByLengthBecomeKnown) {
   // {response, responses llhttp reads from two copies: after a close, none}
   const std::vector<std::pair<std::string, std::size_t>> never_known = {
       {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", 2},
-      {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Long: " + std::string(ResponseParser::kMaxKnownHead, 'x') +
+      {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Long: " + std::string(KnownHead::kMaxBytes, 'x') +
            "\r\n\r\nok",
        2},
       {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", 1},
@@ -306,7 +309,8 @@ TEST(ResponseParser, OnlyKeepAliveResponsesFramedByLengthBecomeKnown) {
   };
   for (const auto& [bytes, responses] : never_known) {
     Seen seen;
-    ResponseParser parser(&record, &seen);
+    KnownHead known;
+    ResponseParser parser(&record, &seen, &known);
     const std::string twice = bytes + bytes;
     ASSERT_TRUE(parser.expect(false) && parser.expect(false));
     ASSERT_TRUE(parser.feed(twice.data(), twice.size())) << bytes;
@@ -319,7 +323,8 @@ TEST(ResponseParser, BytesAfterAKnownResponseAreStillChecked) {
   const std::vector<std::string> tails = {"garbage\r\n\r\n", "HTTX/1.1 200 OK\r\n\r\n", kHello};
   for (const std::string& tail : tails) {
     Seen seen;
-    ResponseParser parser(&record, &seen);
+    KnownHead known;
+    ResponseParser parser(&record, &seen, &known);
     ASSERT_TRUE(parser.expect(false) && parser.expect(false));  // the tail answers nothing
     const std::string bytes = kHello + kHello + tail;
     EXPECT_FALSE(parser.feed(bytes.data(), bytes.size())) << tail;
@@ -328,19 +333,42 @@ TEST(ResponseParser, BytesAfterAKnownResponseAreStillChecked) {
   }
 }
 
-TEST(ResponseParser, ResetForgetsTheKnownHead) {
+TEST(ResponseParser, WithoutAKnownHeadEveryResponseIsParsed) {
   Seen seen;
   ResponseParser parser(&record, &seen);
   const std::string twice = kHello + kHello;
   ASSERT_TRUE(parser.expect(false) && parser.expect(false));
   ASSERT_TRUE(parser.feed(twice.data(), twice.size()));
-  EXPECT_EQ(parser.known_head_matches(), 1u);
-  parser.reset();
+  EXPECT_EQ(seen.statuses, (std::vector<int>{200, 200}));
   EXPECT_EQ(parser.known_head_matches(), 0u);
-  ASSERT_TRUE(parser.expect(false));
-  ASSERT_TRUE(parser.feed(kHello.data(), kHello.size()));
-  EXPECT_EQ(parser.known_head_matches(), 0u);  // parsed by llhttp, not matched
-  EXPECT_EQ(seen.statuses.size(), 3u);
+}
+
+TEST(ResponseParser, ConnectionsOfAWorkerShareTheKnownHead) {
+  KnownHead known;
+  Seen seen_a;
+  Seen seen_b;
+  ResponseParser a(&record, &seen_a, &known);
+  ResponseParser b(&record, &seen_b, &known);
+  ASSERT_TRUE(a.expect(false) && b.expect(false) && b.expect(false));
+  ASSERT_TRUE(a.feed(kHello.data(), kHello.size()));  // a learns kHello
+  // b matches it at once, and keeps its status while a learns another head.
+  const std::string partial = kHello.substr(0, kHello.size() - 1);
+  ASSERT_TRUE(b.feed(partial.data(), partial.size()));
+  EXPECT_EQ(b.known_head_matches(), 0u);
+  EXPECT_TRUE(b.mid_response());
+  const std::string other = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+  ASSERT_TRUE(a.expect(false));
+  ASSERT_TRUE(a.feed(other.data(), other.size()));
+  ASSERT_TRUE(b.feed("o", 1));
+  EXPECT_EQ(b.known_head_matches(), 1u);
+  EXPECT_EQ(seen_b.statuses, std::vector<int>{200});
+  // A reset (a reconnect) keeps the worker's head: b's next 404 is matched.
+  b.reset();
+  ASSERT_TRUE(b.expect(false));
+  ASSERT_TRUE(b.feed(other.data(), other.size()));
+  EXPECT_EQ(b.known_head_matches(), 1u);
+  EXPECT_EQ(seen_b.statuses, (std::vector<int>{200, 404}));
+  EXPECT_EQ(seen_a.statuses, (std::vector<int>{200, 404}));
 }
 
 }  // namespace
