@@ -22,7 +22,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 SERVERS=${SERVERS:-"nginx pacer-serve"}
 CASES=${CASES:-"1:50 2:200 1:10000"}
 TOOLS=(floor floor-stamps pacer wrk)
-FD_HEADROOM=100
 
 bench_require
 [[ -x $FLOOR ]] || bench_die "$FLOOR not built: cmake --preset release && cmake --build --preset release"
@@ -35,28 +34,17 @@ echo "settings: duration $DURATION, $REPEATS repeats, interleaved ${TOOLS[*]}; f
 echo "no CPU pinning (no taskset): client and server share all $(nproc) cores"
 echo
 
+start_server() {
+  case $1 in
+    nginx) start_nginx plain; SERVER_URL=$NGINX_URL ;;
+    pacer-serve) start_pacer_serve; SERVER_URL=$SERVE_URL ;;
+    *) bench_die "unknown server $1 (nginx, pacer-serve)" ;;
+  esac
+}
+
 declare -A RPS CPU_US RSS_KB
 ROWS=()
-for server in $SERVERS; do
-  case $server in
-    nginx) start_nginx; url=$NGINX_URL ;;
-    pacer-serve) start_pacer_serve; url=$SERVE_URL ;;
-    *) bench_die "unknown server $server (nginx, pacer-serve)" ;;
-  esac
-  echo "## server: $server ($url)"
-  for case_spec in $CASES; do
-    threads=${case_spec%%:*}
-    conns=${case_spec##*:}
-    name="-t$threads -c$conns"
-    if (( conns + FD_HEADROOM > FD_LIMIT )); then
-      echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM))"
-      continue
-    fi
-    ROWS+=("$server|$name")
-    measure_clients "$server" "$name" "$threads" "$conns" "$url" "${TOOLS[@]}"
-  done
-  echo
-done
+measure_all_cases "${TOOLS[@]}"
 
 echo "## medians over $REPEATS runs: CPU us/request, and ratios to wrk"
 echo

@@ -49,23 +49,16 @@ echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer/wrk; HTT
 echo "no CPU pinning (no taskset): client and server share all $(nproc) cores"
 echo
 
+start_server() {
+  case $1 in
+    pacer-serve) start_pacer_serve_tls; SERVER_URL=$TLS_SERVE_URL ;;
+    nginx) start_nginx ssl; SERVER_URL=$NGINX_URL ;;
+    *) bench_die "unknown server $1 (pacer-serve, nginx)" ;;
+  esac
+}
+
 declare -A RPS CPU_US RSS_KB
 ROWS=()
-for server in $SERVERS; do
-  case $server in
-    pacer-serve) start_pacer_serve_tls; url=$TLS_SERVE_URL ;;
-    nginx) start_nginx ssl; url=$NGINX_URL ;;
-    *) bench_die "unknown server $server (pacer-serve, nginx)" ;;
-  esac
-  echo "## server: $server ($url)"
-  for case_spec in $CASES; do
-    threads=${case_spec%%:*}
-    conns=${case_spec##*:}
-    name="-t$threads -c$conns"
-    ROWS+=("$server|$name")
-    measure_pacer_and_wrk "$server" "$name" "$threads" "$conns" "$url"
-  done
-  echo
-done
+measure_all_cases pacer wrk
 
 print_pacer_wrk_medians "medians over $REPEATS runs (ratio = pacer / wrk)"

@@ -16,7 +16,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SERVERS=${SERVERS:-"nginx pacer-serve"}
 CASES=${CASES:-"1:50 2:200 1:10000"}
-FD_HEADROOM=100  # listening socket, epoll, stdio, … beyond one fd per connection
 
 bench_require
 bench_setup
@@ -29,28 +28,16 @@ echo "servers: nginx (worker_processes 1, 100-byte file) and pacer serve -t 1 (/
 echo "no CPU pinning (no taskset): client and server share all $(nproc) cores"
 echo
 
+start_server() {
+  case $1 in
+    nginx) start_nginx plain; SERVER_URL=$NGINX_URL ;;
+    pacer-serve) start_pacer_serve; SERVER_URL=$SERVE_URL ;;
+    *) bench_die "unknown server $1 (nginx, pacer-serve)" ;;
+  esac
+}
+
 declare -A RPS CPU_US RSS_KB
 ROWS=()
-
-for server in $SERVERS; do
-  case $server in
-    nginx) start_nginx; url=$NGINX_URL ;;
-    pacer-serve) start_pacer_serve; url=$SERVE_URL ;;
-    *) bench_die "unknown server $server (nginx, pacer-serve)" ;;
-  esac
-  echo "## server: $server ($url)"
-  for case_spec in $CASES; do
-    threads=${case_spec%%:*}
-    conns=${case_spec##*:}
-    name="-t$threads -c$conns"
-    if (( conns + FD_HEADROOM > FD_LIMIT )); then
-      echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM)) (raise it with ulimit -Hn as root)"
-      continue
-    fi
-    ROWS+=("$server|$name")
-    measure_pacer_and_wrk "$server" "$name" "$threads" "$conns" "$url"
-  done
-  echo
-done
+measure_all_cases pacer wrk
 
 print_pacer_wrk_medians "medians over $REPEATS runs (ratio = pacer / wrk; goals: CPU/req <= 0.80, RSS at -c10000 <= 0.50)"

@@ -250,6 +250,31 @@ measure_clients() {
 
 measure_pacer_and_wrk() { measure_clients "$@" pacer wrk; }
 
+# measure_all_cases TOOL...: for each server of $SERVERS, started by the caller's
+# start_server SERVER (which sets SERVER_URL), and each "threads:conns" of $CASES,
+# measure_clients with the TOOLs; appends "SERVER|-tT -cC" to the caller's ROWS.
+# A case needing more file descriptors than the hard limit allows is skipped.
+FD_HEADROOM=100  # listening socket, epoll, stdio, … beyond one fd per connection
+measure_all_cases() {
+  local server case_spec threads conns name
+  for server in $SERVERS; do
+    start_server "$server"
+    echo "## server: $server ($SERVER_URL)"
+    for case_spec in $CASES; do
+      threads=${case_spec%%:*}
+      conns=${case_spec##*:}
+      name="-t$threads -c$conns"
+      if (( conns + FD_HEADROOM > FD_LIMIT )); then
+        echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM)) (raise it with ulimit -Hn as root)"
+        continue
+      fi
+      ROWS+=("$server|$name")
+      measure_clients "$server" "$name" "$threads" "$conns" "$SERVER_URL" "$@"
+    done
+    echo
+  done
+}
+
 # print_pacer_wrk_medians HEADING: the markdown table of medians (and ratios
 # pacer/wrk) of what measure_pacer_and_wrk collected, one row per entry of the
 # caller's ROWS ("SERVER|NAME").
