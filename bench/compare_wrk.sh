@@ -28,14 +28,6 @@ echo "servers: nginx (worker_processes 1, 100-byte file) and pacer serve -t 1 (/
 echo "no CPU pinning (no taskset): client and server share all $(nproc) cores"
 echo
 
-start_server() {
-  case $1 in
-    nginx) start_nginx plain; SERVER_URL=$NGINX_URL ;;
-    pacer-serve) start_pacer_serve; SERVER_URL=$SERVE_URL ;;
-    *) bench_die "unknown server $1 (nginx, pacer-serve)" ;;
-  esac
-}
-
 declare -A RPS CPU_US RSS_KB
 ROWS=()
 measure_all_cases pacer wrk

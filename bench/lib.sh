@@ -250,7 +250,17 @@ measure_clients() {
 
 measure_pacer_and_wrk() { measure_clients "$@" pacer wrk; }
 
-# measure_all_cases TOOL...: for each server of $SERVERS, started by the caller's
+# start_server SERVER: the plain-HTTP servers (nginx, pacer-serve); sets SERVER_URL.
+# A script with other servers (compare_tls.sh) defines its own after sourcing this.
+start_server() {
+  case $1 in
+    nginx) start_nginx plain; SERVER_URL=$NGINX_URL ;;
+    pacer-serve) start_pacer_serve; SERVER_URL=$SERVE_URL ;;
+    *) bench_die "unknown server $1 (nginx, pacer-serve)" ;;
+  esac
+}
+
+# measure_all_cases TOOL...: for each server of $SERVERS, started by
 # start_server SERVER (which sets SERVER_URL), and each "threads:conns" of $CASES,
 # measure_clients with the TOOLs; appends "SERVER|-tT -cC" to the caller's ROWS.
 # A case needing more file descriptors than the hard limit allows is skipped.
