@@ -164,7 +164,7 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
   const char* p = data;
   const char* const end = data + len;
   while (p < end) {
-    if (in_message_ && known_body_left_ > 0) {  // a known response's body, over several reads
+    if (known_body_left_ > 0) {  // a known response's body, over several reads
       p += skip_known_body(static_cast<std::size_t>(end - p));
       continue;
     }
@@ -199,18 +199,9 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
 
 bool ResponseParser::finish() {
   if (!in_message_) return true;
-  if (known_body_left_ > 0) {
-    error_reason_ = "connection closed in the middle of a response";
-    return false;
-  }
-  // HPE_PAUSED: on_message_complete's pause (a body delimited by the close ended).
-  const llhttp_errno_t err = llhttp_finish(&parser_);
-  if (err == HPE_PAUSED) llhttp_resume(&parser_);
-  if (err != HPE_OK && err != HPE_PAUSED) {
-    error_reason_ = "connection closed in the middle of a response";
-    return false;
-  }
-  // llhttp completes a close-delimited body here; anything else is truncated.
+  // llhttp completes a body delimited by the close here (HPE_PAUSED: the pause of
+  // on_message_complete); a known response's body never is. Anything else was cut short.
+  if (known_body_left_ == 0 && llhttp_finish(&parser_) == HPE_PAUSED) llhttp_resume(&parser_);
   if (in_message_) {
     error_reason_ = "connection closed in the middle of a response";
     return false;
