@@ -517,3 +517,20 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture
+def hostile_server():
+    """Factory: hostile.HostileServer(behaviour); every one is closed at teardown."""
+    from hostile import HostileServer
+
+    servers: list[HostileServer] = []
+
+    def start(behaviour, backlog: int = 128) -> HostileServer:
+        s = HostileServer(behaviour, backlog=backlog)
+        servers.append(s)
+        return s
+
+    yield start
+    for s in servers:
+        s.close()
