@@ -1,9 +1,13 @@
+// Output files; see the header. The path a user names is followed through its
+// symbolic links first, so neither a link nor a device node is ever replaced.
 #include "core/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 
@@ -13,40 +17,109 @@ namespace pacer {
 
 namespace {
 
+constexpr int kMaxLinkHops = 40;  // as the kernel's own limit (ELOOP)
+
 std::string directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-}  // namespace
+Error write_error(const std::string& path, int err) {
+  return runtime_error("cannot write '" + path + "': " + std::strerror(err));
+}
 
-Status write_file_atomically(const std::string& path, std::string_view content) {
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  UniqueFd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (!fd.valid()) return runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+// 0, or the errno of the write that failed.
+int write_all(int fd, std::string_view content) {
   std::size_t done = 0;
   while (done < content.size()) {
-    const ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = errno;
-      ::unlink(temp.c_str());
-      return runtime_error("cannot write '" + path + "': " + std::strerror(err));
-    }
+    if (n <= 0) return n < 0 ? errno : EIO;
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd.get()) != 0 || ::close(fd.release()) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
+  return 0;
+}
+
+// A device, a FIFO: written where it is, as a shell's `>` would (no rename, no
+// fsync, which such files refuse).
+Status write_in_place(const std::string& path, const std::string& target, std::string_view content) {
+  UniqueFd fd(::open(target.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd.valid()) return write_error(path, errno);
+  if (const int err = write_all(fd.get(), content); err != 0) return write_error(path, err);
+  if (::close(fd.release()) != 0) return write_error(path, errno);
+  return Ok{};
+}
+
+// A regular file (or none yet): a temporary file beside it, then rename(2). An
+// existing file keeps its permissions.
+Status write_by_rename(const std::string& path, const std::string& target, std::string_view content,
+                       const struct stat* existing) {
+  const std::string temp = target + ".tmp." + std::to_string(::getpid());
+  UniqueFd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!fd.valid()) return write_error(path, errno);
+  int err = 0;
+  if (existing != nullptr && ::fchmod(fd.get(), existing->st_mode & 07777) != 0) err = errno;
+  if (err == 0) err = write_all(fd.get(), content);
+  if (err == 0 && (::fsync(fd.get()) != 0 || ::close(fd.release()) != 0 ||
+                   std::rename(temp.c_str(), target.c_str()) != 0)) {
+    err = errno;
+  }
+  if (err != 0) {
     ::unlink(temp.c_str());
-    return runtime_error("cannot write '" + path + "': " + std::strerror(err));
+    return write_error(path, err);
   }
   return Ok{};
 }
 
+}  // namespace
+
+Result<std::string> resolve_output_path(const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < kMaxLinkHops; ++hops) {
+    struct stat st {};
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;  // absent, or not a link
+    char target[PATH_MAX];
+    const ssize_t n = ::readlink(current.c_str(), target, sizeof target - 1);
+    if (n < 0) return write_error(path, errno);
+    const std::string next(target, static_cast<std::size_t>(n));
+    current = next.front() == '/' ? next : directory_of(current) + "/" + next;
+  }
+  return write_error(path, ELOOP);
+}
+
+Status write_file_atomically(const std::string& path, std::string_view content) {
+  auto target = resolve_output_path(path);
+  if (!target) return target.error();
+  struct stat st {};
+  if (::stat(target->c_str(), &st) != 0) {
+    if (errno != ENOENT) return write_error(path, errno);
+    return write_by_rename(path, *target, content, nullptr);
+  }
+  if (S_ISDIR(st.st_mode)) return write_error(path, EISDIR);
+  if (S_ISREG(st.st_mode)) return write_by_rename(path, *target, content, &st);
+  return write_in_place(path, *target, content);
+}
+
 Status check_writable_path(const std::string& path, std::string_view flag) {
+  const std::string prefix = std::string(flag) + ": cannot write '" + path + "': ";
   if (path.empty()) return bad_argument(std::string(flag) + ": the file name is empty");
-  const std::string dir = directory_of(path);
+  auto target = resolve_output_path(path);
+  if (!target) return bad_argument(std::string(flag) + ": " + target.error().message);
+  struct stat st {};
+  if (::stat(target->c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return bad_argument(prefix + "it is a directory");
+    if (S_ISSOCK(st.st_mode)) return bad_argument(prefix + "it is a socket");
+    // A device or FIFO is written in place; a regular file is replaced from
+    // beside it, which needs its directory to be writable.
+    const std::string& must_write = S_ISREG(st.st_mode) ? directory_of(*target) : *target;
+    if (::access(must_write.c_str(), W_OK) != 0) {
+      return bad_argument(prefix + (must_write == *target ? "" : must_write + ": ") + std::strerror(errno));
+    }
+    return Ok{};
+  }
+  if (errno != ENOENT) return bad_argument(prefix + std::strerror(errno));
+  const std::string dir = directory_of(*target);
   if (::access(dir.c_str(), W_OK) != 0) {
     return bad_argument(std::string(flag) + ": cannot create '" + path + "' (" + dir + ": " + std::strerror(errno) +
                         ")");

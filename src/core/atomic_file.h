@@ -1,5 +1,12 @@
-// Writes a whole file atomically: a temporary file beside it, then rename(2), so
-// a reader (or an interrupted run) never sees half a file. Main thread.
+// Output files (-o, --hdr, `pacer merge -o`, ...), written so that nothing but
+// the file meant is ever changed. Main thread.
+//
+// The path is first followed through its symbolic links to the file they name.
+// A regular file (or none yet) is written whole to a temporary file beside it,
+// then renamed over it, so a reader (or an interrupted run) never sees half a
+// file; an existing file keeps its permissions. Anything else (a character
+// device such as /dev/null, a FIFO) is written in place, as a shell's `>` does:
+// a device node or a link is never replaced by a regular file.
 #pragma once
 
 #include <string>
@@ -9,12 +16,17 @@
 
 namespace pacer {
 
-// Errors (kRuntime) name the path and the system's reason.
+// Errors (kRuntime) name the path as given and the system's reason.
 Status write_file_atomically(const std::string& path, std::string_view content);
 
-// Whether a file could be created at path (its directory exists and is
-// writable); the error (kBadArgument) names the path. Checked before a run so a
-// typo fails in a second, not after the load.
+// The file a write to path reaches: path with its own symbolic links followed
+// (a dangling link gives the file it would create). Error (kRuntime): a loop.
+Result<std::string> resolve_output_path(const std::string& path);
+
+// Whether path can be written as write_file_atomically would: not a directory
+// or a socket; a regular file or a new one needs a writable directory, a device
+// or FIFO write permission. The error (kBadArgument) names flag, the path and
+// the reason. Checked before a run so a typo fails in a second, not after the load.
 Status check_writable_path(const std::string& path, std::string_view flag);
 
 }  // namespace pacer
