@@ -99,6 +99,24 @@ std::optional<std::uint64_t> count_multiplier(std::string_view suffix) {
   return std::nullopt;
 }
 
+// Byte sizes are binary, as wrk's report prints them (1k = 1 KiB = 1024 bytes).
+std::optional<std::uint64_t> byte_size_multiplier(std::string_view suffix) {
+  struct Unit {
+    std::string_view names[4];
+    std::uint64_t bytes;
+  };
+  static constexpr std::array<Unit, 4> kUnits{{{{"", "b", "", ""}, 1},
+                                               {{"k", "kb", "kib", ""}, std::uint64_t{1} << 10},
+                                               {{"m", "mb", "mib", ""}, std::uint64_t{1} << 20},
+                                               {{"g", "gb", "gib", ""}, std::uint64_t{1} << 30}}};
+  for (const Unit& unit : kUnits) {
+    for (std::string_view name : unit.names) {
+      if (iequals(suffix, name) && (!name.empty() || suffix.empty())) return unit.bytes;
+    }
+  }
+  return std::nullopt;
+}
+
 // RFC 3986 reg-name characters: unreserved, sub-delims and percent-encoding.
 bool is_host_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) ||
@@ -195,6 +213,20 @@ Result<std::uint64_t> parse_count(std::string_view text, std::string_view flag) 
     return bad_argument(fmt::format("{}: '{}' is too large", flag, text));
   }
   return static_cast<std::uint64_t>(count.value);
+}
+
+Result<std::uint64_t> parse_byte_size(std::string_view text, std::string_view flag) {
+  const auto split = split_number(text);
+  const auto multiplier = split ? byte_size_multiplier(split->suffix) : std::nullopt;
+  if (!multiplier) {
+    return bad_argument(fmt::format("{}: '{}' is not a size (expected e.g. 4096, 64k, 16M, 1G)", flag, text));
+  }
+  const Scaled bytes = scale(split->number, *multiplier);
+  if (!bytes.is_exact) return bad_argument(fmt::format("{}: '{}' is not a whole number of bytes", flag, text));
+  if (bytes.value > std::numeric_limits<std::uint64_t>::max()) {
+    return bad_argument(fmt::format("{}: '{}' is too large", flag, text));
+  }
+  return static_cast<std::uint64_t>(bytes.value);
 }
 
 std::optional<std::uint16_t> parse_port_number(std::string_view text) {

@@ -116,6 +116,29 @@ TEST(Units, MalformedCountIsRefusedNamingTheFlag) {
   }
 }
 
+TEST(Units, ByteSizesAreBinaryInEverySpelling) {
+  const auto size_of = [](const char* text) {
+    auto parsed = parse_byte_size(text, "--max-request-body");
+    EXPECT_TRUE(parsed.ok()) << text;
+    return parsed.ok() ? *parsed : 0;
+  };
+  EXPECT_EQ(size_of("4096"), 4096u);
+  EXPECT_EQ(size_of("12B"), 12u);
+  for (const char* text : {"64k", "64K", "64KB", "64KiB", "64kib"}) EXPECT_EQ(size_of(text), 65'536u) << text;
+  for (const char* text : {"16M", "16m", "16MB", "16MiB"}) EXPECT_EQ(size_of(text), 16u << 20) << text;
+  EXPECT_EQ(size_of("1G"), 1u << 30);
+  EXPECT_EQ(size_of("1.5k"), 1536u);
+}
+
+TEST(Units, MalformedByteSizeIsRefusedNamingTheFlag) {
+  for (const char* text : {"", "lots", "-1", "10x", "1T", "1.0001k", "1kk"}) {
+    auto parsed = parse_byte_size(text, "--max-capture-body");
+    ASSERT_FALSE(parsed.ok()) << text;
+    EXPECT_EQ(parsed.error().message.rfind(std::string("--max-capture-body: '") + text + "' is not", 0), 0u)
+        << parsed.error().message;
+  }
+}
+
 TEST(Units, PortNumberIsDigitsUpTo65535) {
   EXPECT_EQ(parse_port_number("0"), 0);
   EXPECT_EQ(parse_port_number("65535"), 65535);
