@@ -13,6 +13,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include <fmt/format.h>
@@ -21,8 +22,8 @@
 #include "cli/cert_options.h"
 #include "cli/fd_limit.h"
 #include "cli/shard_options.h"
-#include "core/atomic_file.h"
 #include "cli/gate_options.h"
+#include "cli/input_checks.h"
 #include "cli/load_options.h"
 #include "cli/merge_options.h"
 #include "cli/option_scan.h"
@@ -39,9 +40,10 @@ enum RunOption : int {
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
   kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
+  kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody,
 };
 
-constexpr std::array<OptionSpec, 40> kRunOptions{{
+constexpr std::array<OptionSpec, 44> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -82,6 +84,10 @@ constexpr std::array<OptionSpec, 40> kRunOptions{{
     {kKey, '\0', "key", true},
     {kNoTlsResume, '\0', "no-tls-resume", false},
     {kScript, 's', "script", true},
+    {kMaxRequestBody, '\0', "max-request-body", true},
+    {kMaxCaptureHeaders, '\0', "max-capture-headers", true},
+    {kMaxCaptureHeaderBytes, '\0', "max-capture-header-bytes", true},
+    {kMaxCaptureBody, '\0', "max-capture-body", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -95,6 +101,7 @@ struct RunDraft {
   bool deadline_given = false;
   bool streams_given = false;
   bool pipeline_given = false;
+  std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
 // --cacert, --cert, --key: a file that can be read now (its contents are
@@ -195,7 +202,7 @@ Status store(Result<T> parsed, Field& field) {
   return Ok{};
 }
 
-Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istream& stdin_stream) {
+Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
   Config& config = draft.config;
   switch (option.id) {
     case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
@@ -224,7 +231,8 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       draft.is_method_given = true;
       return store(parse_method(option), config.method);
     case kBody:
-      return store(read_body_argument(option.value, option.flag, stdin_stream), config.body);
+      draft.body = option;
+      return Ok{};
     case kLatency: config.print_latency = true; return Ok{};
     case kDisableKeepalive: config.keep_alive = false; return Ok{};
     case kNoRecordTimeouts: config.record_timeouts = false; return Ok{};
@@ -254,13 +262,9 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       }
       config.json_format = option.value == "json";
       return Ok{};
-    case kOutput:
-      config.output_path = option.value;
-      return check_writable_path(option.value, option.flag);
+    case kOutput: config.output_path = option.value; return Ok{};
     case kInterval: return store(parse_positive_duration(option, "interval"), config.interval_ns);
-    case kTimeseries:
-      config.timeseries_path = option.value;
-      return option.value == "-" ? Status(Ok{}) : check_writable_path(option.value, option.flag);
+    case kTimeseries: config.timeseries_path = option.value; return Ok{};
     case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
     case kRefresh: return store(parse_refresh(option), config.refresh_ns);
     case kPlain: config.plain = true; return Ok{};
@@ -275,9 +279,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
       if (option.value.empty()) return bad_argument(fmt::format("{}: script path is empty", option.flag));
       config.script_path = option.value;
       return Ok{};
-    case kHdr:
-      config.hgrm_path = option.value;
-      return check_writable_path(option.value, option.flag);
+    case kHdr: config.hgrm_path = option.value; return Ok{};
     case kHttp2: config.http2 = true; return Ok{};
     case kStreams:
       draft.streams_given = true;
@@ -290,6 +292,11 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft, std::istre
     case kCert: return store(readable_file(option), config.tls_cert_file);
     case kKey: return store(readable_file(option), config.tls_key_file);
     case kNoTlsResume: config.tls_resume = false; return Ok{};
+    case kMaxRequestBody: return store(parse_byte_size(option.value, option.flag), config.max_request_body_bytes);
+    case kMaxCaptureHeaders: return store(parse_count(option.value, option.flag), config.max_capture_headers);
+    case kMaxCaptureHeaderBytes:
+      return store(parse_byte_size(option.value, option.flag), config.max_capture_header_bytes);
+    case kMaxCaptureBody: return store(parse_byte_size(option.value, option.flag), config.max_capture_body_bytes);
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
@@ -341,6 +348,8 @@ Status finish_run_draft(RunDraft& draft, Command command) {
                                                      : "--cert needs --key too (the certificate's private key)");
   }
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
+  if (Status headers = check_request_headers(config); !headers) return headers;
+  if (Status outputs = check_output_files(config); !outputs) return outputs;
   config.threads = std::min(config.threads, config.connections);
   if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
   // The demo's in-process server holds the other end of every connection.
@@ -368,9 +377,15 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
   RunDraft draft;
   if (command == Command::kDemo) draft.config.duration_ns = kDemoDurationNs;
   for (const ScannedOption& option : scan.options) {
-    if (Status applied = apply_run_option(option, draft, stdin_stream); !applied) {
+    if (Status applied = apply_run_option(option, draft); !applied) {
       return applied.error();
     }
+  }
+  if (draft.body) {
+    auto body = read_body_argument(draft.body->value, draft.body->flag, stdin_stream,
+                                   draft.config.max_request_body_bytes);
+    if (!body) return body.error();
+    draft.config.body = std::move(*body);
   }
   if (Status url = check_positionals(scan.positionals, command, draft.config); !url) {
     return url.error();

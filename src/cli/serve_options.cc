@@ -12,6 +12,7 @@
 
 #include "cli/option_scan.h"
 #include "cli/units.h"
+#include "core/atomic_file.h"
 
 namespace pacer::cli {
 namespace {
@@ -108,7 +109,7 @@ Status apply_serve_option(const ScannedOption& option, ServeDraft& draft) {
         return bad_argument(fmt::format("{}: missing file name", option.flag));
       }
       draft.serve.log_arrivals_path = option.value;
-      return Ok{};
+      return check_writable_path(option.value, option.flag);  // before serving, not when it stops
     default:
       return Ok{};
   }

@@ -29,4 +29,12 @@ std::vector<int> connections_per_worker(int threads, int connections) {
   return share;
 }
 
+std::vector<OutputFile> Config::output_files() const {
+  std::vector<OutputFile> files;
+  if (!output_path.empty()) files.push_back({"-o", output_path});
+  if (!hgrm_path.empty()) files.push_back({"--hdr", hgrm_path});
+  if (!timeseries_path.empty() && timeseries_path != "-") files.push_back({"--timeseries", timeseries_path});
+  return files;
+}
+
 }  // namespace pacer

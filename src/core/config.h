@@ -59,6 +59,18 @@ struct LatencyGate {
   std::string text;            // as the user wrote it, for messages
 };
 
+// Default input caps (see Config); the options raise or lower them.
+inline constexpr std::uint64_t kDefaultMaxRequestBodyBytes = std::uint64_t{64} << 20;  // 64 MiB
+inline constexpr std::uint64_t kDefaultMaxCaptureHeaders = 100;
+inline constexpr std::uint64_t kDefaultMaxCaptureHeaderBytes = std::uint64_t{64} << 10;  // 64 KiB
+inline constexpr std::uint64_t kDefaultMaxCaptureBodyBytes = std::uint64_t{8} << 20;     // 8 MiB
+
+// A file an option writes (-o, --hdr, --timeseries, ...): which option, which path.
+struct OutputFile {
+  const char* flag;
+  std::string path;
+};
+
 struct Config {
   Target target;
   int threads = 2;
@@ -76,6 +88,13 @@ struct Config {
   bool record_timeouts = true;            // false: --no-record-timeouts
   std::string script_path;                // -s/--script: a wrk-compatible Lua script; empty: none
   std::vector<std::string> script_args;   // after the URL (or `--`): init(args)'s args[1..]
+
+  // Input caps (docs/limits.md). A script's response() is given copies of each
+  // response's headers and body; past a cap the response is a parse error.
+  std::uint64_t max_request_body_bytes = kDefaultMaxRequestBodyBytes;     // --max-request-body: -b @FILE, @-
+  std::uint64_t max_capture_headers = kDefaultMaxCaptureHeaders;          // --max-capture-headers
+  std::uint64_t max_capture_header_bytes = kDefaultMaxCaptureHeaderBytes; // --max-capture-header-bytes
+  std::uint64_t max_capture_body_bytes = kDefaultMaxCaptureBodyBytes;     // --max-capture-body
 
   // Protocol. Each connection carries up to `streams` (HTTP/2) or `pipeline`
   // (HTTP/1.1) requests at once; -c stays the number of connections.
@@ -124,6 +143,9 @@ struct Config {
   // or the time series (--timeseries -). Nothing else may be written there.
   bool stdout_is_data() const { return timeseries_path == "-" || (json_format && output_path.empty()); }
   bool is_open_model() const { return load_model != LoadModel::kClosed; }
+  // Every file this run writes: each is checked before the run starts.
+  // A new file option adds itself here. ("--timeseries -" is stdout: not listed.)
+  std::vector<OutputFile> output_files() const;
 };
 
 // Connections each worker owns: exactly `connections` in total, remainders spread

@@ -72,7 +72,8 @@ Status Worker::prepare() {
   if (shared_.http2_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
   address_ = shared_.address;
   if (shared_.script != nullptr) {
-    script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_));
+    script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_),
+                                             *shared_.config);
     if (Status s = script_->prepare_request(); !s) return s;
     address_ = script_->address();
   }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_size.h"
 #include "proto/http1_parser.h"
 
 namespace pacer::engine {
@@ -70,7 +71,29 @@ Result<RequestBatch> count_requests(std::string_view bytes) {
   return count.batch;
 }
 
-WorkerScript::WorkerScript(script::ScriptHost& host, script::ThreadScript& script) : host_(host), script_(script) {}
+namespace {
+
+proto::CaptureCap capture_cap(std::uint64_t max, const std::string& reason) {
+  return proto::CaptureCap{static_cast<std::size_t>(std::min<std::uint64_t>(max, SIZE_MAX)), reason};
+}
+
+}  // namespace
+
+WorkerScript::WorkerScript(script::ScriptHost& host, script::ThreadScript& script, const Config& config)
+    : host_(host),
+      script_(script),
+      max_headers_(capture_cap(config.max_capture_headers,
+                               fmt::format("more than {} response headers to capture for the script's response() "
+                                           "(--max-capture-headers)",
+                                           config.max_capture_headers))),
+      max_header_bytes_(capture_cap(config.max_capture_header_bytes,
+                                    fmt::format("response headers over {} to capture for the script's response() "
+                                                "(--max-capture-header-bytes)",
+                                                format_byte_size(config.max_capture_header_bytes)))),
+      max_body_bytes_(capture_cap(config.max_capture_body_bytes,
+                                  fmt::format("response body over {} to capture for the script's response() "
+                                              "(--max-capture-body)",
+                                              format_byte_size(config.max_capture_body_bytes)))) {}
 
 Status WorkerScript::prepare_request() {
   if (!script_.has_request()) {
@@ -88,6 +111,9 @@ void WorkerScript::prepare_connections(const std::vector<std::unique_ptr<Connect
     Connection& c = *connections[i];
     Slot& slot = slots_[i];
     if (script_.has_request() || script_.has_response()) slot.connection_ref = script_.new_connection_table();
+    slot.capture.max_headers = max_headers_;
+    slot.capture.max_header_bytes = max_header_bytes_;
+    slot.capture.max_body_bytes = max_body_bytes_;
     if (script_.has_response() && c.http1 != nullptr) c.http1->set_capture(&slot.capture);
   }
 }

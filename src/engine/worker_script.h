@@ -5,7 +5,8 @@
 // only its prebuilt request, counted once; the loop then never enters Lua.
 // request() is called only when defined, its bytes copied into the
 // connection's own buffer (capacity reused); response headers and body are
-// captured by the parser only when response() is defined. A request() result
+// captured by the parser only when response() is defined, up to the capture
+// caps (a response past one is a parse error naming it). A request() result
 // holding several requests is sent in one write and each response counted
 // (pipelining, up to ResponseParser::kMaxOutstanding).
 //
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/expected.h"
 #include "engine/connection.h"
 #include "script/script_host.h"
@@ -38,7 +40,8 @@ Result<RequestBatch> count_requests(std::string_view bytes);
 
 class WorkerScript {
  public:
-  WorkerScript(script::ScriptHost& host, script::ThreadScript& script);
+  // config: the capture caps (--max-capture-*).
+  WorkerScript(script::ScriptHost& host, script::ThreadScript& script, const Config& config);
 
   // Before the run: the static request's batch (an error names the script).
   Status prepare_request();
@@ -91,6 +94,9 @@ class WorkerScript {
 
   script::ScriptHost& host_;
   script::ThreadScript& script_;
+  proto::CaptureCap max_headers_;
+  proto::CaptureCap max_header_bytes_;
+  proto::CaptureCap max_body_bytes_;
   RequestBatch static_batch_;
   std::vector<Slot> slots_;
   std::vector<Due> due_;  // min-heap on at_ns; capacity reserved (one per connection)

@@ -32,31 +32,54 @@ const llhttp_settings_t& ResponseParser::capturing_settings() {
     s.on_header_field = &ResponseParser::on_header_field;
     s.on_header_value = &ResponseParser::on_header_value;
     s.on_header_field_complete = &ResponseParser::on_field_complete;
-    s.on_header_value_complete = &ResponseParser::on_field_complete;
+    s.on_header_value_complete = &ResponseParser::on_value_complete;
     s.on_body = &ResponseParser::on_body;
     return s;
   }();
   return kSettings;
 }
 
-int ResponseParser::on_header_field(llhttp_t* parser, const char* at, std::size_t length) {
-  self_of(parser)->capture_->fields.append(at, length);
+// The caps are checked before each append, so a capture never holds more than
+// its cap, and a server that never ends a header or a body fails the response
+// (and frees the worker to go back to its loop) once it has sent that much.
+int ResponseParser::capture_bytes(std::string& into, const CaptureCap& cap, const char* at, std::size_t length) {
+  if (length > cap.max - std::min(cap.max, into.size())) {
+    error_reason_ = cap.reason.c_str();
+    return -1;
+  }
+  into.append(at, length);
   return 0;
+}
+
+int ResponseParser::on_header_field(llhttp_t* parser, const char* at, std::size_t length) {
+  ResponseParser* self = self_of(parser);
+  return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, at, length);
 }
 
 int ResponseParser::on_header_value(llhttp_t* parser, const char* at, std::size_t length) {
-  self_of(parser)->capture_->fields.append(at, length);
-  return 0;
+  ResponseParser* self = self_of(parser);
+  return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, at, length);
 }
 
 int ResponseParser::on_field_complete(llhttp_t* parser) {
-  self_of(parser)->capture_->fields.push_back('\0');
-  return 0;
+  ResponseParser* self = self_of(parser);
+  static constexpr char kSeparator = '\0';
+  return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, &kSeparator, 1);
+}
+
+int ResponseParser::on_value_complete(llhttp_t* parser) {
+  ResponseParser* self = self_of(parser);
+  ResponseCapture& capture = *self->capture_;
+  if (++capture.header_count > capture.max_headers.max) {
+    self->error_reason_ = capture.max_headers.reason.c_str();
+    return -1;
+  }
+  return on_field_complete(parser);
 }
 
 int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length) {
-  self_of(parser)->capture_->body.append(at, length);
-  return 0;
+  ResponseParser* self = self_of(parser);
+  return self->capture_bytes(self->capture_->body, self->capture_->max_body_bytes, at, length);
 }
 
 ResponseParser::ResponseParser(OnComplete on_complete, void* context, KnownHead* known)
@@ -93,6 +116,7 @@ int ResponseParser::on_message_begin(llhttp_t* parser) {
   if (self->capture_ != nullptr) {
     self->capture_->fields.clear();
     self->capture_->body.clear();
+    self->capture_->header_count = 0;
   }
   return 0;
 }

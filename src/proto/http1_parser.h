@@ -24,12 +24,25 @@
 
 namespace pacer::proto {
 
+// One cap on what a capture holds. Past it, the response is a parse error
+// whose reason is `reason` (set by the capture's owner: it names the cap and
+// its option).
+struct CaptureCap {
+  std::size_t max = SIZE_MAX;
+  std::string reason = "response too large to capture";
+};
+
 // The headers and body of the response being parsed, copied out of the read
 // buffer: only for a connection whose parser was given one (a script that
-// defines response()). Cleared at the start of each response.
+// defines response()). Cleared at the start of each response. The caps bound
+// its memory whatever the server sends (endless headers, an endless body).
 struct ResponseCapture {
   std::string fields;  // "name\0value\0" per header, in order
   std::string body;
+  std::size_t header_count = 0;
+  CaptureCap max_headers;       // header_count
+  CaptureCap max_header_bytes;  // fields.size(): names, values and their separators
+  CaptureCap max_body_bytes;    // body.size()
 };
 
 // The head of the last response llhttp parsed whole that qualified (see above).
@@ -94,6 +107,9 @@ class ResponseParser {
   static int on_header_field(llhttp_t* parser, const char* at, std::size_t length);
   static int on_header_value(llhttp_t* parser, const char* at, std::size_t length);
   static int on_field_complete(llhttp_t* parser);
+  static int on_value_complete(llhttp_t* parser);
+  // Appends to a capture, or fails the parse with cap's reason if it would pass it.
+  int capture_bytes(std::string& into, const CaptureCap& cap, const char* at, std::size_t length);
   static int on_body(llhttp_t* parser, const char* at, std::size_t length);
   static const llhttp_settings_t& settings();
   static const llhttp_settings_t& capturing_settings();

@@ -142,6 +142,10 @@ TEST(ServeOptions, ArrivalLogPathIsKept) {
   EXPECT_EQ(error_of({"serve", "--log-arrivals="}), "--log-arrivals: missing file name");
 }
 
+TEST(ServeOptions, AnArrivalLogPathThatCannotBeWrittenIsRefusedAtOnce) {
+  EXPECT_EQ(error_of({"serve", "--log-arrivals", "/"}), "--log-arrivals: cannot write '/': it is a directory");
+}
+
 TEST(ServeOptions, RunOptionsAreUnknownToServe) {
   EXPECT_EQ(error_of({"serve", "-c", "10"}), "unknown option '-c' (see pacer serve --help)");
   EXPECT_EQ(error_of({"serve", "--foo"}), "unknown option '--foo' (see pacer serve --help)");
