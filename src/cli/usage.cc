@@ -21,7 +21,9 @@ Options (as wrk):                                             [default]
   -c, --connections N  connections to keep open, in total     [10]
   -d, --duration T     how long to record (after --warmup)    [10s]
   -t, --threads N      threads; never more than connections   [2]
-  -H, --header "K: V"  add a request header (repeatable)
+  -H, --header "K: V"  add a request header (repeatable); pacer frames
+                       the body itself, so Transfer-Encoding, or a
+                       Content-Length other than the body's, is refused
       --latency        print the latency distribution
       --timeout T      a response not complete T after the    [2s]
                        request was sent counts as a timeout; a
@@ -35,6 +37,9 @@ More options:
   -b, --body B         request body (the method becomes POST unless -m
                        is given); @FILE sends a file's bytes, @- reads
                        standard input, @@x sends "@x"
+      --max-request-body SIZE
+                       largest body @FILE or @- may give; more is
+                       refused (a device that never ends too) [64M]
   -n, --requests N     stop after N responses; no time limit unless -d
       --disable-keepalive
                        a new connection for every request
@@ -77,11 +82,20 @@ Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
                        arguments after the URL (or after --) go to
                        init(args); what it prints goes to stdout, or
                        to stderr when stdout carries JSON
+      --max-capture-headers N
+                       most headers a response() is given; one more
+                       makes the response a parse error       [100]
+      --max-capture-header-bytes SIZE
+                       most header bytes given to response()  [64k]
+      --max-capture-body SIZE
+                       most body bytes given to response()    [8M]
 
 Output:
       --format F       text (wrk's layout) or json               [text]
-  -o, --output FILE    write the final report to FILE, atomically;
-                       the text report still goes to stdout
+  -o, --output FILE    write the final report to FILE, atomically
+                       (through a symlink to its target; a device or
+                       FIFO in place); the text report still goes to
+                       stdout. Every output path is checked first
       --hdr FILE       also write the latency distribution as .hgrm
                        (HdrHistogram's plotter format, milliseconds)
       --timeseries FILE
@@ -109,6 +123,7 @@ CI gates (a breach exits 3):
 
   Durations: 2s, 250ms, 1m, 1h; a bare number is seconds. Counts: 10k, 1M.
   Durations also take us and decimals (1.5s); counts take k, K, M, G.
+  Sizes: 4096, 64k, 16M, 1G (bytes; k, M, G are 1024, 1024^2, 1024^3).
 
 Commands:
   serve                a fast HTTP/1.1 test server; pacer serve --help

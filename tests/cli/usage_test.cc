@@ -45,6 +45,11 @@ TEST(Usage, RunUsageListsEveryOption) {
                             "--http2", "--streams N", "--pipeline N"});
 }
 
+TEST(Usage, RunUsageListsEveryInputCapWithItsDefault) {
+  expect_mentions(usage(), {"--max-request-body SIZE", "[64M]", "--max-capture-headers N", "[100]",
+                            "--max-capture-header-bytes SIZE", "[64k]", "--max-capture-body SIZE", "[8M]"});
+}
+
 TEST(Usage, RunUsageExplainsTheLiveViewOptions) {
   expect_mentions(usage(), {"--refresh T", "[100ms]", "--plain", "NO_COLOR", "TERM=dumb"});
 }
