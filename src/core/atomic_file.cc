@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/unique_fd.h"
@@ -43,8 +44,8 @@ int write_all(int fd, std::string_view content) {
 
 // A device, a FIFO: written where it is, as a shell's `>` would (no rename, no
 // fsync, which such files refuse).
-Status write_in_place(const std::string& path, const std::string& target, std::string_view content) {
-  UniqueFd fd(::open(target.c_str(), O_WRONLY | O_CLOEXEC));
+Status write_in_place(const std::string& path, std::string_view content) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
   if (!fd.valid()) return write_error(path, errno);
   if (const int err = write_all(fd.get(), content); err != 0) return write_error(path, err);
   if (::close(fd.release()) != 0) return write_error(path, errno);
@@ -75,9 +76,18 @@ Status write_by_rename(const std::string& path, const std::string& target, std::
 }  // namespace
 
 Result<std::string> resolve_output_path(const std::string& path) {
+  // An existing file: the kernel's own answer, which also knows /proc's links
+  // (/dev/stdout -> /proc/self/fd/1 -> a pipe, whose "target" is no path).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) return path;  // written in place, by opening path itself
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) == nullptr) return write_error(path, errno);
+    return std::string(resolved);
+  }
+  // None yet: path's own links are followed; a dangling one names the file to create.
   std::string current = path;
   for (int hops = 0; hops < kMaxLinkHops; ++hops) {
-    struct stat st {};
     if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;  // absent, or not a link
     char target[PATH_MAX];
     const ssize_t n = ::readlink(current.c_str(), target, sizeof target - 1);
@@ -89,38 +99,34 @@ Result<std::string> resolve_output_path(const std::string& path) {
 }
 
 Status write_file_atomically(const std::string& path, std::string_view content) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT) return write_error(path, errno);
+  if (exists && S_ISDIR(st.st_mode)) return write_error(path, EISDIR);
+  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, content);
   auto target = resolve_output_path(path);
   if (!target) return target.error();
-  struct stat st {};
-  if (::stat(target->c_str(), &st) != 0) {
-    if (errno != ENOENT) return write_error(path, errno);
-    return write_by_rename(path, *target, content, nullptr);
-  }
-  if (S_ISDIR(st.st_mode)) return write_error(path, EISDIR);
-  if (S_ISREG(st.st_mode)) return write_by_rename(path, *target, content, &st);
-  return write_in_place(path, *target, content);
+  return write_by_rename(path, *target, content, exists ? &st : nullptr);
 }
 
 Status check_writable_path(const std::string& path, std::string_view flag) {
   const std::string prefix = std::string(flag) + ": cannot write '" + path + "': ";
   if (path.empty()) return bad_argument(std::string(flag) + ": the file name is empty");
-  auto target = resolve_output_path(path);
-  if (!target) return bad_argument(std::string(flag) + ": " + target.error().message);
   struct stat st {};
-  if (::stat(target->c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return bad_argument(prefix + "it is a directory");
-    if (S_ISSOCK(st.st_mode)) return bad_argument(prefix + "it is a socket");
-    // A device or FIFO is written in place; a regular file is replaced from
-    // beside it, which needs its directory to be writable.
-    const std::string& must_write = S_ISREG(st.st_mode) ? directory_of(*target) : *target;
-    if (::access(must_write.c_str(), W_OK) != 0) {
-      return bad_argument(prefix + (must_write == *target ? "" : must_write + ": ") + std::strerror(errno));
-    }
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT) return bad_argument(prefix + std::strerror(errno));
+  if (exists && S_ISDIR(st.st_mode)) return bad_argument(prefix + "it is a directory");
+  if (exists && S_ISSOCK(st.st_mode)) return bad_argument(prefix + "it is a socket");
+  if (exists && !S_ISREG(st.st_mode)) {  // a device or FIFO, written in place
+    if (::access(path.c_str(), W_OK) != 0) return bad_argument(prefix + std::strerror(errno));
     return Ok{};
   }
-  if (errno != ENOENT) return bad_argument(prefix + std::strerror(errno));
+  auto target = resolve_output_path(path);
+  if (!target) return bad_argument(std::string(flag) + ": " + target.error().message);
+  // A regular file, or a new one, is written beside its target and renamed.
   const std::string dir = directory_of(*target);
   if (::access(dir.c_str(), W_OK) != 0) {
+    if (exists) return bad_argument(prefix + dir + ": " + std::strerror(errno));
     return bad_argument(std::string(flag) + ": cannot create '" + path + "' (" + dir + ": " + std::strerror(errno) +
                         ")");
   }

@@ -1,7 +1,8 @@
 // Output files (-o, --hdr, `pacer merge -o`, ...), written so that nothing but
 // the file meant is ever changed. Main thread.
 //
-// The path is first followed through its symbolic links to the file they name.
+// The path is first followed through its symbolic links to the file they name
+// (by the kernel for a file that exists, /dev/stdout to a pipe included).
 // A regular file (or none yet) is written whole to a temporary file beside it,
 // then renamed over it, so a reader (or an interrupted run) never sees half a
 // file; an existing file keeps its permissions. Anything else (a character
@@ -19,8 +20,10 @@ namespace pacer {
 // Errors (kRuntime) name the path as given and the system's reason.
 Status write_file_atomically(const std::string& path, std::string_view content);
 
-// The file a write to path reaches: path with its own symbolic links followed
-// (a dangling link gives the file it would create). Error (kRuntime): a loop.
+// The file a write to path reaches: an existing regular file's real path; a
+// device or FIFO, path itself (written in place, so even /proc's links such as
+// /dev/stdout work); no file yet, path with its own symbolic links followed (a
+// dangling link gives the file it would create). Error (kRuntime): a link loop.
 Result<std::string> resolve_output_path(const std::string& path);
 
 // Whether path can be written as write_file_atomically would: not a directory

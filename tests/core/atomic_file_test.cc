@@ -93,6 +93,23 @@ TEST_F(AtomicFile, AFifoIsWrittenInPlaceForItsReader) {
   EXPECT_TRUE(S_ISFIFO(lstat_of(path("fifo")).st_mode));
 }
 
+TEST_F(AtomicFile, ALinkToAnOpenPipeThroughProcIsWrittenInPlaceAsDevStdoutWouldBe) {
+  // /dev/stdout is a link to /proc/self/fd/1, whose own "target" (pipe:[N]) is
+  // no path: the kernel must follow it. Tested on a pipe of our own.
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC | O_NONBLOCK), 0);
+  ASSERT_EQ(::symlink(("/proc/self/fd/" + std::to_string(fds[1])).c_str(), path("stdout").c_str()), 0);
+  EXPECT_TRUE(check_writable_path(path("stdout"), "-o").ok());
+  const Status written = write_file_atomically(path("stdout"), "to the pipe");
+  char buf[64] = {};
+  const ssize_t n = ::read(fds[0], buf, sizeof buf);
+  ::close(fds[0]);
+  ::close(fds[1]);
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  EXPECT_EQ(std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0), "to the pipe");
+  EXPECT_TRUE(S_ISLNK(lstat_of(path("stdout")).st_mode));
+}
+
 TEST_F(AtomicFile, ADirectoryIsAnErrorNamingThePath) {
   ASSERT_EQ(::mkdir(path("d").c_str(), 0755), 0);
   const Status written = write_file_atomically(path("d"), "x");

@@ -233,3 +233,14 @@ def test_a_fifo_is_written_in_place_for_its_reader(server, pacer, tmp_path):
     assert run.rc == 0, run
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert received and b'"responses"' in received[0], received
+
+
+def test_output_to_a_link_to_standard_output_writes_the_report_there(server, pacer_bin, tmp_path):
+    # As -o /dev/stdout does (a link to /proc/self/fd/1), without touching /dev.
+    link = tmp_path / "stdout"
+    os.symlink("/proc/self/fd/1", link)
+    proc = subprocess.run([PACER_BIN, "-t1", "-c1", "-n", "10", "--format", "json", "-o", str(link), server.url],
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+    assert proc.returncode == 0, proc
+    assert b'"responses"' in proc.stdout, proc.stdout  # the JSON, after the text report
+    assert link.is_symlink()
