@@ -42,10 +42,21 @@ int write_all(int fd, std::string_view content) {
   return 0;
 }
 
-// A device, a FIFO: written where it is, as a shell's `>` would (no rename, no
-// fsync, which such files refuse).
+// Whether st is the file pacer's stdout or stderr already writes (-o /dev/stdout
+// with stdout redirected to a file): replacing it would orphan what was printed.
+bool is_standard_output(const struct stat& st) {
+  for (const int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+    struct stat open_st {};
+    if (::fstat(fd, &open_st) == 0 && open_st.st_dev == st.st_dev && open_st.st_ino == st.st_ino) return true;
+  }
+  return false;
+}
+
+// A device, a FIFO, or the file stdout goes to: written where it is, after
+// what is there, as a shell's `>>` would (no rename, no fsync, which devices
+// refuse).
 Status write_in_place(const std::string& path, std::string_view content) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
   if (!fd.valid()) return write_error(path, errno);
   if (const int err = write_all(fd.get(), content); err != 0) return write_error(path, err);
   if (::close(fd.release()) != 0) return write_error(path, errno);
@@ -103,7 +114,7 @@ Status write_file_atomically(const std::string& path, std::string_view content) 
   const bool exists = ::stat(path.c_str(), &st) == 0;
   if (!exists && errno != ENOENT) return write_error(path, errno);
   if (exists && S_ISDIR(st.st_mode)) return write_error(path, EISDIR);
-  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, content);
+  if (exists && (!S_ISREG(st.st_mode) || is_standard_output(st))) return write_in_place(path, content);
   auto target = resolve_output_path(path);
   if (!target) return target.error();
   return write_by_rename(path, *target, content, exists ? &st : nullptr);

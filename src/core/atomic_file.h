@@ -7,7 +7,8 @@
 // then renamed over it, so a reader (or an interrupted run) never sees half a
 // file; an existing file keeps its permissions. Anything else (a character
 // device such as /dev/null, a FIFO) is written in place, as a shell's `>` does:
-// a device node or a link is never replaced by a regular file.
+// a device node or a link is never replaced by a regular file. The file pacer's
+// own stdout or stderr goes to (-o /dev/stdout > file) is appended to in place.
 #pragma once
 
 #include <string>

@@ -244,3 +244,15 @@ def test_output_to_a_link_to_standard_output_writes_the_report_there(server, pac
     assert proc.returncode == 0, proc
     assert b'"responses"' in proc.stdout, proc.stdout  # the JSON, after the text report
     assert link.is_symlink()
+
+
+def test_output_to_standard_output_redirected_to_a_file_follows_the_text_report(server, pacer_bin, tmp_path):
+    link, out = tmp_path / "stdout", tmp_path / "out.txt"
+    os.symlink("/proc/self/fd/1", link)
+    with open(out, "wb") as f:
+        proc = subprocess.run([PACER_BIN, "-t1", "-c1", "-n", "10", "--format", "json", "-o", str(link), server.url],
+                              stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.PIPE, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert "requests in" in text and '"responses"' in text, text
+    assert text.index("requests in") < text.index('"responses"'), text
