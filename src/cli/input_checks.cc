@@ -28,9 +28,8 @@ bool is_http2_connection_specific(const Header& header) {
 
 // A Content-Length value that is exactly `bytes` (digits only, leading zeros allowed).
 bool states_length(const std::string& value, std::size_t bytes) {
-  if (value.empty() || !std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-    return false;
-  }
+  const auto is_digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  if (value.empty() || !std::all_of(value.begin(), value.end(), is_digit)) return false;
   const std::size_t first = std::min(value.find_first_not_of('0'), value.size());
   return value.substr(first) == (bytes == 0 ? std::string() : std::to_string(bytes));
 }
