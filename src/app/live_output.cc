@@ -20,6 +20,9 @@ ui::RunInfo run_info_for(const Config& config) {
   info.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
   info.request_count = config.request_count;
   info.open_model = config.is_open_model();
+  info.requests_per_connection = config.requests_per_connection();
+  info.http2 = config.http2;
+  info.interval_ns = config.interval_ns;
   const auto rate = [](double r) { return fmt::format("{:g}/s", r); };
   switch (config.load_model) {
     case LoadModel::kClosed: info.load_model = "closed loop"; break;

@@ -28,7 +28,8 @@ Options (as wrk):                                             [default]
       --timeout T      a response not complete T after the    [2s]
                        request was sent counts as a timeout; a
                        connect not done within T, as a connect
-                       error
+                       error; with -R, an arrival that waited T
+                       for a free connection, as unsent
   -v, --version        print the version and exit
   -h, --help           print this help and exit
 

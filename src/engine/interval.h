@@ -28,6 +28,12 @@ struct IntervalSnapshot {
   std::uint64_t open_connections = 0;  // connected sockets (not connecting, not backing off)
   std::uint64_t backlog = 0;           // open model: arrivals waiting for a connection
   TimeNs schedule_lag_ns = 0;          // open model: how long the oldest of them has waited
+  std::uint64_t in_flight = 0;         // requests written and not yet answered (warm-up's too)
+  TimeNs oldest_in_flight_ns = 0;      // how long ago the oldest of them was written; 0: none
+  std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
+  // Open model: the service times (t_done - t_send) of the interval's responses,
+  // summed, for the mean behind the Little's-law line (completed is their count).
+  TimeNs service_ns_sum = 0;
 };
 
 class IntervalRing {

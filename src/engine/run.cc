@@ -149,6 +149,10 @@ class IntervalCollector {
       out.open_connections += s.open_connections;
       out.backlog += s.backlog;
       out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
+      out.in_flight += s.in_flight;
+      out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
+      out.in_flight_over_interval += s.in_flight_over_interval;
+      out.service_ns_sum += s.service_ns_sum;
       merged_.merge(s.latency);
       end = std::max(end, s.end_ns);
       ring.consume(next_);

@@ -158,7 +158,7 @@ void Worker::run() {
     expire_timeouts();
     if (!connecting_.empty()) expire_connects();
     if (!handshaking_.empty()) expire_handshakes();
-    if (is_open()) expire_backlog_at_drain_end();
+    if (is_open()) expire_backlog();
     run_due_reconnects();
     if (script_) send_delayed();
     sample_rate();
@@ -197,6 +197,9 @@ void Worker::close_intervals(bool final) {
     slot.open_connections = count_open_connections();
     slot.backlog = backlog_.size();
     slot.schedule_lag_ns = backlog_.empty() ? 0 : std::max<TimeNs>(0, now_ - backlog_.front());
+    fill_in_flight_gauges(slot);
+    slot.service_ns_sum = service_ns_sum_ - service_ns_at_interval_start_;
+    service_ns_at_interval_start_ = service_ns_sum_;
     intervals_->publish();
     filling_ = final ? nullptr : intervals_->slot_to_fill();
     at_interval_start_.requests_sent = c.requests_sent;
@@ -214,6 +217,18 @@ std::uint64_t Worker::count_open_connections() const {
     if (c->state == Connection::State::kOpen) ++open;
   }
   return open;
+}
+
+void Worker::fill_in_flight_gauges(IntervalSnapshot& slot) const {
+  slot.in_flight = in_flight_.size();
+  const RequestSlot* oldest = in_flight_.front();
+  slot.oldest_in_flight_ns = oldest != nullptr ? std::max<TimeNs>(0, now_ - oldest->t_send) : 0;
+  std::uint64_t over = 0;
+  for (const RequestSlot* s = oldest; s != nullptr && now_ - s->t_send > shared_.config->interval_ns;
+       s = s->in_flight.next) {
+    ++over;
+  }
+  slot.in_flight_over_interval = over;
 }
 
 void Worker::wait_for_events() {
@@ -277,7 +292,7 @@ TimeNs Worker::next_wake_ns() const {
   // because a timer wake-up from sleep can be tens of microseconds late.
   if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
   next = std::min(next, next_interval_ns_);
-  if (draining_ && !backlog_.empty()) next = std::min(next, shared_.end_ns + shared_.config->timeout_ns);
+  if (!backlog_.empty()) next = std::min(next, backlog_.front() + backlog_limit_ns());
   return next;
 }
 

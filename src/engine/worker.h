@@ -166,12 +166,21 @@ class Worker {
   void record_latency(TimeNs latency_ns, bool censored);
   void close_intervals(bool final);
   std::uint64_t count_open_connections() const;  // at interval close: O(connections), no allocation
+  // At interval close: the requests in flight, the oldest one's age and how many
+  // are older than --interval (a walk from the head of the in-flight list that
+  // stops at the first younger one).
+  void fill_in_flight_gauges(IntervalSnapshot& slot) const;
 
   // Open model (worker_open.cc).
   void dispatch_arrivals();
   void take_arrival(TimeNs t_sched);
-  bool pop_backlog(TimeNs& t_sched);     // the oldest arrival still within --deadline
-  void expire_backlog_at_drain_end();
+  bool pop_backlog(TimeNs& t_sched);     // the oldest arrival that has not waited too long
+  // How long an arrival may wait in the backlog: --timeout, or a shorter --deadline.
+  TimeNs backlog_limit_ns() const;
+  // Arrivals at the backlog's head that waited backlog_limit_ns() are given up:
+  // `unsent` (or `deadline` when --deadline set the limit). During the run and the drain.
+  void expire_backlog();
+  void give_up_arrival(TimeNs t_sched);
 
   const SharedRun& shared_;
   const int worker_index_;
@@ -201,6 +210,8 @@ class Worker {
   int last_events_ = 0;                      // events the last wait returned
   TimeNs coalesce_ns_ = 0;                   // the closed loop's pause before a wait; 0: none
   TimeNs window_latency_ns_ = 0;             // latencies recorded since the last rate sample, summed
+  TimeNs service_ns_sum_ = 0;                // open model: every recorded service time, summed
+  TimeNs service_ns_at_interval_start_ = 0;
   bool draining_ = false;                    // past end_ns: no new requests, finish in-flight ones
   TimeNs next_sample_ns_ = 0;
   std::uint64_t responses_at_sample_ = 0;

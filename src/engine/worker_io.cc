@@ -196,7 +196,10 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   const TimeNs latency_ns = done - slot.t_sched;
   record_latency(latency_ns, false);
   window_latency_ns_ += latency_ns;
-  if (is_open()) result_.service.record(done - slot.t_send);
+  if (is_open()) {
+    result_.service.record(done - slot.t_send);
+    service_ns_sum_ += done - slot.t_send;
+  }
 }
 
 void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why) {

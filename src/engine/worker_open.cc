@@ -1,6 +1,7 @@
 // The open model's side of the worker: arrivals from the schedule, the backlog
-// of arrivals waiting for a connection, --deadline shedding, and what is left
-// in the backlog when the run ends. See worker.h.
+// of arrivals waiting for a connection, and giving up on those that waited too
+// long (`unsent` after --timeout, `deadline` after a shorter --deadline), during
+// the run and its drain alike. See worker.h.
 #include <algorithm>
 
 #include "engine/worker.h"
@@ -50,11 +51,13 @@ void Worker::take_arrival(TimeNs t_sched) {
 }
 
 bool Worker::pop_backlog(TimeNs& t_sched) {
-  const TimeNs deadline = shared_.config->deadline_ns;
+  const TimeNs limit = backlog_limit_ns();
   while (!backlog_.empty()) {
     const TimeNs t = backlog_.pop();
-    if (deadline > 0 && now_ - t > deadline) {
-      if (is_recorded(t)) ++result_.counters.errors.deadline;  // shed: not sent, not recorded
+    // Usually caught by expire_backlog() first; a request put back by a graceful
+    // GOAWAY sits behind younger arrivals and is caught here.
+    if (now_ - t >= limit) {
+      give_up_arrival(t);
       continue;
     }
     t_sched = t;
@@ -63,16 +66,29 @@ bool Worker::pop_backlog(TimeNs& t_sched) {
   return false;
 }
 
-void Worker::expire_backlog_at_drain_end() {
-  if (!draining_ || backlog_.empty() || now_ < shared_.end_ns + shared_.config->timeout_ns) return;
-  // Arrivals that never found a connection within the drain: they got no
-  // response, so they count as timeouts, censored at the time they are given up.
-  while (!backlog_.empty()) {
-    const TimeNs t = backlog_.pop();
-    if (!is_recorded(t)) continue;
-    ++result_.counters.errors.timeout;
-    if (shared_.config->record_timeouts) record_latency(now_ - t, true);
+TimeNs Worker::backlog_limit_ns() const {
+  const Config& config = *shared_.config;
+  return config.deadline_ns > 0 ? std::min(config.deadline_ns, config.timeout_ns) : config.timeout_ns;
+}
+
+void Worker::expire_backlog() {
+  const TimeNs limit = backlog_limit_ns();
+  while (!backlog_.empty() && now_ - backlog_.front() >= limit) give_up_arrival(backlog_.pop());
+}
+
+void Worker::give_up_arrival(TimeNs t_sched) {
+  if (!is_recorded(t_sched)) return;
+  const Config& config = *shared_.config;
+  if (config.deadline_ns > 0 && config.deadline_ns <= config.timeout_ns) {
+    ++result_.counters.errors.deadline;  // shed: not sent, not recorded
+    return;
   }
+  // Never written, so not a server timeout: pacer's connections could not take
+  // it within --timeout. Its true latency is at least its age (censored), like a
+  // timeout's; leaving it out would make the latency look better the further the
+  // run falls behind.
+  ++result_.counters.errors.unsent;
+  if (config.record_timeouts) record_latency(now_ - t_sched, true);
 }
 
 }  // namespace pacer::engine

@@ -26,12 +26,16 @@ struct IntervalReport {
   std::uint64_t open_connections = 0;
   std::uint64_t backlog = 0;                // open model: arrivals waiting for a connection
   TimeNs schedule_lag_ns = 0;               // open model: how long the oldest of them has waited
+  std::uint64_t in_flight = 0;              // requests written and not yet answered
+  TimeNs oldest_in_flight_ns = 0;           // how long ago the oldest of them was written (the largest); 0: none
+  std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
+  TimeNs service_ns_sum = 0;                // open model: the responses' service times, summed (a count)
 };
 
 // One JSON object on one line (with "\n"): interval, start_s, duration_s, sent,
 // completed, target_rate_per_s (null in the closed loop), achieved_rate_per_s,
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
-// errors by class, latency_ns {count, p50, p90, p99, max}, and with
+// in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class, latency_ns {count, p50, p90, p99, max}, and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
 std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram);
 

@@ -33,6 +33,10 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.open_connections = in.open_connections;
   sum_.backlog = in.backlog;
   sum_.schedule_lag_ns = in.schedule_lag_ns;
+  sum_.in_flight = in.in_flight;
+  sum_.oldest_in_flight_ns = in.oldest_in_flight_ns;
+  sum_.in_flight_over_interval = in.in_flight_over_interval;
+  sum_.service_ns_sum += in.service_ns_sum;
   ++added_;
 }
 

@@ -139,7 +139,7 @@ std::string render_json(const RunReport& r) {
         {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)}}},
       {"errors",
        {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
-        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog},
+        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
         {"stream_reset", e.stream_reset}, {"goaway", e.goaway},
         {"status", e.status}}},
       {"error_rate", error_rate(r)},

@@ -189,6 +189,7 @@ void read_counts(const Field& root, stats::Counters& c) {
   e.parse = errors.at("parse").count();
   e.deadline = errors.at("deadline").count();
   e.backlog = errors.at("backlog").count();
+  if (errors.has("unsent")) e.unsent = errors.at("unsent").count();  // older reports counted them as timeouts
   if (errors.has("stream_reset")) e.stream_reset = errors.at("stream_reset").count();
   if (errors.has("goaway")) e.goaway = errors.at("goaway").count();
   e.status = errors.at("status").count();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/capacity.h"
 #include "report/units.h"
 
 namespace pacer::report {
@@ -121,7 +122,9 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   const stats::ErrorCounts& e = c.errors;
   out += fmt::format("Errors:       connect {}, {}read {}, write {}, timeout {}, parse {}, status {}", e.connect,
                      is_https(r) ? fmt::format("tls {}, ", e.tls) : "", e.read, e.write, e.timeout, e.parse, e.status);
-  if (r.load_model != LoadModel::kClosed) out += fmt::format(", deadline {}, backlog {}", e.deadline, e.backlog);
+  if (r.load_model != LoadModel::kClosed) {
+    out += fmt::format(", deadline {}, backlog {}, unsent {}", e.deadline, e.backlog, e.unsent);
+  }
   if (r.protocol == "h2") out += fmt::format(", stream_reset {}, goaway {}", e.stream_reset, e.goaway);
   out += "\n";
   const std::string statuses = status_counts_line(c);
@@ -134,6 +137,8 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
                                          : " they are left out of the\n              latency figures "
                                            "(--no-record-timeouts).");
   }
+  if (e.unsent > 0) out += unsent_paragraph(r);
+  if (const std::optional<Capacity> capacity = run_shortfall(r)) out += capacity_paragraph(*capacity);
   if (r.warmup_ns > 0) {
     out += fmt::format("Warm-up:      {} responses during the first {} were not recorded.\n", c.warmup_responses,
                        format_duration_short(r.warmup_ns));

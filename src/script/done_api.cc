@@ -96,7 +96,7 @@ void push_summary(lua_State* L, const report::RunReport& report) {
   lua_setfield(L, -2, "duration");
   set_number(L, "requests", c.responses);
   set_number(L, "bytes", c.bytes_read);
-  lua_createtable(L, 0, 9);
+  lua_createtable(L, 0, 10);
   set_number(L, "connect", c.errors.connect);
   set_number(L, "read", c.errors.read);
   set_number(L, "write", c.errors.write);
@@ -106,6 +106,7 @@ void push_summary(lua_State* L, const report::RunReport& report) {
   set_number(L, "tls", c.errors.tls);
   set_number(L, "deadline", c.errors.deadline);
   set_number(L, "backlog", c.errors.backlog);
+  set_number(L, "unsent", c.errors.unsent);
   lua_setfield(L, -2, "errors");
   lua_newtable(L);  // pacer: responses by status code, without defining response()
   for (std::size_t code = 0; code < c.status_counts.size(); ++code) {

@@ -18,13 +18,14 @@ struct ErrorCounts {
   std::uint64_t parse = 0;
   std::uint64_t deadline = 0;   // open model: shed before sending (queued past --deadline)
   std::uint64_t backlog = 0;    // open model: an arrival found the backlog full
+  std::uint64_t unsent = 0;     // open model: waited in the backlog past --timeout, never written
   std::uint64_t stream_reset = 0;  // HTTP/2: the server reset the request's stream (RST_STREAM)
   std::uint64_t goaway = 0;        // HTTP/2: the server's GOAWAY refused the request's stream
   std::uint64_t status = 0;
 
   // Failures that produced no response (everything but `status`).
   std::uint64_t socket_total() const {
-    return connect + tls + read + write + timeout + parse + deadline + backlog + stream_reset + goaway;
+    return connect + tls + read + write + timeout + parse + deadline + backlog + unsent + stream_reset + goaway;
   }
   void merge(const ErrorCounts& o);
   void subtract(const ErrorCounts& o);  // o must be an earlier snapshot of this
@@ -60,6 +61,7 @@ inline void ErrorCounts::merge(const ErrorCounts& o) {
   parse += o.parse;
   deadline += o.deadline;
   backlog += o.backlog;
+  unsent += o.unsent;
   stream_reset += o.stream_reset;
   goaway += o.goaway;
   status += o.status;
@@ -74,6 +76,7 @@ inline void ErrorCounts::subtract(const ErrorCounts& o) {
   parse -= o.parse;
   deadline -= o.deadline;
   backlog -= o.backlog;
+  unsent -= o.unsent;
   stream_reset -= o.stream_reset;
   goaway -= o.goaway;
   status -= o.status;

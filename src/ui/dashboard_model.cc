@@ -28,7 +28,8 @@ std::string error_list(const stats::ErrorCounts& e) {
   const std::pair<const char*, std::uint64_t> classes[] = {
       {"connect", e.connect}, {"tls", e.tls},           {"read", e.read},
       {"write", e.write},     {"timeout", e.timeout},   {"parse", e.parse},
-      {"deadline", e.deadline}, {"backlog", e.backlog}, {"status", e.status}};
+      {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
+      {"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"status", e.status}};
   std::string list;
   for (const auto& [name, count] : classes) {
     if (count > 0) list += (list.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
@@ -49,6 +50,9 @@ void DashboardModel::on_refresh(const report::IntervalReport& in) {
   state_.open_connections = in.open_connections;
   state_.backlog = in.backlog;
   state_.schedule_lag_ns = in.schedule_lag_ns;
+  state_.in_flight = in.in_flight;
+  state_.oldest_in_flight_ns = in.oldest_in_flight_ns;
+  state_.in_flight_over_interval = in.in_flight_over_interval;
 }
 
 void DashboardModel::on_interval(const report::IntervalReport& in) {
@@ -57,7 +61,9 @@ void DashboardModel::on_interval(const report::IntervalReport& in) {
   state_.target_rate_per_s = in.target_rate_per_s;
   if (in.target_rate_per_s) state_.sent_rate_per_s = per_second(in.sent, in.duration_ns);
   state_.last = in.latency != nullptr ? latency_figures(*in.latency) : LatencyFigures{};
-  state_.history.push_back(HistoryPoint{in.duration_ns, in.completed, state_.last.p99_ns});
+  state_.bottleneck = report::interval_bottleneck(in, state_.run.connections, state_.run.requests_per_connection,
+                                                  state_.run.http2);
+  state_.history.push_back(HistoryPoint{in.duration_ns, in.completed, state_.last.p99_ns, in.oldest_in_flight_ns});
   if (state_.history.size() > kMaxHistory) compact_history();
 }
 
@@ -80,6 +86,7 @@ void DashboardModel::compact_history() {
       p.duration_ns += h[i + 1].duration_ns;
       p.completed += h[i + 1].completed;
       p.p99_ns = std::max(p.p99_ns, h[i + 1].p99_ns);
+      p.oldest_in_flight_ns = std::max(p.oldest_in_flight_ns, h[i + 1].oldest_in_flight_ns);
     }
     h[out] = p;
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "report/capacity.h"
 #include "report/interval_report.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
@@ -28,6 +29,9 @@ struct RunInfo {
   std::optional<std::uint64_t> request_count;  // -n
   bool open_model = false;
   std::string load_model;                      // short: "closed loop", "open, constant 1000/s"
+  int requests_per_connection = 1;             // --streams (HTTP/2) or --pipeline
+  bool http2 = false;
+  TimeNs interval_ns = kNsPerS;                // --interval: "older than the interval" is older than this
 };
 
 // p50/p90/p99/max of a histogram, in ns; count 0 means no sample.
@@ -48,6 +52,7 @@ struct HistoryPoint {
   TimeNs duration_ns = 0;
   std::uint64_t completed = 0;
   std::int64_t p99_ns = 0;  // 0 when the interval had no response
+  TimeNs oldest_in_flight_ns = 0;  // at the interval's end: a stall shows here, not in p99
 };
 
 struct DashboardSnapshot {
@@ -62,6 +67,9 @@ struct DashboardSnapshot {
   double current_rate_per_s = 0;
   std::optional<double> target_rate_per_s;     // open model
   std::optional<double> sent_rate_per_s;       // open model
+  // Open model: the connections could not carry the last interval's target
+  // (report/capacity.h); nullopt otherwise.
+  std::optional<report::Capacity> bottleneck;
   LatencyFigures last;
   // Whole run so far.
   LatencyFigures run_latency;
@@ -70,6 +78,9 @@ struct DashboardSnapshot {
   std::uint64_t open_connections = 0;
   std::uint64_t backlog = 0;
   TimeNs schedule_lag_ns = 0;
+  std::uint64_t in_flight = 0;
+  TimeNs oldest_in_flight_ns = 0;              // 0: nothing in flight
+  std::uint64_t in_flight_over_interval = 0;   // in flight for longer than --interval
   std::vector<HistoryPoint> history;  // oldest first, at most DashboardModel::kMaxHistory
 };
 

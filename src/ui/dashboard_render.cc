@@ -114,6 +114,24 @@ Line schedule_line(const DashboardSnapshot& s) {
   return line;
 }
 
+// The connections, and the requests in flight: the age of the oldest shows a
+// stall while it happens (the few responses that complete in a stall are fast).
+Line connections_line(const DashboardSnapshot& s, const RenderOptions& o) {
+  Line line{{label("Connections") + fmt::format("{} open (of {})", s.open_connections, s.run.connections)}};
+  if (s.in_flight == 0) return line;
+  std::string in_flight = fmt::format("   in flight {}, oldest {}", s.in_flight, time_text(s.oldest_in_flight_ns));
+  if (s.in_flight_over_interval > 0) {
+    in_flight += fmt::format(" ({} older than {})", s.in_flight_over_interval, report::format_duration_short(o.interval_ns));
+  }
+  line.push_back({in_flight, s.in_flight_over_interval > 0 ? Colour::kYellow : Colour::kNone});
+  return line;
+}
+
+// Open model: the connections capped the last interval's rate (Little's law).
+Line bottleneck_line(const report::Capacity& c, const RenderOptions& o) {
+  return {{label("Bottleneck")}, {report::capacity_phrase(c, o.unicode), Colour::kYellow}};
+}
+
 Line errors_line(const DashboardSnapshot& s) {
   const std::string list = error_list(s.errors);
   if (list.empty()) return {{label("Errors") + "none"}};
@@ -141,7 +159,7 @@ std::vector<Line> sparkline_lines(const DashboardSnapshot& s, const RenderOption
   const std::vector<double> every_rate = throughput_series(s.history, s.history.size());
   const double peak_rate = *std::max_element(every_rate.begin(), every_rate.end());
   std::int64_t peak_p99 = 0;
-  for (const HistoryPoint& p : s.history) peak_p99 = std::max(peak_p99, p.p99_ns);
+  for (const HistoryPoint& p : s.history) peak_p99 = std::max({peak_p99, p.p99_ns, p.oldest_in_flight_ns});
   const std::string rate_note = fmt::format("  max {}/s", report::format_metric(peak_rate));
   const std::string p99_note = "  max " + time_text(peak_p99);
   const int notes = std::max(display_width(rate_note), display_width(p99_note));
@@ -192,7 +210,8 @@ std::string render(const DashboardSnapshot& s, const RenderOptions& o) {
   lines.push_back({});
   lines.push_back(rate_line(s));
   if (s.run.open_model) lines.push_back(schedule_line(s));
-  lines.push_back({{label("Connections") + fmt::format("{} open (of {})", s.open_connections, s.run.connections)}});
+  if (s.bottleneck) lines.push_back(bottleneck_line(*s.bottleneck, o));
+  lines.push_back(connections_line(s, o));
   lines.push_back(errors_line(s));
   for (Line& l : latency_lines(s, o)) lines.push_back(std::move(l));
   for (Line& l : sparkline_lines(s, o)) lines.push_back(std::move(l));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/capacity.h"
 #include "report/units.h"
 #include "ui/dashboard_render.h"
 
@@ -41,7 +42,19 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
   } else {
     out += ", latency -";
   }
-  out += fmt::format(", {}, {} connections open\n", errors_text(in.errors), in.open_connections);
+  if (in.in_flight > 0) {
+    out += fmt::format(", in flight {} (oldest {}", in.in_flight, time_text(in.oldest_in_flight_ns));
+    if (in.in_flight_over_interval > 0) {
+      out += fmt::format(", {} older than {}", in.in_flight_over_interval,
+                         report::format_duration_short(run.interval_ns));
+    }
+    out += ")";
+  }
+  out += fmt::format(", {}, {} connections open", errors_text(in.errors), in.open_connections);
+  if (const auto c = report::interval_bottleneck(in, run.connections, run.requests_per_connection, run.http2)) {
+    out += "; bottleneck: " + report::capacity_phrase(*c, false);
+  }
+  out += "\n";
   return out;
 }
 

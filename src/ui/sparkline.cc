@@ -63,7 +63,9 @@ std::vector<double> throughput_series(const std::vector<HistoryPoint>& history, 
 std::vector<double> p99_series(const std::vector<HistoryPoint>& history, std::size_t columns) {
   return resample(history, columns, [](auto first, auto last) {
     std::int64_t worst = 0;
-    for (auto it = first; it != last; ++it) worst = std::max(worst, it->p99_ns);
+    // A request still in flight at an interval's end will take at least its age:
+    // during a stall the few responses that complete are fast, but this is not.
+    for (auto it = first; it != last; ++it) worst = std::max({worst, it->p99_ns, it->oldest_in_flight_ns});
     return static_cast<double>(worst);
   });
 }

@@ -16,7 +16,8 @@ namespace pacer::ui {
 std::string sparkline(const std::vector<double>& values, bool unicode);
 
 // The history squeezed into at most `columns` values (one per point while they
-// fit): requests/second of each column's span, and the worst p99 (ns) within it.
+// fit): requests/second of each column's span, and the worst p99 (ns) within it
+// (an interval's p99, or the age of its oldest request still in flight when larger).
 std::vector<double> throughput_series(const std::vector<HistoryPoint>& history, std::size_t columns);
 std::vector<double> p99_series(const std::vector<HistoryPoint>& history, std::size_t columns);
 

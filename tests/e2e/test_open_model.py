@@ -52,9 +52,11 @@ def test_stall_longer_than_the_timeout_still_shows_as_censored_latency(start_ser
     run = pacer("-t2", "-c50", "-R", "1000", "-d", "6s", "--latency", server.url, timeout=60)
     report = run.report
     # The ~50 requests in flight when the server froze are cancelled at the 2 s
-    # timeout and kept as censored samples; those queued behind them wait out the
-    # stall and complete. Either way the tail shows the stall.
+    # timeout (server timeouts); the arrivals queued behind them that waited in
+    # pacer's backlog past 2 s are `unsent`. Both are kept as censored samples,
+    # and the rest wait out the stall and complete. Either way the tail shows it.
     assert report.errors["timeout"] > 0, run
+    assert report.errors["unsent"] > 0, run
     assert report.timeouts_count == report.errors["timeout"], run
     assert "in the latency" in report.timeouts_text, run
     assert parse_duration(report.distribution["99%"]) >= 2.0, run

@@ -84,6 +84,55 @@ TEST(OpenModel, DeadlineShedsRequestsQueuedTooLong) {
   // Shed requests are not recorded; those sent waited at most the deadline (plus a wake-up).
   EXPECT_EQ(r.latency.total_count(), static_cast<std::int64_t>(r.counters.responses));
   EXPECT_LT(r.queue_delay.max(), 30 * kNsPerMs + 20 * kNsPerMs);
+  EXPECT_EQ(r.counters.errors.unsent, 0u);  // a --deadline shorter than --timeout sheds first
+}
+
+TEST(OpenModel, ArrivalsThatWaitPastTheTimeoutAreUnsentNotTimeoutsAndCountedDuringTheRun) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  // 2 connections at 50 ms carry 40/s; 200/s arrive for 0.6 s; a request may
+  // wait 200 ms. The server answers within 50 ms: nothing it is sent times out.
+  Config c = open_config(*srv, "/delay/50", 200, 600 * kNsPerMs);
+  c.threads = 1;
+  c.connections = 2;
+  c.timeout_ns = 200 * kNsPerMs;
+  std::atomic<bool> stop{false};
+  std::uint64_t unsent_before_the_end = 0;
+  const TimeNs run_ns = c.duration_ns;
+  auto result = run(c, stop, 50 * kNsPerMs, [&](const report::IntervalReport& in) {
+    if (in.start_ns + in.duration_ns <= run_ns) unsent_before_the_end += in.errors.unsent;
+  });
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const report::RunReport& r = *result;
+  const stats::ErrorCounts& e = r.counters.errors;
+  EXPECT_EQ(e.timeout, 0u);
+  EXPECT_GT(e.unsent, 40u);
+  // Every arrival was either sent (and answered) or given up unsent.
+  EXPECT_EQ(r.counters.requests_sent, r.counters.responses);
+  EXPECT_EQ(r.counters.responses + e.unsent, r.counters.scheduled);
+  EXPECT_EQ(r.counters.scheduled, 120u);
+  // The rule holds while the run goes, not only when it drains: nothing sent
+  // waited much past the timeout, and arrivals were given up before the end.
+  EXPECT_GT(unsent_before_the_end, 10u);
+  EXPECT_LT(r.queue_delay.max(), 200 * kNsPerMs + 20 * kNsPerMs);
+  // Kept as censored samples at their age (at least the timeout).
+  EXPECT_EQ(r.latency_censored.total_count(), static_cast<std::int64_t>(e.unsent));
+  EXPECT_GE(r.latency_censored.min(), 200 * kNsPerMs);
+  EXPECT_EQ(r.latency.total_count(), static_cast<std::int64_t>(r.counters.responses + e.unsent));
+}
+
+TEST(OpenModel, UnsentArrivalsCanBeLeftOutOfTheLatencyFigures) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = open_config(*srv, "/delay/50", 200, 400 * kNsPerMs);
+  c.threads = 1;
+  c.connections = 2;
+  c.timeout_ns = 100 * kNsPerMs;
+  c.record_timeouts = false;
+  const report::RunReport r = run_ok(c);
+  EXPECT_GT(r.counters.errors.unsent, 0u);
+  EXPECT_EQ(r.latency_censored.total_count(), 0);
+  EXPECT_EQ(r.latency.total_count(), static_cast<std::int64_t>(r.counters.responses));
 }
 
 TEST(OpenModel, PoissonArrivalsRepeatForOneSeed) {

@@ -320,8 +320,46 @@ TEST(EngineIntervals, AnOpenModelRunThatFallsBehindShowsItsBacklogAndLag) {
   // oldest for well over 100 ms (bounds far below the ideal 100 and 250 ms).
   EXPECT_GT(most_backlog, 50u);
   EXPECT_GT(most_lag, 100 * kNsPerMs);
+  EXPECT_LE(most_lag, 500 * kNsPerMs + 20 * kNsPerMs);  // past --timeout an arrival is unsent
+  // The service time behind the Little's-law line: about the server's 20 ms.
+  for (const SeenInterval& s : seen) {
+    if (s.figures.completed == 0) continue;
+    const TimeNs mean_ns = s.figures.service_ns_sum / static_cast<TimeNs>(s.figures.completed);
+    EXPECT_GE(mean_ns, 20 * kNsPerMs);
+    EXPECT_LT(mean_ns, 250 * kNsPerMs);  // far below the latencies, which reach the 500 ms timeout
+  }
   ASSERT_TRUE(seen.front().figures.target_rate_per_s);
   EXPECT_NEAR(*seen.front().figures.target_rate_per_s, 400.0, 1.0);
+}
+
+TEST(EngineIntervals, AStallShowsAsTheAgeOfTheOldestRequestInFlightInTheClosedLoop) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/delay/400");  // each request takes 400 ms: a stall for 50 ms intervals
+  c.threads = 1;
+  c.connections = 2;
+  c.duration_ns = 300 * kNsPerMs;
+  c.interval_ns = 100 * kNsPerMs;  // "older than the interval": older than 100 ms
+  report::RunReport r;
+  const auto seen = run_with_intervals(c, 50 * kNsPerMs, r);
+  ASSERT_GE(seen.size(), 6u);
+  TimeNs oldest = 0;
+  std::uint64_t most_over = 0;
+  for (const SeenInterval& s : seen) {
+    EXPECT_LE(s.figures.in_flight, 2u);
+    EXPECT_LE(s.figures.in_flight_over_interval, s.figures.in_flight);
+    oldest = std::max(oldest, s.figures.oldest_in_flight_ns);
+    most_over = std::max(most_over, s.figures.in_flight_over_interval);
+    if (s.figures.in_flight == 0) {
+      EXPECT_EQ(s.figures.oldest_in_flight_ns, 0);
+    }
+  }
+  // Between 250 and 400 ms into the run both requests are still out (bounds
+  // generous for a loaded machine), and an interval with no response says so.
+  EXPECT_GE(oldest, 250 * kNsPerMs);
+  EXPECT_LT(oldest, 400 * kNsPerMs + 100 * kNsPerMs);
+  EXPECT_EQ(most_over, 2u);
+  EXPECT_EQ(seen.back().figures.in_flight, 0u);  // the last closes after every response
 }
 
 }  // namespace

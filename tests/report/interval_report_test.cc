@@ -30,6 +30,10 @@ struct Fixture {
     interval.open_connections = 10;
     interval.backlog = 2;
     interval.schedule_lag_ns = 1'500'000;
+    interval.in_flight = 12;
+    interval.oldest_in_flight_ns = 1'250'000'000;
+    interval.in_flight_over_interval = 3;
+    interval.errors.unsent = 4;
   }
 };
 
@@ -55,6 +59,11 @@ TEST(IntervalNdjson, IsOneLineWhoseHistogramDecodesToTheInterval) {
   EXPECT_EQ(j["open_connections"], 10);
   EXPECT_TRUE(j["backlog"].is_null());  // closed loop: no backlog, no schedule
   EXPECT_TRUE(j["schedule_lag_ns"].is_null());
+  // The requests in flight are there in the closed loop too: a stall shows in them.
+  EXPECT_EQ(j["in_flight"], 12);
+  EXPECT_EQ(j["oldest_in_flight_ns"], 1'250'000'000);
+  EXPECT_EQ(j["in_flight_over_interval"], 3);
+  EXPECT_EQ(j["errors"]["unsent"], 4);
   auto decoded = stats::decode_v2_base64(j["histogram"].get<std::string>());
   ASSERT_TRUE(decoded.ok()) << decoded.error().message;
   EXPECT_EQ(decoded->total_count(), 1000);

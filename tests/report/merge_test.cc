@@ -61,6 +61,7 @@ RunReport open_report() {
   r.counters.peak_backlog = 4;
   r.counters.errors.deadline = 7;
   r.counters.errors.backlog = 8;
+  r.counters.errors.unsent = 9;
   r.service.record_n(200'000, 1000);
   r.queue_delay.record_n(50'000, 999);
   r.queue_delay.record(3'000'000'000);
@@ -129,6 +130,7 @@ void expect_round_trip(const RunReport& r) {
   EXPECT_EQ(y.errors.parse, x.errors.parse);
   EXPECT_EQ(y.errors.deadline, x.errors.deadline);
   EXPECT_EQ(y.errors.backlog, x.errors.backlog);
+  EXPECT_EQ(y.errors.unsent, x.errors.unsent);
   EXPECT_EQ(y.errors.status, x.errors.status);
   EXPECT_EQ(y.status_counts, x.status_counts);
 
@@ -194,6 +196,14 @@ TEST(JsonReader, TextThatIsNotJsonIsRefusedNamingTheFile) {
 TEST(JsonReader, TruncatedJsonIsRefusedAtEveryLength) {
   const std::string text = render_json(open_report());
   for (std::size_t len = 0; len + 2 < text.size(); len += 7) read_error(text.substr(0, len));
+}
+
+TEST(JsonReader, AReportWrittenBeforeTheUnsentClassStillReads) {
+  const std::string text = replace_once(render_json(open_report()), "\"unsent\": 9,", "");
+  auto read = read_json_report(text, "old.json");
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(read->counters.errors.unsent, 0u);
+  EXPECT_EQ(read->counters.errors.backlog, 8u);
 }
 
 TEST(JsonReader, AnotherSchemaOrVersionIsRefused) {

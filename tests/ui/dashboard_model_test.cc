@@ -98,12 +98,77 @@ TEST(DashboardModel, ALongRunKeepsABoundedHistoryThatStillAddsUp) {
   EXPECT_GE(worst, 49'000'000);  // the one bad second is not averaged away
 }
 
+TEST(DashboardModel, TheRequestsInFlightAreTheLastRefreshsGauges) {
+  DashboardModel model(ten_second_run());
+  Interval a(0, 100 * kNsPerMs, 100, 1'000'000);
+  a.report.in_flight = 10;
+  a.report.oldest_in_flight_ns = 3 * kNsPerMs;
+  Interval b(1, 100 * kNsPerMs, 2, 1'000'000);  // a stall: 2 fast responses, the rest stuck
+  b.report.in_flight = 9;
+  b.report.oldest_in_flight_ns = 1'200 * kNsPerMs;
+  b.report.in_flight_over_interval = 9;
+  model.on_refresh(a.report);
+  model.on_refresh(b.report);
+  const DashboardSnapshot s = model.snapshot();
+  EXPECT_EQ(s.in_flight, 9u);
+  EXPECT_EQ(s.oldest_in_flight_ns, 1'200 * kNsPerMs);
+  EXPECT_EQ(s.in_flight_over_interval, 9u);
+}
+
+TEST(DashboardModel, AStallIsAPeakInTheHistoryNotADip) {
+  DashboardModel model(ten_second_run());
+  Interval calm(0, kNsPerS, 1000, 2'000'000);
+  calm.report.oldest_in_flight_ns = 1'500'000;
+  Interval stall(1, kNsPerS, 3, 30'000);  // the few that complete in a freeze are fast
+  stall.report.oldest_in_flight_ns = 900 * kNsPerMs;
+  model.on_interval(calm.report);
+  model.on_interval(stall.report);
+  const DashboardSnapshot s = model.snapshot();
+  ASSERT_EQ(s.history.size(), 2u);
+  EXPECT_EQ(s.history[1].oldest_in_flight_ns, 900 * kNsPerMs);
+  EXPECT_LT(s.history[1].p99_ns, s.history[0].p99_ns);  // p99 alone dips...
+  EXPECT_EQ(model.snapshot().last.p99_ns, stall.latency.value_at_percentile(99));
+}
+
+TEST(DashboardModel, CompactedHistoryKeepsTheOldestRequestInFlight) {
+  DashboardModel model(ten_second_run());
+  for (std::uint64_t i = 0; i < DashboardModel::kMaxHistory + 1; ++i) {
+    Interval in(i, kNsPerS, 10, 1'000'000);
+    in.report.oldest_in_flight_ns = i == 7 ? 3 * kNsPerS : kNsPerMs;
+    model.on_interval(in.report);
+  }
+  TimeNs oldest = 0;
+  for (const HistoryPoint& p : model.snapshot().history) oldest = std::max(oldest, p.oldest_in_flight_ns);
+  EXPECT_EQ(oldest, 3 * kNsPerS);
+}
+
+TEST(DashboardModel, TheBottleneckIsTheLastIntervalsAndGoesAwayWithIt) {
+  RunInfo run = ten_second_run();
+  run.open_model = true;
+  run.connections = 10;
+  DashboardModel model(run);
+  Interval behind(0, kNsPerS, 200, 1'000'000);
+  behind.report.target_rate_per_s = 1000.0;
+  behind.report.service_ns_sum = 200 * 50 * kNsPerMs;
+  behind.report.backlog = 800;
+  model.on_interval(behind.report);
+  ASSERT_TRUE(model.snapshot().bottleneck);
+  EXPECT_EQ(model.snapshot().bottleneck->connections_needed, 50u);
+  Interval caught_up = behind;
+  caught_up.report.backlog = 0;
+  model.on_interval(caught_up.report);
+  EXPECT_FALSE(model.snapshot().bottleneck);
+}
+
 TEST(ErrorList, NamesOnlyTheClassesThatHappened) {
   stats::ErrorCounts e;
   EXPECT_EQ(error_list(e), "");
   e.connect = 1;
   e.status = 5;
   EXPECT_EQ(error_list(e), "connect 1, status 5");
+  e.unsent = 7;
+  e.goaway = 2;
+  EXPECT_EQ(error_list(e), "connect 1, unsent 7, goaway 2, status 5");
 }
 
 }  // namespace

@@ -35,6 +35,8 @@ DashboardSnapshot closed_snapshot() {
   s.last = figures(1'200'000, 2'300'000, 4'500'000, 12'000'000);
   s.run_latency = figures(1'100'000, 2'200'000, 4'400'000, 15'000'000);
   s.open_connections = 10;
+  s.in_flight = 10;
+  s.oldest_in_flight_ns = 1'300'000;
   const std::uint64_t per_second[] = {38'000, 41'000, 12'000, 41'234};
   const std::int64_t p99[] = {4'000'000, 4'200'000, 40'000'000, 4'500'000};
   for (int i = 0; i < 4; ++i) s.history.push_back(HistoryPoint{kNsPerS, per_second[i], p99[i]});
@@ -55,6 +57,21 @@ DashboardSnapshot open_snapshot() {
   s.errors.timeout = 12;
   s.errors.status = 3;
   s.open_connections = 9;
+  s.oldest_in_flight_ns = 3'100'000;
+  // 10 connections at 240us each carry about 41.67k/s of the 50k/s.
+  s.bottleneck = report::capacity_for(10, 1, false, 240'000, 50'000);
+  return s;
+}
+
+// A closed-loop run during a 1 s server freeze: the few responses that complete
+// are fast, but every request still in flight has waited over a second.
+DashboardSnapshot stalled_snapshot() {
+  DashboardSnapshot s = closed_snapshot();
+  s.current_rate_per_s = 12;
+  s.last = figures(30'000, 32'000, 33'000, 40'000);
+  s.oldest_in_flight_ns = 1'020 * kNsPerMs;
+  s.in_flight_over_interval = 10;
+  s.history.push_back(HistoryPoint{kNsPerS, 12, 33'000, 1'020 * kNsPerMs});
   return s;
 }
 
@@ -138,6 +155,27 @@ TEST(DashboardRender, BeforeTheFirstIntervalFiguresAreDashes) {
   EXPECT_NE(frame.find("now -"), std::string::npos) << frame;
   EXPECT_NE(frame.find("Throughput   -"), std::string::npos) << frame;
   EXPECT_NE(frame.find("0.0s / 10.0s"), std::string::npos) << frame;
+}
+
+TEST(DashboardRender, AStallShowsAsTheAgeOfTheOldestRequestInFlightAndAPeak) {
+  const std::string frame = render_at(stalled_snapshot(), 80, true);
+  EXPECT_NE(frame.find("10 open (of 10)\x1b[33m   in flight 10, oldest 1.02s (10 older than 1s)\x1b[0m"),
+            std::string::npos)
+      << frame;
+  // The p99 sparkline's last column is its highest and its note says 1.02s, not 33us.
+  const std::size_t p99_row = frame.find("\np99 ");
+  ASSERT_NE(p99_row, std::string::npos) << frame;
+  const std::string row = frame.substr(p99_row + 1, frame.find('\n', p99_row + 1) - p99_row - 1);
+  EXPECT_NE(row.find("\u2581\u2581\u2581\u2581\u2588 "), std::string::npos) << row;
+  EXPECT_NE(row.find("max 1.02s"), std::string::npos) << row;
+}
+
+TEST(DashboardRender, AnOpenModelCappedByItsConnectionsSaysByHowMuch) {
+  const std::string frame = render_at(open_snapshot(), 80, true);
+  EXPECT_NE(frame.find("Bottleneck   \x1b[33m10 conns / 240.00us \u2248 41.67k/s < target 50.00k/s: raise -c to ~12"),
+            std::string::npos)
+      << frame;
+  EXPECT_EQ(render_at(closed_snapshot(), 80).find("Bottleneck"), std::string::npos);
 }
 
 TEST(FormatClock, TenthsOfSecondsThenMinutesThenHours) {

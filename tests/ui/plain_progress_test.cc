@@ -55,6 +55,36 @@ TEST(PlainProgress, RequestCountRunCountsResponsesAndAnEmptyIntervalHasNoLatency
   EXPECT_EQ(line.rfind("[  3.0s, 3000/5000 responses] 0.0 req/s, latency -, errors 0", 0), 0u) << line;
 }
 
+TEST(PlainProgress, TheOldestRequestInFlightShowsAStall) {
+  Fixture f;
+  f.run.interval_ns = kNsPerS;
+  f.interval.in_flight = 10;
+  f.interval.oldest_in_flight_ns = 1'250 * kNsPerMs;
+  f.interval.in_flight_over_interval = 8;
+  const std::string line = render_plain_line(f.interval, f.run, 3000);
+  EXPECT_NE(line.find("max 4.00ms, in flight 10 (oldest 1.25s, 8 older than 1s), errors 0"), std::string::npos)
+      << line;
+  f.interval.in_flight_over_interval = 0;
+  f.interval.oldest_in_flight_ns = 2 * kNsPerMs;
+  EXPECT_NE(render_plain_line(f.interval, f.run, 3000).find(", in flight 10 (oldest 2.00ms), errors 0"),
+            std::string::npos);
+}
+
+TEST(PlainProgress, AnOpenModelCappedByItsConnectionsSaysSoWithTheArithmetic) {
+  Fixture f;
+  f.run.connections = 10;
+  f.interval.target_rate_per_s = 1000.0;
+  f.interval.completed = 200;
+  f.interval.service_ns_sum = 200 * 50 * kNsPerMs;
+  f.interval.backlog = 800;
+  f.interval.errors.unsent = 5;
+  const std::string line = render_plain_line(f.interval, f.run, 3000);
+  EXPECT_NE(line.find("errors 5 (unsent 5)"), std::string::npos) << line;
+  EXPECT_NE(line.find("; bottleneck: 10 conns / 50.00ms ~ 200/s < target 1.00k/s: raise -c to ~50\n"),
+            std::string::npos)
+      << line;
+}
+
 TEST(PlainProgress, IsOneLineWithoutEscapesOrCarriageReturns) {
   Fixture f;
   const std::string line = render_plain_line(f.interval, f.run, 0);
