@@ -1,0 +1,106 @@
+"""pacer's shards on a real Slurm (22.05 from Debian) on this one machine: srun runs
+4 shards with --shard auto against `pacer serve`, pacer merge combines them, and the
+merged counts are the server's; deploy/slurm/pacer.sbatch runs as written; a failing
+shard makes srun fail; and the merged run agrees with one process of the same load.
+
+One Slurm (munged, slurmctld, slurmd) serves the whole module and is shut down
+(scontrol shutdown, then the processes) whatever happens. srun needs --overcommit:
+4 tasks on 2 CPUs would otherwise queue forever.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import PACER_BIN, REPO
+from engines import assert_merged_matches_server, merge, shard_script, shard_sources, slurm_cluster
+
+SRUN = ["srun", "-n", "4", "--overcommit", "--kill-on-bad-exit=1", "--time=5"]
+
+
+@pytest.fixture(scope="module")
+def slurm(tmp_path_factory, pacer_bin):
+    with slurm_cluster(tmp_path_factory.mktemp("slurm")) as cluster:
+        yield cluster
+
+
+def srun_shards(slurm, reports: Path, *pacer_args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    reports.mkdir(exist_ok=True)
+    return slurm.run(*SRUN, "sh", "-c", shard_script(reports, "SLURM_PROCID"), "shard", *pacer_args,
+                     timeout=timeout)
+
+
+def test_srun_closed_loop_shards_merge_to_the_servers_count(slurm, server, tmp_path):
+    out = srun_shards(slurm, tmp_path, "-t1", "-c8", "-n", "4000", server.url)
+    assert out.returncode == 0, f"srun exited {out.returncode}\n{out.stderr}\n{slurm.logs()}"
+    assert shard_sources(tmp_path) == {i: "SLURM_PROCID" for i in range(4)}
+    merged = merge(tmp_path, 4)
+    assert merged["config"]["connections"] == 8
+    assert_merged_matches_server(merged, server, 0, expected=4000)
+
+
+def test_srun_open_model_shards_merge_to_the_servers_count(slurm, server, tmp_path):
+    out = srun_shards(slurm, tmp_path, "-t1", "-c8", "-R", "400", "-d", "2s", server.url)
+    assert out.returncode == 0, f"srun exited {out.returncode}\n{out.stderr}"
+    merged = merge(tmp_path, 4)
+    # 400/s over 2 s, the 4 shards' arrivals interleaved (a few in flight at the end).
+    assert 760 <= merged["counts"]["responses"] <= 800, merged["counts"]
+    assert_merged_matches_server(merged, server, 0)
+
+
+def test_a_failing_shard_makes_srun_fail_and_says_which(slurm, server, tmp_path):
+    # Task 2 gets a URL pacer refuses (exit 2); the others run normally.
+    script = ('url=$1; shift; [ "$SLURM_PROCID" = 2 ] && url=ftp://nowhere/; '
+              + shard_script(tmp_path, "SLURM_PROCID") + ' "$url"')
+    out = slurm.run(*SRUN, "sh", "-c", script, "shard", server.url, "-t1", "-c4", "-n", "200")
+    # srun returns the highest exit code of its tasks and names the task that failed.
+    assert out.returncode == 2, f"srun exited {out.returncode}\n{out.stderr}"
+    assert "task 2: Exited with exit code 2" in out.stderr, out.stderr
+
+
+def test_the_sbatch_script_runs_the_shards_then_the_merge(slurm, server, tmp_path):
+    reports = tmp_path / "reports"
+    script = REPO / "deploy" / "slurm" / "pacer.sbatch"
+    env_args = f"--export=ALL,PACER={PACER_BIN},REPORTS={reports}"
+    out = slurm.run("sbatch", "--wait", "-n", "4", "--overcommit", "--time=5", env_args, "-o",
+                    str(tmp_path / "job.out"), str(script), "-t1", "-c8", "-n", "2000", server.url, timeout=180)
+    job_out = (tmp_path / "job.out").read_text(errors="replace") if (tmp_path / "job.out").exists() else ""
+    assert out.returncode == 0, f"sbatch exited {out.returncode}\n{out.stderr}\n{job_out}"
+    merged = json.loads((reports / "merged.json").read_text())
+    assert_merged_matches_server(merged, server, 0, expected=2000)
+    assert "2000 requests in" in job_out, job_out  # the merged text report is in the job's output
+
+
+def test_merged_slurm_run_agrees_with_one_process_of_the_same_load(slurm, server, tmp_path):
+    """-R 2000 for 10 s: 4 shards under srun and one process with as many threads,
+    side by side against one server, so that a neighbour's burst on this shared
+    machine hits both alike. The target answers after 10 ms (/delay/10), so p50 is
+    the service's and not the scheduler's noise. Total within 1 %, p50 within 10 %."""
+    load = ["-c64", "-R", "2000", "-d", "10s"]
+    url = server.url + "delay/10"
+    tmp_path.joinpath("shards").mkdir()
+    shards = subprocess.Popen([*SRUN, "sh", "-c", shard_script(tmp_path / "shards", "SLURM_PROCID"), "shard", "-t1",
+                               *load, url], env=slurm.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    single = subprocess.Popen([PACER_BIN, "-t4", *load, "--format", "json", url], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        single_out, single_err = single.communicate(timeout=60)
+        _, shards_err = shards.communicate(timeout=60)
+    finally:
+        for p in (single, shards):
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=10)
+    assert shards.returncode == 0, f"srun exited {shards.returncode}\n{shards_err}"
+    assert single.returncode == 0, single_err
+    merged, one = merge(tmp_path / "shards", 4), json.loads(single_out)
+    total_merged, total_one = merged["counts"]["responses"], one["counts"]["responses"]
+    assert abs(total_merged - total_one) <= 0.01 * total_one, (total_merged, total_one)
+    p50_merged = merged["latency"]["percentiles_ns"]["50"]
+    p50_one = one["latency"]["percentiles_ns"]["50"]
+    assert abs(p50_merged - p50_one) <= 0.10 * p50_one, (p50_merged, p50_one)
