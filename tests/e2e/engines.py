@@ -193,6 +193,7 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
+Subsystem sftp /usr/lib/openssh/sftp-server
 """
 
 SSH_CONFIG = """\
