@@ -48,7 +48,7 @@ def test_closed_and_open_shards_merge_to_the_servers_count(launcher, server, tmp
     out = launch(launcher, shard_script(opened, rank_var), "-t1", "-c8", "-R", "400", "-d", "2s", server.url)
     assert out.returncode == 0, f"{launcher[0][0]} exited {out.returncode}\n{out.stdout}\n{out.stderr}"
     merged = merge(opened, 4)
-    assert 760 <= merged["counts"]["responses"] <= 800, merged["counts"]
+    assert 720 <= merged["counts"]["responses"] <= 800, merged["counts"]
     assert_merged_matches_server(merged, server, 4000)
 
 

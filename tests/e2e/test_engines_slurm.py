@@ -47,8 +47,9 @@ def test_srun_open_model_shards_merge_to_the_servers_count(slurm, server, tmp_pa
     out = srun_shards(slurm, tmp_path, "-t1", "-c8", "-R", "400", "-d", "2s", server.url)
     assert out.returncode == 0, f"srun exited {out.returncode}\n{out.stderr}"
     merged = merge(tmp_path, 4)
-    # 400/s over 2 s, the 4 shards' arrivals interleaved (a few in flight at the end).
-    assert 760 <= merged["counts"]["responses"] <= 800, merged["counts"]
+    # 400/s over 2 s in all, not each: the 4 shards send 1 arrival in 4 (a few may
+    # be in flight at the end, a loaded machine may fall a little behind).
+    assert 720 <= merged["counts"]["responses"] <= 800, merged["counts"]
     assert_merged_matches_server(merged, server, 0)
 
 
