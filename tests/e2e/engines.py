@@ -44,6 +44,14 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
+def die_with_parent() -> None:
+    """preexec_fn: the kernel sends SIGTERM to this daemon if pytest itself is
+    killed (a ctest timeout), so no daemon outlives the test run."""
+    import ctypes
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+
+
 def stop_process(proc: subprocess.Popen, timeout: float = 10.0) -> None:
     """SIGTERM, then SIGKILL after `timeout`; always reaped."""
     if proc.poll() is None:
@@ -107,7 +115,7 @@ def munged():
     proc = subprocess.Popen(
         ["/usr/sbin/munged", "-F", "--force", f"--socket={files['socket']}", f"--pid-file={files['pid']}",
          f"--seed-file={files['seed']}", f"--log-file={files['log']}"],
-        user="munge", group="munge", extra_groups=[], stdin=subprocess.DEVNULL,
+        user="munge", group="munge", extra_groups=[], preexec_fn=die_with_parent, stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         def answers() -> bool:
@@ -141,7 +149,7 @@ class Slurm:
     def start(self) -> None:
         for daemon in ("slurmctld", "slurmd"):
             args = [f"/usr/sbin/{daemon}", "-D"] + (["-i"] if daemon == "slurmctld" else [])
-            self.procs.append(subprocess.Popen(args, env=self.env, stdin=subprocess.DEVNULL,
+            self.procs.append(subprocess.Popen(args, env=self.env, preexec_fn=die_with_parent, stdin=subprocess.DEVNULL,
                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
         def idle() -> bool:
@@ -232,7 +240,7 @@ class Sshd:
         Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation directory
         self.log = root / "sshd.log"
         self.proc = subprocess.Popen(["/usr/sbin/sshd", "-D", "-f", str(root / "sshd_config"), "-E", str(self.log)],
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     preexec_fn=die_with_parent, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         def answers() -> bool:
             assert self.proc.poll() is None, f"sshd exited: {self.log.read_text(errors='replace')}"
