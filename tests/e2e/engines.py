@@ -93,6 +93,7 @@ SlurmdLogFile={root}/slurmd.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
 MpiDefault=none
 ReturnToService=2
 AccountingStorageType=accounting_storage/none
@@ -163,6 +164,23 @@ class Slurm:
     def run(self, *args: str, timeout: float = 120.0, cwd: Path | None = None) -> subprocess.CompletedProcess:
         return subprocess.run(list(args), env=self.env, capture_output=True, text=True, timeout=timeout,
                               cwd=cwd or self.root)
+
+    def sbatch(self, *args: str, timeout: float = 120.0) -> list[tuple[str, str]]:
+        """sbatch ARGS, then wait for the job (every task of an array) to end by
+        polling scontrol, faster than sbatch --wait's backoff. Returns each task's
+        (JobState, ExitCode), e.g. ("COMPLETED", "0:0")."""
+        out = self.run("sbatch", "--parsable", *args)
+        assert out.returncode == 0, f"sbatch exited {out.returncode}: {out.stderr}"
+        job_id = out.stdout.strip().split(";")[0]
+        deadline = time.monotonic() + timeout
+        while True:
+            show = self.run("scontrol", "-o", "show", "job", job_id, timeout=30)
+            tasks = [dict(f.split("=", 1) for f in line.split() if "=" in f) for line in show.stdout.splitlines()]
+            states = [(t.get("JobState", "?"), t.get("ExitCode", "?")) for t in tasks]
+            if tasks and all(state not in ("PENDING", "RUNNING", "CONFIGURING", "COMPLETING") for state, _ in states):
+                return states
+            assert time.monotonic() < deadline, f"job {job_id} still running after {timeout}s: {show.stdout}"
+            time.sleep(0.2)
 
     def logs(self) -> str:
         return "".join(f"--- {n}:\n{(self.root / n).read_text(errors='replace')[-2000:]}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -67,13 +68,36 @@ def test_the_sbatch_script_runs_the_shards_then_the_merge(slurm, server, tmp_pat
     reports = tmp_path / "reports"
     script = REPO / "deploy" / "slurm" / "pacer.sbatch"
     env_args = f"--export=ALL,PACER={PACER_BIN},REPORTS={reports}"
-    out = slurm.run("sbatch", "--wait", "-n", "4", "--overcommit", "--time=5", env_args, "-o",
-                    str(tmp_path / "job.out"), str(script), "-t1", "-c8", "-n", "2000", server.url, timeout=180)
+    states = slurm.sbatch("-n", "4", "--overcommit", "--time=5", env_args, "-o", str(tmp_path / "job.out"),
+                          str(script), "-t1", "-c8", "-n", "2000", server.url)
     job_out = (tmp_path / "job.out").read_text(errors="replace") if (tmp_path / "job.out").exists() else ""
-    assert out.returncode == 0, f"sbatch exited {out.returncode}\n{out.stderr}\n{job_out}"
+    assert states == [("COMPLETED", "0:0")], f"{states}\n{job_out}"
     merged = json.loads((reports / "merged.json").read_text())
     assert_merged_matches_server(merged, server, 0, expected=2000)
     assert "2000 requests in" in job_out, job_out  # the merged text report is in the job's output
+
+
+def test_the_sbatch_script_exits_with_the_failed_shards_code(slurm, server, tmp_path):
+    script = REPO / "deploy" / "slurm" / "pacer.sbatch"
+    env_args = f"--export=ALL,PACER={PACER_BIN},REPORTS={tmp_path / 'reports'}"
+    # -c 2 cannot be split over 4 shards: every shard exits 2, so does the job.
+    states = slurm.sbatch("-n", "4", "--overcommit", "--time=5", env_args, "-o", str(tmp_path / "job.out"),
+                          str(script), "-c2", "-n", "100", server.url)
+    assert states == [("FAILED", "2:0")], (tmp_path / "job.out").read_text(errors="replace")
+
+
+def test_a_job_array_shards_by_task_id_and_meets_at_start_at(slurm, server, tmp_path):
+    """sbatch --array=3-4: two separate jobs, shards 0 and 1 (ID minus MIN), which
+    meet at --start-at. Each runs in a batch script, where SLURM_PROCID=0 but no
+    SLURM_STEP_ID: that is not taken for a step's shard 0."""
+    start_at = f"{time.time() + 6:.3f}"  # both array tasks start within ~2 s here
+    wrap = (f'exec {PACER_BIN} --shard auto --start-at {start_at} -t1 -c4 -n 400 --format json '
+            f'-o {tmp_path}/shard-$SLURM_ARRAY_TASK_ID.json {server.url}')
+    states = slurm.sbatch("--array=3-4", "--time=5", "-o", str(tmp_path / "job-%a.out"), "--wrap", wrap)
+    logs = "".join(p.read_text(errors="replace") for p in tmp_path.glob("job-*.out"))
+    assert states == [("COMPLETED", "0:0")] * 2, f"{states}\n{logs}"
+    assert shard_sources(tmp_path) == {0: "SLURM_ARRAY_TASK_ID", 1: "SLURM_ARRAY_TASK_ID"}
+    assert_merged_matches_server(merge(tmp_path, 2), server, 0, expected=400)
 
 
 def test_merged_slurm_run_agrees_with_one_process_of_the_same_load(slurm, server, tmp_path):
