@@ -22,6 +22,10 @@ packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3
           zlib1g-dev libhdrhistogram-java default-jre-headless
           libssl-dev openssl libnghttp2-dev libluajit-5.1-dev
           nginx nghttp2-server tmux)
+# Cluster engines the e2e tests run shards under (test_engines_*.py) and the Node
+# that validates deploy/k8s offline; npm only where Node does not bring its own.
+packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client nodejs)
+command -v npm >/dev/null || packages+=(npm)
 # Peers the benchmarks compare against (nginx is also a test peer, above).
 if [ "$want_bench" = 1 ]; then packages+=(wrk nghttp2-client time); fi
 
@@ -36,6 +40,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo_cmd[@]}" apt-get update -q -o DPkg::Lock::Timeout=300
   "${sudo_cmd[@]}" apt-get install -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}"
+fi
+
+# kubernetes-models for tools/k8s-validate, pinned by its package-lock.json.
+if [ ! -d tools/k8s-validate/node_modules/kubernetes-models ]; then
+  echo "setup: npm ci in tools/k8s-validate"
+  npm ci --prefix tools/k8s-validate --no-audit --no-fund --loglevel=error
 fi
 
 cmake --preset "$preset" >/dev/null

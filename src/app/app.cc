@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "app/live_output.h"
+#include "app/run_description.h"
 #include "app/signals.h"
 #include "cli/cli.h"
 #include "cli/units.h"
@@ -33,6 +34,12 @@
 namespace pacer::app {
 
 namespace {
+
+std::int64_t now_unix_ns() {
+  timespec wall{};
+  clock_gettime(CLOCK_REALTIME, &wall);
+  return static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
+}
 
 ExitCode exit_code_for(const Error& error) {
   return error.kind == ErrorKind::kRuntime ? ExitCode::kRunFailed : ExitCode::kBadArguments;
@@ -58,18 +65,12 @@ ExitCode run_and_report(const Config& config) {
     if (!loaded) return fail(loaded.error());
     script = std::move(*loaded);
   }
-  report::RunReport header_fields;
-  header_fields.url = config.target.url;
-  header_fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
-  header_fields.connections = config.connections;
-  header_fields.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
-  header_fields.request_count = config.request_count;
-  header_fields.shard_index = config.shard_index;
-  header_fields.shard_count = config.shard_count;
-  header_fields.protocol = config.protocol_name();
-  header_fields.requests_per_connection = config.requests_per_connection();
+  const report::RunReport header = header_fields(config);
+  if (const std::string note = unsynchronised_start_note(config); !note.empty()) {
+    std::fprintf(stderr, "pacer: note: %s\n", note.c_str());
+  }
   if (text_report) {
-    std::fputs(report::render_header(header_fields).c_str(), report_out);
+    std::fputs(report::render_header(header).c_str(), report_out);
     std::fflush(report_out);
   }
 
@@ -197,6 +198,9 @@ int main_entry(int argc, char** argv) {
       return to_int(run_demo(inv.run));
     case cli::Command::kRun:
       return to_int(run_and_report(inv.run));
+    case cli::Command::kCheckArgs:
+      std::fputs(describe_run(inv.run, now_unix_ns()).c_str(), stdout);
+      return to_int(ExitCode::kOk);
     case cli::Command::kMerge:
       return to_int(run_merge(inv.merge));
     case cli::Command::kCert:

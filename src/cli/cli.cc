@@ -21,6 +21,7 @@
 #include "cli/body_source.h"
 #include "cli/cert_options.h"
 #include "cli/fd_limit.h"
+#include "cli/shard_auto.h"
 #include "cli/shard_options.h"
 #include "cli/gate_options.h"
 #include "cli/input_checks.h"
@@ -40,10 +41,10 @@ enum RunOption : int {
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
   kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
-  kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody,
+  kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs,
 };
 
-constexpr std::array<OptionSpec, 44> kRunOptions{{
+constexpr std::array<OptionSpec, 45> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -88,6 +89,7 @@ constexpr std::array<OptionSpec, 44> kRunOptions{{
     {kMaxCaptureHeaders, '\0', "max-capture-headers", true},
     {kMaxCaptureHeaderBytes, '\0', "max-capture-header-bytes", true},
     {kMaxCaptureBody, '\0', "max-capture-body", true},
+    {kCheckArgs, '\0', "check-args", false},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -268,7 +270,9 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
     case kRefresh: return store(parse_refresh(option), config.refresh_ns);
     case kPlain: config.plain = true; return Ok{};
-    case kShard: return parse_shard(option.value, option.flag, config);
+    case kShard:
+      if (is_auto_shard(option.value)) return parse_auto_shard(option.value, option.flag, config, process_environment());
+      return parse_shard(option.value, option.flag, config);
     case kStartAt: {
       timespec wall{};
       clock_gettime(CLOCK_REALTIME, &wall);
@@ -391,7 +395,10 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
     return url.error();
   }
   if (Status finished = finish_run_draft(draft, command); !finished) return finished.error();
-  out.command = command;
+  if (scan.has(kCheckArgs) && command != Command::kRun) {
+    return bad_argument("--check-args checks a run's arguments (pacer --check-args [options] URL), not the demo's");
+  }
+  out.command = scan.has(kCheckArgs) ? Command::kCheckArgs : command;
   out.run = std::move(draft.config);
   return out;
 }

@@ -16,6 +16,7 @@ namespace pacer::cli {
 
 enum class Command {
   kRun,      // pacer [options] URL
+  kCheckArgs,  // pacer --check-args [options] URL: validate, print what would run, exit
   kServe,    // pacer serve [options]
   kDemo,     // pacer demo [options]: built-in target in-process + a short run
   kMerge,    // pacer merge [options] FILE...: combine shards' JSON reports

@@ -112,8 +112,13 @@ Output:
 
 Many machines (merge the JSON reports with pacer merge):
       --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R
+      --shard auto     i and N from the engine that started pacer: MPI,
+                       Slurm (srun, job arrays); auto/N where the
+                       engine gives only i (Kubernetes Indexed Job, Nomad)
       --start-at TIME  start the load at TIME (UTC, e.g.
                        2026-11-30T12:00:00Z, or Unix seconds)
+      --check-args     check every option, print what would run and
+                       exit (0, or 2 for bad arguments); no connection
 
 CI gates (a breach exits 3):
       --slo LIST       latency bounds, e.g. "p99<250ms,p50<20ms,max<2s";

@@ -128,6 +128,8 @@ struct Config {
   // rates stay the run's totals (the engine takes every shard_count-th arrival).
   int shard_index = 0;
   int shard_count = 1;
+  std::string shard_source;               // --shard auto: the variable the index came from; empty for i/N
+  bool shard_starts_together = false;     // --shard auto found an engine that starts every shard at once
   std::optional<std::int64_t> start_at_unix_ns;  // --start-at: begin the load at this wall-clock time
 
   // Output.

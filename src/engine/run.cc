@@ -81,6 +81,7 @@ report::RunReport make_report(const Config& config) {
   r.max_error_rate = config.max_error_rate;
   r.shard_index = config.shard_index;
   r.shard_count = config.shard_count;
+  r.shard_source = config.shard_source;
   return r;
 }
 

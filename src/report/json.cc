@@ -77,6 +77,7 @@ json config_json(const RunReport& r) {
       {"load_model", load_model_name(r.load_model)},
       {"shard", {{"index", r.shard_index}, {"count", r.shard_count}}},
   };
+  if (!r.shard_source.empty()) c["shard"]["source"] = r.shard_source;
   if (r.load_model == LoadModel::kClosed) return c;
   c["arrival"] = r.poisson ? "poisson" : "uniform";
   if (r.poisson) c["seed"] = r.seed;

@@ -42,6 +42,7 @@ struct RunReport {
   double target_rate_per_s = 0;            // open model: scheduled arrivals / measured window
   int shard_index = 0;                     // --shard i/N (connections are this shard's)
   int shard_count = 1;
+  std::string shard_source;                // --shard auto: "SLURM_PROCID" etc.; empty for i/N
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
 

@@ -159,7 +159,10 @@ std::string render_header(const RunReport& r) {
                                              : fmt::format("{} requests", r.request_count.value_or(0));
   std::string out = fmt::format("Running {} @ {}\n", what, r.url);
   out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
-  if (r.shard_count > 1) out += fmt::format(" (shard {}/{})", r.shard_index, r.shard_count);
+  if (r.shard_count > 1 || !r.shard_source.empty()) {
+    out += fmt::format(" (shard {}/{}{})", r.shard_index, r.shard_count,
+                       r.shard_source.empty() ? "" : " from " + r.shard_source);
+  }
   if (r.protocol == "h2") {
     out += fmt::format(", HTTP/2 with {} stream{} each", r.requests_per_connection,
                        r.requests_per_connection == 1 ? "" : "s");

@@ -1,0 +1,97 @@
+// See the header. Plain text, no side effects.
+#include "app/run_description.h"
+
+#include <fmt/format.h>
+
+#include "report/text.h"
+#include "report/units.h"
+
+namespace pacer::app {
+
+namespace {
+
+std::string utc_time(std::int64_t unix_ns) {
+  const std::time_t seconds = static_cast<std::time_t>(unix_ns / kNsPerS);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string load_line(const Config& c) {
+  std::string out;
+  switch (c.load_model) {
+    case LoadModel::kClosed: out = "closed loop (each connection sends when its response is in)"; break;
+    case LoadModel::kConstant: out = fmt::format("open model, {} requests/s in total", c.rate_per_s); break;
+    case LoadModel::kRamp:
+      out = fmt::format("open model, {} to {} requests/s in total", c.rate_per_s, c.rate_end_per_s);
+      break;
+    case LoadModel::kStages: out = fmt::format("open model, {} stages", c.stages.size()); break;
+  }
+  if (c.is_open_model()) out += c.poisson ? ", Poisson arrivals" : ", uniform arrivals";
+  if (c.is_open_model() && c.shard_count > 1) out += fmt::format("; this shard sends 1 arrival in {}", c.shard_count);
+  if (c.request_count) out += fmt::format("; stops after {} requests", *c.request_count);
+  return out;
+}
+
+std::string start_line(const Config& c, std::int64_t now_unix_ns) {
+  if (c.start_at_unix_ns) {
+    return fmt::format("at {} (in {:.0f} s)", utc_time(*c.start_at_unix_ns),
+                       static_cast<double>(*c.start_at_unix_ns - now_unix_ns) / 1e9);
+  }
+  if (c.shard_count > 1 && c.shard_starts_together) {
+    return fmt::format("at once ({} comes from an engine that starts every shard together)", c.shard_source);
+  }
+  return "at once";
+}
+
+std::string outputs_line(const Config& c) {
+  std::string out = c.json_format ? "JSON" : "text";
+  out += c.output_path.empty() ? " on stdout" : " to " + c.output_path;
+  if (!c.hgrm_path.empty()) out += ", .hgrm to " + c.hgrm_path;
+  if (!c.timeseries_path.empty()) out += ", time series to " + c.timeseries_path;
+  return out;
+}
+
+}  // namespace
+
+report::RunReport header_fields(const Config& config) {
+  report::RunReport fields;
+  fields.url = config.target.url;
+  fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
+  fields.connections = config.connections;
+  fields.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  fields.request_count = config.request_count;
+  fields.shard_index = config.shard_index;
+  fields.shard_count = config.shard_count;
+  fields.shard_source = config.shard_source;
+  fields.protocol = config.protocol_name();
+  fields.requests_per_connection = config.requests_per_connection();
+  return fields;
+}
+
+std::string describe_run(const Config& config, std::int64_t now_unix_ns) {
+  std::string out = "pacer --check-args: the arguments are valid; this would run (no connection opened):\n";
+  out += report::render_header(header_fields(config));
+  out += fmt::format("  Load:    {}\n", load_line(config));
+  out += fmt::format("  Start:   {}\n", start_line(config, now_unix_ns));
+  out += fmt::format("  Report:  {}\n", outputs_line(config));
+  if (!config.script_path.empty()) out += fmt::format("  Script:  {} (not loaded by --check-args)\n", config.script_path);
+  const std::string note = unsynchronised_start_note(config);
+  if (!note.empty()) out += "  Note:    " + note + "\n";
+  return out;
+}
+
+std::string unsynchronised_start_note(const Config& config) {
+  if (config.shard_source.empty() || config.shard_count < 2 || config.shard_starts_together ||
+      config.start_at_unix_ns) {
+    return {};
+  }
+  return fmt::format(
+      "shard {}/{} from {} starts as soon as it is started: that engine does not start its shards together, "
+      "so give them one --start-at",
+      config.shard_index, config.shard_count, config.shard_source);
+}
+
+}  // namespace pacer::app

@@ -1,0 +1,36 @@
+"""deploy/Containerfile cannot be built here (no base images), so check what can be:
+every shared library the pacer binary links comes from a package the runtime stage
+installs (or from the base image's libc6, libstdc++6, libgcc-s1)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from conftest import PACER_BIN, REPO
+
+BASE_IMAGE_PACKAGES = {"libc6", "libstdc++6", "libgcc-s1"}
+
+
+def runtime_packages() -> set[str]:
+    text = (REPO / "deploy" / "Containerfile").read_text()
+    runtime = text.split("FROM debian:12-slim", 1)[1]
+    install = re.search(r"apt-get install -y --no-install-recommends(.*?)&&", runtime, re.S)
+    assert install, "no apt-get install in the runtime stage"
+    return set(install.group(1).replace("\\", " ").split())
+
+
+def test_the_runtime_stage_installs_every_library_pacer_links(pacer_bin):
+    ldd = subprocess.run(["ldd", PACER_BIN], capture_output=True, text=True, timeout=30, check=True).stdout
+    paths = re.findall(r"=> (/\S+)", ldd)
+    assert paths, ldd
+    needed = set()
+    for path in paths:
+        owner = subprocess.run(["dpkg", "-S", path], capture_output=True, text=True, timeout=30)
+        if owner.returncode != 0:  # /lib vs /usr/lib (merged /usr): ask for the other spelling
+            other = path.removeprefix("/usr") if path.startswith("/usr/") else "/usr" + path
+            owner = subprocess.run(["dpkg", "-S", other], capture_output=True, text=True, timeout=30)
+        assert owner.returncode == 0, f"no package owns {path}"
+        needed.add(owner.stdout.split(":")[0])
+    missing = needed - runtime_packages() - BASE_IMAGE_PACKAGES
+    assert not missing, f"deploy/Containerfile's runtime stage lacks {sorted(missing)}"
