@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <strings.h>
 #include <memory>
 #include <optional>
 #include <span>
@@ -41,10 +42,10 @@ enum RunOption : int {
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
   kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
-  kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs,
+  kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
 };
 
-constexpr std::array<OptionSpec, 45> kRunOptions{{
+constexpr std::array<OptionSpec, 46> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -90,6 +91,7 @@ constexpr std::array<OptionSpec, 45> kRunOptions{{
     {kMaxCaptureHeaderBytes, '\0', "max-capture-header-bytes", true},
     {kMaxCaptureBody, '\0', "max-capture-body", true},
     {kCheckArgs, '\0', "check-args", false},
+    {kJson, '\0', "json", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -98,6 +100,7 @@ constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 struct RunDraft {
   Config config;
   bool is_method_given = false;
+  bool json_body = false;  // the body came from --json
   bool stages_given = false;
   bool arrival_given = false;
   bool deadline_given = false;
@@ -233,7 +236,14 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       draft.is_method_given = true;
       return store(parse_method(option), config.method);
     case kBody:
+    case kJson:
+      // One body per request: two flags giving it would leave one silently unused.
+      if (draft.body) {
+        return bad_argument(fmt::format("{}: the body was already given by {}; give it once", option.flag,
+                                        draft.body->flag));
+      }
       draft.body = option;
+      draft.json_body = option.id == kJson;
       return Ok{};
     case kLatency: config.print_latency = true; return Ok{};
     case kDisableKeepalive: config.keep_alive = false; return Ok{};
@@ -334,6 +344,19 @@ Status check_positionals(const std::vector<std::string>& positionals, Command co
   return store(parse_url(positionals[0]), config.target);
 }
 
+bool has_header(const Config& config, std::string_view name) {
+  return std::any_of(config.headers.begin(), config.headers.end(), [name](const Header& h) {
+    return h.name.size() == name.size() && strncasecmp(h.name.c_str(), name.data(), name.size()) == 0;
+  });
+}
+
+// --json, as curl's: the body says it is JSON and asks for JSON back, unless -H
+// already says otherwise.
+void add_json_headers(Config& config) {
+  if (!has_header(config, "Content-Type")) config.headers.push_back({"Content-Type", "application/json"});
+  if (!has_header(config, "Accept")) config.headers.push_back({"Accept", "application/json"});
+}
+
 // Checks between options, then the derived settings.
 Status finish_run_draft(RunDraft& draft, Command command) {
   Config& config = draft.config;
@@ -352,6 +375,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
                                                      : "--cert needs --key too (the certificate's private key)");
   }
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
+  if (draft.json_body) add_json_headers(config);
   if (Status headers = check_request_headers(config); !headers) return headers;
   if (Status outputs = check_output_files(config); !outputs) return outputs;
   config.threads = std::min(config.threads, config.connections);

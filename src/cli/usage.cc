@@ -37,10 +37,15 @@ More options:
   -m, --method M       request method                         [GET]
   -b, --body B         request body (the method becomes POST unless -m
                        is given); @FILE sends a file's bytes, @- reads
-                       standard input, @@x sends "@x"
+                       standard input, @@x sends "@x"; sent as given,
+                       with no Content-Type unless -H adds one
+      --json BODY      a JSON body, as -b (@FILE, @-), with
+                       Content-Type and Accept: application/json
+                       unless -H gives them (POST unless -m)
       --max-request-body SIZE
-                       largest body @FILE or @- may give; more is
-                       refused (a device that never ends too) [64M]
+                       largest body @FILE or @- may give (-b or
+                       --json); more is refused (a device that never
+                       ends too)                              [64M]
   -n, --requests N     stop after N responses; no time limit unless -d
       --disable-keepalive
                        a new connection for every request
@@ -183,6 +188,8 @@ Routes:
   /login                  a token as JSON: {"token":"pacer-token-1"}
   /auth                   200 with "Authorization: Bearer pacer-token-1",
                           otherwise 401
+  /json                   200 with a JSON Content-Type (application/json
+                          or */*+json), otherwise 415
   /stats                  counters as JSON (not counted itself)
 )";
 }

@@ -157,6 +157,7 @@ std::string render_json(const RunReport& r) {
       {"first_error", r.first_error.empty() ? json(nullptr) : json(r.first_error)},
       {"tls_first_error", r.tls_first_error.empty() ? json(nullptr) : json(r.tls_first_error)},
       {"no_request_succeeded", no_request_succeeded(r)},
+      {"hint", body_hint(r).empty() ? json(nullptr) : json("status 415: " + body_hint(r))},
       {"gates", {{"passed", failures.empty()}, {"failures", failures}}},
   };
   return out.dump(2) + "\n";

@@ -43,6 +43,7 @@ struct RunReport {
   int shard_index = 0;                     // --shard i/N (connections are this shard's)
   int shard_count = 1;
   std::string shard_source;                // --shard auto: "SLURM_PROCID" etc.; empty for i/N
+  bool body_without_content_type = false;  // a -b body with no Content-Type header (no script)
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
 
@@ -64,6 +65,11 @@ struct RunReport {
 
 // Whether the run's URL is https:// (its reports show the TLS figures).
 inline bool is_https(const RunReport& r) { return r.url.size() >= 8 && (r.url[4] == 's' || r.url[4] == 'S') && r.url[5] == ':'; }
+
+// Why the server refused the requests, when the run can tell: a body sent with
+// no Content-Type that got 415 (Unsupported Media Type) responses. One line,
+// "" when there is nothing to say.
+std::string body_hint(const RunReport& r);
 
 // Whether the run counts as failed because not one request succeeded.
 inline bool no_request_succeeded(const RunReport& r) { return r.counters.successes() == 0; }

@@ -56,6 +56,8 @@ int Connection::on_headers_complete(llhttp_t* parser) {
   if (c.route_.kind == RouteKind::kAuth) {
     // The whole head is still in the input buffer (released only after this).
     c.route_.value = has_login_token(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
+  } else if (c.route_.kind == RouteKind::kJson) {
+    c.route_.value = has_json_content_type(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
   }
   c.is_head_ = llhttp_get_method(parser) == HTTP_HEAD;
   return 0;

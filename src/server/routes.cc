@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 namespace pacer::server {
 namespace {
@@ -15,6 +16,7 @@ constexpr std::string_view kDelayBody = "ok\n";
 constexpr std::string_view kOctetStream = "application/octet-stream";
 constexpr std::string_view kLoginBody = R"({"token":"pacer-token-1"})";
 static_assert(kLoginBody.find(kLoginToken) != std::string_view::npos);
+constexpr std::string_view kJsonOkBody = R"({"ok":true})";
 
 struct StatusText {
   int status;
@@ -116,7 +118,7 @@ Route match_route(std::string_view target) {
   static constexpr Prefix kExact[] = {
       {"/", RouteKind::kRoot},         {"/never", RouteKind::kNever}, {"/close", RouteKind::kClose},
       {"/redirect", RouteKind::kRedirect}, {"/echo", RouteKind::kEcho},   {"/stats", RouteKind::kStats},
-      {"/login", RouteKind::kLogin},   {"/auth", RouteKind::kAuth},
+      {"/login", RouteKind::kLogin},   {"/auth", RouteKind::kAuth},   {"/json", RouteKind::kJson},
   };
   for (const Prefix& p : kExact) {
     if (target == p.text) return Route{p.kind, 0};
@@ -124,21 +126,47 @@ Route match_route(std::string_view target) {
   return Route{RouteKind::kNotFound, 0};
 }
 
-bool has_login_token(std::string_view head) {
+namespace {
+
+bool equal_ignoring_case(std::string_view lower, std::string_view text) {
+  return lower.size() == text.size() && std::equal(lower.begin(), lower.end(), text.begin(), [](char a, char b) {
+           return a == (b >= 'A' && b <= 'Z' ? b + 32 : b);
+         });
+}
+
+// The value (without surrounding blanks) of the first header named `name_colon`
+// ("\r\nname:", lower case) in the head; nullopt when there is none.
+std::optional<std::string_view> header_value(std::string_view head, std::string_view name_colon) {
   head = head.substr(0, head.find("\r\n\r\n"));
-  constexpr std::string_view kName = "\r\nauthorization:";
   for (std::size_t at = head.find("\r\n"); at != std::string_view::npos; at = head.find("\r\n", at + 2)) {
-    if (head.size() - at < kName.size()) return false;
-    const bool name_matches = std::equal(kName.begin(), kName.end(), head.begin() + static_cast<std::ptrdiff_t>(at),
-                                         [](char a, char b) { return a == (b >= 'A' && b <= 'Z' ? b + 32 : b); });
-    if (!name_matches) continue;
-    std::string_view value = head.substr(at + kName.size());
+    if (head.size() - at < name_colon.size()) return std::nullopt;
+    if (!equal_ignoring_case(name_colon, head.substr(at, name_colon.size()))) continue;
+    std::string_view value = head.substr(at + name_colon.size());
     value = value.substr(0, value.find("\r\n"));
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
     while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-    return value.size() == 7 + kLoginToken.size() && value.starts_with("Bearer ") && value.ends_with(kLoginToken);
+    return value;
   }
-  return false;
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool has_login_token(std::string_view head) {
+  const std::optional<std::string_view> value = header_value(head, "\r\nauthorization:");
+  return value && value->size() == 7 + kLoginToken.size() && value->starts_with("Bearer ") &&
+         value->ends_with(kLoginToken);
+}
+
+bool has_json_content_type(std::string_view head) {
+  const std::optional<std::string_view> value = header_value(head, "\r\ncontent-type:");
+  if (!value) return false;
+  std::string_view type = value->substr(0, value->find(';'));
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  constexpr std::string_view kJsonType = "application/json";
+  constexpr std::string_view kJsonSuffix = "+json";
+  return equal_ignoring_case(kJsonType, type) ||
+         (type.size() > kJsonSuffix.size() && equal_ignoring_case(kJsonSuffix, type.substr(type.size() - kJsonSuffix.size())));
 }
 
 Reply status_reply(int status) {
@@ -217,6 +245,12 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
       return reply;
     case RouteKind::kAuth:
       return status_reply(route.value != 0 ? 200 : 401);
+    case RouteKind::kJson:
+      if (route.value == 0) return status_reply(415);
+      reply.text = kJsonOkBody;
+      reply.body_bytes = kJsonOkBody.size();
+      reply.content_type = "application/json";
+      return reply;
     case RouteKind::kNotFound:
       return status_reply(404);
     case RouteKind::kBadParameter:

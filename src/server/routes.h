@@ -22,13 +22,15 @@ enum class RouteKind : std::uint8_t {
   kRoot, kBytes, kDelay, kStatus, kFail, kNever, kClose, kChunked, kRedirect, kEcho, kStats,
   kLogin,         // /login: a fixed token, as JSON (for scripts' login examples)
   kAuth,          // /auth: 200 with "Authorization: Bearer <the /login token>", else 401
+  kJson,          // /json: 200 with a JSON Content-Type, else 415 (as JSON APIs answer)
   kNotFound,      // no such path (also /bytes/abc: a parameter that is not a number)
   kBadParameter,  // a numeric parameter too large to parse
 };
 
 struct Route {
   RouteKind kind = RouteKind::kNotFound;
-  std::uint64_t value = 0;  // N, MS or CODE for the routes that take one; kAuth: 1 if authorized
+  std::uint64_t value = 0;  // N, MS or CODE for the routes that take one; kAuth: 1 if authorized;
+                            // kJson: 1 if the Content-Type is JSON
 };
 
 // The token /login hands out and /auth expects.
@@ -37,6 +39,10 @@ constexpr std::string_view kLoginToken = "pacer-token-1";
 // Whether the request head (request line and headers, as received) carries
 // "Authorization: Bearer <kLoginToken>" (header name in any case).
 bool has_login_token(std::string_view head);
+
+// Whether the request head carries a Content-Type whose media type is
+// application/json or ends in +json (parameters ignored, any case).
+bool has_json_content_type(std::string_view head);
 
 // target: the request-target as received (origin-form, or absolute-form whose
 // scheme and authority are skipped). The query string and fragment are ignored.

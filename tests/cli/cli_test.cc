@@ -269,6 +269,43 @@ TEST(Cli, UnreadableBodyFileIsBadInputNamingFileAndReason) {
             "--body: cannot read body file '/': Is a directory");
 }
 
+TEST(Cli, JsonBodyIsPostedWithJsonContentTypeAndAccept) {
+  const Config config = run_config({"--json", "{\"a\":1}", "http://h/"});
+  EXPECT_EQ(config.body, "{\"a\":1}");
+  EXPECT_EQ(config.method, "POST");
+  ASSERT_EQ(config.headers.size(), 2u);
+  EXPECT_EQ(config.headers[0].name, "Content-Type");
+  EXPECT_EQ(config.headers[0].value, "application/json");
+  EXPECT_EQ(config.headers[1].name, "Accept");
+  EXPECT_EQ(config.headers[1].value, "application/json");
+}
+
+TEST(Cli, JsonLeavesHeadersGivenWithDashHAndAMethodGivenWithDashM) {
+  const Config config = run_config(
+      {"-H", "content-type: application/vnd.api+json", "--json", "[]", "-m", "PUT", "http://h/"});
+  EXPECT_EQ(config.method, "PUT");
+  ASSERT_EQ(config.headers.size(), 2u);
+  EXPECT_EQ(config.headers[0].value, "application/vnd.api+json");
+  EXPECT_EQ(config.headers[1].name, "Accept");
+  EXPECT_EQ(run_config({"--json", "{}", "-H", "Accept: */*", "http://h/"}).headers.size(), 2u);
+}
+
+TEST(Cli, JsonBodyComesFromAFileOrStdinLikeDashB) {
+  const std::string bytes("{\"k\": \"\xc3\xa9\"}\n", 13);
+  const TempFile file(bytes);
+  EXPECT_EQ(run_config({"--json", "@" + file.path(), "http://h/"}).body, bytes);
+  EXPECT_EQ(run_config({"--json", "@-", "http://h/"}, bytes).body, bytes);
+  EXPECT_EQ(error_of({"--json", "@/nonexistent/b.json", "http://h/"}, ErrorKind::kBadInput),
+            "--json: cannot read body file '/nonexistent/b.json': No such file or directory");
+}
+
+TEST(Cli, DashBAddsNoHeaderAndCannotBeCombinedWithJson) {
+  EXPECT_TRUE(run_config({"-b", "{}", "http://h/"}).headers.empty());
+  EXPECT_EQ(error_of({"-b", "x", "--json", "{}", "http://h/"}), "--json: the body was already given by -b; give it once");
+  EXPECT_EQ(error_of({"--json", "{}", "--body", "x", "http://h/"}),
+            "--body: the body was already given by --json; give it once");
+}
+
 TEST(Cli, AtSignAloneIsRefused) {
   EXPECT_TRUE(starts_with(error_of({"-b", "@", "http://h/"}), "-b: '@' needs a file name"));
 }

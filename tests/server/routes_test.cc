@@ -161,5 +161,27 @@ TEST(Routes, LoginTokenIsFoundInAnyHeaderCaseAndOnlyWithBearer) {
   EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\n\r\n"));
 }
 
+TEST(Routes, JsonAnswers415WithoutAJsonContentType) {
+  std::atomic<std::uint64_t> fail_requests{0};
+  std::array<char, 128> scratch{};
+  EXPECT_EQ(match_route("/json?x=1").kind, RouteKind::kJson);
+  const Reply ok = plan_reply(Route{RouteKind::kJson, 1}, fail_requests, {}, scratch);
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(ok.content_type, "application/json");
+  EXPECT_EQ(plan_reply(Route{RouteKind::kJson, 0}, fail_requests, {}, scratch).status, 415);
+}
+
+TEST(Routes, JsonContentTypeIsTheMediaTypeInAnyCaseWithParametersOrAJsonSuffix) {
+  const std::string head = "POST /json HTTP/1.1\r\nHost: x\r\n";
+  EXPECT_TRUE(has_json_content_type(head + "Content-Type: application/json\r\n\r\n"));
+  EXPECT_TRUE(has_json_content_type(head + "content-type:Application/JSON ; charset=utf-8\r\n\r\n"));
+  EXPECT_TRUE(has_json_content_type(head + "Content-Type: application/vnd.api+json\r\n\r\n"));
+  EXPECT_FALSE(has_json_content_type(head + "Content-Type: text/plain\r\n\r\n"));
+  EXPECT_FALSE(has_json_content_type(head + "Content-Type: application/x-www-form-urlencoded\r\n\r\n"));
+  EXPECT_FALSE(has_json_content_type(head + "Accept: application/json\r\n\r\n"));
+  EXPECT_FALSE(has_json_content_type(head + "\r\n"));
+  EXPECT_FALSE(has_json_content_type(head + "\r\nContent-Type: application/json\r\n"));  // in the body
+}
+
 }  // namespace
 }  // namespace pacer::server
