@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/interval_report.h"
@@ -67,12 +69,20 @@ engine::TickSink LiveOutput::tick_sink() {
 void LiveOutput::on_engine_interval(const report::IntervalReport& interval) {
   if (model_) model_->on_refresh(interval);
   sum_.add(interval);
-  if (static_cast<std::int64_t>(sum_.added()) >= per_interval_) emit_interval();
+  // The interval that reaches -d's end is held, and the drain's engine intervals
+  // (the responses still in flight, often well under a millisecond) are folded
+  // into it: finish() emits it as the last line. Emitted apart, the drain would
+  // be a line of a few responses over a sliver of time, a spike or a cliff.
+  const bool reaches_end = run_info_.duration_ns > 0 && interval.start_ns + interval.duration_ns >= run_info_.duration_ns;
+  if (static_cast<std::int64_t>(sum_.added()) >= per_interval_ && !reaches_end) emit_interval();
   if (model_) draw(false);
 }
 
 void LiveOutput::emit_interval() {
-  const report::IntervalReport interval = sum_.sum(next_index_++);
+  report::IntervalReport interval = sum_.sum(next_index_++);
+  if (run_info_.duration_ns > 0) {
+    interval.drain_ns = std::max<TimeNs>(0, interval.start_ns + interval.duration_ns - run_info_.duration_ns);
+  }
   completed_ += interval.completed;
   if (series_ != nullptr) {
     std::fputs(report::render_interval_ndjson(interval, config_.timeseries_histogram).c_str(), series_);

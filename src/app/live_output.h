@@ -34,8 +34,9 @@ class LiveOutput {
   engine::IntervalSink interval_sink();
   engine::TickSink tick_sink();  // null without the live view
 
-  // After the run: writes the last, partial interval and gives the terminal
-  // back, so the report prints on the normal screen. Idempotent.
+  // After the run: writes the last interval (partial, or the one that reached
+  // -d's end with the drain folded in) and gives the terminal back, so the
+  // report prints on the normal screen. Idempotent.
   void finish();
 
  private:

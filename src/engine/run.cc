@@ -77,6 +77,11 @@ report::RunReport make_report(const Config& config) {
   r.poisson = config.poisson;
   r.seed = config.seed;
   r.deadline_ns = config.deadline_ns;
+  // A script may set its own headers and body, so only a -b body is judged.
+  r.body_without_content_type = config.body && config.script_path.empty() &&
+                                std::none_of(config.headers.begin(), config.headers.end(), [](const Header& h) {
+                                  return strcasecmp(h.name.c_str(), "Content-Type") == 0;
+                                });
   r.slo = config.slo;
   r.max_error_rate = config.max_error_rate;
   r.shard_index = config.shard_index;
@@ -138,6 +143,7 @@ class IntervalCollector {
     report::IntervalReport out;
     out.index = next_;
     out.start_ns = static_cast<TimeNs>(next_) * shared_.interval_ns;
+    out.start_unix_ns = shared_.start_unix_ns + (shared_.record_from_ns - shared_.start_ns) + out.start_ns;
     TimeNs end = shared_.record_from_ns + out.start_ns;
     for (auto& w : workers_) {
       IntervalRing& ring = *w->intervals();
@@ -161,8 +167,7 @@ class IntervalCollector {
     out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
     if (profile_ != nullptr && out.duration_ns > 0) {
       const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
-      const double asked = profile_->arrivals_before(from + out.duration_ns) - profile_->arrivals_before(from);
-      out.target_rate_per_s = asked * 1e9 / static_cast<double>(out.duration_ns);
+      out.target_rate_per_s = profile_->mean_rate_per_s(from, from + out.duration_ns);
     }
     out.latency = &merged_;
     sink_(out);
@@ -291,6 +296,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.start_ns = monotonic_now_ns();
   timespec wall{};
   clock_gettime(CLOCK_REALTIME, &wall);
+  shared.start_unix_ns = static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
   shared.record_from_ns = shared.start_ns + config.warmup_ns;
   const bool time_bounded = config.duration_given || !config.request_count;
   shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
@@ -320,12 +326,15 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   }
   report.tls_first_error = first_tls_error(workers);
   report.measured_ns = finished - shared.record_from_ns;
-  report.start_unix_ns = static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
+  report.start_unix_ns = shared.start_unix_ns;
   if (profile) {
     // The rate asked for over the recorded window (the drain sends nothing new).
+    // A time-bounded run lasts the whole profile (the worker waits for -d even
+    // when the schedule's last arrival came earlier), so the window is -d unless
+    // the run was stopped or ended by -n.
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
-    const double asked = profile->arrivals_before(config.warmup_ns + window) - profile->arrivals_before(config.warmup_ns);
-    report.target_rate_per_s = window > 0 ? asked * 1e9 / static_cast<double>(window) / config.shard_count : 0;
+    report.target_rate_per_s =
+        profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window) / config.shard_count;
   }
   report.interrupted = stop.load();
   return report;

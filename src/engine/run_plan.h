@@ -34,6 +34,7 @@ struct SharedRun {
   std::uint32_t slots_per_connection = 1;  // --streams (HTTP/2) or --pipeline (HTTP/1.1)
   bool is_head = false;              // responses carry no body
   TimeNs start_ns = 0;               // load begins (all workers)
+  std::int64_t start_unix_ns = 0;    // the wall clock (CLOCK_REALTIME) at start_ns
   TimeNs record_from_ns = 0;         // start + warm-up: requests scheduled earlier are not recorded
   TimeNs end_ns = 0;                 // no new request is scheduled at or after this (INT64_MAX: none)
   const std::atomic<bool>* stop = nullptr;  // set by the controller: stop at once (signal)

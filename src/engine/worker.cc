@@ -167,8 +167,10 @@ void Worker::run() {
     wait_for_events();
   }
   result_.finished_ns = now_;
-  for (auto& c : connections_) close_connection(*c);
+  // The last interval closes before the connections do, so its gauges are the
+  // run's last state rather than the teardown's (closing counts nothing).
   if (intervals_) close_intervals(true);
+  for (auto& c : connections_) close_connection(*c);
   done_.store(true, std::memory_order_release);
 }
 
@@ -274,7 +276,13 @@ bool Worker::finished() const {
   if (!in_flight_.empty()) return false;
   if (is_open()) {
     if (!backlog_.empty()) return false;
-    return draining_ || next_arrival_ns_ == kNever;
+    if (draining_) return true;
+    // A schedule that ran out early (a profile ending at rate 0, whose last
+    // arrival comes before its end) still ends at -d: the run covers the whole
+    // profile, so the measured window and the target are the profile's. Only -n
+    // (no -d) or a -n reached ends the run with the schedule.
+    if (next_arrival_ns_ != kNever) return false;
+    return shared_.end_ns == std::numeric_limits<TimeNs>::max() || (quota_left_ && *quota_left_ == 0);
   }
   if (draining_) return true;
   return quota_left_ && *quota_left_ == 0 && claims_held_ == 0 && now_ >= shared_.record_from_ns;

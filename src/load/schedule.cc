@@ -138,6 +138,11 @@ double RateProfile::arrivals_before(TimeNs t_ns) const {
   return count;
 }
 
+double RateProfile::mean_rate_per_s(TimeNs from_ns, TimeNs to_ns) const {
+  if (to_ns <= from_ns) return 0;
+  return (arrivals_before(to_ns) - arrivals_before(from_ns)) * 1e9 / static_cast<double>(to_ns - from_ns);
+}
+
 std::optional<TimeNs> RateProfile::time_of(double x) const {
   x = std::max(x, 0.0);
   double count_at_start = 0;

@@ -45,6 +45,10 @@ class RateProfile {
   // N(t): expected arrivals in [0, t), the integral of the rate.
   double arrivals_before(TimeNs t_ns) const;
   double total_arrivals() const { return arrivals_before(total_ns()); }
+  // The mean rate over [from, to) (0 for an empty window): what a run's target
+  // is over a window. A profile ending at rate 0 has its last arrival before its
+  // end, so only the profile's own length gives its mean (1s:100,1s:0 -> 50/s).
+  double mean_rate_per_s(TimeNs from_ns, TimeNs to_ns) const;
   // The inverse of N: the earliest t with N(t) = x, for 0 <= x < total_arrivals();
   // nullopt when x >= total_arrivals() (the profile has ended). Solves each
   // segment's quadratic in closed form.

@@ -1,10 +1,27 @@
 #include "report/interval_report.h"
 
+#include <ctime>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
+
+namespace {
+
+// RFC 3339, UTC, microseconds: "2026-12-01T14:20:01.123456Z".
+std::string rfc3339_utc_us(std::int64_t unix_ns) {
+  const std::int64_t floor_s = unix_ns >= 0 ? unix_ns / kNsPerS : (unix_ns - kNsPerS + 1) / kNsPerS;
+  const std::time_t secs = static_cast<std::time_t>(floor_s);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, (unix_ns - floor_s * kNsPerS) / 1000);
+}
+
+}  // namespace
 
 std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram) {
   using json = nlohmann::ordered_json;
@@ -22,7 +39,9 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
   json out = {
       {"interval", in.index},
       {"start_s", static_cast<double>(in.start_ns) / 1e9},
+      {"start_time", rfc3339_utc_us(in.start_unix_ns)},
       {"duration_s", seconds},
+      {"drain_s", static_cast<double>(in.drain_ns) / 1e9},
       {"sent", in.sent},
       {"completed", in.completed},
       {"target_rate_per_s", in.target_rate_per_s ? json(*in.target_rate_per_s) : json(nullptr)},

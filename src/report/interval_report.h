@@ -16,6 +16,8 @@ struct IntervalReport {
   std::uint64_t index = 0;
   TimeNs start_ns = 0;                      // since recording started
   TimeNs duration_ns = 0;                   // the last interval may differ (end of run, drain)
+  TimeNs drain_ns = 0;                      // the part of duration_ns after -d's end (the drain); last line only
+  std::int64_t start_unix_ns = 0;           // wall clock (CLOCK_REALTIME) at start_ns
   std::uint64_t sent = 0;
   std::uint64_t completed = 0;
   std::uint64_t scheduled = 0;              // open model: arrivals the schedule produced
@@ -32,8 +34,11 @@ struct IntervalReport {
   TimeNs service_ns_sum = 0;                // open model: the responses' service times, summed (a count)
 };
 
-// One JSON object on one line (with "\n"): interval, start_s, duration_s, sent,
-// completed, target_rate_per_s (null in the closed loop), achieved_rate_per_s,
+// One JSON object on one line (with "\n"): interval, start_s, start_time (the
+// wall clock at start_s, RFC 3339 UTC with microseconds), duration_s, drain_s
+// (how much of duration_s came after -d's end), sent, completed,
+// target_rate_per_s (null in the closed loop), achieved_rate_per_s (every rate
+// is its count over duration_s),
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
 // in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class, latency_ns {count, p50, p90, p99, max}, and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).

@@ -19,8 +19,10 @@ void IntervalSum::add(const IntervalReport& in) {
   if (added_ == 0) {
     sum_ = IntervalReport{};
     sum_.start_ns = in.start_ns;
+    sum_.start_unix_ns = in.start_unix_ns;
   }
   sum_.duration_ns += in.duration_ns;
+  sum_.drain_ns += in.drain_ns;
   sum_.sent += in.sent;
   sum_.completed += in.completed;
   sum_.scheduled += in.scheduled;

@@ -51,6 +51,9 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
     out += ")";
   }
   out += fmt::format(", {}, {} connections open", errors_text(in.errors), in.open_connections);
+  // The last line holds the drain (responses still in flight after -d's end);
+  // its rates are over the whole span, drain included, and it says so.
+  if (in.drain_ns > 0) out += fmt::format(" (includes the {} drain after the end)", time_text(in.drain_ns));
   if (const auto c = report::interval_bottleneck(in, run.connections, run.requests_per_connection, run.http2)) {
     out += "; bottleneck: " + report::capacity_phrase(*c, false);
   }

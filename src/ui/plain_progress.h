@@ -12,7 +12,8 @@
 namespace pacer::ui {
 
 // One line (with "\n") for `interval`; completed_so_far counts every response
-// recorded up to its end (the -n progress).
+// recorded up to its end (the -n progress). Rates are over the interval's whole
+// duration; the last line, which holds the drain after -d, names it.
 std::string render_plain_line(const report::IntervalReport& interval, const RunInfo& run,
                               std::uint64_t completed_so_far);
 

@@ -335,6 +335,30 @@ TEST(RateProfile, StageDownToZeroLeavesAGapBeforeTheNextRamp) {
   EXPECT_EQ(count_in(all, 0, 15 * kSecond), 750);
 }
 
+TEST(RateProfile, StageListMeanOverItsLengthIsItsIntegral) {
+  // 1s:100,1s:0 (issue 13): 0->100 over 1 s (50 arrivals), 100->0 over 1 s (50).
+  const RateProfile profile = RateProfile::stages({{kSecond, 100}, {kSecond, 0}});
+  EXPECT_EQ(profile.total_ns(), 2 * kSecond);
+  EXPECT_NEAR(profile.total_arrivals(), 100, 1e-9);
+  EXPECT_NEAR(profile.mean_rate_per_s(0, 2 * kSecond), 50, 1e-9);
+  EXPECT_NEAR(profile.mean_rate_per_s(0, kSecond), 50, 1e-9);
+  EXPECT_NEAR(profile.mean_rate_per_s(kSecond / 2, 3 * kSecond / 2), 75, 1e-9);
+  EXPECT_EQ(profile.mean_rate_per_s(kSecond, kSecond), 0);
+  // The workers' arrivals together are the integral, all inside the profile...
+  for (int workers : {1, 2, 3}) {
+    const std::vector<TimeNs> all = drain_union(profile, Arrival::kUniform, workers);
+    ASSERT_EQ(all.size(), 100u) << workers;
+    EXPECT_EQ(count_in(all, 0, kSecond), 50) << workers;
+    EXPECT_LT(all.back(), 2 * kSecond) << workers;
+  }
+  // ...but the last comes about 0.1 s before the end (the tail of a ramp to 0 is
+  // sparse): a window that ends with the last arrival is short of the profile and
+  // its mean is not the profile's (100 arrivals over ~1.9 s is ~53/s, not 50/s).
+  const std::vector<TimeNs> all = drain_union(profile, Arrival::kUniform, 1);
+  EXPECT_GT(all.back(), 18 * kSecond / 10);
+  EXPECT_GT(profile.mean_rate_per_s(0, all.back()), 52);
+}
+
 // ---------------------------------------------------------------- warm-up
 
 TEST(RateProfile, WarmupShiftsTheProfileAndHoldsTheStartRate) {

@@ -21,6 +21,7 @@ struct Fixture {
     latency.record_n(4'000'000, 10);
     interval.index = 3;
     interval.start_ns = 3 * kNsPerS;
+    interval.start_unix_ns = 1'796'134'801'123'456'789;  // 2026-12-01T14:20:01.123456789Z
     interval.duration_ns = kNsPerS;
     interval.sent = 1001;
     interval.completed = 1000;
@@ -46,6 +47,28 @@ TEST(IntervalNdjson, ClosedLoopLineWithHistogramMatchesGolden) {
   Fixture f;
   f.interval.target_rate_per_s.reset();
   expect_matches_golden(render_interval_ndjson(f.interval, true), "interval_closed_histogram.ndjson");
+}
+
+TEST(IntervalNdjson, CarriesTheWallClockAtItsStartInRfc3339Utc) {
+  Fixture f;
+  const auto j = nlohmann::json::parse(render_interval_ndjson(f.interval, false));
+  EXPECT_EQ(j["start_time"], "2026-12-01T14:20:01.123456Z");
+  EXPECT_EQ(j["start_s"], 3.0);
+  f.interval.start_unix_ns = 0;
+  EXPECT_EQ(nlohmann::json::parse(render_interval_ndjson(f.interval, false))["start_time"],
+            "1970-01-01T00:00:00.000000Z");
+}
+
+TEST(IntervalNdjson, ALastLineWithTheDrainFoldedInHasRatesOverItsWholeSpan) {
+  // The interval that reached -d's end plus a 0.3 ms drain: 1000 responses over
+  // 1.0003 s, not 12 over 0.3 ms (issue 13: the series must not end in a spike).
+  Fixture f;
+  f.interval.duration_ns = kNsPerS + 300'000;
+  f.interval.drain_ns = 300'000;
+  const auto j = nlohmann::json::parse(render_interval_ndjson(f.interval, false));
+  EXPECT_DOUBLE_EQ(j["drain_s"].get<double>(), 0.0003);
+  EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 1.0003);
+  EXPECT_NEAR(j["achieved_rate_per_s"].get<double>(), 1000 / 1.0003, 1e-9);
 }
 
 TEST(IntervalNdjson, IsOneLineWhoseHistogramDecodesToTheInterval) {

@@ -45,6 +45,17 @@ TEST(PlainProgress, OpenModelLineAddsTheScheduleAndErrorsAreListed) {
             "10 connections open\n");
 }
 
+TEST(PlainProgress, LastLineWithTheDrainFoldedInNamesItAndRatesOverItsSpan) {
+  // The second up to -d's end plus a 312 us drain: 1000 responses over 1.000312 s.
+  Fixture f;
+  f.interval.start_ns = 9 * kNsPerS;
+  f.interval.duration_ns = kNsPerS + 312'000;
+  f.interval.drain_ns = 312'000;
+  EXPECT_EQ(render_plain_line(f.interval, f.run, 10000),
+            "[ 10.0s / 10.0s] 999.7 req/s, latency p50 150.01us p90 150.01us p99 150.01us max 4.00ms, "
+            "errors 0, 10 connections open (includes the 312.00us drain after the end)\n");
+}
+
 TEST(PlainProgress, RequestCountRunCountsResponsesAndAnEmptyIntervalHasNoLatency) {
   Fixture f;
   f.run.duration_ns = 0;
