@@ -1,5 +1,9 @@
 #include "report/text.h"
 
+#include <algorithm>
+#include <array>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "report/capacity.h"
@@ -15,20 +19,49 @@ std::string lower_bound_mark(bool is_lower_bound, const std::string& text) {
   return is_lower_bound ? ">=" + text : text;
 }
 
-// One row of the Thread Stats table: Avg, Stdev, Max, +/- Stdev.
-void append_stats_row(std::string& out, const char* name, const stats::Histogram& h,
-                      std::string (*format)(double), bool avg_is_bound, bool max_is_bound) {
-  out += fmt::format("    {:<10}", name);
-  if (h.total_count() == 0) {
-    out += fmt::format("{:>8}{:>10}{:>9}{:>9}\n", "-", "-", "-", "-");
-    return;
-  }
+// One row of the Thread Stats table: Avg, Stdev and Max as printed (empty for
+// no sample), and +/- Stdev.
+struct StatsRow {
+  const char* name;
+  std::array<std::string, 3> cells;
+  double within_stdev_percent = 0;
+};
+
+StatsRow stats_row(const char* name, const stats::Histogram& h, std::string (*format)(double), bool avg_is_bound,
+                   bool max_is_bound) {
+  StatsRow row{name, {}, 0};
+  if (h.total_count() == 0) return row;
   const double mean = h.mean();
   const double stdev = h.stdev();
-  out += pad_units(lower_bound_mark(avg_is_bound, format(mean)), 8);
-  out += pad_units(format(stdev), 10);
-  out += pad_units(lower_bound_mark(max_is_bound, format(static_cast<double>(h.max()))), 9);
-  out += fmt::format("{:8.2f}%\n", 100.0 * h.fraction_within(mean - stdev, mean + stdev));
+  row.cells = {lower_bound_mark(avg_is_bound, format(mean)), format(stdev),
+               lower_bound_mark(max_is_bound, format(static_cast<double>(h.max())))};
+  row.within_stdev_percent = 100.0 * h.fraction_within(mean - stdev, mean + stdev);
+  return row;
+}
+
+// wrk's table. A value wider than wrk's column (a lower bound such as
+// ">=294.87ms") widens its column in every row and in the header, so the
+// columns stay aligned whatever is marked; unmarked, the layout is wrk's.
+void append_thread_stats(std::string& out, const std::array<StatsRow, 2>& rows) {
+  std::array<int, 3> widths = {8, 10, 9};  // Avg, Stdev, Max
+  for (const StatsRow& row : rows) {
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+      if (row.cells[i].empty()) continue;
+      const int needed = static_cast<int>(pad_units(row.cells[i], widths[i]).size());
+      if (needed > widths[i]) widths[i] = needed;
+    }
+  }
+  out += fmt::format("  Thread Stats{:>{}}{:>{}}{:>{}}{:>12}\n", "Avg", widths[0] - 2, "Stdev", widths[1] + 1, "Max",
+                     widths[2] - 1, "+/- Stdev");
+  for (const StatsRow& row : rows) {
+    out += fmt::format("    {:<10}", row.name);
+    if (row.cells[0].empty()) {
+      out += fmt::format("{:>{}}{:>{}}{:>{}}{:>9}\n", "-", widths[0], "-", widths[1], "-", widths[2], "-");
+      continue;
+    }
+    for (std::size_t i = 0; i < widths.size(); ++i) out += pad_units(row.cells[i], widths[i]);
+    out += fmt::format("{:8.2f}%\n", row.within_stdev_percent);
+  }
 }
 
 std::string format_time(double ns) { return format_time_ns(ns); }
@@ -51,14 +84,68 @@ void append_distribution(std::string& out, const char* title, const stats::Histo
 
 std::string format_rate(double rate_per_s) { return fmt::format("{:g}", rate_per_s); }
 
+constexpr std::size_t kReportColumns = 80;  // as wrk's: no line wraps on an 80-column terminal
+constexpr std::size_t kLabelColumns = 14;   // "Load model:   "
+
+// `label` then `text` wrapped at spaces to kReportColumns, continuation lines
+// indented under the text; a word longer than a line is cut into pieces.
+std::string labelled(std::string_view label, std::string_view text) {
+  std::string out(label);
+  out.resize(std::max(kLabelColumns, label.size() + 1), ' ');
+  std::size_t column = out.size();
+  bool line_empty = true;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    std::string_view word = text.substr(at, end - at);
+    at = end + 1;
+    while (!word.empty()) {
+      const std::size_t used = column + (line_empty ? 0 : 1);
+      const std::size_t room = used < kReportColumns ? kReportColumns - used : 0;
+      if (word.size() > room && !line_empty) {
+        out += "\n" + std::string(kLabelColumns, ' ');
+        column = kLabelColumns;
+        line_empty = true;
+        continue;
+      }
+      const std::string_view piece = word.substr(0, std::min(word.size(), room));
+      if (!line_empty) out += ' ';
+      out += piece;
+      column += piece.size() + (line_empty ? 0 : 1);
+      line_empty = false;
+      word.remove_prefix(piece.size());
+      if (!word.empty()) column = kReportColumns;  // the rest goes on the next line
+    }
+  }
+  return out + "\n";
+}
+
+// How the connections carry requests: with --streams or --pipeline each
+// connection has several request slots, and the loop runs per slot.
+std::string connections_text(const RunReport& r) {
+  const int slots = r.requests_per_connection;
+  if (slots <= 1) return fmt::format("{} connections", r.connections);
+  const char* what = r.protocol == "h2" ? "HTTP/2 streams" : "pipelined requests";
+  return fmt::format("{} connections with {} {} each ({} requests in flight at most)", r.connections, slots, what,
+                     static_cast<std::int64_t>(r.connections) * slots);
+}
+
+std::string closed_loop_text(const RunReport& r) {
+  std::string each = "each sending its next request when the previous response completes.";
+  if (r.requests_per_connection > 1 && r.protocol == "h2") {
+    each = "each stream sending its next request when its own response completes, whatever the other streams do.";
+  } else if (r.requests_per_connection > 1) {
+    each = "each slot of the pipeline sending its next request when its response completes; responses come back "
+           "in order, so a slow one holds up those behind it.";
+  }
+  return fmt::format("closed loop, {}, {} Latency excludes time the server made the client wait.",
+                     connections_text(r), each);
+}
+
 std::string load_model_lines(const RunReport& r) {
   const char* arrivals = r.poisson ? "Poisson arrivals" : "uniform arrivals";
   std::string what;
   switch (r.load_model) {
-    case LoadModel::kClosed:
-      return fmt::format("Load model:   closed loop, {} connections, each sending its next request when the previous\n"
-                         "              response completes. Latency excludes time the server made the client wait.\n",
-                         r.connections);
+    case LoadModel::kClosed: return labelled("Load model:", closed_loop_text(r));
     case LoadModel::kConstant: what = fmt::format("constant {} requests/s", format_rate(r.rate_per_s)); break;
     case LoadModel::kRamp:
       what = fmt::format("ramp from {} to {} requests/s", format_rate(r.rate_per_s), format_rate(r.rate_end_per_s));
@@ -73,9 +160,10 @@ std::string load_model_lines(const RunReport& r) {
       break;
     }
   }
-  return fmt::format("Load model:   open, {} ({}{}), {} connections.\n"
-                     "              Latency is measured from when each request was due, so waiting counts.\n",
-                     what, arrivals, r.poisson ? fmt::format(", seed {}", r.seed) : "", r.connections);
+  return labelled("Load model:", fmt::format("open, {} ({}{}), {}. Latency is measured from when each request "
+                                            "was due, so waiting counts.",
+                                            what, arrivals, r.poisson ? fmt::format(", seed {}", r.seed) : "",
+                                            connections_text(r)));
 }
 
 void append_open_model_lines(std::string& out, const RunReport& r) {
@@ -84,12 +172,13 @@ void append_open_model_lines(std::string& out, const RunReport& r) {
   const double sent = seconds > 0 ? static_cast<double>(c.requests_sent) / seconds : 0;
   const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
   const double ratio = r.target_rate_per_s > 0 ? 100.0 * sent / r.target_rate_per_s : 0;
-  out += fmt::format("Rate:         target {:.2f}/s, sent {:.2f}/s ({:.1f}% of target), completed {:.2f}/s\n",
-                     r.target_rate_per_s, sent, ratio, done);
+  out += labelled("Rate:", fmt::format("target {:.2f}/s, sent {:.2f}/s ({:.1f}% of target), completed {:.2f}/s",
+                                       r.target_rate_per_s, sent, ratio, done));
   if (r.queue_delay.total_count() > 0) {
-    out += fmt::format("Schedule lag: p99 {}, max {} (due time to send); peak backlog {} requests\n",
-                       format_time_ns(static_cast<double>(r.queue_delay.value_at_percentile(99))),
-                       format_time_ns(static_cast<double>(r.queue_delay.max())), c.peak_backlog);
+    out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {} requests",
+                                                 format_time_ns(static_cast<double>(r.queue_delay.value_at_percentile(99))),
+                                                 format_time_ns(static_cast<double>(r.queue_delay.max())),
+                                                 c.peak_backlog));
   }
 }
 
@@ -102,54 +191,67 @@ std::string status_counts_line(const stats::Counters& c) {
   return out;
 }
 
+std::string errors_text(const RunReport& r) {
+  const stats::ErrorCounts& e = r.counters.errors;
+  std::string out = fmt::format("connect {}, {}read {}, write {}, timeout {}, parse {}, status {}", e.connect,
+                                is_https(r) ? fmt::format("tls {}, ", e.tls) : "", e.read, e.write, e.timeout, e.parse,
+                                e.status);
+  if (r.load_model != LoadModel::kClosed) {
+    out += fmt::format(", deadline {}, backlog {}, unsent {}", e.deadline, e.backlog, e.unsent);
+  }
+  if (r.protocol == "h2") out += fmt::format(", stream_reset {}, goaway {}", e.stream_reset, e.goaway);
+  return out;
+}
+
+std::string timeouts_text(const RunReport& r) {
+  return fmt::format("{} requests got no response within {} and were cancelled; {}", r.counters.errors.timeout,
+                     format_time_ns(static_cast<double>(r.timeout_ns)),
+                     r.record_timeouts ? "they are in the latency figures at the time they were cancelled, so "
+                                         "values marked >= are lower bounds."
+                                       : "they are left out of the latency figures (--no-record-timeouts).");
+}
+
+// A histogram's "avg, p99, max" for the Connect and TLS handshake lines.
+std::string avg_p99_max(const stats::Histogram& h) {
+  return fmt::format("avg {}, p99 {}, max {}", format_time_ns(h.mean()),
+                     format_time_ns(static_cast<double>(h.value_at_percentile(99))),
+                     format_time_ns(static_cast<double>(h.max())));
+}
+
+// pacer's own lines, after wrk's; every one within kReportColumns.
 void append_pacer_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
   out += "\n";
   out += load_model_lines(r);
   if (r.load_model != LoadModel::kClosed) append_open_model_lines(out, r);
   if (r.connect.total_count() > 0) {
-    out += fmt::format("Connect:      avg {}, p99 {}, max {} ({} connections opened)\n",
-                       format_time_ns(r.connect.mean()),
-                       format_time_ns(static_cast<double>(r.connect.value_at_percentile(99))),
-                       format_time_ns(static_cast<double>(r.connect.max())), c.connects);
+    out += labelled("Connect:", fmt::format("{} ({} connections opened)", avg_p99_max(r.connect), c.connects));
   }
   if (r.tls_handshake.total_count() > 0) {
-    out += fmt::format("TLS handshake: avg {}, p99 {}, max {} ({} handshakes, {} resumed)\n",
-                       format_time_ns(r.tls_handshake.mean()),
-                       format_time_ns(static_cast<double>(r.tls_handshake.value_at_percentile(99))),
-                       format_time_ns(static_cast<double>(r.tls_handshake.max())), c.tls_handshakes, c.tls_resumed);
+    out += labelled("TLS handshake:", fmt::format("{} ({} handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
+                                                  c.tls_handshakes, c.tls_resumed));
   }
-  const stats::ErrorCounts& e = c.errors;
-  out += fmt::format("Errors:       connect {}, {}read {}, write {}, timeout {}, parse {}, status {}", e.connect,
-                     is_https(r) ? fmt::format("tls {}, ", e.tls) : "", e.read, e.write, e.timeout, e.parse, e.status);
-  if (r.load_model != LoadModel::kClosed) {
-    out += fmt::format(", deadline {}, backlog {}, unsent {}", e.deadline, e.backlog, e.unsent);
-  }
-  if (r.protocol == "h2") out += fmt::format(", stream_reset {}, goaway {}", e.stream_reset, e.goaway);
-  out += "\n";
+  out += labelled("Errors:", errors_text(r));
   const std::string statuses = status_counts_line(c);
-  out += fmt::format("Status codes: {}\n", statuses.empty() ? "none (no response)" : statuses);
-  if (e.timeout > 0) {
-    out += fmt::format("Timeouts:     {} requests got no response within {} and were cancelled;{}\n", e.timeout,
-                       format_time_ns(static_cast<double>(r.timeout_ns)),
-                       r.record_timeouts ? " they are in the latency\n              figures at the time they were "
-                                           "cancelled, so values marked >= are lower bounds."
-                                         : " they are left out of the\n              latency figures "
-                                           "(--no-record-timeouts).");
-  }
-  if (e.unsent > 0) out += unsent_paragraph(r);
+  out += labelled("Status codes:", statuses.empty() ? "none (no response)" : statuses);
+  if (const std::string hint = body_hint(r); !hint.empty()) out += labelled("Status 415:", hint);
+  if (c.errors.timeout > 0) out += labelled("Timeouts:", timeouts_text(r));
+  if (c.errors.unsent > 0) out += unsent_paragraph(r);
   if (const std::optional<Capacity> capacity = run_shortfall(r)) out += capacity_paragraph(*capacity);
   if (r.warmup_ns > 0) {
-    out += fmt::format("Warm-up:      {} responses during the first {} were not recorded.\n", c.warmup_responses,
-                       format_duration_short(r.warmup_ns));
+    out += labelled("Warm-up:", fmt::format("{} responses during the first {} were not recorded.", c.warmup_responses,
+                                            format_duration_short(r.warmup_ns)));
   }
-  if (e.tls > 0) {
-    out += fmt::format("TLS errors:   {}{}\n", e.tls,
-                       r.tls_first_error.empty() ? "" : fmt::format(" (first: {})", r.tls_first_error));
+  if (c.errors.tls > 0) {
+    out += labelled("TLS errors:", fmt::format("{}{}", c.errors.tls, r.tls_first_error.empty()
+                                                                          ? ""
+                                                                          : fmt::format(" (first: {})", r.tls_first_error)));
   }
-  if (!r.first_error.empty()) out += fmt::format("First error:  {}\n", r.first_error);
-  if (r.interrupted) out += "Interrupted:  the run was stopped early; these are partial results.\n";
-  if (no_request_succeeded(r)) out += "Failed:       not one request succeeded (no response with a status below 400).\n";
+  if (!r.first_error.empty()) out += labelled("First error:", r.first_error);
+  if (r.interrupted) out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
+  if (no_request_succeeded(r)) {
+    out += labelled("Failed:", "not one request succeeded (no response with a status below 400).");
+  }
 }
 
 }  // namespace
@@ -178,9 +280,8 @@ std::string render_text(const RunReport& r) {
   const bool any_censored = r.latency_censored.total_count() > 0;
   const bool max_censored = any_censored && r.latency_censored.max() >= r.latency.max();
   std::string out;
-  out += fmt::format("  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
-  append_stats_row(out, "Latency", r.latency, &format_time, any_censored, max_censored);
-  append_stats_row(out, "Req/Sec", r.rate_samples, &format_metric, false, false);
+  append_thread_stats(out, {stats_row("Latency", r.latency, &format_time, any_censored, max_censored),
+                            stats_row("Req/Sec", r.rate_samples, &format_metric, false, false)});
   if (r.print_latency) {
     append_distribution(out, "Latency", r.latency, &r.latency_censored);
     if (r.load_model != LoadModel::kClosed && r.service.total_count() > 0) {

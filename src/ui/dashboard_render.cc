@@ -45,15 +45,72 @@ int append_clipped(std::string& out, const Span& span, int left, bool colour) {
   return used;
 }
 
+std::string_view trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+// Appends one row of spans clipped to the width (a single span wider than the
+// terminal is the only thing ever cut) and ends it.
+void append_row(std::string& out, const Line& row, const RenderOptions& o) {
+  // Neighbours of one colour are one span, so a colour is switched on once per run of them.
+  Line merged;
+  for (const Span& span : row) {
+    if (!merged.empty() && merged.back().colour == span.colour) {
+      merged.back().text += span.text;
+    } else {
+      merged.push_back(span);
+    }
+  }
+  int left = std::max(o.width, 1);
+  for (const Span& span : merged) left -= append_clipped(out, span, left, o.colour);
+  // Trailing blanks carry nothing and would fill the clipped column.
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  out += '\n';
+}
+
+// A line too wide for the terminal is laid out again rather than cut: its
+// spans (after a label, the first span when it is kLabelColumns wide) lose
+// their padding and are set two columns apart (one after a comma), and when
+// they still do not fit, the spans that do not go on continuation rows under
+// the label's column. Every figure stays whole and on screen; the columns line
+// up again as soon as the terminal is wide enough.
+void append_line(std::string& out, const Line& line, const RenderOptions& o) {
+  int total = 0;
+  for (const Span& span : line) total += display_width(span.text);
+  if (total <= o.width || line.size() < 2) return append_row(out, line, o);
+  const bool labelled = display_width(line.front().text) == kLabelColumns && line.front().text.back() == ' ';
+  const std::string indent(labelled ? kLabelColumns : 0, ' ');
+  Line row;
+  int used = 0;
+  if (labelled) {
+    row.push_back(line.front());
+    used = kLabelColumns;
+  }
+  for (std::size_t i = labelled ? 1 : 0; i < line.size(); ++i) {
+    Span field{std::string(trimmed(line[i].text)), line[i].colour};
+    if (field.text.empty()) continue;
+    const bool first_on_row = used <= static_cast<int>(indent.size());
+    const int gap = first_on_row ? 0 : (row.back().text.back() == ',' ? 1 : 2);
+    const int width = display_width(field.text);
+    if (!first_on_row && used + gap + width > o.width) {
+      append_row(out, row, o);
+      row = {{indent}};
+      used = static_cast<int>(indent.size());
+    } else if (gap > 0) {
+      row.push_back({std::string(static_cast<std::size_t>(gap), ' ')});
+      used += gap;
+    }
+    row.push_back(std::move(field));
+    used += width;
+  }
+  append_row(out, row, o);
+}
+
 std::string join(const std::vector<Line>& lines, const RenderOptions& o) {
   std::string out;
-  for (const Line& line : lines) {
-    int left = std::max(o.width, 1);
-    for (const Span& span : line) left -= append_clipped(out, span, left, o.colour);
-    // Trailing blanks carry nothing and would fill the clipped column.
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    out += '\n';
-  }
+  for (const Line& line : lines) append_line(out, line, o);
   return out;
 }
 
@@ -95,29 +152,31 @@ Line progress_line(const DashboardSnapshot& s, const RenderOptions& o) {
 
 Line rate_line(const DashboardSnapshot& s) {
   const std::string now = s.has_interval ? report::format_metric(s.current_rate_per_s) : "-";
-  return {{label("Requests/s") + fmt::format("now {:<10}average {:<10}{} responses", now,
-                                             report::format_metric(s.average_rate_per_s),
-                                             report::format_metric(static_cast<double>(s.completed)))}};
+  return {{label("Requests/s")},
+          {fmt::format("now {:<10}", now)},
+          {fmt::format("average {:<10}", report::format_metric(s.average_rate_per_s))},
+          {fmt::format("{} responses", report::format_metric(static_cast<double>(s.completed)))}};
 }
 
 Line schedule_line(const DashboardSnapshot& s) {
   Line line{{label("Schedule")}};
-  if (!s.has_interval || !s.target_rate_per_s) return {{label("Schedule") + "target -"}};
+  if (!s.has_interval || !s.target_rate_per_s) return {{label("Schedule")}, {"target -"}};
   const double target = *s.target_rate_per_s;
   const double sent = s.sent_rate_per_s.value_or(0);
   const double ratio = target > 0 ? sent / target : 1.0;
   line.push_back({fmt::format("target {}/s   ", report::format_metric(target))});
   line.push_back({fmt::format("sent {}/s ({:.1f}%)", report::format_metric(sent), 100.0 * ratio),
                   ratio < kBehindTarget ? Colour::kYellow : Colour::kNone});
-  line.push_back({fmt::format("   lag {}, backlog {}", time_text(s.schedule_lag_ns), s.backlog),
-                  s.backlog > 0 ? Colour::kYellow : Colour::kNone});
+  const Colour waiting = s.backlog > 0 ? Colour::kYellow : Colour::kNone;
+  line.push_back({fmt::format("   lag {},", time_text(s.schedule_lag_ns)), waiting});
+  line.push_back({fmt::format(" backlog {}", s.backlog), waiting});
   return line;
 }
 
 // The connections, and the requests in flight: the age of the oldest shows a
 // stall while it happens (the few responses that complete in a stall are fast).
 Line connections_line(const DashboardSnapshot& s, const RenderOptions& o) {
-  Line line{{label("Connections") + fmt::format("{} open (of {})", s.open_connections, s.run.connections)}};
+  Line line{{label("Connections")}, {fmt::format("{} open (of {})", s.open_connections, s.run.connections)}};
   if (s.in_flight == 0) return line;
   std::string in_flight = fmt::format("   in flight {}, oldest {}", s.in_flight, time_text(s.oldest_in_flight_ns));
   if (s.in_flight_over_interval > 0) {
@@ -134,8 +193,17 @@ Line bottleneck_line(const report::Capacity& c, const RenderOptions& o) {
 
 Line errors_line(const DashboardSnapshot& s) {
   const std::string list = error_list(s.errors);
-  if (list.empty()) return {{label("Errors") + "none"}};
-  return {{label("Errors")}, {list, Colour::kRed}};
+  if (list.empty()) return {{label("Errors")}, {"none"}};
+  // One span per class ("timeout 12," then " status 3"), so a narrow view wraps between them.
+  Line line{{label("Errors")}};
+  std::size_t from = 0;
+  while (from < list.size()) {
+    const std::size_t comma = list.find(", ", from);
+    const std::size_t end = comma == std::string::npos ? list.size() : comma + 1;  // keeps the comma
+    line.push_back({(from == 0 ? "" : " ") + list.substr(from, end - from), Colour::kRed});
+    from = comma == std::string::npos ? list.size() : comma + 2;
+  }
+  return line;
 }
 
 std::vector<Line> latency_lines(const DashboardSnapshot& s, const RenderOptions& o) {
@@ -174,15 +242,15 @@ std::vector<Line> sparkline_lines(const DashboardSnapshot& s, const RenderOption
           row("p99", p99_series(s.history, columns), p99_note)};
 }
 
-std::string footer(const DashboardSnapshot& s) {
+Line footer(const DashboardSnapshot& s) {
   if (s.elapsed_ns < s.run.warmup_ns) {
-    return fmt::format("Warming up: nothing is recorded before {}. Ctrl-C stops the run.",
-                       format_clock(s.run.warmup_ns));
+    return {{fmt::format("Warming up: nothing is recorded before {}.", format_clock(s.run.warmup_ns))},
+            {" Ctrl-C stops the run."}};
   }
   if (s.run.duration_ns > 0 && s.elapsed_ns >= s.run.warmup_ns + s.run.duration_ns) {
-    return "Waiting for the responses still in flight. Ctrl-C stops the run.";
+    return {{"Waiting for the responses still in flight."}, {" Ctrl-C stops the run."}};
   }
-  return "Ctrl-C stops the run and prints the report so far.";
+  return {{"Ctrl-C stops the run and prints the report so far."}};
 }
 
 }  // namespace
@@ -216,7 +284,7 @@ std::string render(const DashboardSnapshot& s, const RenderOptions& o) {
   for (Line& l : latency_lines(s, o)) lines.push_back(std::move(l));
   for (Line& l : sparkline_lines(s, o)) lines.push_back(std::move(l));
   lines.push_back({});
-  lines.push_back({{footer(s)}});
+  lines.push_back(footer(s));
   return join(lines, o);
 }
 

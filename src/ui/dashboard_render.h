@@ -1,6 +1,9 @@
 // The live view as text: a pure function of a DashboardSnapshot and the
-// terminal's width, so it is tested with golden files. Lines are clipped to the
-// width (nothing wraps, which would break the redraw); colour, when on, marks
+// terminal's width, so it is tested with golden files. No line is longer than
+// the width (the terminal's own wrapping would break the redraw): a line too
+// wide is laid out again, its figures closer together and then on continuation
+// rows, so nothing essential is cut; only one figure wider than the terminal
+// (a long URL) is clipped; colour, when on, marks
 // only what needs attention: errors (red) and an open-model run falling behind
 // its target (yellow).
 #pragma once

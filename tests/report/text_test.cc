@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <vector>
+
 #include "../support/golden.h"
 
 
@@ -86,6 +92,25 @@ TEST(TextReport, StatusErrorsAreCountedPerCode) {
   expect_matches_golden(text, "text_status_errors.txt");
 }
 
+TEST(TextReport, A415ToABodyWithNoContentTypeIsExplainedInOneLine) {
+  RunReport r = healthy_run();
+  r.counters.status_counts[200] = 0;
+  r.counters.status_counts[415] = 287'936;
+  r.counters.errors.status = 287'936;
+  r.body_without_content_type = true;
+  const std::string text = render_text(r);
+  EXPECT_NE(text.find("\nStatus 415:   the body went with no Content-Type: use --json or -H to set one\n"),
+            std::string::npos)
+      << text;
+  // Not without 415s, and not when the body had a Content-Type.
+  r.counters.status_counts[415] = 0;
+  r.counters.status_counts[400] = 287'936;
+  EXPECT_EQ(render_text(r).find("Status 415:"), std::string::npos);
+  r.counters.status_counts[415] = 1;
+  r.body_without_content_type = false;
+  EXPECT_EQ(render_text(r).find("Status 415:"), std::string::npos);
+}
+
 TEST(TextReport, HttpsRunShowsHandshakesAndTheFirstTlsError) {
   RunReport r = healthy_run();
   r.url = "https://127.0.0.1:8443/";
@@ -124,6 +149,142 @@ TEST(TextReport, RunWithNoResponseSaysSoInsteadOfPrintingZeros) {
   EXPECT_EQ(text.find("0.00us"), std::string::npos) << text;
   EXPECT_NE(text.find("Failed:"), std::string::npos) << text;
   expect_matches_golden(text, "text_no_response.txt");
+}
+
+// A run whose every line is as long as pacer makes them: HTTP/2 with streams,
+// an open model with stages and Poisson arrivals, TLS, every error class, many
+// status codes, a warm-up, a long first error, and a mean that is a lower bound.
+RunReport widest_run() {
+  RunReport r = healthy_run();
+  r.url = "https://127.0.0.1:8443/";
+  r.protocol = "h2";
+  r.requests_per_connection = 10;
+  r.load_model = LoadModel::kStages;
+  r.stages = {{30 * kNsPerS, 1000.5}, {60 * kNsPerS, 12000.25}, {30 * kNsPerS, 0}};
+  r.poisson = true;
+  r.seed = 18'446'744'073'709'551'615ULL;
+  r.target_rate_per_s = 123'456.78;
+  r.warmup_ns = 5 * kNsPerS;
+  r.counters.warmup_responses = 123'456'789;
+  r.counters.requests_sent = 1'234'567'890;
+  r.counters.peak_backlog = 987'654;
+  stats::ErrorCounts& e = r.counters.errors;
+  e.connect = e.tls = e.read = e.write = e.timeout = e.parse = e.deadline = e.backlog = 1'234'567;
+  e.stream_reset = e.goaway = e.status = 1'234'567;
+  for (int code : {200, 201, 204, 301, 302, 400, 401, 403, 404, 415, 429, 500, 502, 503, 504}) {
+    r.counters.status_counts[static_cast<std::size_t>(code)] = 1'234'567;
+  }
+  r.counters.tls_handshakes = 1'234'567;
+  r.counters.tls_resumed = 1'234'500;
+  for (int i = 0; i < 10; ++i) r.tls_handshake.record(900'000 + i * 20'000);
+  for (int i = 0; i < 1000; ++i) r.service.record(200'000 + i * 100);
+  for (int i = 0; i < 1000; ++i) r.queue_delay.record(2'000'000'000 + i * 1000);
+  r.latency_censored.record_n(2'001'000'000, 40'000);
+  r.latency.record_n(2'001'000'000, 40'000);
+  r.first_error = "connect: Connection refused (while connecting to a very long host name that goes on, "
+                  "127.0.0.1:8443, after many retries with backoff)";
+  r.tls_first_error = "certificate verify failed: unable to get local issuer certificate (self-signed?)";
+  r.body_without_content_type = true;
+  r.interrupted = true;
+  return r;
+}
+
+TEST(TextReport, WidestRunMatchesGolden) {
+  RunReport r = widest_run();
+  r.print_latency = true;
+  expect_matches_golden(render_text(r), "text_widest.txt");
+}
+
+TEST(TextReport, EveryLineOfEveryGoldenTextReportFitsIn80Columns) {
+  // Issue 13: lines of 88-97 columns wrapped on an 80-column terminal (wrk's fit).
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(PACER_GOLDEN_DIR)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("text_") || !name.ends_with(".txt")) continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+      ++number;
+      EXPECT_LE(line.size(), 80u) << name << ":" << number << ": " << line;
+    }
+  }
+  EXPECT_GE(files, 6);
+}
+
+// The right edge (exclusive column) of each whitespace-separated field of `line`
+// from column `from` on.
+std::vector<std::size_t> field_ends(const std::string& line, std::size_t from) {
+  std::vector<std::size_t> ends;
+  for (std::size_t i = from; i < line.size(); ++i) {
+    if (line[i] != ' ' && (i + 1 == line.size() || line[i + 1] == ' ')) ends.push_back(i + 1);
+  }
+  return ends;
+}
+
+TEST(TextReport, ThreadStatsColumnsStayAlignedWhenAMeanIsALowerBound) {
+  // Issue 13: ">=294.87ms" as the mean pushed Stdev, Max and +/- Stdev right.
+  RunReport r = healthy_run();
+  r.latency.reset();
+  r.latency.record_n(100'000'000, 860);
+  r.latency_censored.record_n(1'500'000'000, 140);
+  r.latency.record_n(1'500'000'000, 140);
+  for (bool marked : {false, true}) {
+    if (!marked) r.latency_censored.reset();
+    std::istringstream text(render_text(r));
+    std::string header, latency, rate;
+    std::getline(text, header);
+    std::getline(text, latency);
+    std::getline(text, rate);
+    ASSERT_EQ(latency.find(">=") != std::string::npos, marked) << latency;
+    const std::vector<std::size_t> heads = field_ends(header, 14);  // Avg, Stdev, Max, +/-, Stdev
+    const std::vector<std::size_t> lat = field_ends(latency, 14);
+    const std::vector<std::size_t> req = field_ends(rate, 14);
+    ASSERT_EQ(heads.size(), 5u) << header;
+    ASSERT_EQ(lat.size(), 4u) << latency;
+    ASSERT_EQ(req.size(), 4u) << rate;
+    for (std::size_t i = 0; i < 3; ++i) {
+      // wrk's layout: a value ends 0-2 columns right of its heading (units pad).
+      EXPECT_LE(heads[i], lat[i]) << i << "\n" << header << "\n" << latency;
+      EXPECT_LE(lat[i], heads[i] + 2) << i << "\n" << header << "\n" << latency;
+      EXPECT_LE(heads[i], req[i]) << i << "\n" << header << "\n" << rate;
+      EXPECT_LE(req[i], heads[i] + 2) << i << "\n" << header << "\n" << rate;
+    }
+    EXPECT_EQ(lat[3], req[3]) << latency << "\n" << rate;
+    EXPECT_EQ(lat[3] + 1, heads[4]) << header << "\n" << latency;
+  }
+}
+
+// The report with pacer's wrapped lines joined again (continuations are
+// indented 14 columns), so phrases can be found wherever the wrap fell.
+std::string unwrapped(std::string text) {
+  const std::string continuation = "\n" + std::string(14, ' ');
+  for (std::size_t at = text.find(continuation); at != std::string::npos; at = text.find(continuation, at)) {
+    text.replace(at, continuation.size(), " ");
+  }
+  return text;
+}
+
+TEST(TextReport, Http2ClosedLoopSaysWhatEachStreamDoes) {
+  RunReport r = healthy_run();
+  r.protocol = "h2";
+  r.requests_per_connection = 10;
+  const std::string text = unwrapped(render_text(r));
+  EXPECT_EQ(text.find("each sending its next request when the previous"), std::string::npos) << text;
+  EXPECT_NE(text.find("10 connections with 10 HTTP/2 streams each (100 requests in flight"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("each stream sending its next request when its own response"), std::string::npos) << text;
+  expect_matches_golden(render_text(r), "text_http2_streams.txt");
+}
+
+TEST(TextReport, PipelinedClosedLoopSaysWhatEachSlotDoes) {
+  RunReport r = healthy_run();
+  r.requests_per_connection = 4;
+  const std::string text = unwrapped(render_text(r));
+  EXPECT_NE(text.find("10 connections with 4 pipelined requests each (40 requests in"), std::string::npos) << text;
+  EXPECT_NE(text.find("each slot of the pipeline sending its next request"), std::string::npos) << text;
+  EXPECT_NE(text.find("responses come back in order"), std::string::npos) << text;
 }
 
 }  // namespace

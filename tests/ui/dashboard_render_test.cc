@@ -115,12 +115,32 @@ TEST(DashboardRender, NoLineIsWiderThanTheTerminalAtAnyWidth) {
   }
 }
 
+TEST(DashboardRender, OpenModelFallingBehindAt60ColumnsMatchesGolden) {
+  // Issue 13: at 60 columns the schedule line lost the lag value and the backlog.
+  expect_matches_golden(render_at(open_snapshot(), 60), "dashboard_open_60.txt");
+}
+
 TEST(DashboardRender, EveryFigureIsStillThereAt60Columns) {
   const std::string frame = render_at(open_snapshot(), 60);
   for (const char* needle : {"6.2s / 12.0s", "41.23k", "timeout 12, status 3", "4.50ms", "15.00ms",
-                             "9 open (of 10)", "target 50.00k/s"}) {
+                             "9 open (of 10)", "target 50.00k/s", "sent 41.50k/s (83.0%)", "lag 85.00ms",
+                             "backlog 420", "171.53k responses", "average 40.84k"}) {
     EXPECT_NE(frame.find(needle), std::string::npos) << needle << "\n" << frame;
   }
+}
+
+TEST(DashboardRender, ANarrowViewWrapsWholeFiguresUnderTheLabelsColumn) {
+  DashboardSnapshot s = open_snapshot();
+  s.errors.connect = 5;
+  s.errors.read = 1234;
+  s.elapsed_ns = 12 * kNsPerS + 1;
+  const std::string frame = render_at(s, 40);
+  for (const char* needle : {"lag 85.00ms,", "backlog 420", "connect 5,", "read 1234,", "timeout 12,", "status 3",
+                             "Waiting for the responses still in flight.", "Ctrl-C stops the run."}) {
+    EXPECT_NE(frame.find(needle), std::string::npos) << needle << "\n" << frame;
+  }
+  // A continuation row starts under the figures, not under the labels.
+  EXPECT_NE(frame.find("\n             lag 85.00ms, backlog 420\n"), std::string::npos) << frame;
 }
 
 TEST(DashboardRender, ANarrowTerminalDropsTheBarAndKeepsTheTime) {
