@@ -1,0 +1,175 @@
+"""One quantity, one value, wherever it is printed (issue 13, "Proof").
+
+For each run in CASES, pacer writes its text report (stdout), its JSON report (-o),
+its time series (--timeseries) and its plain progress lines (stderr, --plain), all
+from one run against `pacer serve`. The test reads every rate and count each of them
+prints and checks that the same quantity has the same value everywhere (within the
+rounding of what is printed) and agrees with the server's own counters (/stats).
+
+Adding a case: append a Case to CASES (server options, pacer options). Shard and
+merged runs need two pacer processes and `pacer merge`: give a case several
+`shards` (each run gets `--shard i/N`), then compare each shard's outputs with
+check_outputs() and the merged report's counts with the sum of the shards and the
+server (see the note at the end of this file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import pytest
+
+from conftest import COUNTER_SETTLE_S, parse_duration
+
+
+@dataclasses.dataclass
+class Case:
+    name: str
+    pacer_args: tuple[str, ...]
+    server_args: tuple[str, ...] = ()
+    open_model: bool = False
+
+
+CASES = [
+    Case("closed", ("-t2", "-c8", "-d", "3s")),
+    Case("open", ("-t2", "-c8", "-R", "600", "-d", "3s"), open_model=True),
+    Case("stages", ("-t2", "-c8", "--stages", "1s:300,1s:300,1s:0"), open_model=True),
+    Case("freeze-open", ("-t2", "-c20", "-R", "300", "-d", "4s"), ("--freeze-at", "1s", "--freeze-for", "1s"),
+         open_model=True),
+    Case("freeze-closed", ("-t2", "-c8", "-d", "4s"), ("--freeze-at", "1s", "--freeze-for", "1s")),
+    # -d not a multiple of --interval: a short last line; a warm-up before it.
+    Case("open-warmup-partial", ("-t1", "-c4", "-R", "200", "-d", "2.5s", "--warmup", "500ms"), open_model=True),
+]
+
+ERROR_CLASSES = ("connect", "read", "write", "timeout", "parse", "status")
+PROGRESS = re.compile(r"^\[\s*([0-9.]+)s / ([0-9.]+)s\] ([0-9.]+) req/s(.*)$", re.M)
+
+
+def close(a: float, b: float, tolerance: float, what: str) -> None:
+    assert abs(a - b) <= tolerance, f"{what}: {a} vs {b} (tolerance {tolerance})"
+
+
+def text_field(text: str, pattern: str) -> re.Match:
+    m = re.search(pattern, text, re.M)
+    assert m, f"no match for {pattern!r} in:\n{text}"
+    return m
+
+
+def unwrapped(text: str) -> str:
+    """pacer's own report lines wrap under a 14-column label: join them again."""
+    return re.sub(r"\n {14}(?=\S)", " ", text)
+
+
+def check_counts(text, doc, rows, report) -> None:
+    counts = doc["counts"]
+    assert report.requests == counts["responses"] == sum(r["completed"] for r in rows)
+    assert counts["requests_sent"] == sum(r["sent"] for r in rows)
+    assert doc["latency"]["count"] == sum(r["latency_ns"]["count"] for r in rows)
+    for name in ERROR_CLASSES:
+        assert report.errors[name] == doc["errors"][name] == sum(r["errors"][name] for r in rows), name
+    assert report.status_codes == {int(k): v for k, v in doc["status_codes"].items()}
+    if report.socket_errors is not None:  # wrk's line, same counts
+        for name, value in report.socket_errors.items():
+            assert value == doc["errors"][name], name
+
+
+def check_durations_and_rates(text, doc, rows, report) -> None:
+    measured = doc["duration_s"]
+    close(report.duration_s, measured, 0.006, "text 'requests in T' vs JSON duration_s")
+    # The lines tile the measured time: contiguous, from 0, adding up to it.
+    assert rows[0]["start_s"] == 0
+    for a, b in zip(rows, rows[1:]):
+        close(a["start_s"] + a["duration_s"], b["start_s"], 1e-6, "contiguous intervals")
+    close(sum(r["duration_s"] for r in rows), measured, 1e-3, "sum of interval durations vs JSON duration_s")
+    rates = doc["rates"]
+    close(report.requests_per_sec, rates["completed_per_s"], 0.006, "Requests/sec vs JSON completed_per_s")
+    series_rate = sum(r["completed"] for r in rows) / sum(r["duration_s"] for r in rows)
+    close(series_rate, rates["completed_per_s"], 1e-3 * rates["completed_per_s"] + 0.01, "series vs report rate")
+    for r in rows:
+        close(r["achieved_rate_per_s"], r["completed"] / r["duration_s"], 1e-6, "achieved rate of a line")
+
+
+def check_open_model(text, doc, rows) -> None:
+    rates = doc["rates"]
+    m = text_field(unwrapped(text), r"^Rate:\s+target ([0-9.]+)/s, sent ([0-9.]+)/s \(([0-9.]+)% of target\), "
+                                    r"completed ([0-9.]+)/s")
+    close(float(m.group(1)), rates["target_per_s"], 0.006, "text target vs JSON")
+    close(float(m.group(2)), rates["sent_per_s"], 0.006, "text sent vs JSON")
+    close(float(m.group(3)), 100 * rates["sent_to_target"], 0.051, "text sent % vs JSON")
+    close(float(m.group(4)), rates["completed_per_s"], 0.006, "text completed vs JSON")
+    # What the schedule asked for: the series' targets integrate to the report's
+    # scheduled arrivals (uniform arrivals: the integral, to within one).
+    asked = sum(r["target_rate_per_s"] * r["duration_s"] for r in rows)
+    close(asked, doc["counts"]["scheduled"], 1.0 + 1e-6 * asked, "series' target integral vs scheduled")
+    window = doc["config"]["duration_s"]
+    close(rates["target_per_s"] * window, doc["counts"]["scheduled"], 1.0, "report target x -d vs scheduled")
+    assert doc["counts"]["scheduled"] == doc["counts"]["requests_sent"] + doc["errors"]["deadline"] + \
+        doc["errors"]["backlog"] or doc["errors"]["timeout"] > 0
+
+
+def check_progress(stderr, rows, doc, open_model) -> None:
+    lines = PROGRESS.findall(stderr)
+    assert len(lines) == len(rows), stderr
+    warmup = doc["config"]["warmup_s"]
+    for (elapsed, total, rate, rest), row in zip(lines, rows):
+        close(float(elapsed), warmup + row["start_s"] + row["duration_s"], 0.1, "progress clock (tenths, rounded down)")
+        close(float(total), warmup + doc["config"]["duration_s"], 0.051, "progress total")
+        close(float(rate), row["achieved_rate_per_s"], 0.051, "progress req/s vs series")
+        errors = sum(row["errors"][name] for name in row["errors"])
+        m = re.search(r", errors (\d+)", rest)
+        assert m and int(m.group(1)) == errors, (rest, row["errors"])
+        m = re.search(r", (\d+) connections open", rest)
+        assert m and int(m.group(1)) == row["open_connections"], (rest, row)
+        if open_model:
+            m = re.search(r"\(target ([0-9.]+)/s, sent ([0-9.]+)/s, lag \S+, backlog (\d+)", rest)
+            assert m, rest
+            close(float(m.group(1)), row["target_rate_per_s"], 0.051, "progress target vs series")
+            close(float(m.group(2)), row["sent"] / row["duration_s"], 0.051, "progress sent vs series")
+            assert int(m.group(3)) == row["backlog"], (rest, row)
+    last_rest = lines[-1][3]
+    assert ("drain after the end" in last_rest) == (rows[-1]["drain_s"] > 0), (last_rest, rows[-1])
+
+
+def check_server(server, doc, report) -> None:
+    counts = doc["counts"]
+    expected = counts["responses"] + counts["warmup_responses"]
+    answered = server.wait_for("requests_answered", expected, timeout=COUNTER_SETTLE_S)
+    assert answered == expected, (answered, counts)
+    if doc["errors"]["timeout"] == 0 and doc["errors"]["read"] == 0:
+        # Every request sent (warm-up ones too) was answered.
+        assert counts["requests_sent"] == counts["responses"], counts
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_every_output_agrees_with_the_others_and_with_the_server(case, start_server, pacer, tmp_path):
+    server = start_server(*case.server_args)
+    report_path = tmp_path / "r.json"
+    series_path = tmp_path / "series.ndjson"
+    run = pacer(*case.pacer_args, "--plain", "--interval", "1s", "--timeseries", str(series_path), "--format", "json",
+                "-o", str(report_path), "--latency", server.url, timeout=60)
+    assert run.rc == 0, run
+    report = run.report
+    doc = json.loads(report_path.read_text())
+    rows = [json.loads(line) for line in series_path.read_text().splitlines()]
+    assert rows, run
+    check_counts(run.stdout, doc, rows, report)
+    check_durations_and_rates(run.stdout, doc, rows, report)
+    if case.open_model:
+        check_open_model(run.stdout, doc, rows)
+    check_progress(run.stderr, rows, doc, case.open_model)
+    check_server(server, doc, report)
+    # Latency: the text's distribution is the JSON's, rounded as printed.
+    for label, key in (("50%", "50"), ("99%", "99"), ("100%", "100")):
+        printed = parse_duration(report.distribution[label])
+        exact = doc["latency"]["percentiles_ns"][key] / 1e9
+        close(printed, exact, 0.006 * exact + 1e-8, f"latency {label}")
+
+
+# Shards and merges (to add once the `shards` work is in): run the same case as
+# `--shard 0/2` and `--shard 1/2` at once against one server, check each shard's
+# outputs with the checks above (each shard's figures are about itself), then
+# `pacer merge --format json` the two reports and check that its counts are the
+# sums of the shards', its rates the sums over the common window, and its
+# responses + warm-up responses equal the server's requests_answered.
