@@ -122,7 +122,8 @@ def _stats_row(line: str, label: str) -> StatsRow:
 def parse_report(text: str) -> Report:
     """Parse pacer's text report; raise ValueError naming what is missing or odd."""
     r = Report(text=text)
-    lines = text.splitlines()
+    # pacer's own lines wrap at 80 columns under their 14-column label: join them.
+    lines = re.sub(r"\n {14}(?=\S)", " ", text).splitlines()
     in_distribution = False
     for line in lines:
         s = line.strip()

@@ -16,9 +16,11 @@ def test_rows_cover_the_run_and_add_up_to_the_report(server, pacer, tmp_path):
     assert len(rows) == 4, rows  # 2 s / 500 ms: the drain is folded into the last row
     assert sum(r["completed"] for r in rows) == run.report.requests
     assert sum(r["sent"] for r in rows) == 2000
-    for r in rows[:4]:
+    for r in rows:
         assert abs(r["start_s"] - 0.5 * r["interval"]) < 1e-9
-        assert abs(r["target_rate_per_s"] - 1000.0) < 1e-6
+        assert abs(r["duration_s"] - r["drain_s"] - 0.5) < 1e-9, r
+        # 500 arrivals asked per row; the last row's rate is over its drain too.
+        assert abs(r["target_rate_per_s"] * r["duration_s"] - 500.0) < 1e-6, r
         assert 400 <= r["completed"] <= 600, r
         assert r["latency_ns"]["count"] == r["completed"]
         assert r["latency_ns"]["p50"] <= r["latency_ns"]["p99"] <= r["latency_ns"]["max"]

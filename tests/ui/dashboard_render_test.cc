@@ -134,13 +134,17 @@ TEST(DashboardRender, ANarrowViewWrapsWholeFiguresUnderTheLabelsColumn) {
   s.errors.connect = 5;
   s.errors.read = 1234;
   s.elapsed_ns = 12 * kNsPerS + 1;
-  const std::string frame = render_at(s, 40);
+  const std::string frame = render_at(s, 50);
   for (const char* needle : {"lag 85.00ms,", "backlog 420", "connect 5,", "read 1234,", "timeout 12,", "status 3",
-                             "Waiting for the responses still in flight.", "Ctrl-C stops the run."}) {
+                             "171.53k responses", "Waiting for the responses still in flight.",
+                             "Ctrl-C stops the run.", "max"}) {
     EXPECT_NE(frame.find(needle), std::string::npos) << needle << "\n" << frame;
   }
-  // A continuation row starts under the figures, not under the labels.
-  EXPECT_NE(frame.find("\n             lag 85.00ms, backlog 420\n"), std::string::npos) << frame;
+  // Continuation rows start under the figures, not under the labels.
+  EXPECT_NE(frame.find("\nSchedule     target 50.00k/s\n             sent 41.50k/s (83.0%)  lag 85.00ms,\n"
+                       "             backlog 420\n"),
+            std::string::npos)
+      << frame;
 }
 
 TEST(DashboardRender, ANarrowTerminalDropsTheBarAndKeepsTheTime) {
@@ -155,7 +159,8 @@ TEST(DashboardRender, WithoutColourThereIsNoEscapeSequence) {
 TEST(DashboardRender, ColourMarksErrorsRedAndAFallingBehindScheduleYellowOnly) {
   const std::string frame = render_at(open_snapshot(), 80, true);
   EXPECT_NE(frame.find("\x1b[31mtimeout 12, status 3\x1b[0m"), std::string::npos) << frame;
-  EXPECT_NE(frame.find("\x1b[33msent 41.50k/s (83.0%)\x1b[0m"), std::string::npos) << frame;
+  // Sent below target and the backlog behind it: one yellow run.
+  EXPECT_NE(frame.find("\x1b[33msent 41.50k/s (83.0%)   lag 85.00ms, backlog 420\x1b[0m"), std::string::npos) << frame;
   // A healthy closed-loop run has nothing to point at.
   EXPECT_EQ(render_at(closed_snapshot(), 80, true).find('\x1b'), std::string::npos);
 }
