@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -87,6 +89,9 @@ std::string format_rate(double rate_per_s) { return fmt::format("{:g}", rate_per
 constexpr std::size_t kReportColumns = 80;  // as wrk's: no line wraps on an 80-column terminal
 constexpr std::size_t kLabelColumns = 14;   // "Load model:   "
 
+// A space labelled() never breaks at ("timeout 12" stays on one line).
+constexpr char kNoBreak = '\x1f';
+
 // `label` then `text` wrapped at spaces to kReportColumns, continuation lines
 // indented under the text; a word longer than a line is cut into pieces.
 std::string labelled(std::string_view label, std::string_view text) {
@@ -109,7 +114,9 @@ std::string labelled(std::string_view label, std::string_view text) {
       }
       const std::string_view piece = word.substr(0, std::min(word.size(), room));
       if (!line_empty) out += ' ';
+      const std::size_t from = out.size();
       out += piece;
+      std::replace(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), kNoBreak, ' ');
       column += piece.size() + (line_empty ? 0 : 1);
       line_empty = false;
       word.remove_prefix(piece.size());
@@ -172,7 +179,7 @@ void append_open_model_lines(std::string& out, const RunReport& r) {
   const double sent = seconds > 0 ? static_cast<double>(c.requests_sent) / seconds : 0;
   const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
   const double ratio = r.target_rate_per_s > 0 ? 100.0 * sent / r.target_rate_per_s : 0;
-  out += labelled("Rate:", fmt::format("target {:.2f}/s, sent {:.2f}/s ({:.1f}% of target), completed {:.2f}/s",
+  out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({:.1f}% of target), completed\x1f{:.2f}/s",
                                        r.target_rate_per_s, sent, ratio, done));
   if (r.queue_delay.total_count() > 0) {
     out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {} requests",
@@ -186,20 +193,23 @@ std::string status_counts_line(const stats::Counters& c) {
   std::string out;
   for (std::size_t code = 0; code < c.status_counts.size(); ++code) {
     if (c.status_counts[code] == 0) continue;
-    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", code, c.status_counts[code]);
+    out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", code, kNoBreak, c.status_counts[code]);
   }
   return out;
 }
 
 std::string errors_text(const RunReport& r) {
   const stats::ErrorCounts& e = r.counters.errors;
-  std::string out = fmt::format("connect {}, {}read {}, write {}, timeout {}, parse {}, status {}", e.connect,
-                                is_https(r) ? fmt::format("tls {}, ", e.tls) : "", e.read, e.write, e.timeout, e.parse,
-                                e.status);
+  std::vector<std::pair<const char*, std::uint64_t>> classes = {{"connect", e.connect}};
+  if (is_https(r)) classes.push_back({"tls", e.tls});
+  classes.insert(classes.end(), {{"read", e.read}, {"write", e.write}, {"timeout", e.timeout}, {"parse", e.parse},
+                                 {"status", e.status}});
   if (r.load_model != LoadModel::kClosed) {
-    out += fmt::format(", deadline {}, backlog {}, unsent {}", e.deadline, e.backlog, e.unsent);
+    classes.insert(classes.end(), {{"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent}});
   }
-  if (r.protocol == "h2") out += fmt::format(", stream_reset {}, goaway {}", e.stream_reset, e.goaway);
+  if (r.protocol == "h2") classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}});
+  std::string out;
+  for (const auto& [name, count] : classes) out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", name, kNoBreak, count);
   return out;
 }
 

@@ -70,9 +70,18 @@ void append_row(std::string& out, const Line& row, const RenderOptions& o) {
   out += '\n';
 }
 
+// Columns between two spans laid out again: the blanks the spans had between
+// them, at least 1 and at most 2 (so "12, status" stays one apart and padded
+// columns close up to two).
+int gap_between(const std::string& before, const std::string& after) {
+  const std::size_t trailing = before.size() - 1 - std::min(before.size() - 1, before.find_last_not_of(' '));
+  const std::size_t leading = std::min(after.size(), after.find_first_not_of(' '));
+  return static_cast<int>(std::clamp<std::size_t>(trailing + leading, 1, 2));
+}
+
 // A line too wide for the terminal is laid out again rather than cut: its
 // spans (after a label, the first span when it is kLabelColumns wide) lose
-// their padding and are set two columns apart (one after a comma), and when
+// their padding and are set one or two columns apart (gap_between), and when
 // they still do not fit, the spans that do not go on continuation rows under
 // the label's column. Every figure stays whole and on screen; the columns line
 // up again as soon as the terminal is wide enough.
@@ -92,7 +101,7 @@ void append_line(std::string& out, const Line& line, const RenderOptions& o) {
     Span field{std::string(trimmed(line[i].text)), line[i].colour};
     if (field.text.empty()) continue;
     const bool first_on_row = used <= static_cast<int>(indent.size());
-    const int gap = first_on_row ? 0 : (row.back().text.back() == ',' ? 1 : 2);
+    const int gap = first_on_row ? 0 : gap_between(line[i - 1].text, line[i].text);
     const int width = display_width(field.text);
     if (!first_on_row && used + gap + width > o.width) {
       append_row(out, row, o);
@@ -188,7 +197,19 @@ Line connections_line(const DashboardSnapshot& s, const RenderOptions& o) {
 
 // Open model: the connections capped the last interval's rate (Little's law).
 Line bottleneck_line(const report::Capacity& c, const RenderOptions& o) {
-  return {{label("Bottleneck")}, {report::capacity_phrase(c, o.unicode), Colour::kYellow}};
+  // Split before " < target" and after ": ", so a narrow view wraps there.
+  Line line{{label("Bottleneck")}};
+  const std::string phrase = report::capacity_phrase(c, o.unicode);
+  std::size_t from = 0;
+  for (const std::string_view cut : {std::string_view(" < "), std::string_view(": ")}) {
+    const std::size_t at = phrase.find(cut, from);
+    if (at == std::string::npos) continue;
+    const std::size_t end = cut.front() == ' ' ? at : at + 1;  // "< target" starts a span; ":" ends one
+    line.push_back({phrase.substr(from, end - from), Colour::kYellow});
+    from = end;
+  }
+  line.push_back({phrase.substr(from), Colour::kYellow});
+  return line;
 }
 
 Line errors_line(const DashboardSnapshot& s) {

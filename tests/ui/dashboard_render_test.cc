@@ -124,7 +124,8 @@ TEST(DashboardRender, EveryFigureIsStillThereAt60Columns) {
   const std::string frame = render_at(open_snapshot(), 60);
   for (const char* needle : {"6.2s / 12.0s", "41.23k", "timeout 12, status 3", "4.50ms", "15.00ms",
                              "9 open (of 10)", "target 50.00k/s", "sent 41.50k/s (83.0%)", "lag 85.00ms",
-                             "backlog 420", "171.53k responses", "average 40.84k"}) {
+                             "backlog 420", "171.53k responses", "average 40.84k", "raise -c to ~12",
+                             "in flight 10, oldest 3.10ms"}) {
     EXPECT_NE(frame.find(needle), std::string::npos) << needle << "\n" << frame;
   }
 }
