@@ -117,6 +117,10 @@ ExitCode run_and_report(const Config& config) {
     if (*done) return static_cast<ExitCode>(**done);
   }
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
+  if (!result->gave_up.empty()) {
+    std::fprintf(stderr, "pacer: gave up: %s\n", result->gave_up.c_str());
+    return ExitCode::kRunFailed;
+  }
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;
   if (!gates.empty()) return ExitCode::kGateFailed;
   return ExitCode::kOk;

@@ -43,9 +43,10 @@ enum RunOption : int {
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
   kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
   kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
+  kGiveUp,
 };
 
-constexpr std::array<OptionSpec, 46> kRunOptions{{
+constexpr std::array<OptionSpec, 47> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -92,6 +93,7 @@ constexpr std::array<OptionSpec, 46> kRunOptions{{
     {kMaxCaptureBody, '\0', "max-capture-body", true},
     {kCheckArgs, '\0', "check-args", false},
     {kJson, '\0', "json", true},
+    {kGiveUp, '\0', "give-up", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -216,6 +218,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       config.duration_given = true;
       return store(parse_positive_duration(option, "duration"), config.duration_ns);
     case kTimeout: return store(parse_positive_duration(option, "timeout"), config.timeout_ns);
+    case kGiveUp: return store(parse_positive_duration(option, "give-up period"), config.give_up_ns);
     case kWarmup:
       return store(parse_duration(option.value, option.flag), config.warmup_ns);
     case kRequests: {

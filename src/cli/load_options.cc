@@ -1,5 +1,6 @@
 #include "cli/load_options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -28,8 +29,9 @@ Result<double> parse_rate(std::string_view text, std::string_view flag, bool all
     return bad_argument(fmt::format("{}: '{}' is not a rate (requests per second, e.g. 2000 or 1.5k)", flag, text));
   }
   const double rate = std::strtod(std::string(digits).c_str(), nullptr) * multiplier;
-  if (!std::isfinite(rate) || rate > 1e9) {
-    return bad_argument(fmt::format("{}: rate {} is too large (at most 1G requests per second)", flag, text));
+  if (!std::isfinite(rate) || rate > kMaxRatePerProcess * kMaxShards) {
+    return bad_argument(fmt::format("{}: rate {} is more than pacer can schedule (at most {} requests per second "
+                                    "per process)", flag, text, kMaxRateText));
   }
   if (rate <= 0 && !allow_zero) {
     return bad_argument(fmt::format("{}: rate must be greater than 0, got {}", flag, text));
@@ -82,6 +84,30 @@ Result<std::vector<RateStage>> parse_stages(std::string_view text, std::string_v
   return stages;
 }
 
+namespace {
+
+// The highest rate of the run's profile: -R, the end of a ramp, or a stage's target.
+double peak_rate(const Config& config) {
+  double peak = std::max(config.rate_per_s, config.rate_end_per_s);
+  for (const RateStage& s : config.stages) peak = std::max(peak, s.target_rate_per_s);
+  return peak;
+}
+
+}  // namespace
+
+Status check_rate_range(const Config& config) {
+  if (!config.is_open_model()) return Ok{};
+  // -R is the whole run's rate; with --shard each process takes its share.
+  const int shards = std::max(1, config.shard_count);
+  if (peak_rate(config) / shards <= kMaxRatePerProcess) return Ok{};
+  const char* flag = config.load_model == LoadModel::kStages ? "--stages" : "-R";
+  return bad_argument(fmt::format(
+      "{}: a peak of {:.0f} requests per second is more than pacer can schedule: at most {} per process{} "
+      "(split a higher rate over machines with --shard)",
+      flag, peak_rate(config), kMaxRateText,
+      shards > 1 ? fmt::format(", {:.0f} over {} shards", kMaxRatePerProcess * shards, shards) : ""));
+}
+
 Status finish_load_options(Config& config, bool stages_given, bool arrival_given, bool deadline_given) {
   if (stages_given) {
     if (config.load_model != LoadModel::kClosed) {
@@ -102,7 +128,7 @@ Status finish_load_options(Config& config, bool stages_given, bool arrival_given
     if (arrival_given) return bad_argument("--arrival needs an open model: give -R or --stages");
     if (deadline_given) return bad_argument("--deadline needs an open model: give -R or --stages");
   }
-  return Ok{};
+  return check_rate_range(config);
 }
 
 }  // namespace pacer::cli

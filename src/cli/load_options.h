@@ -10,6 +10,13 @@
 
 namespace pacer::cli {
 
+// The highest rate one process schedules (10M requests per second): far above what
+// one machine can send, and low enough that an arrival is never closer than 100 ns to
+// the next. Above it a run cannot hold its schedule, so it is refused (exit 2).
+inline constexpr double kMaxRatePerProcess = 10e6;
+inline constexpr const char* kMaxRateText = "10M";
+inline constexpr double kMaxShards = 1e6;  // parse_rate's bound before the shard count is known
+
 // A request rate: a positive decimal with an optional k/M/G suffix ("2000", "1.5k").
 // allow_zero admits 0 (a ramp or stage may start or end at 0).
 Result<double> parse_rate(std::string_view text, std::string_view flag, bool allow_zero);
@@ -19,6 +26,10 @@ Status apply_rate_option(std::string_view text, std::string_view flag, Config& c
 
 // --stages "30s:100,1m:1000,30s:0".
 Result<std::vector<RateStage>> parse_stages(std::string_view text, std::string_view flag);
+
+// The open model's peak rate (per process, after --shard's split) is at most
+// kMaxRatePerProcess; exit 2 naming the range otherwise.
+Status check_rate_range(const Config& config);
 
 // Cross-checks once every option is read: -R with --stages, a ramp or stages with
 // -n, -d with --stages (the stages set the duration), --deadline or --arrival

@@ -53,6 +53,8 @@ More options:
       --no-record-timeouts
                        leave timeouts out of the latency histogram
                        (by default each is kept as a lower bound)
+      --give-up T      end the run (exit 1) when not one connection
+                       has been open for T             [10 x --timeout]
 
 Protocol:
       --http2          HTTP/2 (nghttp2): prior knowledge (h2c) on
@@ -74,7 +76,7 @@ HTTPS (https:// URLs; OpenSSL, TLS 1.2 or 1.3):
 Open model (requests arrive on a schedule, whatever the server does):
   -R, --rate N         N requests/second in total; latency is measured
                        from when each request was due (no coordinated
-                       omission)
+                       omission); at most 10M per process (--shard)
   -R A:B               a linear ramp from A to B requests/second over -d
       --stages LIST    a piecewise-linear profile from 0, e.g.
                        30s:100,1m:1000,30s:0 (sets the duration)

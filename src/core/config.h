@@ -79,6 +79,10 @@ struct Config {
   bool duration_given = false;            // -d was on the command line
   TimeNs timeout_ns = 2 * kNsPerS;        // from t_send; 0 would mean no timeout (rejected by cli)
   TimeNs warmup_ns = 0;                   // nothing completed before this is recorded
+  // --give-up: the run ends (exit 1) when no connection at all has been open this
+  // long (docs/limits.md). 0: the default, 10 x timeout_ns (give_up_period_ns()).
+  TimeNs give_up_ns = 0;
+  TimeNs give_up_period_ns() const { return give_up_ns > 0 ? give_up_ns : 10 * timeout_ns; }
   std::optional<std::uint64_t> request_count;  // -n: stop after exactly this many requests finish
   std::string method = "GET";
   std::vector<Header> headers;            // -H, in order

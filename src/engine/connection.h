@@ -80,6 +80,11 @@ struct Connection final : proto::SessionEvents {
   ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
   ListHook<Connection> connecting;  // on the worker's list of pending TCP connects (start order)
   ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)
+  // Reads past the per-wake-up budget (Worker::handle_readable): the connection waits
+  // on the worker's unread list with the epoll events it has not acted on yet.
+  ListHook<Connection> unread;
+  std::uint32_t unread_events = 0;
+  std::uint64_t deferred_at_wake = 0;  // the wake-up in which it was last put on the list
 
   std::uint32_t in_flight_count() const { return static_cast<std::uint32_t>(slots.size() - free_tokens.size()); }
 };
@@ -88,5 +93,6 @@ using InFlightList = IntrusiveList<RequestSlot, &RequestSlot::in_flight>;
 using IdleList = IntrusiveList<Connection, &Connection::idle>;
 using ConnectList = IntrusiveList<Connection, &Connection::connecting>;
 using HandshakeList = IntrusiveList<Connection, &Connection::handshaking>;
+using UnreadList = IntrusiveList<Connection, &Connection::unread>;
 
 }  // namespace pacer::engine

@@ -11,14 +11,19 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "engine/give_up.h"
 #include "engine/worker.h"
 #include "load/schedule.h"
 #include "net/address.h"
+#include "net/h2c_probe.h"
 #include "net/tls_context.h"
 #include "net/tls_probe.h"
 #include "proto/alpn.h"
 #include "proto/http1_request.h"
 #include "proto/http2_request.h"
+#include "report/units.h"
 
 namespace pacer::engine {
 
@@ -241,6 +246,19 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     }
     probe_handshake_ns = *handshake;
   }
+  if (config.http2 && !tls) {
+    // h2c (prior knowledge): a server that speaks only HTTP/1.1 answers the preface
+    // in HTTP/1.1. Said once, here, rather than as an error per request. The probe
+    // connection is spent (its preface went out); the workers open their own.
+    const TimeNs wait_ns = std::min<TimeNs>(config.timeout_ns, 2 * kNsPerS);
+    const bool http1 = net::answers_h2_preface_in_http1(probe->fd.get(), wait_ns);
+    probe->fd.reset();
+    if (http1) {
+      return runtime_error(config.target.host + ":" + std::to_string(config.target.port) +
+                           ": the server answered in HTTP/1.1, not HTTP/2 (--http2 on http:// speaks HTTP/2 by "
+                           "prior knowledge; the server may offer HTTP/2 only over https://, or not at all)");
+    }
+  }
 
   const std::string request = proto::build_request(config);
   std::string request_repeated;
@@ -300,6 +318,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.record_from_ns = shared.start_ns + config.warmup_ns;
   const bool time_bounded = config.duration_given || !config.request_count;
   shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
+  GiveUpWatch give_up(shared.worker_count, shared.start_ns);
+  shared.give_up = &give_up;
 
   std::vector<std::thread> threads;
   threads.reserve(workers.size());
@@ -337,6 +357,11 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
         profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window) / config.shard_count;
   }
   report.interrupted = stop.load();
+  if (give_up.gave_up()) {
+    report.gave_up = fmt::format("not one connection could be kept open for {} (--give-up{})",
+                                 report::format_duration_short(config.give_up_period_ns()),
+                                 config.give_up_ns > 0 ? "" : ", 10 x --timeout by default");
+  }
   return report;
 }
 

@@ -24,6 +24,8 @@ class ScriptHost;
 
 namespace pacer::engine {
 
+class GiveUpWatch;
+
 struct SharedRun {
   const Config* config = nullptr;
   net::Address address;
@@ -43,6 +45,7 @@ struct SharedRun {
   int worker_count = 1;
   TimeNs interval_ns = 0;            // > 0: workers publish per-interval figures (IntervalRing)
   script::ScriptHost* script = nullptr;  // -s: set up before the workers start; null without a script
+  GiveUpWatch* give_up = nullptr;    // the give-up rule's shared state (engine/give_up.h); null: no rule
 };
 
 struct WorkerResult {

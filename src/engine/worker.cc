@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/give_up.h"
 #include "net/socket.h"
 #include "proto/http1_session.h"
 #include "proto/http2_session.h"
@@ -137,6 +138,7 @@ void Worker::run() {
   // arrivals and the closed loop's coalescing pause depend on it.
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   now_ = monotonic_now_ns();
+  idle_since_ns_ = now_;
   next_sample_ns_ = std::max(now_, shared_.record_from_ns) + kRateSampleNs;
   if (intervals_) next_interval_ns_ = shared_.record_from_ns + shared_.interval_ns;
   if (is_open()) {
@@ -153,6 +155,7 @@ void Worker::run() {
   while (true) {
     if (shared_.stop->load(std::memory_order_relaxed)) break;
     if (script_ && script_->stop_requested()) break;
+    if (gives_up()) break;
     if (!draining_ && now_ >= shared_.end_ns) draining_ = true;
     if (is_open()) dispatch_arrivals();
     expire_timeouts();
@@ -244,10 +247,15 @@ void Worker::wait_for_events() {
     ::clock_nanosleep(CLOCK_MONOTONIC, 0, &pause, nullptr);
     now_ = monotonic_now_ns();
   }
-  const TimeNs wait = std::max<TimeNs>(0, wake_ns - now_);
+  // Bytes left unread by the last wake-up's budget: only look for new events.
+  const TimeNs wait = unread_.empty() ? std::max<TimeNs>(0, wake_ns - now_) : 0;
   const int n = event_wait_.wait(epoll_.get(), events_.data(), kMaxEvents, wait);
   last_events_ = n;
   now_ = monotonic_now_ns();
+  ++wake_count_;
+  wake_ns_ = now_;
+  wake_reads_spent_ = false;
+  if (!unread_.empty()) resume_unread();  // the oldest first
   for (int i = 0; i < n; ++i) handle_event(events_[static_cast<std::size_t>(i)]);
 }
 
@@ -255,7 +263,7 @@ bool Worker::worth_coalescing(TimeNs wake_ns) const {
   // Not in the open model (arrivals are timed), nor without receive stamps (the
   // pause would be in the latency), nor when events come in batches already or
   // too few requests are in flight for a batch to form.
-  return coalesce_ns_ > 0 && !is_open() && last_events_ > 0 && last_events_ < kCoalesceBelowEvents &&
+  return coalesce_ns_ > 0 && !is_open() && unread_.empty() && last_events_ > 0 && last_events_ < kCoalesceBelowEvents &&
          in_flight_.size() >= kCoalesceMinInFlight && wake_ns - now_ > coalesce_ns_;
 }
 
@@ -288,6 +296,15 @@ bool Worker::finished() const {
   return quota_left_ && *quota_left_ == 0 && claims_held_ == 0 && now_ >= shared_.record_from_ns;
 }
 
+bool Worker::gives_up() {
+  GiveUpWatch* watch = shared_.give_up;
+  if (watch == nullptr) return false;
+  if (watch->gave_up()) return true;
+  const TimeNs period = shared_.config->give_up_period_ns();
+  if (open_connections_ > 0 || now_ - idle_since_ns_ < period) return false;
+  return watch->all_idle_for(now_, period);
+}
+
 TimeNs Worker::next_wake_ns() const {
   // Rate samples stop with the drain (sample_rate() no longer advances them).
   TimeNs next = draining_ ? kNever : next_sample_ns_;
@@ -301,6 +318,12 @@ TimeNs Worker::next_wake_ns() const {
   if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
   next = std::min(next, next_interval_ns_);
   if (!backlog_.empty()) next = std::min(next, backlog_.front() + backlog_limit_ns());
+  // The give-up check, once this worker has had no open connection long enough
+  // (past it, the 100 ms rate samples and the reconnects bring the flag).
+  if (open_connections_ == 0 && shared_.give_up != nullptr) {
+    const TimeNs give_up_at = idle_since_ns_ + shared_.config->give_up_period_ns();
+    if (give_up_at > now_) next = std::min(next, give_up_at);
+  }
   return next;
 }
 

@@ -84,6 +84,11 @@ class Worker {
  private:
   friend struct Connection;  // forwards its session's events
   static constexpr std::size_t kReadBufferBytes = 64 * 1024;
+  // Read budgets (see handle_readable): the bytes one connection may read in one
+  // wake-up, and the time all of them may spend reading before the loop checks its
+  // timers again.
+  static constexpr std::size_t kReadBytesPerConnection = 4 * kReadBufferBytes;
+  static constexpr TimeNs kReadSliceNs = 1'000'000;
 
   bool is_recorded(TimeNs t_sched) const { return t_sched >= shared_.record_from_ns; }
   // With -n: reserves one of the worker's remaining requests for c before it
@@ -91,6 +96,9 @@ class Worker {
   // sent. Always true without -n and during warm-up; false once draining.
   bool claim_request(Connection& c);
   bool finished() const;
+  // The give-up rule (engine/give_up.h): true once no connection of the run has
+  // been open for --give-up.
+  bool gives_up();
   bool is_open() const { return schedule_.has_value(); }
   TimeNs next_wake_ns() const;
   // When the oldest connection on `list` (kept in *start_ns order) passes
@@ -136,7 +144,13 @@ class Worker {
   bool send_request(Connection& c, TimeNs t_sched);
   // Writes c's pending output; false if the connection failed (and was reopened).
   bool flush(Connection& c);
+  // Reads and parses what c received, within the wake-up's read budgets; a
+  // connection with more to read goes on the unread list (resume_unread).
   void handle_readable(Connection& c, std::uint32_t events);
+  void defer_read(Connection& c, std::uint32_t events);
+  // The connections left with unread bytes by earlier wake-ups, oldest first, each
+  // with a fresh budget, until this wake-up's total budget is spent.
+  void resume_unread();
   void handle_response(Connection& c, std::uint32_t token, int status);
   void handle_request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
   // One response of a script's pipelined batch before its last (counted like a response).
@@ -181,6 +195,7 @@ class Worker {
   // `unsent` (or `deadline` when --deadline set the limit). During the run and the drain.
   void expire_backlog();
   void give_up_arrival(TimeNs t_sched);
+  void overflow_due_arrivals();  // counts the arrivals due now that nothing can take, in O(1)
 
   const SharedRun& shared_;
   const int worker_index_;
@@ -199,6 +214,10 @@ class Worker {
   ConnectList connecting_;                   // oldest first: its head is the next connect timeout
   std::string connect_timeout_reason_;       // the first-error text of a connect timeout (built by prepare)
   HandshakeList handshaking_;                // oldest first: its head is the next handshake timeout
+  UnreadList unread_;                        // connections with bytes left unread by the read budget
+  std::uint64_t wake_count_ = 0;             // wake-ups so far (read budgets are per wake-up)
+  TimeNs wake_ns_ = 0;                       // when this wake-up began
+  bool wake_reads_spent_ = false;            // this wake-up's reading time is used up
   net::TlsSessionCache tls_sessions_;        // https: the session new connections resume
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
@@ -207,6 +226,8 @@ class Worker {
   TimeNs now_ = 0;                           // read at each wake-up and each send
   TimeNs arrived_ns_ = 0;                    // when the kernel received the bytes being parsed
   bool stamps_seen_ = false;                 // the kernel stamps this worker's reads
+  int open_connections_ = 0;                 // in State::kOpen
+  TimeNs idle_since_ns_ = 0;                 // when open_connections_ last fell to 0 (the start at first)
   int last_events_ = 0;                      // events the last wait returned
   TimeNs coalesce_ns_ = 0;                   // the closed loop's pause before a wait; 0: none
   TimeNs window_latency_ns_ = 0;             // latencies recorded since the last rate sample, summed

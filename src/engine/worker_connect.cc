@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "engine/give_up.h"
 #include "engine/worker.h"
 #include "net/receive_stamp.h"
 #include "net/socket.h"
@@ -99,6 +100,9 @@ void Worker::finish_connect(Connection& c) {
 void Worker::connection_established(Connection& c) {
   c.connect_failures = 0;
   c.state = Connection::State::kOpen;
+  if (open_connections_++ == 0 && shared_.give_up != nullptr) {
+    shared_.give_up->set_idle_since(worker_index_, GiveUpWatch::kHasOpen);  // the give-up rule
+  }
   c.write_blocked = false;
   c.sent_on_connection = 0;
   c.answered_on_connection = 0;
@@ -152,7 +156,13 @@ void Worker::close_connection(Connection& c) {
   idle_.remove(c);
   connecting_.remove(c);
   handshaking_.remove(c);
+  unread_.remove(c);
+  c.unread_events = 0;
   c.tls.close();
+  if (c.state == Connection::State::kOpen && --open_connections_ == 0) {
+    idle_since_ns_ = now_;
+    if (shared_.give_up != nullptr) shared_.give_up->set_idle_since(worker_index_, now_);
+  }
   if (c.fd >= 0) {
     ::close(c.fd);  // also removes it from the epoll set
     c.fd = -1;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <utility>
 
 #include "engine/worker.h"
 #include "net/receive_stamp.h"
@@ -119,9 +120,27 @@ bool Worker::flush(Connection& c) {
 // ---- receiving -------------------------------------------------------------
 
 void Worker::handle_readable(Connection& c, std::uint32_t events) {
+  // A server can send faster than pacer parses (an endless body in tiny chunks):
+  // reading until the socket drains would never return to the loop, whose timers
+  // hold --timeout and -d. So a connection reads at most kReadBytesPerConnection per
+  // wake-up, and once a wake-up has spent kReadSliceNs reading (the clock is read
+  // only after a read that filled the buffer) no connection reads more in it. The
+  // rest waits on the unread list (edge-triggered epoll would not report those
+  // bytes again) and the next wait does not block while the list is not empty.
+  if (c.unread.linked && c.deferred_at_wake == wake_count_) {
+    c.unread_events |= events;  // it already had its share of this wake-up
+    return;
+  }
+  unread_.remove(c);
+  events |= std::exchange(c.unread_events, 0);
   const bool peer_closing = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
   char* buf = read_buffer_.get();
+  std::size_t budget = kReadBytesPerConnection;
   while (true) {
+    if (budget == 0 || wake_reads_spent_) {
+      defer_read(c, events);
+      break;
+    }
     const net::StampedRead stamped = net::stream_read_stamped(c.fd, c.tls, buf, kReadBufferBytes);
     const net::IoResult& r = stamped.io;
     if (r.status == net::IoStatus::kOk) {
@@ -140,6 +159,9 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
       // A drained socket: with edge triggering the next byte brings a new
       // event. Keep reading only when the peer is closing (to see EOF).
       if (!peer_closing && net::read_drained(c.tls, n, kReadBufferBytes)) break;
+      // More to read: within this connection's share and the wake-up's time?
+      budget -= std::min(budget, n);
+      if (monotonic_now_ns() - wake_ns_ >= kReadSliceNs) wake_reads_spent_ = true;
     } else if (r.status == net::IoStatus::kClosed) {
       arrived_ns_ = now_;  // a body delimited by the close ends here
       const bool complete = c.session->finish(c);
@@ -158,6 +180,19 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
     }
   }
   connection_ready(c);
+}
+
+void Worker::defer_read(Connection& c, std::uint32_t events) {
+  c.unread_events = events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR);
+  c.deferred_at_wake = wake_count_;
+  unread_.push_back(c);
+}
+
+void Worker::resume_unread() {
+  for (std::size_t left = unread_.size(); left > 0 && !wake_reads_spent_; --left) {
+    Connection& c = *unread_.front();
+    handle_readable(c, 0);  // goes to the back if it still has more than its share
+  }
 }
 
 RequestSlot& Worker::release_slot(Connection& c, std::uint32_t token) {

@@ -8,9 +8,22 @@
 
 namespace pacer::engine {
 
+namespace {
+// Arrivals taken one by one per wake-up; the loop comes back at once for the rest.
+constexpr int kArrivalsPerWake = 4096;
+}  // namespace
+
 void Worker::dispatch_arrivals() {
-  // Arrivals due before the end are taken even if this wake-up came after it.
-  while (next_arrival_ns_ <= now_ && next_arrival_ns_ < shared_.end_ns) {
+  // Arrivals due before the end are taken even if this wake-up came after it. A
+  // rate faster than the loop must not hold it: at most kArrivalsPerWake per
+  // wake-up, and once nothing can take them (no idle connection, a full backlog)
+  // the ones due are counted at once (overflow_due_arrivals).
+  for (int budget = kArrivalsPerWake; next_arrival_ns_ <= now_ && next_arrival_ns_ < shared_.end_ns; --budget) {
+    if (budget == 0) return;
+    if (backlog_.full() && idle_.empty()) {
+      overflow_due_arrivals();
+      continue;
+    }
     const TimeNs t_sched = next_arrival_ns_;
     const std::optional<TimeNs> next = schedule_->next();
     next_arrival_ns_ = next ? shared_.start_ns + *next : std::numeric_limits<TimeNs>::max();
@@ -27,6 +40,24 @@ void Worker::dispatch_arrivals() {
     take_arrival(t_sched);
   }
   if (next_arrival_ns_ >= shared_.end_ns) next_arrival_ns_ = std::numeric_limits<TimeNs>::max();
+}
+
+void Worker::overflow_due_arrivals() {
+  // The arrival at next_arrival_ns_ and every one due up to now (before the end):
+  // backlog overflows, as take_arrival would count them one by one.
+  const TimeNs until_ns = std::min(now_ + 1, shared_.end_ns) - shared_.start_ns;
+  std::uint64_t due = 1 + schedule_->skip_before(until_ns);
+  const bool recorded = is_recorded(next_arrival_ns_);
+  if (recorded && quota_left_) due = std::min(due, *quota_left_);
+  const std::optional<TimeNs> next = schedule_->next();
+  next_arrival_ns_ = next ? shared_.start_ns + *next : std::numeric_limits<TimeNs>::max();
+  if (!recorded) return;
+  if (quota_left_) {
+    *quota_left_ -= due;
+    if (*quota_left_ == 0) next_arrival_ns_ = std::numeric_limits<TimeNs>::max();  // -n reached
+  }
+  result_.counters.scheduled += due;
+  result_.counters.errors.backlog += due;
 }
 
 void Worker::take_arrival(TimeNs t_sched) {

@@ -191,4 +191,24 @@ std::optional<TimeNs> ArrivalSchedule::next() {
   return last_ns_;
 }
 
+std::uint64_t ArrivalSchedule::skip_before(TimeNs t_ns) {
+  if (ended_) return 0;
+  const double due = profile_->arrivals_before(t_ns);  // global positions below this are due
+  const auto workers = static_cast<double>(worker_count_);
+  std::uint64_t skipped = 0;
+  if (arrival_ == Arrival::kUniform) {
+    // The first k whose position k*W + w is not below `due`.
+    const double first_kept = std::ceil((due - worker_index_) / workers);
+    if (first_kept <= static_cast<double>(taken_)) return 0;
+    skipped = static_cast<std::uint64_t>(first_kept) - taken_;
+  } else {
+    if (due <= poisson_position_) return 0;
+    skipped = static_cast<std::uint64_t>(std::llround((due - poisson_position_) / workers));
+    poisson_position_ = due;
+  }
+  taken_ += skipped;
+  last_ns_ = std::max(last_ns_, t_ns);
+  return skipped;
+}
+
 }  // namespace pacer::load

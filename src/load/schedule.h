@@ -74,6 +74,12 @@ class ArrivalSchedule {
   // Offset from the run's start of this worker's next arrival (non-decreasing);
   // nullopt once the profile has ended (and forever after).
   std::optional<TimeNs> next();
+  // Passes over this worker's arrivals due before t_ns (offset from the run's start)
+  // without computing their times, and returns how many: for a worker that cannot
+  // take them (its backlog is full). O(1). Uniform: exactly those next() would have
+  // returned below t_ns; Poisson: their expected number, and the next one is drawn
+  // from t_ns on (the process has no memory).
+  std::uint64_t skip_before(TimeNs t_ns);
   std::uint64_t arrivals_taken() const { return taken_; }
 
  private:

@@ -3,6 +3,7 @@
 #include "proto/http1_parser.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -93,6 +94,9 @@ void ResponseParser::reset() {
   outstanding_ = 0;
   head_bits_ = 0;
   in_message_ = false;
+  in_head_ = false;
+  head_bytes_ = 0;
+  status_scan_ = StatusScan::kDone;
   learn_ = false;  // the known head stays: it is the worker's, and still true
   known_body_left_ = 0;
   known_matches_ = 0;
@@ -113,6 +117,7 @@ int ResponseParser::on_message_begin(llhttp_t* parser) {
     return -1;
   }
   self->in_message_ = true;
+  self->in_head_ = true;
   if (self->capture_ != nullptr) {
     self->capture_->fields.clear();
     self->capture_->body.clear();
@@ -123,7 +128,19 @@ int ResponseParser::on_message_begin(llhttp_t* parser) {
 
 int ResponseParser::on_headers_complete(llhttp_t* parser) {
   ResponseParser* self = self_of(parser);
+  self->in_head_ = false;
   const int status = llhttp_get_status_code(parser);
+  if (status < 100 || status > 599) {
+    std::snprintf(self->reason_buffer_.data(), self->reason_buffer_.size(), "status code %03d is outside 100-599",
+                  status);
+    self->error_reason_ = self->reason_buffer_.data();
+    return -1;
+  }
+  // After a 101 the server speaks another protocol; pacer asked for none.
+  if (status == 101) {
+    self->error_reason_ = "101 Switching Protocols: the server switched protocols, but pacer asked for no upgrade";
+    return -1;
+  }
   // 1xx (interim), 204 and 304 never carry a body, whatever their headers say.
   if ((status >= 100 && status < 200) || status == 204 || status == 304) return 1;
   // The response to HEAD has a Content-Length but no body.
@@ -136,18 +153,47 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
   self->in_message_ = false;
   self->learn_ = false;
   const int status = llhttp_get_status_code(parser);
-  const bool interim = status >= 100 && status < 200 && status != 101;  // keep waiting for the final one
+  const bool interim = status >= 100 && status < 200;  // keep waiting for the final one (101 failed earlier)
   if (!interim) {
     const bool head = (self->head_bits_ & 1) != 0;
     const bool keep_alive = llhttp_should_keep_alive(parser) != 0;
     self->complete(status, keep_alive);
     // A keep-alive response framed by Content-Length may become the known head.
     const bool framed = (parser->flags & F_CONTENT_LENGTH) != 0 && (parser->flags & F_CHUNKED) == 0;
-    self->learn_ = keep_alive && framed && status >= 200 && !head;
+    // Not with a capture: a script's response() needs every response's headers.
+    self->learn_ = keep_alive && framed && status >= 200 && !head && self->known_ != nullptr &&
+                   self->capture_ == nullptr;
   }
-  // With a known head and no capture, llhttp stops after every response, so that
-  // feed() knows where each one ended (llhttp_get_error_pos) and the next starts.
-  return self->known_ != nullptr && self->capture_ == nullptr ? HPE_PAUSED : 0;
+  // llhttp stops after every response, so that feed() knows where each one ended
+  // (llhttp_get_error_pos) and the next starts (the known head, the status and
+  // head-size checks).
+  return HPE_PAUSED;
+}
+
+bool ResponseParser::fail(const char* reason) {
+  error_reason_ = reason;
+  return false;
+}
+
+bool ResponseParser::scan_status_code(const char* p, const char* end) {
+  // "HTTP/1.1 " (llhttp checks the version; a line with no space soon is its error),
+  // then the code up to the space or line end that follows it.
+  constexpr int kMaxVersionBytes = 16;
+  for (; p < end && status_scan_ != StatusScan::kDone; ++p) {
+    const char ch = *p;
+    if (status_scan_ == StatusScan::kVersion) {
+      if (ch == ' ') {
+        status_scan_ = StatusScan::kCode;
+      } else if (++status_line_bytes_ > kMaxVersionBytes) {
+        status_scan_ = StatusScan::kDone;
+      }
+      continue;
+    }
+    if (ch >= '0' && ch <= '9' && ++status_digits_ <= 3) continue;
+    status_scan_ = StatusScan::kDone;
+    if (status_digits_ != 3) return fail("status code is not three digits");
+  }
+  return true;
 }
 
 void ResponseParser::complete(int status, bool keep_alive) {
@@ -203,8 +249,25 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
     }
     // llhttp: to the end of the bytes or of the next response (see on_message_complete).
     const char* const start = in_message_ ? nullptr : p;  // a response starting here
-    const llhttp_errno_t err = llhttp_execute(&parser_, p, static_cast<std::size_t>(end - p));
-    if (err == HPE_OK) return true;
+    if (start != nullptr) {
+      head_bytes_ = 0;
+      status_scan_ = StatusScan::kVersion;
+      status_digits_ = 0;
+      status_line_bytes_ = 0;
+    }
+    if (status_scan_ != StatusScan::kDone && !scan_status_code(p, end)) return false;
+    // A head is fed at most one byte past the cap, so a head longer than the cap
+    // fails there whatever the reads' sizes.
+    std::size_t span = static_cast<std::size_t>(end - p);
+    if (start != nullptr || in_head_) span = std::min(span, kMaxHeadBytes + 1 - head_bytes_);
+    const llhttp_errno_t err = llhttp_execute(&parser_, p, span);
+    if (err == HPE_OK) {
+      if (in_head_ && (head_bytes_ += span) > kMaxHeadBytes) {
+        return fail("response head longer than 256 KiB (the header-size cap)");
+      }
+      p += span;
+      continue;
+    }
     if (err == HPE_PAUSED) {
       const char* const stop = llhttp_get_error_pos(&parser_);
       llhttp_resume(&parser_);

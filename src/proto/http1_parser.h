@@ -12,7 +12,14 @@
 // response (not to HEAD) whose head is byte for byte the same parses the same,
 // so it is matched with one memcmp and its body skipped by count. Anything else
 // (a new Date header, another length, chunked, an error) goes to llhttp. The kept
-// head (KnownHead) is shared by the parsers of one worker's connections.
+// head (KnownHead) is shared by the parsers of one worker's connections. Only a
+// head llhttp accepted (and that passed the checks below) is ever kept.
+//
+// Checks beyond llhttp's: the status code is three digits in 100-599 (llhttp takes
+// "20", "000" or "0200"); a 101 Switching Protocols is an error (pacer asks for no
+// upgrade, and after a 101 the bytes are not HTTP/1.1); a response head longer than
+// kMaxHeadBytes is an error (llhttp keeps nothing, so an endless head would
+// otherwise be read until the timeout). Each is a parse error naming the rule.
 #pragma once
 
 #include <llhttp.h>
@@ -62,6 +69,8 @@ class ResponseParser {
   using OnComplete = void (*)(void* context, int status_code, bool keep_alive);
 
   static constexpr int kMaxOutstanding = 64;  // pipelined requests per connection
+  // The longest response head accepted, status line to blank line (Chromium's cap).
+  static constexpr std::size_t kMaxHeadBytes = 256 * 1024;
 
   // known: where repeated heads are kept and looked up (outlives the parser);
   // nullptr: every response is parsed by llhttp.
@@ -121,6 +130,10 @@ class ResponseParser {
   // Skips up to `available` bytes of a known response's body; completes it at its end.
   std::size_t skip_known_body(std::size_t available);
   void complete(int status, bool keep_alive);
+  // Follows the status line of the response starting in llhttp's next bytes until its
+  // code has ended; false (with error_reason_) if the code is not three digits.
+  bool scan_status_code(const char* p, const char* end);
+  bool fail(const char* reason);
 
   llhttp_t parser_{};
   OnComplete on_complete_;
@@ -129,6 +142,14 @@ class ResponseParser {
   int outstanding_ = 0;
   std::uint64_t head_bits_ = 0;  // bit i: the i-th oldest outstanding request is HEAD
   bool in_message_ = false;
+  bool in_head_ = false;         // llhttp is between a response's first byte and its blank line
+  std::size_t head_bytes_ = 0;   // bytes of that head fed so far (see feed())
+  // The status line of the response llhttp reads now: before the code, in it, or past it.
+  enum class StatusScan : std::uint8_t { kDone, kVersion, kCode };
+  StatusScan status_scan_ = StatusScan::kDone;
+  int status_digits_ = 0;
+  int status_line_bytes_ = 0;
+  std::array<char, 96> reason_buffer_{};  // error_reason_ when it names a value
   bool learn_ = false;           // the response llhttp completed last may become the known head
   KnownHead* known_;
   std::size_t known_body_left_ = 0;  // of the known response in progress

@@ -114,8 +114,7 @@ std::string render_json(const RunReport& r) {
       {"target_per_s", is_open ? json(r.target_rate_per_s) : json(nullptr)},
       {"sent_per_s", per_second(c.requests_sent)},
       {"completed_per_s", per_second(c.responses)},
-      {"sent_to_target", is_open && r.target_rate_per_s > 0 ? json(per_second(c.requests_sent) / r.target_rate_per_s)
-                                                            : json(nullptr)},
+      {"sent_to_target", sent_to_target(r) ? json(*sent_to_target(r)) : json(nullptr)},
       {"bytes_read_per_s", per_second(c.bytes_read)},
   };
   const std::vector<std::string> failures = failed_gates(r);
@@ -127,6 +126,7 @@ std::string render_json(const RunReport& r) {
       {"start_time", iso8601_utc(r.start_unix_ns)},
       {"duration_s", secs},
       {"interrupted", r.interrupted},
+      {"gave_up", r.gave_up.empty() ? json(nullptr) : json(r.gave_up)},
       {"counts",
        {{"requests_sent", c.requests_sent},
         {"responses", c.responses},

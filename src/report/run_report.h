@@ -2,6 +2,7 @@
 // it; every formatter is a pure function of it (tested with golden files).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -51,6 +52,7 @@ struct RunReport {
   std::int64_t start_unix_ns = 0;          // wall-clock start of the load (CLOCK_REALTIME)
   TimeNs measured_ns = 0;                  // from the end of warm-up to the last recorded completion
   bool interrupted = false;
+  std::string gave_up;                     // why the give-up rule ended the run ("" when it did not)
   std::string first_error;                 // first connection failure's reason, for the report
   std::string tls_first_error;             // the earliest TLS failure's reason ("" when none)
   stats::Counters counters;
@@ -70,6 +72,17 @@ inline bool is_https(const RunReport& r) { return r.url.size() >= 8 && (r.url[4]
 // no Content-Type that got 415 (Unsupported Media Type) responses. One line,
 // "" when there is nothing to say.
 std::string body_hint(const RunReport& r);
+
+// Open model: the sent rate over the target rate; nullopt in the closed loop and when
+// the target asked for fewer than one request in the measured window (the ratio of a
+// fraction of a request would be absurd: one request sent against 10^-6 asked).
+inline std::optional<double> sent_to_target(const RunReport& r) {
+  if (r.load_model == LoadModel::kClosed || r.measured_ns <= 0 || r.target_rate_per_s <= 0) return std::nullopt;
+  const TimeNs window_ns = r.duration_ns > 0 ? std::min(r.measured_ns, r.duration_ns) : r.measured_ns;
+  if (r.target_rate_per_s * static_cast<double>(window_ns) / 1e9 < 1.0) return std::nullopt;
+  const double sent_per_s = static_cast<double>(r.counters.requests_sent) * 1e9 / static_cast<double>(r.measured_ns);
+  return sent_per_s / r.target_rate_per_s;
+}
 
 // Whether the run counts as failed because not one request succeeded.
 inline bool no_request_succeeded(const RunReport& r) { return r.counters.successes() == 0; }

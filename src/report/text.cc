@@ -178,9 +178,12 @@ void append_open_model_lines(std::string& out, const RunReport& r) {
   const double seconds = static_cast<double>(r.measured_ns) / 1e9;
   const double sent = seconds > 0 ? static_cast<double>(c.requests_sent) / seconds : 0;
   const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
-  const double ratio = r.target_rate_per_s > 0 ? 100.0 * sent / r.target_rate_per_s : 0;
-  out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({:.1f}% of target), completed\x1f{:.2f}/s",
-                                       r.target_rate_per_s, sent, ratio, done));
+  const std::optional<double> ratio = sent_to_target(r);
+  out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s",
+                                       r.target_rate_per_s, sent,
+                                       ratio ? fmt::format("{:.1f}% of target", 100.0 * *ratio)
+                                             : std::string("target under one request"),
+                                       done));
   if (r.queue_delay.total_count() > 0) {
     out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {} requests",
                                                  format_time_ns(static_cast<double>(r.queue_delay.value_at_percentile(99))),
@@ -258,6 +261,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
                                                                           : fmt::format(" (first: {})", r.tls_first_error)));
   }
   if (!r.first_error.empty()) out += labelled("First error:", r.first_error);
+  if (!r.gave_up.empty()) out += labelled("Gave up:", r.gave_up + "; partial results.");
   if (r.interrupted) out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
   if (no_request_succeeded(r)) {
     out += labelled("Failed:", "not one request succeeded (no response with a status below 400).");

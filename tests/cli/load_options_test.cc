@@ -107,5 +107,36 @@ TEST(LoadOptions, ArrivalSeedAndDeadline) {
             "--deadline: deadline must be greater than 0, got 0");
 }
 
+TEST(LoadOptions, RatesAboveWhatOneProcessCanScheduleAreRefusedWithTheRange) {
+  const std::string range = "at most 10M per process";
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"-R", "1G", "http://h/"},
+           {"-R", "10000001", "http://h/"},
+           {"-R", "100:20M", "http://h/"},
+           {"--stages", "1s:5M,1s:11M", "http://h/"},
+           {"-R", "30M", "--shard", "1/2", "http://h/"},
+       }) {
+    const std::string error = error_of(args);
+    EXPECT_NE(error.find(range), std::string::npos) << args[1] << ": " << error;
+  }
+  EXPECT_NE(error_of({"--stages", "1s:5M,1s:11M", "http://h/"}).find("--stages"), std::string::npos);
+}
+
+TEST(LoadOptions, RatesUpToTheRangeAreAccepted) {
+  EXPECT_DOUBLE_EQ(run_config({"-R", "10M", "http://h/"}).rate_per_s, 10e6);
+  EXPECT_DOUBLE_EQ(run_config({"-R", "0:10M", "http://h/"}).rate_end_per_s, 10e6);
+  // -R is the whole run's rate: each of 4 shards schedules a quarter of it.
+  EXPECT_DOUBLE_EQ(run_config({"-R", "40M", "--shard", "0/4", "http://h/"}).rate_per_s, 40e6);
+  // Rates below one request in the run are schedulable: the run lasts its duration.
+  EXPECT_DOUBLE_EQ(run_config({"-R", "0.000001", "-d", "1s", "http://h/"}).rate_per_s, 1e-6);
+}
+
+TEST(LoadOptions, GiveUpTakesAPositiveDurationAndDefaultsToTenTimeouts) {
+  EXPECT_EQ(run_config({"http://h/"}).give_up_period_ns(), 20 * kNsPerS);
+  EXPECT_EQ(run_config({"--timeout", "300ms", "http://h/"}).give_up_period_ns(), 3 * kNsPerS);
+  EXPECT_EQ(run_config({"--give-up", "1m", "http://h/"}).give_up_period_ns(), 60 * kNsPerS);
+  EXPECT_EQ(error_of({"--give-up", "0", "http://h/"}), "--give-up: give-up period must be greater than 0, got 0");
+}
+
 }  // namespace
 }  // namespace pacer::cli

@@ -550,5 +550,46 @@ TEST(ArrivalSchedule, MoreWorkersThanArrivalsLeavesSomeIdle) {
   EXPECT_EQ(drain_union(profile, Arrival::kUniform, 5).size(), 3u);
 }
 
+TEST(ArrivalSchedule, SkipPassesOverExactlyTheUniformArrivalsDueBeforeATime) {
+  // A worker whose backlog is full counts the arrivals due at once: the same ones
+  // next() would have returned, and next() then goes on from the first one kept.
+  const RateProfile profile = RateProfile::ramp(1000, 3000, kSecond);
+  for (const int workers : {1, 3}) {
+    for (int w = 0; w < workers; ++w) {
+      const std::vector<TimeNs> all = drain_worker(profile, Arrival::kUniform, w, workers);
+      ArrivalSchedule schedule(profile, Arrival::kUniform, w, workers, 1);
+      ASSERT_TRUE(schedule.next().has_value());  // the first is taken one by one
+      const TimeNs cut = 400 * kNsPerMs;
+      const std::uint64_t skipped = schedule.skip_before(cut);
+      const auto due = static_cast<std::uint64_t>(count_in(all, 0, cut));
+      EXPECT_NEAR(static_cast<double>(skipped + 1), static_cast<double>(due), 1.0) << w << "/" << workers;
+      const std::vector<TimeNs> rest = drain(schedule);
+      EXPECT_EQ(skipped + 1 + rest.size(), all.size()) << w << "/" << workers;
+      ASSERT_FALSE(rest.empty());
+      EXPECT_GE(rest.front(), cut - 1);
+      EXPECT_EQ(schedule.skip_before(cut), 0u);  // nothing left before it
+    }
+  }
+}
+
+TEST(ArrivalSchedule, SkipCountsTheExpectedPoissonArrivalsAndGoesOn) {
+  const RateProfile profile = RateProfile::constant(1e6, kSecond);
+  ArrivalSchedule schedule(profile, Arrival::kPoisson, 0, 2, 7);
+  ASSERT_TRUE(schedule.next().has_value());
+  const std::uint64_t skipped = schedule.skip_before(kSecond / 2);
+  EXPECT_NEAR(static_cast<double>(skipped), 250'000.0, 5.0);  // half the run, half the workers
+  const std::vector<TimeNs> rest = drain(schedule);
+  EXPECT_NEAR(static_cast<double>(rest.size()), 250'000.0, 5 * std::sqrt(250'000.0));
+  EXPECT_GE(rest.front(), kSecond / 2);
+}
+
+TEST(ArrivalSchedule, SkipPastTheEndTakesTheRest) {
+  const RateProfile profile = RateProfile::constant(100, kSecond);
+  ArrivalSchedule schedule(profile, Arrival::kUniform, 0, 1, 1);
+  ASSERT_TRUE(schedule.next().has_value());
+  EXPECT_EQ(schedule.skip_before(5 * kSecond), 99u);
+  EXPECT_FALSE(schedule.next().has_value());
+}
+
 }  // namespace
 }  // namespace pacer::load

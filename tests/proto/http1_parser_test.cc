@@ -373,3 +373,116 @@ TEST(ResponseParser, ConnectionsOfAWorkerShareTheKnownHead) {
 
 }  // namespace
 }  // namespace pacer::proto
+
+namespace pacer::proto {
+namespace {
+
+// ---- issue 14: status lines, 101, endless heads -------------------------------
+
+TEST(ResponseParser, StatusCodesOutside100To599OrNotThreeDigitsAreErrorsAtAnySplit) {
+  const std::vector<std::string> bad = {
+      "HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.1 099 Low\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.1 20 Short\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.1 600 High\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.1 999\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.1 0200 OK\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.1 2\r\n\r\n",
+  };
+  for (const std::string& bytes : bad) {
+    for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+      Seen seen;
+      KnownHead known;
+      ResponseParser parser(&record, &seen, &known);
+      ASSERT_TRUE(parser.expect(false));
+      EXPECT_FALSE(feed_split(parser, bytes, cut)) << "accepted: " << bytes << " cut at " << cut;
+      EXPECT_TRUE(seen.statuses.empty()) << bytes;
+      EXPECT_NE(std::string(parser.error_reason()).find("status code"), std::string::npos)
+          << bytes << ": " << parser.error_reason();
+    }
+  }
+}
+
+TEST(ResponseParser, StatusLineWithoutReasonPhraseStaysValid) {
+  const std::string bytes = "HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 599 \r\nContent-Length: 0\r\n\r\n";
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    Seen seen;
+    ResponseParser parser(&record, &seen);
+    ASSERT_TRUE(parser.expect(false) && parser.expect(false));
+    ASSERT_TRUE(feed_split(parser, bytes, cut)) << cut << ": " << parser.error_reason();
+    EXPECT_EQ(seen.statuses, (std::vector<int>{200, 599}));
+  }
+}
+
+TEST(ResponseParser, BadStatusAfterAKnownHeadIsStillAnError) {
+  // The known head (200) is matched by memcmp; a head differing only in its code
+  // goes to llhttp and the status check.
+  for (const char* code : {"000", "099", "101", "600"}) {
+    Seen seen;
+    KnownHead known;
+    ResponseParser parser(&record, &seen, &known);
+    ASSERT_TRUE(parser.expect(false) && parser.expect(false) && parser.expect(false));
+    std::string bad = kHello;
+    bad.replace(9, 3, code);
+    const std::string bytes = kHello + kHello + bad;
+    EXPECT_FALSE(parser.feed(bytes.data(), bytes.size())) << code;
+    EXPECT_EQ(parser.known_head_matches(), 1u) << code;
+    EXPECT_EQ(seen.statuses, (std::vector<int>{200, 200})) << code;
+  }
+}
+
+TEST(ResponseParser, UnrequestedSwitchingProtocolsIsOneErrorAndNoResponse) {
+  const std::string bytes = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    Seen seen;
+    ResponseParser parser(&record, &seen);
+    ASSERT_TRUE(parser.expect(false));
+    EXPECT_FALSE(feed_split(parser, bytes, cut)) << cut;
+    EXPECT_TRUE(seen.statuses.empty()) << cut;
+    EXPECT_NE(std::string(parser.error_reason()).find("101"), std::string::npos) << parser.error_reason();
+  }
+}
+
+TEST(ResponseParser, HeadLongerThanTheCapFailsAtTheCapWhateverTheReadSize) {
+  std::string line = "X-Filler: " + std::string(90, 'x') + "\r\n";
+  std::string head = "HTTP/1.1 200 OK\r\n";
+  while (head.size() <= ResponseParser::kMaxHeadBytes) head += line;
+  for (const std::size_t read_bytes : {std::size_t{1000}, std::size_t{65536}, head.size()}) {
+    Seen seen;
+    ResponseParser parser(&record, &seen);
+    ASSERT_TRUE(parser.expect(false));
+    bool ok = true;
+    std::size_t fed = 0;
+    while (ok && fed < head.size()) {
+      const std::size_t n = std::min(read_bytes, head.size() - fed);
+      ok = parser.feed(head.data() + fed, n);
+      fed += n;
+    }
+    EXPECT_FALSE(ok) << read_bytes;
+    EXPECT_GT(fed, ResponseParser::kMaxHeadBytes) << read_bytes;  // not before the cap
+    EXPECT_NE(std::string(parser.error_reason()).find("256 KiB"), std::string::npos) << parser.error_reason();
+  }
+}
+
+TEST(ResponseParser, HeadJustUnderTheCapIsAccepted) {
+  std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n";
+  const std::string tail = "\r\n";
+  head += "X-Filler: " + std::string(ResponseParser::kMaxHeadBytes - head.size() - tail.size() - 12, 'x') + "\r\n";
+  head += tail;
+  ASSERT_EQ(head.size(), ResponseParser::kMaxHeadBytes);
+  const std::string bytes = head + "ok";
+  for (const std::size_t read_bytes : {std::size_t{4096}, bytes.size()}) {
+    Seen seen;
+    ResponseParser parser(&record, &seen);
+    ASSERT_TRUE(parser.expect(false));
+    bool ok = true;
+    for (std::size_t fed = 0; ok && fed < bytes.size(); fed += read_bytes) {
+      ok = parser.feed(bytes.data() + fed, std::min(read_bytes, bytes.size() - fed));
+    }
+    EXPECT_TRUE(ok) << parser.error_reason();
+    EXPECT_EQ(seen.statuses, std::vector<int>{200});
+  }
+}
+
+}  // namespace
+}  // namespace pacer::proto
