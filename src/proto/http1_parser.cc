@@ -96,6 +96,11 @@ void ResponseParser::reset() {
   in_message_ = false;
   in_head_ = false;
   head_bytes_ = 0;
+  max_head_bytes_ = kMaxHeadBytes;
+  if (capture_ != nullptr && capture_->max_header_bytes.max > kMaxHeadBytes - kHeadFramingBytes) {
+    const std::size_t captured = capture_->max_header_bytes.max;
+    max_head_bytes_ = captured > SIZE_MAX / 2 ? SIZE_MAX / 2 : captured + kHeadFramingBytes;
+  }
   status_scan_ = StatusScan::kDone;
   learn_ = false;  // the known head stays: it is the worker's, and still true
   known_body_left_ = 0;
@@ -168,6 +173,14 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
   // (llhttp_get_error_pos) and the next starts (the known head, the status and
   // head-size checks).
   return HPE_PAUSED;
+}
+
+bool ResponseParser::fail_head_too_long() {
+  if (max_head_bytes_ == kMaxHeadBytes) return fail("response head longer than 256 KiB (the header-size cap)");
+  std::snprintf(reason_buffer_.data(), reason_buffer_.size(),
+                "response head longer than %zu KiB (the header-size cap: --max-capture-header-bytes + 64 KiB)",
+                max_head_bytes_ / 1024);
+  return fail(reason_buffer_.data());
 }
 
 bool ResponseParser::fail(const char* reason) {
@@ -259,12 +272,10 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
     // A head is fed at most one byte past the cap, so a head longer than the cap
     // fails there whatever the reads' sizes.
     std::size_t span = static_cast<std::size_t>(end - p);
-    if (start != nullptr || in_head_) span = std::min(span, kMaxHeadBytes + 1 - head_bytes_);
+    if (start != nullptr || in_head_) span = std::min(span, max_head_bytes_ + 1 - head_bytes_);
     const llhttp_errno_t err = llhttp_execute(&parser_, p, span);
     if (err == HPE_OK) {
-      if (in_head_ && (head_bytes_ += span) > kMaxHeadBytes) {
-        return fail("response head longer than 256 KiB (the header-size cap)");
-      }
+      if (in_head_ && (head_bytes_ += span) > max_head_bytes_) return fail_head_too_long();
       p += span;
       continue;
     }

@@ -70,7 +70,12 @@ class ResponseParser {
 
   static constexpr int kMaxOutstanding = 64;  // pipelined requests per connection
   // The longest response head accepted, status line to blank line (Chromium's cap).
+  // With a capture whose header-bytes cap is higher, the head may be that cap plus
+  // kHeadFramingBytes (for the status line, separators and line ends), so that a
+  // script's raised cap is the one that applies.
   static constexpr std::size_t kMaxHeadBytes = 256 * 1024;
+  static constexpr std::size_t kHeadFramingBytes = 64 * 1024;
+  std::size_t max_head_bytes() const { return max_head_bytes_; }
 
   // known: where repeated heads are kept and looked up (outlives the parser);
   // nullptr: every response is parsed by llhttp.
@@ -134,6 +139,7 @@ class ResponseParser {
   // code has ended; false (with error_reason_) if the code is not three digits.
   bool scan_status_code(const char* p, const char* end);
   bool fail(const char* reason);
+  bool fail_head_too_long();
 
   llhttp_t parser_{};
   OnComplete on_complete_;
@@ -144,12 +150,13 @@ class ResponseParser {
   bool in_message_ = false;
   bool in_head_ = false;         // llhttp is between a response's first byte and its blank line
   std::size_t head_bytes_ = 0;   // bytes of that head fed so far (see feed())
+  std::size_t max_head_bytes_ = kMaxHeadBytes;  // set by reset() (see kMaxHeadBytes)
   // The status line of the response llhttp reads now: before the code, in it, or past it.
   enum class StatusScan : std::uint8_t { kDone, kVersion, kCode };
   StatusScan status_scan_ = StatusScan::kDone;
   int status_digits_ = 0;
   int status_line_bytes_ = 0;
-  std::array<char, 96> reason_buffer_{};  // error_reason_ when it names a value
+  std::array<char, 128> reason_buffer_{};  // error_reason_ when it names a value
   bool learn_ = false;           // the response llhttp completed last may become the known head
   KnownHead* known_;
   std::size_t known_body_left_ = 0;  // of the known response in progress

@@ -486,3 +486,40 @@ TEST(ResponseParser, HeadJustUnderTheCapIsAccepted) {
 
 }  // namespace
 }  // namespace pacer::proto
+
+namespace pacer::proto {
+namespace {
+
+TEST(ResponseParser, AScriptsRaisedHeaderCaptureCapRaisesTheHeadCap) {
+  // 300 KiB of one header: past the 256 KiB head cap, under a 1 MiB capture cap.
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Big: " + std::string(300 * 1024, 'b') + "\r\n\r\n";
+  ResponseCapture capture;
+  capture.max_header_bytes.max = 1024 * 1024;
+  Seen seen;
+  ResponseParser parser(&record, &seen);
+  parser.set_capture(&capture);
+  parser.reset();
+  EXPECT_EQ(parser.max_head_bytes(), 1024 * 1024 + ResponseParser::kHeadFramingBytes);
+  ASSERT_TRUE(parser.expect(false));
+  for (std::size_t fed = 0; fed < head.size(); fed += 65536) {
+    ASSERT_TRUE(parser.feed(head.data() + fed, std::min<std::size_t>(65536, head.size() - fed))) << parser.error_reason();
+  }
+  EXPECT_EQ(seen.statuses, std::vector<int>{200});
+  // An endless head still ends, at the raised cap, with a message naming it.
+  ASSERT_TRUE(parser.expect(false));
+  // Leading whitespace of a value: llhttp skips it, so no capture cap sees it.
+  const std::string start = "HTTP/1.1 200 OK\r\nX-Empty:";
+  ASSERT_TRUE(parser.feed(start.data(), start.size()));
+  const std::string filler(65536, ' ');
+  bool ok = true;
+  std::size_t fed = start.size();
+  while (ok && fed < 4 * 1024 * 1024) {
+    ok = parser.feed(filler.data(), filler.size());
+    fed += filler.size();
+  }
+  EXPECT_FALSE(ok);
+  EXPECT_NE(std::string(parser.error_reason()).find("1088 KiB"), std::string::npos) << parser.error_reason();
+}
+
+}  // namespace
+}  // namespace pacer::proto
