@@ -200,6 +200,19 @@ net::TlsClientOptions tls_options(const Config& config) {
   return o;
 }
 
+// h2c (prior knowledge): a server that speaks only HTTP/1.1 answers the preface in
+// HTTP/1.1. Said once, here, rather than as an error per request. The probe
+// connection is spent (its preface went out), so it is closed: the workers open their own.
+Status check_h2c(const Config& config, UniqueFd& probe_fd) {
+  const TimeNs wait_ns = std::min<TimeNs>(config.timeout_ns, 2 * kNsPerS);
+  const bool http1 = net::answers_h2_preface_in_http1(probe_fd.get(), wait_ns);
+  probe_fd.reset();
+  if (!http1) return Ok{};
+  return runtime_error(config.target.host + ":" + std::to_string(config.target.port) +
+                       ": the server answered in HTTP/1.1, not HTTP/2 (--http2 on http:// speaks HTTP/2 by "
+                       "prior knowledge; the server may offer HTTP/2 only over https://, or not at all)");
+}
+
 // The earliest TLS failure of any worker, for the report ("" when none).
 std::string first_tls_error(const std::vector<std::unique_ptr<Worker>>& workers) {
   const WorkerResult* first = nullptr;
@@ -247,17 +260,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     probe_handshake_ns = *handshake;
   }
   if (config.http2 && !tls) {
-    // h2c (prior knowledge): a server that speaks only HTTP/1.1 answers the preface
-    // in HTTP/1.1. Said once, here, rather than as an error per request. The probe
-    // connection is spent (its preface went out); the workers open their own.
-    const TimeNs wait_ns = std::min<TimeNs>(config.timeout_ns, 2 * kNsPerS);
-    const bool http1 = net::answers_h2_preface_in_http1(probe->fd.get(), wait_ns);
-    probe->fd.reset();
-    if (http1) {
-      return runtime_error(config.target.host + ":" + std::to_string(config.target.port) +
-                           ": the server answered in HTTP/1.1, not HTTP/2 (--http2 on http:// speaks HTTP/2 by "
-                           "prior knowledge; the server may offer HTTP/2 only over https://, or not at all)");
-    }
+    if (Status h2c = check_h2c(config, probe->fd); !h2c) return h2c.error();
   }
 
   const std::string request = proto::build_request(config);

@@ -84,9 +84,14 @@ class Worker {
  private:
   friend struct Connection;  // forwards its session's events
   static constexpr std::size_t kReadBufferBytes = 64 * 1024;
-  // Read budgets (see handle_readable): the bytes one connection may read in one
-  // wake-up, and the time all of them may spend reading before the loop checks its
-  // timers again.
+  // Read budgets: a server can send faster than pacer parses (an endless body in
+  // tiny chunks), and reading until the socket drains would never return to the
+  // loop, whose timers hold --timeout and -d. So a connection reads at most
+  // kReadBytesPerConnection per wake-up, and once a wake-up has spent kReadSliceNs
+  // reading (the clock is read only after a read that filled the buffer) no
+  // connection reads more in it. The rest waits on the unread list (edge-triggered
+  // epoll would not report those bytes again); the next wait does not block while
+  // the list is not empty, and resume_unread serves it first.
   static constexpr std::size_t kReadBytesPerConnection = 4 * kReadBufferBytes;
   static constexpr TimeNs kReadSliceNs = 1'000'000;
 

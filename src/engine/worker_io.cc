@@ -120,13 +120,8 @@ bool Worker::flush(Connection& c) {
 // ---- receiving -------------------------------------------------------------
 
 void Worker::handle_readable(Connection& c, std::uint32_t events) {
-  // A server can send faster than pacer parses (an endless body in tiny chunks):
-  // reading until the socket drains would never return to the loop, whose timers
-  // hold --timeout and -d. So a connection reads at most kReadBytesPerConnection per
-  // wake-up, and once a wake-up has spent kReadSliceNs reading (the clock is read
-  // only after a read that filled the buffer) no connection reads more in it. The
-  // rest waits on the unread list (edge-triggered epoll would not report those
-  // bytes again) and the next wait does not block while the list is not empty.
+  // Read budgets (worker.h): a server sending faster than pacer parses must not keep
+  // the loop from its timers. Past them, c waits on the unread list.
   if (c.unread.linked && c.deferred_at_wake == wake_count_) {
     c.unread_events |= events;  // it already had its share of this wake-up
     return;
