@@ -177,10 +177,10 @@ void Worker::run() {
   done_.store(true, std::memory_order_release);
 }
 
-void Worker::record_latency(TimeNs latency_ns, bool censored) {
-  result_.latency.record(latency_ns);
-  if (censored) result_.latency_censored.record(latency_ns);
-  if (filling_ != nullptr) filling_->latency.record(latency_ns);
+void Worker::record_latency(TimeNs latency_ns, bool censored, std::int64_t count) {
+  result_.latency.record_n(latency_ns, count);
+  if (censored) result_.latency_censored.record_n(latency_ns, count);
+  if (filling_ != nullptr) filling_->latency.record_n(latency_ns, count);
 }
 
 void Worker::close_intervals(bool final) {
@@ -284,6 +284,8 @@ bool Worker::finished() const {
   if (!in_flight_.empty()) return false;
   if (is_open()) {
     if (!backlog_.empty()) return false;
+    // Arrivals due before the end that the loop has not taken yet (kArrivalsPerWake).
+    if (draining_ && next_arrival_ns_ < shared_.end_ns) return false;
     if (draining_) return true;
     // A schedule that ran out early (a profile ending at rate 0, whose last
     // arrival comes before its end) still ends at -d: the run covers the whole
@@ -315,7 +317,9 @@ TimeNs Worker::next_wake_ns() const {
   if (script_) next = std::min(next, script_->next_due_ns());
   // Open model: wake a little before the next arrival and poll the last stretch,
   // because a timer wake-up from sleep can be tens of microseconds late.
-  if (!draining_) next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
+  if (!draining_ || next_arrival_ns_ < shared_.end_ns) {
+    next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
+  }
   next = std::min(next, next_interval_ns_);
   if (!backlog_.empty()) next = std::min(next, backlog_.front() + backlog_limit_ns());
   // The give-up check, once this worker has had no open connection long enough

@@ -182,7 +182,7 @@ class Worker {
   void handle_event(const epoll_event& event);
   void note_error(int err, const char* what);
   // Records a recorded request's latency in the run's and the interval's histograms.
-  void record_latency(TimeNs latency_ns, bool censored);
+  void record_latency(TimeNs latency_ns, bool censored, std::int64_t count = 1);
   void close_intervals(bool final);
   std::uint64_t count_open_connections() const;  // at interval close: O(connections), no allocation
   // At interval close: the requests in flight, the oldest one's age and how many
@@ -199,8 +199,12 @@ class Worker {
   // Arrivals at the backlog's head that waited backlog_limit_ns() are given up:
   // `unsent` (or `deadline` when --deadline set the limit). During the run and the drain.
   void expire_backlog();
-  void give_up_arrival(TimeNs t_sched);
-  void overflow_due_arrivals();  // counts the arrivals due now that nothing can take, in O(1)
+  // `count` arrivals, the first scheduled at t_sched, waited `waited_ns` at least.
+  void give_up_arrival(TimeNs t_sched, std::uint64_t count = 1, TimeNs waited_ns = -1);
+  // Counts in O(1) the arrival at next_arrival_ns_ and all others due before until_ns
+  // that nothing can send: backlog overflows, or (stale) arrivals already past the
+  // backlog's limit when the loop reaches them, given up as give_up_arrival would.
+  void skip_due_arrivals(TimeNs until_ns, bool stale);
 
   const SharedRun& shared_;
   const int worker_index_;

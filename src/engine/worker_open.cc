@@ -16,12 +16,18 @@ constexpr int kArrivalsPerWake = 4096;
 void Worker::dispatch_arrivals() {
   // Arrivals due before the end are taken even if this wake-up came after it. A
   // rate faster than the loop must not hold it: at most kArrivalsPerWake per
-  // wake-up, and once nothing can take them (no idle connection, a full backlog)
-  // the ones due are counted at once (overflow_due_arrivals).
+  // wake-up, and the ones nothing can send are counted at once (skip_due_arrivals):
+  // those already past the backlog's limit, and all those due while no connection
+  // is idle and the backlog is full.
+  const TimeNs stale_before = now_ - backlog_limit_ns();
   for (int budget = kArrivalsPerWake; next_arrival_ns_ <= now_ && next_arrival_ns_ < shared_.end_ns; --budget) {
     if (budget == 0) return;
+    if (next_arrival_ns_ < stale_before) {
+      skip_due_arrivals(stale_before, true);
+      continue;
+    }
     if (backlog_.full() && idle_.empty()) {
-      overflow_due_arrivals();
+      skip_due_arrivals(now_ + 1, false);
       continue;
     }
     const TimeNs t_sched = next_arrival_ns_;
@@ -42,12 +48,10 @@ void Worker::dispatch_arrivals() {
   if (next_arrival_ns_ >= shared_.end_ns) next_arrival_ns_ = std::numeric_limits<TimeNs>::max();
 }
 
-void Worker::overflow_due_arrivals() {
-  // The arrival at next_arrival_ns_ and every one due up to now (before the end):
-  // backlog overflows, as take_arrival would count them one by one.
-  const TimeNs until_ns = std::min(now_ + 1, shared_.end_ns) - shared_.start_ns;
-  std::uint64_t due = 1 + schedule_->skip_before(until_ns);
-  const bool recorded = is_recorded(next_arrival_ns_);
+void Worker::skip_due_arrivals(TimeNs until_ns, bool stale) {
+  const TimeNs first = next_arrival_ns_;
+  std::uint64_t due = 1 + schedule_->skip_before(std::min(until_ns, shared_.end_ns) - shared_.start_ns);
+  const bool recorded = is_recorded(first);
   if (recorded && quota_left_) due = std::min(due, *quota_left_);
   const std::optional<TimeNs> next = schedule_->next();
   next_arrival_ns_ = next ? shared_.start_ns + *next : std::numeric_limits<TimeNs>::max();
@@ -57,7 +61,11 @@ void Worker::overflow_due_arrivals() {
     if (*quota_left_ == 0) next_arrival_ns_ = std::numeric_limits<TimeNs>::max();  // -n reached
   }
   result_.counters.scheduled += due;
-  result_.counters.errors.backlog += due;
+  if (stale) {
+    give_up_arrival(first, due, backlog_limit_ns());  // each waited at least the limit
+  } else {
+    result_.counters.errors.backlog += due;  // as take_arrival counts them one by one
+  }
 }
 
 void Worker::take_arrival(TimeNs t_sched) {
@@ -107,19 +115,21 @@ void Worker::expire_backlog() {
   while (!backlog_.empty() && now_ - backlog_.front() >= limit) give_up_arrival(backlog_.pop());
 }
 
-void Worker::give_up_arrival(TimeNs t_sched) {
+void Worker::give_up_arrival(TimeNs t_sched, std::uint64_t count, TimeNs waited_ns) {
   if (!is_recorded(t_sched)) return;
   const Config& config = *shared_.config;
   if (config.deadline_ns > 0 && config.deadline_ns <= config.timeout_ns) {
-    ++result_.counters.errors.deadline;  // shed: not sent, not recorded
+    result_.counters.errors.deadline += count;  // shed: not sent, not recorded
     return;
   }
   // Never written, so not a server timeout: pacer's connections could not take
   // it within --timeout. Its true latency is at least its age (censored), like a
   // timeout's; leaving it out would make the latency look better the further the
   // run falls behind.
-  ++result_.counters.errors.unsent;
-  if (config.record_timeouts) record_latency(now_ - t_sched, true);
+  result_.counters.errors.unsent += count;
+  if (config.record_timeouts) {
+    record_latency(waited_ns >= 0 ? waited_ns : now_ - t_sched, true, static_cast<std::int64_t>(count));
+  }
 }
 
 }  // namespace pacer::engine

@@ -75,8 +75,9 @@ def test_endless_chunked_body_times_out_at_the_timeout(hostile_server, pacer_bin
     assert report.errors.get("timeout", 0) == 12, run
     assert report.errors.get("parse", 0) == 0, run
     assert report.latency is not None and report.latency.max.startswith(">="), run
-    assert 1.0 <= parse_duration(report.latency.max) < 1.05, report.latency.line
-    assert run.wall_s < 4.2, run.wall_s
+    # Within a few ms on a quiet machine; the bound leaves room for a loaded one.
+    assert 1.0 <= parse_duration(report.latency.max) < 1.25, report.latency.line
+    assert run.wall_s < 4.5, run.wall_s
     assert run.peak_rss_kb < RSS_LIMIT_KB, run.peak_rss_kb
 
 
@@ -178,7 +179,10 @@ def test_the_highest_rate_runs_for_its_duration_against_a_slow_server(hostile_se
     run = run_measured("-t1", "-c2", "--stages", stages, "--arrival", "poisson", "--timeout", "300ms", srv.url,
                        timeout=120)
     report = parse_report(run.stdout)
-    assert report.errors.get("backlog", 0) > 10_000_000, run
+    # Every arrival is accounted for (19.8M due: the first stage ramps up from 0),
+    # nearly all as never sent: given up past --timeout, or over a full backlog.
+    not_sent = report.errors.get("unsent", 0) + report.errors.get("backlog", 0)
+    assert abs(not_sent - 19_800_000) < 200_000, run
     assert run.wall_s < 4.5, run.wall_s
     assert run.peak_rss_kb < RSS_LIMIT_KB, run.peak_rss_kb
 
