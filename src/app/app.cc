@@ -145,6 +145,23 @@ ExitCode run_demo(Config config) {
   return code;
 }
 
+// What the text report says prominently, on stderr when stdout carries JSON.
+void warn_about_merge(const report::MergeInfo& m) {
+  if (!m.missing_shards.empty()) {
+    std::string list;
+    for (int i : m.missing_shards) list += (list.empty() ? "" : ", ") + std::to_string(i);
+    std::fprintf(stderr, "pacer merge: warning: shards missing: %s (--allow-missing); the report covers the others only\n",
+                 list.c_str());
+  }
+  if (m.starts_differ()) {
+    std::fprintf(stderr,
+                 "pacer merge: warning: the shards started %.3fs apart (%s first, %s last), more than the %.3fs "
+                 "tolerance (--start-tolerance): their combined rate is not the test's\n",
+                 static_cast<double>(m.start_spread_ns) / 1e9, m.earliest_start_file.c_str(),
+                 m.latest_start_file.c_str(), static_cast<double>(m.start_tolerance_ns) / 1e9);
+  }
+}
+
 // `pacer merge`: reads every shard's JSON report, merges them and prints the result
 // like a run's report (text to stdout unless --format json without -o). Gates
 // are not checked: --slo and --max-error-rate are not in the JSON.
@@ -156,11 +173,16 @@ ExitCode run_merge(const cli::MergeOptions& options) {
     if (!shard) return fail(shard.error());
     shards.push_back(std::move(*shard));
   }
-  auto merged = report::merge_reports(shards, options.paths, options.force);
+  report::MergeRules rules;
+  rules.force = options.force;
+  rules.allow_missing = options.allow_missing;
+  rules.start_tolerance_ns = options.start_tolerance_ns;
+  auto merged = report::merge_reports(shards, options.paths, rules);
   if (!merged) return fail(merged.error());
   merged->print_latency = options.print_latency;
   const std::string text = report::render_header(*merged) + report::render_text(*merged);
   const bool text_on_stdout = !options.json_format || !options.output_path.empty();
+  if (!text_on_stdout) warn_about_merge(*merged->merge);
   std::fputs(text_on_stdout ? text.c_str() : report::render_json(*merged).c_str(), stdout);
   std::fflush(stdout);
   if (!options.output_path.empty()) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shard_share.h"
 #include "report/interval_report.h"
 #include "report/units.h"
 #include "ui/dashboard_render.h"
@@ -25,7 +26,11 @@ ui::RunInfo run_info_for(const Config& config) {
   info.requests_per_connection = config.requests_per_connection();
   info.http2 = config.http2;
   info.interval_ns = config.interval_ns;
-  const auto rate = [](double r) { return fmt::format("{:g}/s", r); };
+  // A shard shows its own part of the test's rates and says which part it is.
+  const ShardShare share = shard_share(config);
+  info.shard_label = share.label();
+  info.shard_summary = share.describe();
+  const auto rate = [&share](double r) { return fmt::format("{:g}/s", share.rate(r)); };
   switch (config.load_model) {
     case LoadModel::kClosed: info.load_model = "closed loop"; break;
     case LoadModel::kConstant: info.load_model = "open, constant " + rate(config.rate_per_s); break;
@@ -85,7 +90,9 @@ void LiveOutput::emit_interval() {
   }
   completed_ += interval.completed;
   if (series_ != nullptr) {
-    std::fputs(report::render_interval_ndjson(interval, config_.timeseries_histogram).c_str(), series_);
+    const std::string line = report::render_interval_ndjson(interval, config_.timeseries_histogram,
+                                                            config_.shard_index, config_.shard_count);
+    std::fputs(line.c_str(), series_);
     std::fflush(series_);
   }
   if (model_) {

@@ -31,6 +31,8 @@ struct MergeOptions {
   bool json_format = false;        // --format json (default text)
   std::string output_path;         // -o: also write the merged report here, atomically
   bool force = false;              // --force: merge reports whose configurations differ
+  bool allow_missing = false;      // --allow-missing: merge a set that lacks shards
+  TimeNs start_tolerance_ns = kNsPerS;  // --start-tolerance: flag shards that started further apart
   bool print_latency = false;      // --latency: the text report's distribution
 };
 

@@ -6,17 +6,20 @@
 #include <fmt/format.h>
 
 #include "cli/option_scan.h"
+#include "cli/units.h"
 #include "core/atomic_file.h"
 
 namespace pacer::cli {
 namespace {
 
-enum MergeOption : int { kFormat, kOutput, kForce, kLatency, kHelp };
+enum MergeOption : int { kFormat, kOutput, kForce, kAllowMissing, kStartTolerance, kLatency, kHelp };
 
-constexpr std::array<OptionSpec, 5> kMergeOptions{{
+constexpr std::array<OptionSpec, 7> kMergeOptions{{
     {kFormat, '\0', "format", true},
     {kOutput, 'o', "output", true},
     {kForce, '\0', "force", false},
+    {kAllowMissing, '\0', "allow-missing", false},
+    {kStartTolerance, '\0', "start-tolerance", true},
     {kLatency, '\0', "latency", false},
     {kHelp, 'h', "help", false},
 }};
@@ -33,6 +36,13 @@ Status apply_merge_option(const ScannedOption& option, MergeOptions& merge) {
       merge.output_path = option.value;
       return check_writable_path(option.value, option.flag);
     case kForce: merge.force = true; return Ok{};
+    case kAllowMissing: merge.allow_missing = true; return Ok{};
+    case kStartTolerance: {
+      auto tolerance = parse_duration(option.value, option.flag);
+      if (!tolerance) return tolerance.error();
+      merge.start_tolerance_ns = *tolerance;
+      return Ok{};
+    }
     case kLatency: merge.print_latency = true; return Ok{};
     default: return Ok{};
   }

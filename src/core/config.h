@@ -128,12 +128,16 @@ struct Config {
   std::optional<double> max_error_rate;   // --max-error-rate 1% (a fraction, 0..1)
 
   // Many machines: this process runs shard `shard_index` (0-based) of `shard_count`.
-  // cli::parse has already cut connections and -n down to this shard's share;
-  // rates stay the run's totals (the engine takes every shard_count-th arrival).
+  // cli::parse has already cut connections and -n down to this shard's share
+  // (the whole test's are kept beside them); rates stay the run's totals (the
+  // engine takes every shard_count-th arrival). What the shard prints comes from
+  // shard_share(config) (core/shard_share.h).
   int shard_index = 0;
   int shard_count = 1;
   std::string shard_source;               // --shard auto: the variable the index came from; empty for i/N
   bool shard_starts_together = false;     // --shard auto found an engine that starts every shard at once
+  int test_connections = 0;                           // the whole test's -c (0: same as connections)
+  std::optional<std::uint64_t> test_request_count;    // the whole test's -n
   std::optional<std::int64_t> start_at_unix_ns;  // --start-at: begin the load at this wall-clock time
 
   // Output.

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shard_share.h"
 #include "engine/give_up.h"
 #include "engine/worker.h"
 #include "load/schedule.h"
@@ -92,6 +93,9 @@ report::RunReport make_report(const Config& config) {
   r.shard_index = config.shard_index;
   r.shard_count = config.shard_count;
   r.shard_source = config.shard_source;
+  const ShardShare share = shard_share(config);
+  r.test_connections = share.test_connections;
+  r.test_request_count = share.test_requests;
   return r;
 }
 
@@ -116,7 +120,12 @@ class IntervalCollector {
  public:
   IntervalCollector(std::vector<std::unique_ptr<Worker>>& workers, const SharedRun& shared,
                     const load::RateProfile* profile, const IntervalSink& sink, const TickSink& tick)
-      : workers_(workers), shared_(shared), profile_(profile), sink_(sink), tick_(tick) {}
+      : workers_(workers),
+        shared_(shared),
+        share_(shard_share(*shared.config)),
+        profile_(profile),
+        sink_(sink),
+        tick_(tick) {}
 
   // Polls until every worker is done. Main thread.
   void run() {
@@ -172,7 +181,7 @@ class IntervalCollector {
     out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
     if (profile_ != nullptr && out.duration_ns > 0) {
       const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
-      out.target_rate_per_s = profile_->mean_rate_per_s(from, from + out.duration_ns);
+      out.target_rate_per_s = share_.rate(profile_->mean_rate_per_s(from, from + out.duration_ns));
     }
     out.latency = &merged_;
     sink_(out);
@@ -181,6 +190,7 @@ class IntervalCollector {
 
   std::vector<std::unique_ptr<Worker>>& workers_;
   const SharedRun& shared_;
+  const ShardShare share_;  // the profile is the whole test's; this shard runs its share
   const load::RateProfile* profile_;
   const IntervalSink& sink_;
   const TickSink& tick_;
@@ -356,8 +366,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     // when the schedule's last arrival came earlier), so the window is -d unless
     // the run was stopped or ended by -n.
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
-    report.target_rate_per_s =
-        profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window) / config.shard_count;
+    report.target_rate_per_s = shard_share(config).rate(profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window));
   }
   report.interrupted = stop.load();
   if (give_up.gave_up()) {

@@ -23,7 +23,7 @@ std::string rfc3339_utc_us(std::int64_t unix_ns) {
 
 }  // namespace
 
-std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram) {
+std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram, int shard_index, int shard_count) {
   using json = nlohmann::ordered_json;
   const double seconds = static_cast<double>(in.duration_ns) / 1e9;
   const stats::ErrorCounts& e = in.errors;
@@ -59,6 +59,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
         {"status", e.status}}},
       {"latency_ns", std::move(latency)},
   };
+  if (shard_count > 1) out["shard"] = {{"index", shard_index}, {"count", shard_count}};
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);
   return out.dump() + "\n";
 }

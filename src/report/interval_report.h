@@ -42,6 +42,9 @@ struct IntervalReport {
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
 // in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class, latency_ns {count, p50, p90, p99, max}, and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
-std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram);
+// A shard's lines (shard_count > 1) carry "shard": {"index", "count"}: their
+// figures, target_rate_per_s included, are that shard's.
+std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram, int shard_index = 0,
+                                   int shard_count = 1);
 
 }  // namespace pacer::report

@@ -60,6 +60,40 @@ json summary(const stats::Histogram& h, const stats::Histogram* censored) {
   return out;
 }
 
+// The rates asked of `share` (the report's part of the test): rate_per_s,
+// rate_end_per_s, stages, as the model has them.
+void add_rates(json& c, const RunReport& r, const ShardShare& share) {
+  if (r.load_model == LoadModel::kConstant) c["rate_per_s"] = share.rate(r.rate_per_s);
+  if (r.load_model == LoadModel::kRamp) {
+    c["rate_per_s"] = share.rate(r.rate_per_s);
+    c["rate_end_per_s"] = share.rate(r.rate_end_per_s);
+  }
+  if (r.load_model == LoadModel::kStages) {
+    json stages = json::array();
+    for (const RateStage& s : r.stages) {
+      stages.push_back({{"duration_s", seconds(s.duration_ns)}, {"rate_per_s", share.rate(s.target_rate_per_s)}});
+    }
+    c["stages"] = std::move(stages);
+  }
+}
+
+// "shard": which part of the test the report covers ("index" is null for a merge
+// lacking shards: it covers several) and "whole_test": the test's own figures.
+json shard_json(const RunReport& r) {
+  const ShardShare share = shard_share(r);
+  json whole = {
+      {"connections", r.test_connections > 0 ? json(r.test_connections) : json(nullptr)},
+      {"requests", r.test_request_count ? json(*r.test_request_count) : json(nullptr)},
+  };
+  if (r.load_model != LoadModel::kClosed) add_rates(whole, r, ShardShare{});
+  return {
+      {"index", share.covered == 1 ? json(r.shard_index) : json(nullptr)},
+      {"count", r.shard_count},
+      {"covered", share.covered},
+      {"whole_test", std::move(whole)},
+  };
+}
+
 json config_json(const RunReport& r) {
   json c = {
       {"url", r.url},
@@ -75,26 +109,27 @@ json config_json(const RunReport& r) {
       {"requests_per_connection", r.requests_per_connection},
       {"record_timeouts", r.record_timeouts},
       {"load_model", load_model_name(r.load_model)},
-      {"shard", {{"index", r.shard_index}, {"count", r.shard_count}}},
+      {"shard", shard_json(r)},
   };
   if (!r.shard_source.empty()) c["shard"]["source"] = r.shard_source;
   if (r.load_model == LoadModel::kClosed) return c;
   c["arrival"] = r.poisson ? "poisson" : "uniform";
   if (r.poisson) c["seed"] = r.seed;
   c["deadline_s"] = r.deadline_ns > 0 ? json(seconds(r.deadline_ns)) : json(nullptr);
-  if (r.load_model == LoadModel::kConstant) c["rate_per_s"] = r.rate_per_s;
-  if (r.load_model == LoadModel::kRamp) {
-    c["rate_per_s"] = r.rate_per_s;
-    c["rate_end_per_s"] = r.rate_end_per_s;
-  }
-  if (r.load_model == LoadModel::kStages) {
-    json stages = json::array();
-    for (const RateStage& s : r.stages) {
-      stages.push_back({{"duration_s", seconds(s.duration_ns)}, {"rate_per_s", s.target_rate_per_s}});
-    }
-    c["stages"] = std::move(stages);
-  }
+  add_rates(c, r, shard_share(r));
   return c;
+}
+
+// pacer merge's findings about the set it merged.
+json merge_json(const MergeInfo& m) {
+  return {
+      {"files", m.files},
+      {"missing_shards", m.missing_shards},
+      {"complete", m.missing_shards.empty()},
+      {"start_spread_s", seconds(m.start_spread_ns)},
+      {"start_tolerance_s", seconds(m.start_tolerance_ns)},
+      {"start_times_differ", m.starts_differ()},
+  };
 }
 
 }  // namespace
@@ -160,6 +195,7 @@ std::string render_json(const RunReport& r) {
       {"hint", body_hint(r).empty() ? json(nullptr) : json("status 415: " + body_hint(r))},
       {"gates", {{"passed", failures.empty()}, {"failures", failures}}},
   };
+  if (r.merge) out["merge"] = merge_json(*r.merge);
   return out.dump(2) + "\n";
 }
 

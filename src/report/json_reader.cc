@@ -98,13 +98,8 @@ LoadModel parse_load_model(const Field& f) {
   f.fail(fmt::format("unknown load model '{}'", name));
 }
 
-void read_open_config(const Field& c, RunReport& r) {
-  const std::string arrival = c.at("arrival").string();
-  if (arrival != "uniform" && arrival != "poisson") c.at("arrival").fail("expected 'uniform' or 'poisson'");
-  r.poisson = arrival == "poisson";
-  if (r.poisson) r.seed = c.at("seed").count();
-  const Field deadline = c.at("deadline_s");
-  r.deadline_ns = deadline.is_null() ? 0 : deadline.seconds_ns();
+// The rates asked for, from `c` (config, or config.shard.whole_test).
+void read_rates(const Field& c, RunReport& r) {
   if (r.load_model == LoadModel::kConstant || r.load_model == LoadModel::kRamp) {
     r.rate_per_s = c.at("rate_per_s").number();
   }
@@ -117,6 +112,38 @@ void read_open_config(const Field& c, RunReport& r) {
       r.stages.push_back(RateStage{stage.at("duration_s").seconds_ns(), stage.at("rate_per_s").number()});
     }
   }
+}
+
+// config.rate_per_s and the like are the report's own part of the test; the
+// whole test's are in config.shard.whole_test (reports from before it have
+// only config's, which were the whole test's then).
+void read_open_config(const Field& c, RunReport& r) {
+  const std::string arrival = c.at("arrival").string();
+  if (arrival != "uniform" && arrival != "poisson") c.at("arrival").fail("expected 'uniform' or 'poisson'");
+  r.poisson = arrival == "poisson";
+  if (r.poisson) r.seed = c.at("seed").count();
+  const Field deadline = c.at("deadline_s");
+  r.deadline_ns = deadline.is_null() ? 0 : deadline.seconds_ns();
+  const bool has_whole = c.has("shard") && c.at("shard").has("whole_test");
+  read_rates(has_whole ? c.at("shard").at("whole_test") : c, r);
+}
+
+// config.shard: the part of the test the report covers. A merge that lacked
+// shards (index null) covers several and cannot be merged again as one shard.
+void read_shard(const Field& shard, RunReport& r) {
+  r.shard_count = shard.at("count").positive_int();
+  if (shard.at("index").is_null()) {
+    shard.at("index").fail("this is the report of a merge that lacked shards; merge the shards' own reports");
+  }
+  const std::uint64_t index = shard.at("index").count();
+  if (index >= static_cast<std::uint64_t>(r.shard_count)) {
+    shard.at("index").fail(fmt::format("{} is not below the shard count {}", index, r.shard_count));
+  }
+  r.shard_index = static_cast<int>(index);
+  if (!shard.has("whole_test")) return;  // reports from before it
+  const Field whole = shard.at("whole_test");
+  if (const Field c = whole.at("connections"); !c.is_null()) r.test_connections = c.positive_int();
+  if (const Field n = whole.at("requests"); !n.is_null()) r.test_request_count = n.count();
 }
 
 void read_config(const Field& c, RunReport& r) {
@@ -136,15 +163,7 @@ void read_config(const Field& c, RunReport& r) {
   if (c.has("requests_per_connection")) r.requests_per_connection = c.at("requests_per_connection").positive_int();
   r.record_timeouts = c.at("record_timeouts").boolean();
   r.load_model = parse_load_model(c.at("load_model"));
-  if (c.has("shard")) {  // optional: reports from before --shard have none
-    const Field shard = c.at("shard");
-    r.shard_count = shard.at("count").positive_int();
-    const std::uint64_t index = shard.at("index").count();
-    if (index >= static_cast<std::uint64_t>(r.shard_count)) {
-      shard.at("index").fail(fmt::format("{} is not below the shard count {}", index, r.shard_count));
-    }
-    r.shard_index = static_cast<int>(index);
-  }
+  if (c.has("shard")) read_shard(c.at("shard"), r);  // optional: reports from before --shard have none
   if (r.load_model != LoadModel::kClosed) read_open_config(c, r);
 }
 
@@ -202,6 +221,11 @@ void read_counts(const Field& root, stats::Counters& c) {
     const bool is_code = !key.empty() && key.size() <= 3 && key.find_first_not_of("0123456789") == std::string::npos;
     if (!is_code) code.fail("not a status code");
     c.status_counts[static_cast<std::size_t>(std::stoi(key))] = code.count();
+  }
+  // The reports add failures to responses: those sums must fit too.
+  stats::Counters sum;
+  if (const std::string field = sum.merge_checked(c); !field.empty()) {
+    throw FieldError{field, "the counts add up past 2^64 - 1"};
   }
 }
 

@@ -38,6 +38,8 @@ std::vector<Setting> per_shard_settings(const RunReport& r) {
       {"stages", stages.empty() ? "none" : stages},
       {"arrival", r.load_model == LoadModel::kClosed ? "none" : r.poisson ? "poisson" : "uniform"},
       {"shard.count", fmt::format("{}", r.shard_count)},
+      {"shard.whole_test.connections", r.test_connections > 0 ? fmt::format("{}", r.test_connections) : "unknown"},
+      {"shard.whole_test.requests", r.test_request_count ? fmt::format("{}", *r.test_request_count) : "none"},
   };
 }
 
@@ -69,19 +71,39 @@ Status check_distinct_shards(const std::vector<RunReport>& shards, const std::ve
 
 Status merge_histogram(stats::Histogram& into, const stats::Histogram& from, const char* what,
                        const std::string& name) {
-  if (into.merge(from)) return Ok{};
-  return bad_input(fmt::format("{}: the {} histogram's layout differs from the first report's", name, what));
+  switch (into.merge_checked(from)) {
+    case stats::Histogram::MergeOutcome::kMerged: return Ok{};
+    case stats::Histogram::MergeOutcome::kLayoutDiffers:
+      return bad_input(fmt::format("{}: the {} histogram's layout differs from the first report's", name, what));
+    case stats::Histogram::MergeOutcome::kCountOverflows: break;
+  }
+  return bad_input(fmt::format("{}: {} histogram: the merged count would pass 2^63 - 1", name, what));
+}
+
+Status overflow(const std::string& name, const std::string& field) {
+  return bad_input(fmt::format("{}: {}: the merged count would pass 2^64 - 1; these cannot be one run's counts",
+                               name, field));
+}
+
+// The configuration's sums (threads, connections, -n), checked.
+Status add_config(RunReport& merged, const RunReport& shard, const std::string& name) {
+  if (__builtin_add_overflow(merged.threads, shard.threads, &merged.threads)) return overflow(name, "config.threads");
+  if (__builtin_add_overflow(merged.connections, shard.connections, &merged.connections)) {
+    return overflow(name, "config.connections");
+  }
+  if (merged.request_count && shard.request_count) {
+    if (__builtin_add_overflow(*merged.request_count, *shard.request_count, &*merged.request_count)) {
+      return overflow(name, "config.requests");
+    }
+  } else {
+    merged.request_count.reset();
+  }
+  return Ok{};
 }
 
 // Adds one shard's measurements (not its configuration) to `merged`.
 Status add_shard(RunReport& merged, const RunReport& shard, const std::string& name) {
-  merged.threads += shard.threads;
-  merged.connections += shard.connections;
-  if (merged.request_count && shard.request_count) {
-    *merged.request_count += *shard.request_count;
-  } else {
-    merged.request_count.reset();
-  }
+  if (Status s = add_config(merged, shard, name); !s) return s;
   merged.target_rate_per_s += shard.target_rate_per_s;
   if (shard.start_unix_ns != 0 && (merged.start_unix_ns == 0 || shard.start_unix_ns < merged.start_unix_ns)) {
     merged.start_unix_ns = shard.start_unix_ns;
@@ -90,7 +112,9 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   merged.interrupted = merged.interrupted || shard.interrupted;
   if (merged.first_error.empty()) merged.first_error = shard.first_error;
   if (merged.tls_first_error.empty()) merged.tls_first_error = shard.tls_first_error;
-  merged.counters.merge(shard.counters);
+  if (const std::string field = merged.counters.merge_checked(shard.counters); !field.empty()) {
+    return overflow(name, field);
+  }
   const std::pair<stats::Histogram*, const stats::Histogram*> histograms[] = {
       {&merged.latency, &shard.latency},         {&merged.latency_censored, &shard.latency_censored},
       {&merged.connect, &shard.connect},         {&merged.service, &shard.service},
@@ -105,26 +129,80 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   return Ok{};
 }
 
+// The shard indexes of the test (shards[0]'s count) that no report holds.
+std::vector<int> missing_shards(const std::vector<RunReport>& shards) {
+  const int count = shards[0].shard_count;
+  std::vector<bool> present(static_cast<std::size_t>(count), false);
+  for (const RunReport& r : shards) {
+    if (r.shard_count == count) present[static_cast<std::size_t>(r.shard_index)] = true;
+  }
+  std::vector<int> missing;
+  for (int i = 0; i < count; ++i) {
+    if (!present[static_cast<std::size_t>(i)]) missing.push_back(i);
+  }
+  return missing;
+}
+
+std::string index_list(const std::vector<int>& indexes) {
+  std::string out;
+  for (int i : indexes) out += fmt::format("{}{}", out.empty() ? "" : ", ", i);
+  return out;
+}
+
+// How far apart the shards started (reports with no start time are left out).
+void note_start_spread(MergeInfo& info, const std::vector<RunReport>& shards, const std::vector<std::string>& names) {
+  std::size_t first = shards.size();
+  std::size_t last = shards.size();
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (shards[i].start_unix_ns == 0) continue;
+    if (first == shards.size() || shards[i].start_unix_ns < shards[first].start_unix_ns) first = i;
+    if (last == shards.size() || shards[i].start_unix_ns > shards[last].start_unix_ns) last = i;
+  }
+  if (first == shards.size()) return;
+  info.start_spread_ns = shards[last].start_unix_ns - shards[first].start_unix_ns;
+  info.earliest_start_file = names[first];
+  info.latest_start_file = names[last];
+}
+
 }  // namespace
 
 Result<RunReport> merge_reports(const std::vector<RunReport>& shards, const std::vector<std::string>& names,
-                                bool force) {
+                                const MergeRules& rules) {
   if (shards.empty()) return bad_argument("merge: no reports to merge");
   std::vector<std::string> labels = names;
   for (std::size_t i = labels.size(); i < shards.size(); ++i) labels.push_back(fmt::format("report {}", i + 1));
-  if (!force) {
+  if (!rules.force) {
     for (std::size_t i = 1; i < shards.size(); ++i) {
       if (Status same = check_same_settings(shards[0], shards[i], labels[0], labels[i]); !same) return same.error();
     }
     if (Status distinct = check_distinct_shards(shards, labels); !distinct) return distinct.error();
   }
+  MergeInfo info;
+  info.files = static_cast<int>(shards.size());
+  info.start_tolerance_ns = rules.start_tolerance_ns;
+  info.missing_shards = missing_shards(shards);
+  if (!info.missing_shards.empty() && !rules.allow_missing) {
+    const int count = shards[0].shard_count;
+    return bad_input(fmt::format("merge: the test has {} shards and shard{} {} {} missing (--allow-missing "
+                                 "merges the {} present, judged against their share of the test)",
+                                 count, info.missing_shards.size() == 1 ? "" : "s", index_list(info.missing_shards),
+                                 info.missing_shards.size() == 1 ? "is" : "are",
+                                 count - static_cast<int>(info.missing_shards.size())));
+  }
+  note_start_spread(info, shards, labels);
   RunReport merged = shards[0];  // the configuration, and the first shard's measurements
   for (std::size_t i = 1; i < shards.size(); ++i) {
     if (Status added = add_shard(merged, shards[i], labels[i]); !added) return added.error();
   }
-  // The merged report stands for the whole run, not for one shard of it.
-  merged.shard_index = 0;
-  merged.shard_count = 1;
+  if (info.missing_shards.empty()) {
+    // The merged report stands for the whole run, not for one shard of it.
+    merged.shard_index = 0;
+    merged.shard_count = 1;
+    merged.shards_covered = 1;
+  } else {
+    merged.shards_covered = shards[0].shard_count - static_cast<int>(info.missing_shards.size());
+  }
+  merged.merge = std::move(info);
   return merged;
 }
 

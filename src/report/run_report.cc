@@ -11,4 +11,20 @@ std::string body_hint(const RunReport& r) {
   return "the body went with no Content-Type: use --json or -H to set one";
 }
 
+ShardShare shard_share(const RunReport& r) {
+  ShardShare s;
+  s.count = r.shard_count;
+  s.index = r.shard_index;
+  s.covered = r.shards_covered;
+  if (r.merge) s.missing = r.merge->missing_shards;
+  s.connections = r.connections;
+  s.test_connections = r.test_connections;
+  s.requests = r.request_count;
+  s.test_requests = r.test_request_count;
+  s.load_model = r.load_model;
+  s.test_rate_per_s = r.rate_per_s;
+  s.test_rate_end_per_s = r.rate_end_per_s;
+  return s;
+}
+
 }  // namespace pacer::report

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/shard_share.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 
@@ -17,6 +18,17 @@ namespace pacer::report {
 
 // Histogram of per-thread requests/second samples (wrk's Req/Sec row).
 stats::Histogram make_rate_histogram();
+
+// What `pacer merge` found about the set of reports it merged.
+struct MergeInfo {
+  int files = 0;                       // reports merged
+  std::vector<int> missing_shards;     // shard indexes absent (--allow-missing)
+  TimeNs start_spread_ns = 0;          // latest shard start minus the earliest
+  TimeNs start_tolerance_ns = 0;       // --start-tolerance
+  std::string earliest_start_file;     // the reports that started first and last
+  std::string latest_start_file;
+  bool starts_differ() const { return start_spread_ns > start_tolerance_ns; }
+};
 
 struct RunReport {
   // What was asked for.
@@ -41,10 +53,18 @@ struct RunReport {
   std::uint64_t seed = 0;
   TimeNs deadline_ns = 0;
   double target_rate_per_s = 0;            // open model: scheduled arrivals / measured window
-  int shard_index = 0;                     // --shard i/N (connections are this shard's)
+  // The part of the whole test this report covers (shard_share() below): the
+  // figures above are that part's (connections, -n, target_rate_per_s), except
+  // the rates asked for (rate_per_s, rate_end_per_s, stages), which are the
+  // whole test's as given on the command line.
+  int shard_index = 0;                     // --shard i/N
   int shard_count = 1;
   std::string shard_source;                // --shard auto: "SLURM_PROCID" etc.; empty for i/N
   bool body_without_content_type = false;  // a -b body with no Content-Type header (no script)
+  int shards_covered = 1;                  // a merge: how many of the shard_count shards it holds
+  int test_connections = 0;                // the whole test's -c (0: unknown, an older report)
+  std::optional<std::uint64_t> test_request_count;  // the whole test's -n
+  std::optional<MergeInfo> merge;          // set by pacer merge
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
 
@@ -64,6 +84,10 @@ struct RunReport {
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();      // t_send - t_sched (open model)
   stats::Histogram rate_samples = make_rate_histogram();                  // per thread, per 100 ms
 };
+
+// The part of the whole test this report covers, with its figures
+// (core/shard_share.h): what the text and JSON reports print about it.
+ShardShare shard_share(const RunReport& r);
 
 // Whether the run's URL is https:// (its reports show the TLS figures).
 inline bool is_https(const RunReport& r) { return r.url.size() >= 8 && (r.url[4] == 's' || r.url[4] == 'S') && r.url[5] == ':'; }

@@ -148,20 +148,25 @@ std::string closed_loop_text(const RunReport& r) {
                      connections_text(r), each);
 }
 
+// The rates are this report's part of the test's (a shard's, or the shards merged).
 std::string load_model_lines(const RunReport& r) {
+  const ShardShare share = shard_share(r);
+  // A shard, or a merge lacking shards, says which part of the test it is.
+  const std::string part = share.is_part() ? labelled("", share.describe() + ".") : "";
   const char* arrivals = r.poisson ? "Poisson arrivals" : "uniform arrivals";
   std::string what;
   switch (r.load_model) {
-    case LoadModel::kClosed: return labelled("Load model:", closed_loop_text(r));
-    case LoadModel::kConstant: what = fmt::format("constant {} requests/s", format_rate(r.rate_per_s)); break;
+    case LoadModel::kClosed: return labelled("Load model:", closed_loop_text(r)) + part;
+    case LoadModel::kConstant: what = fmt::format("constant {} requests/s", format_rate(share.rate(r.rate_per_s))); break;
     case LoadModel::kRamp:
-      what = fmt::format("ramp from {} to {} requests/s", format_rate(r.rate_per_s), format_rate(r.rate_end_per_s));
+      what = fmt::format("ramp from {} to {} requests/s", format_rate(share.rate(r.rate_per_s)),
+                         format_rate(share.rate(r.rate_end_per_s)));
       break;
     case LoadModel::kStages: {
       std::string list;
       for (const RateStage& s : r.stages) {
         list += fmt::format("{}{}:{}", list.empty() ? "" : ",", format_duration_short(s.duration_ns),
-                            format_rate(s.target_rate_per_s));
+                            format_rate(share.rate(s.target_rate_per_s)));
       }
       what = "stages " + list;
       break;
@@ -170,7 +175,30 @@ std::string load_model_lines(const RunReport& r) {
   return labelled("Load model:", fmt::format("open, {} ({}{}), {}. Latency is measured from when each request "
                                             "was due, so waiting counts.",
                                             what, arrivals, r.poisson ? fmt::format(", seed {}", r.seed) : "",
-                                            connections_text(r)));
+                                            connections_text(r))) +
+         part;
+}
+
+// pacer merge: shards missing (--allow-missing) and shards that did not start together.
+void append_merge_lines(std::string& out, const RunReport& r) {
+  if (!r.merge) return;
+  const MergeInfo& m = *r.merge;
+  if (!m.missing_shards.empty()) {
+    std::string list;
+    for (int i : m.missing_shards) list += fmt::format("{}{}", list.empty() ? "" : ", ", i);
+    out += labelled("MISSING:", fmt::format("shard{} {} of {} (--allow-missing): these figures cover {} of {} "
+                                            "shards, and the target is theirs, not the whole test's.",
+                                            m.missing_shards.size() == 1 ? "" : "s", list, r.shard_count,
+                                            r.shards_covered, r.shard_count));
+  }
+  if (m.starts_differ()) {
+    out += labelled("Start times:", fmt::format("the shards started {} apart, more than the {} tolerance "
+                                                "(--start-tolerance): their combined rate is not the test's. "
+                                                "First {}, last {}.",
+                                                format_time_ns(static_cast<double>(m.start_spread_ns)),
+                                                format_time_ns(static_cast<double>(m.start_tolerance_ns)),
+                                                m.earliest_start_file, m.latest_start_file));
+  }
 }
 
 void append_open_model_lines(std::string& out, const RunReport& r) {
@@ -235,6 +263,7 @@ std::string avg_p99_max(const stats::Histogram& h) {
 void append_pacer_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
   out += "\n";
+  append_merge_lines(out, r);
   out += load_model_lines(r);
   if (r.load_model != LoadModel::kClosed) append_open_model_lines(out, r);
   if (r.connect.total_count() > 0) {
@@ -275,9 +304,10 @@ std::string render_header(const RunReport& r) {
                                              : fmt::format("{} requests", r.request_count.value_or(0));
   std::string out = fmt::format("Running {} @ {}\n", what, r.url);
   out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
-  if (r.shard_count > 1 || !r.shard_source.empty()) {
-    out += fmt::format(" (shard {}/{}{})", r.shard_index, r.shard_count,
-                       r.shard_source.empty() ? "" : " from " + r.shard_source);
+  const ShardShare share = shard_share(r);
+  if (share.is_part() || !r.shard_source.empty()) {
+    const std::string label = share.is_part() ? share.label() : fmt::format("shard {}/{}", r.shard_index, r.shard_count);
+    out += fmt::format(" ({}{})", label, r.shard_source.empty() ? "" : " from " + r.shard_source);
   }
   if (r.protocol == "h2") {
     out += fmt::format(", HTTP/2 with {} stream{} each", r.requests_per_connection,

@@ -1,11 +1,22 @@
 // Plain counters a worker keeps for its share of the run; merged at the end.
-// Each worker owns one Counters; no atomics (merged after join).
+// Each worker owns one Counters; no atomics (merged after join). Every count field
+// is listed once (ErrorCounts::kFields, Counters::kFields): merge, subtract, the
+// totals and the checked merge of `pacer merge` walk those lists, so a new field
+// is added in one place.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace pacer::stats {
+
+// One counter field and the name the JSON report gives it.
+template <typename Owner>
+struct CountField {
+  const char* name;
+  std::uint64_t Owner::*member;
+};
 
 // Errors by class (DESIGN.md section 1). `status` counts responses with a status
 // >= 400: they are responses, so they are also counted in `responses`.
@@ -23,12 +34,34 @@ struct ErrorCounts {
   std::uint64_t goaway = 0;        // HTTP/2: the server's GOAWAY refused the request's stream
   std::uint64_t status = 0;
 
+  // Every field, by its name in the JSON report's "errors" (status last).
+  static constexpr std::array<CountField<ErrorCounts>, 12> kFields{{
+      {"connect", &ErrorCounts::connect},
+      {"tls", &ErrorCounts::tls},
+      {"read", &ErrorCounts::read},
+      {"write", &ErrorCounts::write},
+      {"timeout", &ErrorCounts::timeout},
+      {"parse", &ErrorCounts::parse},
+      {"deadline", &ErrorCounts::deadline},
+      {"backlog", &ErrorCounts::backlog},
+      {"unsent", &ErrorCounts::unsent},
+      {"stream_reset", &ErrorCounts::stream_reset},
+      {"goaway", &ErrorCounts::goaway},
+      {"status", &ErrorCounts::status},
+  }};
+
   // Failures that produced no response (everything but `status`).
   std::uint64_t socket_total() const {
-    return connect + tls + read + write + timeout + parse + deadline + backlog + unsent + stream_reset + goaway;
+    std::uint64_t total = 0;
+    for (const auto& f : kFields) total += f.member == &ErrorCounts::status ? 0 : this->*f.member;
+    return total;
   }
-  void merge(const ErrorCounts& o);
-  void subtract(const ErrorCounts& o);  // o must be an earlier snapshot of this
+  void merge(const ErrorCounts& o) {
+    for (const auto& f : kFields) this->*f.member += o.*f.member;
+  }
+  void subtract(const ErrorCounts& o) {  // o must be an earlier snapshot of this
+    for (const auto& f : kFields) this->*f.member -= o.*f.member;
+  }
 };
 
 constexpr int kMaxStatusCode = 999;
@@ -47,53 +80,33 @@ struct Counters {
   ErrorCounts errors;
   std::array<std::uint64_t, kMaxStatusCode + 1> status_counts{};  // index = status code
 
+  // Every plain count, by its name in the JSON report's "counts".
+  static constexpr std::array<CountField<Counters>, 9> kFields{{
+      {"requests_sent", &Counters::requests_sent},
+      {"responses", &Counters::responses},
+      {"bytes_read", &Counters::bytes_read},
+      {"warmup_responses", &Counters::warmup_responses},
+      {"connects", &Counters::connects},
+      {"tls_handshakes", &Counters::tls_handshakes},
+      {"tls_resumed", &Counters::tls_resumed},
+      {"scheduled", &Counters::scheduled},
+      {"peak_backlog", &Counters::peak_backlog},
+  }};
+
   // Responses with a status below 400.
   std::uint64_t successes() const { return responses - errors.status; }
-  void merge(const Counters& o);
+  // Unchecked sums: workers' counts of one run cannot come near 2^64.
+  void merge(const Counters& o) {
+    for (const auto& f : kFields) this->*f.member += o.*f.member;
+    errors.merge(o.errors);
+    for (std::size_t i = 0; i < status_counts.size(); ++i) status_counts[i] += o.status_counts[i];
+  }
+  // Checked sums, for counts read from files (`pacer merge`): if any sum would
+  // pass 2^64 - 1, nothing changes and the result names the first such field as
+  // the JSON report does ("counts.responses", "errors.timeout", "status_codes.200").
+  // Also refused: sums whose derived totals (responses plus failures without a
+  // response) would not fit. Empty when merged.
+  std::string merge_checked(const Counters& o);
 };
-
-inline void ErrorCounts::merge(const ErrorCounts& o) {
-  connect += o.connect;
-  tls += o.tls;
-  read += o.read;
-  write += o.write;
-  timeout += o.timeout;
-  parse += o.parse;
-  deadline += o.deadline;
-  backlog += o.backlog;
-  unsent += o.unsent;
-  stream_reset += o.stream_reset;
-  goaway += o.goaway;
-  status += o.status;
-}
-
-inline void ErrorCounts::subtract(const ErrorCounts& o) {
-  connect -= o.connect;
-  tls -= o.tls;
-  read -= o.read;
-  write -= o.write;
-  timeout -= o.timeout;
-  parse -= o.parse;
-  deadline -= o.deadline;
-  backlog -= o.backlog;
-  unsent -= o.unsent;
-  stream_reset -= o.stream_reset;
-  goaway -= o.goaway;
-  status -= o.status;
-}
-
-inline void Counters::merge(const Counters& o) {
-  responses += o.responses;
-  requests_sent += o.requests_sent;
-  bytes_read += o.bytes_read;
-  warmup_responses += o.warmup_responses;
-  connects += o.connects;
-  tls_handshakes += o.tls_handshakes;
-  tls_resumed += o.tls_resumed;
-  scheduled += o.scheduled;
-  peak_backlog += o.peak_backlog;
-  errors.merge(o.errors);
-  for (std::size_t i = 0; i < status_counts.size(); ++i) status_counts[i] += o.status_counts[i];
-}
 
 }  // namespace pacer::stats

@@ -113,14 +113,25 @@ void Histogram::record_n(std::int64_t value, std::int64_t count) noexcept {
   max_ = std::max(max_, v);
 }
 
-bool Histogram::merge(const Histogram& other) {
-  if (!same_layout(other)) return false;
+Histogram::MergeOutcome Histogram::merge_checked(const Histogram& other) {
+  if (!same_layout(other)) return MergeOutcome::kLayoutDiffers;
+  // Check every sum first, so a refused merge changes nothing.
+  std::int64_t total = 0;
+  std::int64_t clamped = 0;
+  if (__builtin_add_overflow(total_count_, other.total_count_, &total) ||
+      __builtin_add_overflow(clamped_count_, other.clamped_count_, &clamped)) {
+    return MergeOutcome::kCountOverflows;
+  }
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(counts_[i], other.counts_[i], &sum)) return MergeOutcome::kCountOverflows;
+  }
   for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
-  total_count_ += other.total_count_;
-  clamped_count_ += other.clamped_count_;
+  total_count_ = total;
+  clamped_count_ = clamped;
   min_ = std::min(min_, other.min_);
   max_ = std::max(max_, other.max_);
-  return true;
+  return MergeOutcome::kMerged;
 }
 
 void Histogram::reset() noexcept {

@@ -24,9 +24,14 @@ class Histogram {
   void record(std::int64_t value) noexcept { record_n(value, 1); }
   void record_n(std::int64_t value, std::int64_t count) noexcept;
 
-  // Adds other's counts. Layouts must match (same constructor parameters);
-  // returns false and changes nothing if they do not.
-  bool merge(const Histogram& other);
+  // Adds other's counts. Layouts must match (same constructor parameters), and
+  // no count (a bucket's, the total, the clamped) may pass INT64_MAX: otherwise
+  // nothing changes and the outcome says why. merge() is the same as a bool.
+  // Not the per-request path (record_n is, unchecked): merges run at the end of
+  // a run, per interval, and in `pacer merge`, whose counts come from files.
+  enum class MergeOutcome { kMerged, kLayoutDiffers, kCountOverflows };
+  [[nodiscard]] MergeOutcome merge_checked(const Histogram& other);
+  bool merge(const Histogram& other) { return merge_checked(other) == MergeOutcome::kMerged; }
   void reset() noexcept;
 
   std::int64_t total_count() const { return total_count_; }

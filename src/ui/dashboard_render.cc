@@ -295,6 +295,7 @@ std::string render(const DashboardSnapshot& s, const RenderOptions& o) {
   lines.push_back({{"pacer  " + s.run.url}});
   lines.push_back({{fmt::format("{}, {} connections on {} thread{}", s.run.load_model, s.run.connections,
                                 s.run.threads, s.run.threads == 1 ? "" : "s")}});
+  if (!s.run.shard_summary.empty()) lines.push_back({{s.run.shard_summary}});
   lines.push_back(progress_line(s, o));
   lines.push_back({});
   lines.push_back(rate_line(s));

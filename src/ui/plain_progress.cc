@@ -30,6 +30,7 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
   }
   const double seconds = static_cast<double>(in.duration_ns) / 1e9;
   const auto rate = [&](std::uint64_t n) { return seconds > 0 ? static_cast<double>(n) / seconds : 0.0; };
+  if (!run.shard_label.empty()) out += " " + run.shard_label + ":";  // every figure is the shard's
   out += fmt::format(" {:.1f} req/s", rate(in.completed));
   if (in.target_rate_per_s) {
     out += fmt::format(" (target {:.1f}/s, sent {:.1f}/s, lag {}, backlog {})", *in.target_rate_per_s, rate(in.sent),

@@ -303,9 +303,19 @@ ThreeShards three_shards() {
 
 const std::vector<std::string> kNames = {"shard0.json", "shard1.json", "shard2.json"};
 
+// What these tests check is not about missing shards: merge as before
+// --allow-missing existed (tests of the missing-shard rule are below).
+Result<RunReport> merge_as_before(const std::vector<RunReport>& shards, const std::vector<std::string>& names,
+                                  bool force) {
+  MergeRules rules;
+  rules.force = force;
+  rules.allow_missing = true;
+  return merge_reports(shards, names, rules);
+}
+
 TEST(Merge, ThreeShardsEqualOneHistogramOfEverySample) {
   const ThreeShards in = three_shards();
-  auto merged = merge_reports(in.shards, kNames, false);
+  auto merged = merge_as_before(in.shards, kNames, false);
   ASSERT_TRUE(merged.ok()) << merged.error().message;
   EXPECT_EQ(merged->latency.total_count(), in.all.total_count());
   for (double p : {50.0, 90.0, 99.0, 99.9, 100.0}) {
@@ -333,7 +343,7 @@ TEST(Merge, ShardsReadFromJsonMergeLikeOneRoundTrippedHistogram) {
     ASSERT_TRUE(shard.ok()) << shard.error().message;
     read.push_back(std::move(*shard));
   }
-  auto merged = merge_reports(read, kNames, false);
+  auto merged = merge_as_before(read, kNames, false);
   ASSERT_TRUE(merged.ok()) << merged.error().message;
   // V2 keeps buckets, not the exact extremes: compare with `all` after the same trip.
   auto all = stats::decode_v2_base64(stats::encode_v2_base64(in.all));
@@ -354,7 +364,7 @@ TEST(Merge, SumsCountersAndTargetRatesAndKeepsTheFirstError) {
   a.first_error.clear();
   b.first_error = "read: connection reset";
   b.counters.status_counts[404] = 5;
-  auto merged = merge_reports({a, b}, {"a.json", "b.json"}, false);
+  auto merged = merge_as_before({a, b}, {"a.json", "b.json"}, false);
   ASSERT_TRUE(merged.ok()) << merged.error().message;
   EXPECT_EQ(merged->counters.responses, 2000u);
   EXPECT_EQ(merged->counters.scheduled, 3000u);
@@ -368,13 +378,13 @@ TEST(Merge, SumsCountersAndTargetRatesAndKeepsTheFirstError) {
   EXPECT_EQ(merged->first_error, "read: connection reset");
   EXPECT_EQ(merged->rate_per_s, a.rate_per_s);  // configuration from the first shard
   b.interrupted = true;
-  EXPECT_TRUE(merge_reports({a, b}, {"a.json", "b.json"}, false)->interrupted);
+  EXPECT_TRUE(merge_as_before({a, b}, {"a.json", "b.json"}, false)->interrupted);
 }
 
 // The message of refusing to merge a and b (which must fail unless forced).
 std::string refusal(const RunReport& a, const RunReport& b) {
-  EXPECT_TRUE(merge_reports({a, b}, {"one.json", "two.json"}, true).ok()) << "--force must merge them";
-  auto merged = merge_reports({a, b}, {"one.json", "two.json"}, false);
+  EXPECT_TRUE(merge_as_before({a, b}, {"one.json", "two.json"}, true).ok()) << "--force must merge them";
+  auto merged = merge_as_before({a, b}, {"one.json", "two.json"}, false);
   EXPECT_FALSE(merged.ok()) << "merged";
   if (merged.ok()) return {};
   EXPECT_EQ(merged.error().kind, ErrorKind::kBadInput);
@@ -421,14 +431,14 @@ TEST(Merge, PerShardCountsMayDiffer) {
   b.request_count = 1667;
   b.shard_index = 1;
   b.shard_count = a.shard_count = 2;
-  auto merged = merge_reports({a, b}, {"a.json", "b.json"}, false);
+  auto merged = merge_as_before({a, b}, {"a.json", "b.json"}, false);
   ASSERT_TRUE(merged.ok()) << merged.error().message;
   EXPECT_EQ(merged->connections, 13);
   EXPECT_EQ(merged->request_count, 6667u);
 }
 
 TEST(Merge, NoShardsIsAnError) {
-  auto merged = merge_reports({}, {}, false);
+  auto merged = merge_as_before({}, {}, false);
   ASSERT_FALSE(merged.ok());
   EXPECT_EQ(merged.error().kind, ErrorKind::kBadArgument);
 }
@@ -437,7 +447,7 @@ TEST(Merge, HistogramsOfAnotherLayoutAreRefused) {
   RunReport a = closed_report();
   RunReport b = closed_report();
   b.connect = stats::Histogram(1, 1'000'000, 2);
-  auto merged = merge_reports({a, b}, {"a.json", "b.json"}, true);
+  auto merged = merge_as_before({a, b}, {"a.json", "b.json"}, true);
   ASSERT_FALSE(merged.ok());
   EXPECT_NE(merged.error().message.find("b.json"), std::string::npos);
 }

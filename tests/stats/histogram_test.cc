@@ -551,6 +551,26 @@ TEST(Histogram, MergeOfMismatchedLayoutReturnsFalseAndChangesNothing) {
   EXPECT_EQ(two.count_at_index(two.index_of(10)), 0);
 }
 
+TEST(Histogram, MergeWhoseCountsWouldPassInt64RefusesAndChangesNothing) {
+  const std::int64_t half = INT64_MAX / 2 + 1;  // twice this is 2^63: one past INT64_MAX
+  Histogram a = Histogram::for_latency_ns();
+  Histogram b = Histogram::for_latency_ns();
+  a.record_n(1'000, half);
+  b.record_n(9'000'000, half);  // another bucket: only the total overflows
+  EXPECT_EQ(a.merge_checked(b), Histogram::MergeOutcome::kCountOverflows);
+  EXPECT_FALSE(a.merge(b));
+  EXPECT_EQ(a.total_count(), half);
+  EXPECT_EQ(a.max(), 1'000);
+  EXPECT_EQ(a.count_at_index(a.index_of(9'000'000)), 0);
+  EXPECT_GT(a.mean(), 0);
+  // Exactly INT64_MAX still fits.
+  Histogram c = Histogram::for_latency_ns();
+  c.record_n(1'000, half - 1);
+  EXPECT_EQ(a.merge_checked(c), Histogram::MergeOutcome::kMerged);
+  EXPECT_EQ(a.total_count(), INT64_MAX);
+  EXPECT_EQ(a.merge_checked(Histogram(1, 100, 3)), Histogram::MergeOutcome::kLayoutDiffers);
+}
+
 TEST(HistogramDeathTest, InvalidParametersAbort) {
   EXPECT_DEATH(Histogram(0, 100, 3), "lowest_discernible");
   EXPECT_DEATH(Histogram(1, 100, 0), "significant_figures");
