@@ -124,6 +124,7 @@ void read_open_config(const Field& c, RunReport& r) {
   if (r.poisson) r.seed = c.at("seed").count();
   const Field deadline = c.at("deadline_s");
   r.deadline_ns = deadline.is_null() ? 0 : deadline.seconds_ns();
+  // Version 1 had no whole_test: its config rates were the whole test's.
   const bool has_whole = c.has("shard") && c.at("shard").has("whole_test");
   read_rates(has_whole ? c.at("shard").at("whole_test") : c, r);
 }
@@ -253,9 +254,11 @@ RunReport read_report(const json& doc) {
   const Field root(doc, "");
   if (!doc.is_object()) root.fail(fmt::format("expected a JSON object, got {}", doc.type_name()));
   if (root.at("schema").value() != "pacer-report") root.at("schema").fail("not a pacer report (expected \"pacer-report\")");
-  if (root.at("schema_version").value() != kJsonSchemaVersion) {
-    root.at("schema_version").fail(fmt::format("version {} is not the {} this pacer reads",
-                                               root.at("schema_version").value().dump(), kJsonSchemaVersion));
+  const Field version = root.at("schema_version");
+  if (!version.value().is_number_unsigned() || version.value() < kOldestReadSchemaVersion ||
+      version.value() > kJsonSchemaVersion) {
+    version.fail(fmt::format("version {} is not one this pacer reads ({} to {})", version.value().dump(),
+                             kOldestReadSchemaVersion, kJsonSchemaVersion));
   }
   RunReport r;
   read_config(root.at("config"), r);

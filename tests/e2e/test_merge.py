@@ -83,3 +83,106 @@ def test_shards_of_different_urls_need_force(server, pacer, shard_files, tmp_pat
     run = pacer("merge", "--force", "--format", "json", str(shard_files[0]), str(other))
     assert run.rc == 0, run
     assert json.loads(run.stdout)["counts"]["responses"] == PER_SHARD + 50
+
+
+def sharded_files(server, pacer, tmp_path, indexes, count=3, extra=()):
+    """Shards `indexes` of a --shard i/`count` run of -n 90 -c3, as s<i>.json."""
+    paths = []
+    for i in indexes:
+        path = tmp_path / f"s{i}.json"
+        run = pacer("-t1", "-c3", "-n", "90", "--shard", f"{i}/{count}", *extra, "--format", "json", "-o", str(path),
+                    server.url, timeout=30)
+        assert run.rc == 0, run
+        paths.append(path)
+    return paths
+
+
+def test_an_incomplete_set_is_refused_unless_allow_missing(server, pacer, tmp_path):
+    files = sharded_files(server, pacer, tmp_path, [0, 1], extra=("-R", "600"))
+    run = pacer("merge", *map(str, files))
+    assert run.rc == 2, run
+    assert "the test has 3 shards and shard 2 is missing" in run.stderr, run
+    assert "--allow-missing" in run.stderr, run
+    assert run.stdout == ""
+
+    run = pacer("merge", "--allow-missing", *map(str, files))
+    assert run.rc == 0, run
+    assert "MISSING:      shard 2 of 3 (--allow-missing)" in run.stdout, run
+    assert "shards 0, 1 of 3: 400 of 600 requests/s, 60 of 90 requests, 2 of 3 connections." in run.stdout, run
+    assert "open, constant 400 requests/s" in run.stdout, run
+
+    run = pacer("merge", "--allow-missing", "--format", "json", *map(str, files))
+    assert run.rc == 0, run
+    doc = json.loads(run.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["merge"]["missing_shards"] == [2] and doc["merge"]["complete"] is False
+    assert doc["config"]["rate_per_s"] == 400
+    assert doc["config"]["shard"]["whole_test"]["rate_per_s"] == 600
+    assert doc["counts"]["responses"] == 60
+    assert "shards missing: 2" in run.stderr, run
+
+
+def test_the_same_shard_twice_is_refused(server, pacer, tmp_path):
+    files = sharded_files(server, pacer, tmp_path, [0, 1, 2])
+    run = pacer("merge", str(files[0]), str(files[1]), str(files[1]))
+    assert run.rc == 2, run
+    assert "are both shard 1/3" in run.stderr, run
+    run = pacer("merge", "--format", "json", *map(str, files))
+    assert run.rc == 0, run
+    doc = json.loads(run.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["merge"]["complete"] is True and doc["counts"]["responses"] == 90
+
+
+def test_shards_of_runs_with_other_shard_counts_are_refused(server, pacer, tmp_path):
+    three = sharded_files(server, pacer, tmp_path, [0], count=3)
+    two = sharded_files(server, pacer, tmp_path, [1], count=2)
+    run = pacer("merge", str(three[0]), str(two[0]))
+    assert run.rc == 2, run
+    assert "differ in shard.count" in run.stderr, run
+
+
+def edit(path, change):
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+def test_shards_that_started_apart_are_flagged(server, pacer, tmp_path):
+    files = sharded_files(server, pacer, tmp_path, [0, 1, 2])
+    first = json.loads(files[0].read_text())["start_time"]
+    late = first[:-7] + f"{(int(first[-7:-5]) + 3) % 60:02d}" + first[-5:]  # 3 s later (or 57 s earlier)
+    edit(files[2], lambda d: d.update(start_time=late))
+    for f in files[:2]:
+        edit(f, lambda d: d.update(start_time=first))
+    run = pacer("merge", *map(str, files))
+    assert run.rc == 0, run
+    assert "Start times:  the shards started" in run.stdout, run
+    assert "(--start-tolerance)" in run.stdout, run
+    run = pacer("merge", "--format", "json", *map(str, files))
+    doc = json.loads(run.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["merge"]["start_times_differ"] is True
+    assert doc["merge"]["start_spread_s"] >= 3
+    assert "started" in run.stderr, run
+    run = pacer("merge", "--start-tolerance", "60s", "--format", "json", *map(str, files))
+    assert json.loads(run.stdout)["merge"]["start_times_differ"] is False, run
+    assert run.stderr == "", run
+
+
+@pytest.mark.parametrize(
+    "field, value, named",
+    [
+        (("counts", "requests_sent"), 2**64 - 10, "counts.requests_sent"),
+        (("status_codes", "200"), 2**64 - 10, "status_codes.200"),
+        (("errors", "timeout"), 2**63, "errors.timeout"),
+    ],
+)
+def test_sums_past_64_bits_are_refused_naming_the_file_and_field(server, pacer, tmp_path, field, value, named):
+    files = sharded_files(server, pacer, tmp_path, [0, 1], count=2)
+    for f in files:
+        edit(f, lambda d: d[field[0]].update({field[1]: value}))
+    run = pacer("merge", *map(str, files))
+    assert run.rc == 2, run
+    assert f"{files[1]}: {named}: the merged count would pass 2^64 - 1" in run.stderr, run
+    assert run.stdout == ""

@@ -209,7 +209,9 @@ TEST(JsonReader, AReportWrittenBeforeTheUnsentClassStillReads) {
 TEST(JsonReader, AnotherSchemaOrVersionIsRefused) {
   const std::string text = render_json(closed_report());
   EXPECT_NE(read_error(replace_once(text, "\"pacer-report\"", "\"wrk-report\"")).find("schema: "), std::string::npos);
-  EXPECT_NE(read_error(replace_once(text, "\"schema_version\": 1", "\"schema_version\": 2")).find("schema_version"),
+  EXPECT_NE(read_error(replace_once(text, "\"schema_version\": 2", "\"schema_version\": 3")).find("schema_version"),
+            std::string::npos);
+  EXPECT_NE(read_error(replace_once(text, "\"schema_version\": 2", "\"schema_version\": 0")).find("schema_version"),
             std::string::npos);
   read_error("[1, 2, 3]");
 }
