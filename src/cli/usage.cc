@@ -118,12 +118,14 @@ Output:
                        terminal, or TERM=dumb); NO_COLOR turns off colour
 
 Many machines (merge the JSON reports with pacer merge):
-      --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R
+      --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R;
+                       everything it prints is about its share
       --shard auto     i and N from the engine that started pacer: MPI,
                        Slurm (srun, job arrays); auto/N where the
                        engine gives only i (Kubernetes Indexed Job, Nomad)
       --start-at TIME  start the load at TIME (UTC, e.g.
-                       2026-11-30T12:00:00Z, or Unix seconds)
+                       2026-11-30T12:00:00Z, or Unix seconds), at
+                       most 7 days ahead
       --check-args     check every option, print what would run and
                        exit (0, or 2 for bad arguments); no connection
 
@@ -210,12 +212,20 @@ Options:                                                      [default]
                        the text report then goes to stdout
       --force          merge reports whose configurations differ
                        (url, method, load model, timeout, keep-alive,
-                       duration, rates, stages, arrival)
+                       duration, rates, stages, arrival), or one shard
+                       twice
+      --allow-missing  merge a set that lacks shards: the report names
+                       them and judges the rate against the shards present
+      --start-tolerance T
+                       flag shards whose start times differ by     [1s]
+                       more than T: their combined rate is not the
+                       test's
       --latency        print the latency distribution (text)
   -h, --help           print this help and exit
 
-Exit codes: 0 ok, 1 no request succeeded, 2 bad arguments or a file that
-cannot be read or is not a pacer JSON report.
+Exit codes: 0 ok, 1 no request succeeded, 2 bad arguments, a file that
+cannot be read or is not a pacer JSON report, shards missing (without
+--allow-missing), or a sum past 2^64 - 1 (the file and field are named).
 )";
 }
 

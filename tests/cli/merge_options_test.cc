@@ -42,6 +42,18 @@ TEST(MergeOptions, DefaultsAreTextWithoutForce) {
   EXPECT_TRUE(parsed->merge.output_path.empty());
 }
 
+TEST(MergeOptions, AllowMissingAndStartTolerance) {
+  auto defaults = parse_args({"merge", "a.json"});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_FALSE(defaults->merge.allow_missing);
+  EXPECT_EQ(defaults->merge.start_tolerance_ns, kNsPerS);
+  auto parsed = parse_args({"merge", "--allow-missing", "--start-tolerance", "250ms", "a.json"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_TRUE(parsed->merge.allow_missing);
+  EXPECT_EQ(parsed->merge.start_tolerance_ns, 250 * kNsPerMs);
+  EXPECT_NE(error_of({"merge", "--start-tolerance", "soon", "a.json"}).find("--start-tolerance"), std::string::npos);
+}
+
 TEST(MergeOptions, NoFilesIsRefused) {
   EXPECT_EQ(error_of({"merge"}), "merge: give at least one report file");
   EXPECT_EQ(error_of({"merge", "--force"}), "merge: give at least one report file");

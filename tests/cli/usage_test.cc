@@ -30,6 +30,8 @@ TEST(Usage, ServeUsageFitsIn80Columns) { expect_lines_fit_80_columns(serve_usage
 
 TEST(Usage, CertUsageFitsIn80Columns) { expect_lines_fit_80_columns(cert_usage()); }
 
+TEST(Usage, MergeUsageFitsIn80Columns) { expect_lines_fit_80_columns(merge_usage()); }
+
 TEST(Usage, RunUsageListsTheTlsOptions) {
   expect_mentions(usage(), {"-k, --insecure", "--cacert FILE", "--cert FILE", "--key FILE", "--no-tls-resume",
                             "https://", "pacer cert"});

@@ -99,6 +99,18 @@ TEST(ShardReport, JsonConfigIsTheShardsWithTheWholeTestBesideItAndRoundTrips) {
   EXPECT_EQ(nlohmann::json::parse(render_json(*back))["config"], c);
 }
 
+TEST(ShardReport, AVersion1ReportsRatesAreTheWholeTests) {
+  auto doc = nlohmann::json::parse(render_json(open_shard(1)));
+  doc["schema_version"] = 1;  // as pacer wrote a shard before version 2
+  doc["config"]["rate_per_s"] = 6000.0;
+  doc["config"]["shard"] = {{"index", 1}, {"count", 3}};
+  auto read = read_json_report(doc.dump(), "old.json");
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(read->rate_per_s, 6000.0);
+  EXPECT_EQ(read->test_connections, 0);  // unknown
+  EXPECT_TRUE(contains(render_text(*read), "shard 1/3: 2000 of 6000 requests/s, 10 connections.")) << render_text(*read);
+}
+
 TEST(MergeRules, AnIncompleteSetIsRefusedNamingTheMissingShards) {
   auto merged = merge_reports(shards_of({0, 1}), names_of({0, 1}), MergeRules{});
   ASSERT_FALSE(merged.ok());
