@@ -56,6 +56,14 @@ TEST(PlainProgress, LastLineWithTheDrainFoldedInNamesItAndRatesOverItsSpan) {
             "errors 0, 10 connections open (includes the 312.00us drain after the end)\n");
 }
 
+TEST(PlainProgress, AShardsLineSaysItIsTheShards) {
+  Fixture f;
+  f.run.shard_label = "shard 0/3";
+  f.interval.target_rate_per_s = 1000.0;
+  const std::string line = render_plain_line(f.interval, f.run, 3000);
+  EXPECT_EQ(line.rfind("[  3.0s / 10.0s] shard 0/3: 1000.0 req/s (target 1000.0/s, sent 1001.0/s", 0), 0u) << line;
+}
+
 TEST(PlainProgress, RequestCountRunCountsResponsesAndAnEmptyIntervalHasNoLatency) {
   Fixture f;
   f.run.duration_ns = 0;
