@@ -180,7 +180,8 @@ TEST(MergeRules, StartTimesFurtherApartThanTheToleranceAreFlagged) {
   EXPECT_EQ(merged->merge->start_spread_ns, 2520 * kNsPerMs);
   EXPECT_TRUE(merged->merge->starts_differ());
   const std::string text = render_text(*merged);
-  EXPECT_TRUE(contains(text, "Start times:  the shards started 2.52s apart (s0.json first, s2.json last)")) << text;
+  EXPECT_TRUE(contains(text, "Start times:  the shards started 2.52s apart, more than the 1.00s tolerance")) << text;
+  EXPECT_TRUE(contains(text, "First s0.json, last s2.json.")) << text;
   const auto doc = nlohmann::json::parse(render_json(*merged));
   EXPECT_EQ(doc["merge"]["start_times_differ"], true);
   EXPECT_DOUBLE_EQ(doc["merge"]["start_spread_s"].get<double>(), 2.52);
