@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shard_share.h"
 #include "report/text.h"
 #include "report/units.h"
 
@@ -30,7 +31,8 @@ std::string load_line(const Config& c) {
     case LoadModel::kStages: out = fmt::format("open model, {} stages", c.stages.size()); break;
   }
   if (c.is_open_model()) out += c.poisson ? ", Poisson arrivals" : ", uniform arrivals";
-  if (c.is_open_model() && c.shard_count > 1) out += fmt::format("; this shard sends 1 arrival in {}", c.shard_count);
+  // The shard's own figures, as its report will give them (core/shard_share.h).
+  if (const ShardShare share = shard_share(c); share.is_part()) out += "; " + share.describe();
   if (c.request_count) out += fmt::format("; stops after {} requests", *c.request_count);
   return out;
 }

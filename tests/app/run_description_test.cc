@@ -13,6 +13,7 @@ Config sharded(const std::string& source, bool together) {
   Config c;
   c.target = *cli::parse_url("http://example.test/");
   c.connections = 5;
+  c.test_connections = 20;  // -c 20, cut to this shard's 5 by cli::parse
   c.shard_index = 2;
   c.shard_count = 4;
   c.shard_source = source;
@@ -31,7 +32,8 @@ TEST(RunDescription, CheckArgsDescribesTheShardLoadStartAndOutputs) {
   const std::string text = describe_run(c, now);
   EXPECT_NE(text.find("Running 10s test @ http://example.test/\n"), std::string::npos) << text;
   EXPECT_NE(text.find("2 threads and 5 connections (shard 2/4 from JOB_COMPLETION_INDEX)"), std::string::npos) << text;
-  EXPECT_NE(text.find("Load:    open model, 2000 requests/s in total, uniform arrivals; this shard sends 1 arrival in 4"),
+  EXPECT_NE(text.find("Load:    open model, 2000 requests/s in total, uniform arrivals; shard 2/4: 500 of 2000 "
+                      "requests/s, 5 of 20 connections"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("Start:   at 2026-11-30T00:56:20Z (in 180 s)"), std::string::npos) << text;
