@@ -150,7 +150,8 @@ void warn_about_merge(const report::MergeInfo& m) {
   if (!m.missing_shards.empty()) {
     std::string list;
     for (int i : m.missing_shards) list += (list.empty() ? "" : ", ") + std::to_string(i);
-    std::fprintf(stderr, "pacer merge: warning: shards missing: %s (--allow-missing); the report covers the others only\n",
+    std::fprintf(stderr,
+                 "pacer merge: warning: shards missing: %s (--allow-missing); the report covers the others only\n",
                  list.c_str());
   }
   if (m.starts_differ()) {

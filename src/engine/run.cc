@@ -366,7 +366,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     // when the schedule's last arrival came earlier), so the window is -d unless
     // the run was stopped or ended by -n.
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
-    report.target_rate_per_s = shard_share(config).rate(profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window));
+    const double test_rate = profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window);
+    report.target_rate_per_s = shard_share(config).rate(test_rate);
   }
   report.interrupted = stop.load();
   if (give_up.gave_up()) {

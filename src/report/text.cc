@@ -157,7 +157,9 @@ std::string load_model_lines(const RunReport& r) {
   std::string what;
   switch (r.load_model) {
     case LoadModel::kClosed: return labelled("Load model:", closed_loop_text(r)) + part;
-    case LoadModel::kConstant: what = fmt::format("constant {} requests/s", format_rate(share.rate(r.rate_per_s))); break;
+    case LoadModel::kConstant:
+      what = fmt::format("constant {} requests/s", format_rate(share.rate(r.rate_per_s)));
+      break;
     case LoadModel::kRamp:
       what = fmt::format("ramp from {} to {} requests/s", format_rate(share.rate(r.rate_per_s)),
                          format_rate(share.rate(r.rate_end_per_s)));
@@ -306,7 +308,8 @@ std::string render_header(const RunReport& r) {
   out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
   const ShardShare share = shard_share(r);
   if (share.is_part() || !r.shard_source.empty()) {
-    const std::string label = share.is_part() ? share.label() : fmt::format("shard {}/{}", r.shard_index, r.shard_count);
+    const std::string label =
+        share.is_part() ? share.label() : fmt::format("shard {}/{}", r.shard_index, r.shard_count);
     out += fmt::format(" ({}{})", label, r.shard_source.empty() ? "" : " from " + r.shard_source);
   }
   if (r.protocol == "h2") {

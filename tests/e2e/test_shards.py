@@ -44,7 +44,7 @@ def test_a_shard_judges_itself_against_its_own_share_everywhere(server, pacer, t
     run = pacer("--shard", "0/3", "-t1", "-c30", "-R", "600", "-d2s", "--plain", "--timeseries", str(series),
                 "--format", "json", "-o", str(out), server.url, timeout=30)
     assert run.rc == 0, run
-    text = run.stdout
+    text = run.stdout.replace("\n" + " " * 14, " ")  # the report's wrapping read as spaces
     assert "Load model:   open, constant 200 requests/s (uniform arrivals), 10 connections." in text, run
     assert "shard 0/3: 200 of 600 requests/s, 10 of 30 connections." in text, run
     m = re.search(r"Rate:\s+target ([\d.]+)/s, sent [\d.]+/s \(([\d.]+)% of target\)", text)
