@@ -84,9 +84,8 @@ std::optional<Capacity> capacity_for(int connections, int per_connection, bool h
 std::optional<Capacity> run_shortfall(const RunReport& r) {
   if (r.load_model == LoadModel::kClosed || r.service.total_count() == 0) return std::nullopt;
   const stats::Counters& c = r.counters;
-  const double seconds = static_cast<double>(r.measured_ns) / 1e9;
-  const double sent_per_s = seconds > 0 ? static_cast<double>(c.requests_sent) / seconds : 0;
-  const bool behind = c.errors.unsent > 0 || c.errors.backlog > 0 || sent_per_s < kBehindTarget * r.target_rate_per_s;
+  const bool behind =
+      c.errors.unsent > 0 || c.errors.backlog > 0 || sent_rate_per_s(r) < kBehindTarget * r.target_rate_per_s;
   if (!behind) return std::nullopt;
   return capacity_for(r.connections, r.requests_per_connection, r.protocol == "h2", r.service.mean(),
                       r.target_rate_per_s);

@@ -147,7 +147,7 @@ std::string render_json(const RunReport& r) {
   const bool is_open = r.load_model != LoadModel::kClosed;
   json rates = {
       {"target_per_s", is_open ? json(r.target_rate_per_s) : json(nullptr)},
-      {"sent_per_s", per_second(c.requests_sent)},
+      {"sent_per_s", sent_rate_per_s(r)},
       {"completed_per_s", per_second(c.responses)},
       {"sent_to_target", sent_to_target(r) ? json(*sent_to_target(r)) : json(nullptr)},
       {"bytes_read_per_s", per_second(c.bytes_read)},

@@ -97,15 +97,28 @@ inline bool is_https(const RunReport& r) { return r.url.size() >= 8 && (r.url[4]
 // "" when there is nothing to say.
 std::string body_hint(const RunReport& r);
 
+// Open model: the window the target rate covers: -d (the drain after it sends only
+// what was already due), or the measured time when the run ended sooner (-n, Ctrl-C).
+inline TimeNs schedule_window_ns(const RunReport& r) {
+  return r.duration_ns > 0 ? std::min(r.measured_ns, r.duration_ns) : r.measured_ns;
+}
+
+// Requests written per second. Open model: over schedule_window_ns, the window the
+// target covers, so that arrivals due before the end and sent during the drain do not
+// read as falling behind when the drain is long (a stall at the end); closed loop:
+// over the measured time, like every other rate.
+inline double sent_rate_per_s(const RunReport& r) {
+  const TimeNs window_ns = r.load_model == LoadModel::kClosed ? r.measured_ns : schedule_window_ns(r);
+  return window_ns > 0 ? static_cast<double>(r.counters.requests_sent) * 1e9 / static_cast<double>(window_ns) : 0;
+}
+
 // Open model: the sent rate over the target rate; nullopt in the closed loop and when
-// the target asked for fewer than one request in the measured window (the ratio of a
-// fraction of a request would be absurd: one request sent against 10^-6 asked).
+// the target asked for fewer than one request in the window (the ratio of a fraction
+// of a request would be absurd: one request sent against 10^-6 asked).
 inline std::optional<double> sent_to_target(const RunReport& r) {
   if (r.load_model == LoadModel::kClosed || r.measured_ns <= 0 || r.target_rate_per_s <= 0) return std::nullopt;
-  const TimeNs window_ns = r.duration_ns > 0 ? std::min(r.measured_ns, r.duration_ns) : r.measured_ns;
-  if (r.target_rate_per_s * static_cast<double>(window_ns) / 1e9 < 1.0) return std::nullopt;
-  const double sent_per_s = static_cast<double>(r.counters.requests_sent) * 1e9 / static_cast<double>(r.measured_ns);
-  return sent_per_s / r.target_rate_per_s;
+  if (r.target_rate_per_s * static_cast<double>(schedule_window_ns(r)) / 1e9 < 1.0) return std::nullopt;
+  return sent_rate_per_s(r) / r.target_rate_per_s;
 }
 
 // Whether the run counts as failed because not one request succeeded.

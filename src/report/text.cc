@@ -206,7 +206,7 @@ void append_merge_lines(std::string& out, const RunReport& r) {
 void append_open_model_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
   const double seconds = static_cast<double>(r.measured_ns) / 1e9;
-  const double sent = seconds > 0 ? static_cast<double>(c.requests_sent) / seconds : 0;
+  const double sent = sent_rate_per_s(r);
   const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
   const std::optional<double> ratio = sent_to_target(r);
   out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s",

@@ -73,4 +73,20 @@ TEST(JsonReport, CarriesTheNumbersThatMatter) {
 }
 
 }  // namespace
+// Arrivals due before the end of -d but sent in a long drain (a stall at the end)
+// were sent: the sent rate covers the window the target covers, not the drain too.
+TEST(JsonReport, ALongDrainDoesNotReadAsFallingBehind) {
+  RunReport r = fixed_report();
+  r.load_model = LoadModel::kConstant;
+  r.rate_per_s = 100;
+  r.target_rate_per_s = 100;
+  r.counters.scheduled = 1000;
+  r.counters.requests_sent = 1000;
+  r.measured_ns = 12 * kNsPerS;  // -d 10s, then a 2 s drain
+  const auto j = nlohmann::json::parse(render_json(r));
+  EXPECT_DOUBLE_EQ(j["rates"]["sent_per_s"].get<double>(), 100.0);
+  EXPECT_DOUBLE_EQ(j["rates"]["sent_to_target"].get<double>(), 1.0);
+  EXPECT_NEAR(j["rates"]["completed_per_s"].get<double>(), 1000.0 / 12, 1e-9);
+}
+
 }  // namespace pacer::report
