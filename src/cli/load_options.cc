@@ -1,5 +1,7 @@
 #include "cli/load_options.h"
 
+#include "core/shard_share.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -99,7 +101,7 @@ Status check_rate_range(const Config& config) {
   if (!config.is_open_model()) return Ok{};
   // -R is the whole run's rate; with --shard each process takes its share.
   const int shards = std::max(1, config.shard_count);
-  if (peak_rate(config) / shards <= kMaxRatePerProcess) return Ok{};
+  if (shard_share(config).rate(peak_rate(config)) <= kMaxRatePerProcess) return Ok{};
   const char* flag = config.load_model == LoadModel::kStages ? "--stages" : "-R";
   return bad_argument(fmt::format(
       "{}: a peak of {:.0f} requests per second is more than pacer can schedule: at most {} per process{} "
