@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pacer needs that are missing, then configures and
 # builds one CMake preset. Usage: scripts/setup.sh [PRESET] [--bench]
-#   PRESET: debug (default), release, asan, tsan
+#   PRESET: debug (default), release, asan, tsan, fuzz (clang + libFuzzer: scripts/fuzz.sh)
 #   --bench: also install the peers the benchmarks compare against (wrk, h2load)
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
@@ -12,7 +12,7 @@ want_bench=0
 for arg in "$@"; do
   case "$arg" in
     --bench) want_bench=1 ;;
-    debug|release|asan|tsan) preset=$arg ;;
+    debug|release|asan|tsan|fuzz) preset=$arg ;;
     *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -28,6 +28,8 @@ packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel o
 command -v npm >/dev/null || packages+=(npm)
 # Peers the benchmarks compare against (nginx is also a test peer, above).
 if [ "$want_bench" = 1 ]; then packages+=(wrk nghttp2-client time); fi
+# The fuzz preset: Debian's clang, its runtimes (libFuzzer, ASan, UBSan) and llvm-symbolizer.
+if [ "$preset" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev llvm-14); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,86 @@
+// Fuzz target: the URL and the -H header option. The input is given to
+// cli::parse_url, to `pacer -- INPUT` and to `pacer -H INPUT http://127.0.0.1:8080/`.
+//
+// Invariants beyond "no crash":
+//   - an accepted URL has scheme http or https, a host, a port in 1..65535 (the
+//     scheme's default when none was given), a path starting with '/', and no
+//     space or control character anywhere (it goes on the wire as is);
+//   - the URL pacer rebuilds from those parts parses back to the same parts;
+//   - `pacer -- URL` accepts exactly the URLs parse_url accepts, with the same target;
+//   - an accepted header has a non-empty token name and no CR, LF or NUL in its
+//     name or value; a refused one gives a message naming -H.
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/units.h"
+#include "fuzz_support.h"
+
+namespace {
+
+bool clean(std::string_view text) {
+  return std::none_of(text.begin(), text.end(),
+                      [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == '\x7f'; });
+}
+
+bool is_tchar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+void check_url(std::string_view text) {
+  const auto target = pacer::cli::parse_url(text);
+  std::istringstream no_stdin;
+  // `--` first: TEXT is the URL even when it looks like an option or a command.
+  const auto invocation = pacer::cli::parse({"--", std::string(text)}, no_stdin);
+  FUZZ_CHECK(target.ok() == invocation.ok());
+  if (!target) {
+    FUZZ_CHECK(!target.error().message.empty());
+    return;
+  }
+  FUZZ_CHECK(target->scheme == "http" || target->scheme == "https");
+  FUZZ_CHECK(target->port != 0);
+  FUZZ_CHECK(target->has_explicit_port || target->port == (target->is_tls() ? 443 : 80));
+  FUZZ_CHECK(!target->path.empty() && target->path[0] == '/');
+  FUZZ_CHECK(clean(target->host) && clean(target->path) && clean(target->host_header()));
+
+  std::string rebuilt = target->scheme + "://";
+  rebuilt += target->host.find(':') != std::string::npos ? "[" + target->host + "]" : target->host;
+  if (target->has_explicit_port) rebuilt += ":" + std::to_string(target->port);
+  rebuilt += target->path;
+  const auto again = pacer::cli::parse_url(rebuilt);
+  FUZZ_CHECK(again.ok());
+  FUZZ_CHECK(again->scheme == target->scheme && again->host == target->host && again->port == target->port &&
+             again->path == target->path && again->has_explicit_port == target->has_explicit_port);
+
+  FUZZ_CHECK(invocation->command == pacer::cli::Command::kRun);
+  {
+    const pacer::Target& t = invocation->run.target;
+    FUZZ_CHECK(t.scheme == target->scheme && t.host == target->host && t.port == target->port && t.path == target->path);
+  }
+}
+
+void check_header(std::string_view text) {
+  std::istringstream no_stdin;
+  const auto invocation = pacer::cli::parse({"-H", std::string(text), "http://127.0.0.1:8080/"}, no_stdin);
+  if (!invocation) {
+    FUZZ_CHECK(invocation.error().message.find("-H") != std::string::npos);
+    return;
+  }
+  FUZZ_CHECK(invocation->run.headers.size() == 1);
+  const pacer::Header& h = invocation->run.headers[0];
+  FUZZ_CHECK(!h.name.empty() && std::all_of(h.name.begin(), h.name.end(), is_tchar));
+  FUZZ_CHECK(h.value.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 4096) return 0;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  check_url(text);
+  check_header(text);
+  return 0;
+}
