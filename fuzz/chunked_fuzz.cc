@@ -3,15 +3,19 @@
 // chunked\r\n\r\n" and then the input as the body (chunk sizes, extensions,
 // trailers, and whatever follows: a second response is expected too).
 //
-// Input: byte 0 = split seed; the rest = the bytes after the head.
+// Input: byte 0 = split seed; byte 1 = the capture's body cap (0: none, else
+// 4 x the byte, as --max-capture-body would set it); the rest = the bytes
+// after the head.
 //
 // Invariants beyond "no crash":
 //   - one feed and random splits give the same completions (status, keep-alive,
 //     captured body), the same accept/reject and the same finish() result;
-//   - a captured body is never longer than the bytes it came from;
+//   - a captured body is never longer than the bytes it came from, nor than the cap;
 //   - a body that a strict reference decoder accepts (hex sizes, CRLFs, a last
-//     0 chunk, no trailer) completes with exactly the bytes that decoder yields.
+//     0 chunk, no trailer) completes with exactly the bytes that decoder yields
+//     when it fits the cap, and is refused (no completion) when it does not.
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,8 +54,9 @@ void on_complete(void* raw, int status, bool keep_alive) {
   context.completions.push_back({status, keep_alive, context.capture.body});
 }
 
-Outcome run(std::string_view body, const std::vector<std::size_t>& pieces) {
+Outcome run(std::string_view body, const std::vector<std::size_t>& pieces, std::size_t cap) {
   Context context;
+  context.capture.max_body_bytes.max = cap;
   ResponseParser parser(&on_complete, &context);
   parser.set_capture(&context.capture);
   parser.reset();
@@ -103,17 +108,22 @@ bool reference_decode(std::string_view in, std::string& out, std::size_t& used) 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   pacer::fuzz::Reader reader(data, size);
   const std::uint8_t seed = reader.byte();
+  const std::uint8_t cap_byte = reader.byte();
+  const std::size_t cap = cap_byte == 0 ? SIZE_MAX : std::size_t{cap_byte} * 4;
   const std::string_view body = reader.rest();
   const std::vector<std::size_t> whole = body.empty() ? std::vector<std::size_t>{} : std::vector<std::size_t>{body.size()};
-  const Outcome one = run(body, whole);
-  const Outcome split = run(body, pacer::fuzz::split_lengths(body.size(), seed));
+  const Outcome one = run(body, whole, cap);
+  const Outcome split = run(body, pacer::fuzz::split_lengths(body.size(), seed), cap);
   FUZZ_CHECK(one == split);
   FUZZ_CHECK(one.completions.size() <= 2);
-  for (const Completion& c : one.completions) FUZZ_CHECK(c.body.size() <= body.size());
+  for (const Completion& c : one.completions) FUZZ_CHECK(c.body.size() <= body.size() && c.body.size() <= cap);
 
   std::string expected;
   std::size_t used = 0;
-  if (reference_decode(body, expected, used)) {
+  const bool valid = reference_decode(body, expected, used);
+  if (valid && expected.size() > cap) {
+    FUZZ_CHECK(!one.accepted && one.completions.empty());
+  } else if (valid) {
     FUZZ_CHECK(!one.completions.empty());
     FUZZ_CHECK(one.completions[0].status == 200);
     FUZZ_CHECK(one.completions[0].body == expected);

@@ -84,11 +84,12 @@ def http1():
         write("http1_response", b"\x81\x11\x01" + r * 2)    # a script's batch of two, the first HEAD
         write("http1_response", b"\x01\x03\x07" + r * 2)    # early: the last 7 request bytes unwritten
         if b"chunked" in r.lower() and b"\r\n\r\n" in r:
-            write("chunked", b"\x00" + r.split(b"\r\n\r\n", 1)[1])
+            write("chunked", b"\x00\x00" + r.split(b"\r\n\r\n", 1)[1])
+            write("chunked", b"\x01\x02" + r.split(b"\r\n\r\n", 1)[1])  # an 8-byte body cap
     for body in [b"5\r\nhello\r\n0\r\n\r\n", b"5;ext=1\r\nhello\r\n0\r\n\r\n",
                  b"3\r\nabc\r\n0\r\nTrailer: x\r\n\r\n", b"A\r\n0123456789\r\n0\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
                  b"0\r\n\r\n", b"ffffffffffffffff\r\n", b"1\r\na\r\n"]:
-        write("chunked", b"\x07" + body)
+        write("chunked", b"\x07\x00" + body)
 
 
 def frame(kind, flags, stream, payload=b""):
