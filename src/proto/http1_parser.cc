@@ -102,6 +102,7 @@ void ResponseParser::reset() {
     max_head_bytes_ = captured > SIZE_MAX / 2 ? SIZE_MAX / 2 : captured + kHeadFramingBytes;
   }
   status_scan_ = StatusScan::kDone;
+  closed_ = false;
   learn_ = false;  // the known head stays: it is the worker's, and still true
   known_body_left_ = 0;
   known_matches_ = 0;
@@ -159,9 +160,13 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
   self->learn_ = false;
   const int status = llhttp_get_status_code(parser);
   const bool interim = status >= 100 && status < 200;  // keep waiting for the final one (101 failed earlier)
+  const bool keep_alive = llhttp_should_keep_alive(parser) != 0;
+  // After a response (interim ones too) that closes the connection, llhttp reads
+  // nothing more; the known head must not either, or counts would depend on
+  // where the reads split.
+  if (!keep_alive) self->closed_ = true;
   if (!interim) {
     const bool head = (self->head_bits_ & 1) != 0;
-    const bool keep_alive = llhttp_should_keep_alive(parser) != 0;
     self->complete(status, keep_alive);
     // A keep-alive response framed by Content-Length may become the known head.
     const bool framed = (parser->flags & F_CONTENT_LENGTH) != 0 && (parser->flags & F_CHUNKED) == 0;
@@ -216,7 +221,7 @@ void ResponseParser::complete(int status, bool keep_alive) {
 }
 
 bool ResponseParser::starts_with_known_head(const char* p, const char* end) const {
-  return known_ != nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
+  return known_ != nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 && !closed_ &&
          static_cast<std::size_t>(end - p) >= known_->length &&
          std::memcmp(p, known_->bytes.data(), known_->length) == 0;
 }
