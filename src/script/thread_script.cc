@@ -186,7 +186,12 @@ Result<TimeNs> ThreadScript::delay() {
   if (Status called = protected_call(L, 0, 1); !called) return called.error();
   const double ms = lua_tonumber(L, -1);
   lua_pop(L, 1);
-  return ms > 0 ? static_cast<TimeNs>(ms * static_cast<double>(kNsPerMs)) : TimeNs{0};
+  // Longer than any run (146 years), and far enough from INT64_MAX that the
+  // worker's now + delay cannot overflow; a huge or infinite delay() is that.
+  constexpr TimeNs kMaxDelayNs = TimeNs{1} << 62;
+  if (!(ms > 0)) return TimeNs{0};  // also NaN
+  const double ns = ms * static_cast<double>(kNsPerMs);
+  return ns >= static_cast<double>(kMaxDelayNs) ? kMaxDelayNs : static_cast<TimeNs>(ns);
 }
 
 void ThreadScript::push_thread_object(lua_State* L) {

@@ -104,5 +104,18 @@ TEST_F(ThreadScriptTest, DelayIsMillisecondsAndNeverNegative) {
   EXPECT_EQ(*second, 0);
 }
 
+// Found by fuzz/lua_script_fuzz.cc: 1e300 ms was cast to int64 (UB; on x86 a
+// negative delay). A delay too large to hold, or infinite, is the longest one;
+// NaN is none.
+TEST_F(ThreadScriptTest, AHugeOrInfiniteDelayIsTheLongestDelayNotAnOverflow) {
+  ThreadScript& t = load("local v = {1e300, 1/0, 0/0, -1/0}\nlocal i = 0\n"
+                         "function delay() i = i + 1; return v[i] end\n");
+  for (TimeNs expected : {TimeNs{1} << 62, TimeNs{1} << 62, TimeNs{0}, TimeNs{0}}) {
+    auto d = t.delay();
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    EXPECT_EQ(*d, expected);
+  }
+}
+
 }  // namespace
 }  // namespace pacer::script
