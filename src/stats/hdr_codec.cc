@@ -363,12 +363,15 @@ Result<Histogram> decode_v2(std::string_view payload) {
   // highest: record every count at its bucket's lowest value, and one count of the
   // highest bucket at that bucket's highest value (capped so it is not "clamped").
   // Counts Java kept past highest_trackable (its array's last bucket runs beyond
-  // it) are clamped into highest_trackable's bucket, as record() does.
+  // it) go to highest_trackable's bucket, at that bucket's lowest value like any
+  // other count, so that min is a bucket's lowest value whatever the indexes (and
+  // a decode re-encodes to the same histogram).
   const int top = summary->highest_index;
   const std::int64_t cap = histogram.highest_trackable();
+  const std::int64_t cap_lowest = histogram.lowest_equivalent(cap);
   const Result<CountsSummary> replay = walk_counts(counts, *counts_len, [&](int index, std::int64_t count) {
-    const std::int64_t lowest = histogram.value_at_index(index);
-    if (index != top || lowest > cap) {
+    const std::int64_t lowest = std::min(histogram.value_at_index(index), cap_lowest);
+    if (index != top) {
       histogram.record_n(lowest, count);
       return;
     }

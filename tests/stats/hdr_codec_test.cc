@@ -362,6 +362,26 @@ TEST(HdrCodec, RejectsCountsPastTheEndOfTheLayout) {
   expect_bad_input(decode_v2(v2_header(9, 3, 1, 2048) + huge_run), "run of 9223372036854775808 empty counts");
 }
 
+// Found by fuzz/hdr_decode_fuzz.cc: a count at an index past highest_trackable
+// (inside the layout: its last bucket runs beyond it) was recorded at
+// highest_trackable itself, so min came out as 45928 instead of its bucket's
+// lowest value 45920, and a decode did not re-encode to the same histogram.
+TEST(HdrCodec, CountsPastHighestTrackableLandInItsBucketAsAnyOther) {
+  // Histogram(1, 45928, 3): a run of 6682 empty counts (zigzag 13363), then 1000.
+  const std::string payload = v2_header(4, 3, 1, 45928) + bytes({0xb3, 0x68, 0xd0, 0x0f});
+  const auto h = decode_v2(payload);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ(h->total_count(), 1000);
+  EXPECT_EQ(h->min(), h->lowest_equivalent(45928));
+  EXPECT_EQ(h->max(), 45928);
+  EXPECT_EQ(h->count_at_index(h->index_of(45928)), 1000);
+  const auto again = decode_v2(encode_v2(*h));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->min(), h->min());
+  EXPECT_EQ(again->max(), h->max());
+  EXPECT_EQ(encode_v2(*again), encode_v2(*h));
+}
+
 TEST(HdrCodec, RejectsATruncatedVarint) {
   expect_bad_input(decode_v2(v2_header(2, 3, 1, 2048) + bytes({0x02, 0x80})),
                    "payload ends inside the varint at byte 41");
