@@ -10,6 +10,7 @@
 //     same bytes again (encoding is a fixed point after one round), through
 //     every layer (payload, compressed, base64).
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "fuzz_support.h"
@@ -48,6 +49,17 @@ void check_statistics(const Histogram& h) {
   }
 }
 
+void print(const char* name, const Histogram& h) {
+  std::fprintf(stderr, "%s: lowest %lld highest %lld figures %d counts_len %d total %lld min %lld max %lld; counts",
+               name, static_cast<long long>(h.lowest_discernible()), static_cast<long long>(h.highest_trackable()),
+               h.significant_figures(), h.counts_len(), static_cast<long long>(h.total_count()),
+               static_cast<long long>(h.min()), static_cast<long long>(h.max()));
+  for (int i = 0; i < h.counts_len(); ++i) {
+    if (h.count_at_index(i) != 0) std::fprintf(stderr, " [%d]=%lld", i, static_cast<long long>(h.count_at_index(i)));
+  }
+  std::fprintf(stderr, "\n");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -69,6 +81,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string payload = pacer::stats::encode_v2(*decoded);
   const auto again = pacer::stats::decode_v2(payload);
   FUZZ_CHECK(again.ok());
+  if (!same(*decoded, *again)) {
+    print("decoded", *decoded);
+    print("re-decoded", *again);
+  }
   FUZZ_CHECK(same(*decoded, *again));
   FUZZ_CHECK(pacer::stats::encode_v2(*again) == payload);
 

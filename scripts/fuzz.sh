@@ -30,6 +30,7 @@ for name in "${targets[@]}"; do
   work=build/fuzz/corpus/$name
   log=build/fuzz/artifacts/$name.log
   mkdir -p "$work"
+  rm -f build/fuzz/artifacts/"$name"-*
   echo "fuzz: $name for ${seconds}s"
   if ! "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="build/fuzz/artifacts/$name-" "$work" "fuzz/corpus/$name" >"$log" 2>&1; then
