@@ -30,7 +30,9 @@ namespace {
 bool has_time_out_of_range(const nlohmann::json& j) {
   if (j.is_string()) {
     int year = 0;
-    return std::sscanf(j.get_ref<const std::string&>().c_str(), "%4d-", &year) == 1 && (year < 1700 || year > 2250);
+    int consumed = 0;  // the '-' must match too: "0.1.0" is no time
+    return std::sscanf(j.get_ref<const std::string&>().c_str(), "%4d-%n", &year, &consumed) == 1 && consumed > 0 &&
+           (year < 1700 || year > 2250);
   }
   if (j.is_structured()) {
     for (const auto& item : j) {
