@@ -126,14 +126,13 @@ bool rfc3339_fields(std::string_view text, std::tm& out) {
 }
 
 void start_at(std::string_view text) {
-  // Known (issue 14 item 11): Unix seconds past int64 nanoseconds are cast out of
-  // range (UB at shard_options.cc, "1790088...0010.5"): fuzzed in strict mode only.
+  // Known (issue 14 item 11): a time before 1677 overflows int64 nanoseconds
+  // (UB at shard_options.cc, "1013-12-31T01:00:00.250Z"): strict mode only.
   if (!pacer::fuzz::strict()) return;
   const auto r = parse_start_at(text, kFlag, kNow);
   check_refusal(r);
   if (!r) return;
   FUZZ_CHECK(*r >= kNow);
-  // Known (issue 14 item 11) too: timegm rolls 2026-11-31 over to December 1st.
   std::tm given{};
   if (!rfc3339_fields(text, given) || given.tm_sec == 60) return;  // a leap second may roll over
   const std::time_t seconds = static_cast<std::time_t>(*r / 1'000'000'000);

@@ -63,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   pacer::report::RunReport second = *report;
   second.shard_index = report->shard_count > 1 ? (report->shard_index + 1) % report->shard_count : 0;
-  const auto merged = pacer::report::merge_reports({*report, second}, {"fuzz.json", "copy.json"}, true);
+  const auto merged = pacer::report::merge_reports({*report, second}, {"fuzz.json", "copy.json"},
+                                                   pacer::report::MergeRules{.force = true, .allow_missing = true});
   if (!merged) {
     FUZZ_CHECK(!merged.error().message.empty());
     return 0;
