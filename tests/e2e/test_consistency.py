@@ -6,11 +6,10 @@ from one run against `pacer serve`. The test reads every rate and count each of 
 prints and checks that the same quantity has the same value everywhere (within the
 rounding of what is printed) and agrees with the server's own counters (/stats).
 
-Adding a case: append a Case to CASES (server options, pacer options). Shard and
-merged runs need two pacer processes and `pacer merge`: give a case several
-`shards` (each run gets `--shard i/N`), then compare each shard's outputs with
-check_outputs() and the merged report's counts with the sum of the shards and the
-server (see the note at the end of this file).
+Adding a case: append a Case to CASES (server options, pacer options). Shard runs
+are SHARD_CASES: two shards run at once against one server, each shard's outputs are
+checked like a single run's, and `pacer merge` of the two is checked against their
+sums and the server.
 """
 
 from __future__ import annotations
@@ -18,10 +17,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import subprocess
 
 import pytest
 
-from conftest import COUNTER_SETTLE_S, parse_duration
+from conftest import COUNTER_SETTLE_S, parse_duration, parse_report
 
 
 @dataclasses.dataclass
@@ -49,7 +49,7 @@ CASES = [
 ]
 
 ERROR_CLASSES = ("connect", "read", "write", "timeout", "parse", "status")
-PROGRESS = re.compile(r"^\[\s*([0-9.]+)s / ([0-9.]+)s\] ([0-9.]+) req/s(.*)$", re.M)
+PROGRESS = re.compile(r"^\[\s*([0-9.]+)s / ([0-9.]+)s\] (?:shard \d+/\d+: )?([0-9.]+) req/s(.*)$", re.M)
 
 
 def close(a: float, b: float, tolerance: float, what: str) -> None:
@@ -174,9 +174,65 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
         close(printed, exact, 0.006 * exact + 1e-8, f"latency {label}")
 
 
-# Shards and merges (to add once the `shards` work is in): run the same case as
-# `--shard 0/2` and `--shard 1/2` at once against one server, check each shard's
-# outputs with the checks above (each shard's figures are about itself), then
-# `pacer merge --format json` the two reports and check that its counts are the
-# sums of the shards', its rates the sums over the common window, and its
-# responses + warm-up responses equal the server's requests_answered.
+SHARD_CASES = [
+    Case("closed-shards", ("-t1", "-c8", "-d", "3s")),
+    Case("open-shards", ("-t1", "-c8", "-R", "600", "-d", "3s"), open_model=True),
+]
+
+
+def run_outputs(pacer_bin, args: tuple[str, ...], tmp_path, tag: str):
+    """Starts one pacer with every output on; returns (process, report path, series path)."""
+    report_path = tmp_path / f"{tag}.json"
+    series_path = tmp_path / f"{tag}.ndjson"
+    proc = subprocess.Popen([pacer_bin, *args, "--plain", "--interval", "1s", "--timeseries", str(series_path),
+                             "--format", "json", "-o", str(report_path), "--latency"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return proc, report_path, series_path
+
+
+@pytest.mark.parametrize("case", SHARD_CASES, ids=[c.name for c in SHARD_CASES])
+def test_shards_and_their_merge_agree_with_each_other_and_with_the_server(case, start_server, pacer_bin, tmp_path):
+    """Two shards at once against one server: each shard's outputs agree with each
+    other and are about the shard (its target is its share); `pacer merge` of the two
+    gives the shards' sums in its text and JSON alike, and the server's count."""
+    server = start_server(*case.server_args)
+    procs = [run_outputs(pacer_bin, (*case.pacer_args, "--shard", f"{i}/2", server.url + case.path), tmp_path,
+                         f"shard{i}") for i in range(2)]
+    docs = []
+    for proc, report_path, series_path in procs:
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, f"{proc.args}\n{out}\n{err}"
+        report = parse_report(out)
+        doc = json.loads(report_path.read_text())
+        rows = [json.loads(line) for line in series_path.read_text().splitlines()]
+        check_counts(out, doc, rows, report)
+        check_durations_and_rates(out, doc, rows, report)
+        if case.open_model:
+            check_open_model(out, doc, rows)
+            whole = float(case.pacer_args[case.pacer_args.index("-R") + 1])
+            close(doc["rates"]["target_per_s"], whole / 2, 0.01, "a shard's target is its share")
+        check_progress(err, rows, doc, case.open_model)
+        assert doc["config"]["connections"] == 4, doc["config"]
+        docs.append(doc)
+
+    merged = subprocess.run([pacer_bin, "merge", "--format", "json", *(str(p[1]) for p in procs)],
+                            capture_output=True, text=True, timeout=60)
+    assert merged.returncode == 0, merged.stderr
+    mdoc = json.loads(merged.stdout)
+    text = subprocess.run([pacer_bin, "merge", "--latency", *(str(p[1]) for p in procs)],
+                          capture_output=True, text=True, timeout=60)
+    assert text.returncode == 0, text.stderr
+    mreport = parse_report(text.stdout)
+    for key in ("responses", "requests_sent", "warmup_responses"):
+        assert mdoc["counts"][key] == sum(d["counts"][key] for d in docs), key
+    for name in ERROR_CLASSES:
+        assert mdoc["errors"][name] == sum(d["errors"][name] for d in docs) == mreport.errors.get(name, 0), name
+    assert mreport.requests == mdoc["counts"]["responses"]
+    close(mreport.requests_per_sec, mdoc["rates"]["completed_per_s"], 0.006, "merged text vs JSON req/s")
+    if case.open_model:
+        close(mdoc["rates"]["target_per_s"], sum(d["rates"]["target_per_s"] for d in docs), 0.01,
+              "merged target is the shards' sum")
+        m = text_field(unwrapped(text.stdout), r"^Rate:\s+target ([0-9.]+)/s, sent ([0-9.]+)/s")
+        close(float(m.group(1)), mdoc["rates"]["target_per_s"], 0.006, "merged text target vs JSON")
+        close(float(m.group(2)), mdoc["rates"]["sent_per_s"], 0.006, "merged text sent vs JSON")
+    check_server(server, mdoc, mreport)
