@@ -17,8 +17,13 @@ constexpr std::string_view kEnter = "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J";
 // Colours reset, cursor shown, alternate screen off (the shell's screen returns).
 constexpr std::string_view kLeave = "\x1b[0m\x1b[?25h\x1b[?1049l";
 
-// Signal handlers can only reach globals: the fd of the active LiveScreen, -1 if none.
-std::atomic<int> g_live_fd{-1};
+// Signal handlers can only reach globals: the fd of the active LiveScreen (>= 0);
+// while its restore() is giving the terminal back, kLeaving - fd (the sequence may
+// not be written yet, so a handler that exits must still write it); -1 if none.
+std::atomic<int> g_live{-1};
+constexpr int kLeaving = -2;
+
+int live_fd(int state) { return state >= 0 ? state : state <= kLeaving ? kLeaving - state : -1; }
 
 void write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
@@ -43,7 +48,7 @@ void install(int sig, void (*handler)(int), int flags, struct sigaction* previou
 // frame redraws everything).
 void on_suspend(int sig) {
   const int saved_errno = errno;
-  const int fd = g_live_fd.load();
+  const int fd = live_fd(g_live.load());
   if (fd >= 0) write_all(fd, kLeave);
   install(sig, SIG_DFL, 0, nullptr);
   sigset_t unblock;
@@ -52,7 +57,7 @@ void on_suspend(int sig) {
   pthread_sigmask(SIG_UNBLOCK, &unblock, nullptr);
   raise(sig);  // stops here until SIGCONT
   install(sig, &on_suspend, SA_RESTART, nullptr);
-  if (fd >= 0) write_all(fd, kEnter);
+  if (fd >= 0 && g_live.load() >= 0) write_all(fd, kEnter);  // not if restore() was under way
   errno = saved_errno;
 }
 
@@ -75,12 +80,12 @@ TerminalSize terminal_size(int fd) {
 }
 
 void restore_terminal_from_signal() {
-  const int fd = g_live_fd.exchange(-1);
+  const int fd = live_fd(g_live.exchange(-1));
   if (fd >= 0) write_all(fd, kLeave);
 }
 
 LiveScreen::LiveScreen(int fd) : fd_(fd) {
-  g_live_fd.store(fd);
+  g_live.store(fd);
   for (std::size_t i = 0; i < kHandled.size(); ++i) {
     const bool suspend = kHandled[i] == SIGTSTP;
     install(kHandled[i], suspend ? &on_suspend : &on_fatal,
@@ -112,8 +117,11 @@ void LiveScreen::draw(const std::string& frame) {
 void LiveScreen::restore() {
   if (!active_) return;
   active_ = false;
-  // Clear the global first so a signal arriving now does not write twice.
-  if (g_live_fd.exchange(-1) >= 0) write_all(fd_, kLeave);
+  // Until the sequence is written, a handler that exits (even one interrupting this
+  // write) writes it as well: written twice, the terminal ends the same; skipped,
+  // it stays in the alternate screen. A handler that came first has written it.
+  if (g_live.exchange(kLeaving - fd_) >= 0) write_all(fd_, kLeave);
+  g_live.store(-1);
   for (std::size_t i = 0; i < kHandled.size(); ++i) sigaction(kHandled[i], &previous_[i], nullptr);
 }
 

@@ -42,8 +42,9 @@ class LiveScreen {
   std::array<struct sigaction, kHandled.size()> previous_{};
 };
 
-// Async-signal-safe: if a LiveScreen is active, writes the sequence that
-// restores the terminal (for a handler that is about to _exit).
+// Async-signal-safe: if a LiveScreen is active, or its restore() has not finished
+// writing, writes the sequence that restores the terminal (for a handler that is
+// about to _exit), so the terminal is back whenever the handler runs.
 void restore_terminal_from_signal();
 
 }  // namespace pacer::ui
