@@ -10,12 +10,14 @@ PACER_BIN names the binary; when unset, build/debug/pacer in this repository is 
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import http.client
 import json
 import os
 import re
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -33,6 +35,33 @@ PACER_BIN = os.environ.get("PACER_BIN") or str(REPO / "build" / "debug" / "pacer
 # the server counts a reply once the kernel accepted its last byte, which can be a
 # moment after the client read it.
 COUNTER_SETTLE_S = 2.0
+
+
+# ------------------------------------------------------------------ sanitizer reports
+
+# A ThreadSanitizer build (the tsan preset) writes its reports to files here instead of
+# stderr, and the autouse fixture below fails the test during which one appeared. The
+# exit code alone (66) would miss a report from a process whose status no test checks
+# (`pacer serve`, a run stopped by a signal, a run expected to fail). Options already
+# in TSAN_OPTIONS are kept; the variable is inherited by every process a test starts.
+SANITIZER_LOG_DIR = tempfile.mkdtemp(prefix="pacer-tsan-")
+atexit.register(shutil.rmtree, SANITIZER_LOG_DIR, True)
+os.environ["TSAN_OPTIONS"] = " ".join(
+    o for o in (os.environ.get("TSAN_OPTIONS", ""), f"log_path={SANITIZER_LOG_DIR}/report") if o
+)
+
+
+@pytest.fixture(autouse=True)
+def no_sanitizer_report():
+    """Fails the test if a process it started wrote a sanitizer report."""
+    yield
+    reports = sorted(Path(SANITIZER_LOG_DIR).glob("report*"))
+    if not reports:
+        return
+    texts = [f"--- {r.name}\n{r.read_text(errors='replace')}" for r in reports]
+    for r in reports:
+        r.unlink()
+    pytest.fail("ThreadSanitizer reported:\n" + "\n".join(texts), pytrace=False)
 
 
 # --------------------------------------------------------------------------- units
