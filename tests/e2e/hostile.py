@@ -14,8 +14,11 @@ bounded time and bounded memory beside the exact counts.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
+import re
 import socket
+import struct
 import subprocess
 import threading
 import time
@@ -27,9 +30,10 @@ Behaviour = Callable[[socket.socket, threading.Event], None]
 
 
 class HostileServer:
-    """Accepts on 127.0.0.1:0 and runs `behaviour` for every connection."""
+    """Accepts on 127.0.0.1:`port` (0: any free port) and runs `behaviour` for every
+    connection."""
 
-    def __init__(self, behaviour: Behaviour, backlog: int = 128):
+    def __init__(self, behaviour: Behaviour, backlog: int = 128, port: int = 0):
         self.behaviour = behaviour
         self.accepted = 0
         self._lock = threading.Lock()
@@ -37,11 +41,12 @@ class HostileServer:
         self._conns: list[socket.socket] = []
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._sock.bind(("127.0.0.1", 0))
+        self._sock.bind(("127.0.0.1", port))
         self._sock.listen(backlog)
         self._sock.settimeout(0.05)
         self.port = self._sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/"
+        self._threads: list[threading.Thread] = []
         self._thread = threading.Thread(target=self._accept_loop, daemon=True)
         self._thread.start()
 
@@ -54,7 +59,9 @@ class HostileServer:
             with self._lock:
                 self.accepted += 1
                 self._conns.append(conn)
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+                t = threading.Thread(target=self._serve, args=(conn,), daemon=True)
+                self._threads.append(t)
+            t.start()
 
     def _serve(self, conn: socket.socket) -> None:
         try:
@@ -69,6 +76,12 @@ class HostileServer:
 
     def close(self) -> None:
         self._stop.set()
+        try:
+            # Stops listening at once (a connect from now on is refused) and wakes
+            # the accept loop; close() alone would wait for the loop's poll to end.
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self._thread.join(timeout=5)
         self._sock.close()
         with self._lock:
@@ -77,6 +90,16 @@ class HostileServer:
                     c.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+    def kill(self) -> None:
+        """Goes away as a killed process does: stops listening, then closes every
+        connection, and waits for the behaviours to return (so their counts are
+        final). A new HostileServer may then listen on the same port."""
+        self.close()
+        with self._lock:
+            threads = list(self._threads)
+        for t in threads:
+            t.join(timeout=5)
 
     def __enter__(self) -> "HostileServer":
         return self
@@ -146,7 +169,132 @@ def silent(conn: socket.socket, stop: threading.Event) -> None:
             continue
 
 
+class Tally:
+    """Thread-safe counts of what a behaviour did (answers sent in full, requests
+    dropped...), for tests that compare them with pacer's report."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+
+    def add(self, name: str, by: int = 1) -> None:
+        with self._lock:
+            self._counts[name] = self._counts.get(name, 0) + by
+
+    def __getitem__(self, name: str) -> int:
+        with self._lock:
+            return self._counts.get(name, 0)
+
+
+def garbage(data: bytes) -> Behaviour:
+    """Answers every request with `data`, which is not HTTP."""
+    return answer_each_request(data)
+
+
+def trickle(response: bytes, interval_s: float) -> Behaviour:
+    """Slowloris: answers each request one byte every `interval_s` seconds."""
+
+    def behaviour(conn: socket.socket, stop: threading.Event) -> None:
+        buf = bytearray()
+        while read_request_head(conn, stop, buf) is not None:
+            for i in range(len(response)):
+                if stop.wait(interval_s):
+                    return
+                conn.sendall(response[i : i + 1])
+
+    return behaviour
+
+
+def reset_after(response: bytes, sent_bytes: int) -> Behaviour:
+    """After the first request's head, sends the first `sent_bytes` of `response`
+    and then resets the connection (SO_LINGER 0: an RST, not a FIN)."""
+
+    def behaviour(conn: socket.socket, stop: threading.Event) -> None:
+        buf = bytearray()
+        if read_request_head(conn, stop, buf) is None:
+            return
+        conn.sendall(response[:sent_bytes])
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    return behaviour
+
+
+def answer_before_the_body(response: bytes, tally: Tally) -> Behaviour:
+    """An early response: answers each request as soon as its head has arrived, then
+    reads the rest of its body (Content-Length), so the answer reaches the client while
+    it is still sending. tally["early"] counts answers sent while some of the body had
+    not arrived yet."""
+
+    def behaviour(conn: socket.socket, stop: threading.Event) -> None:
+        buf = bytearray()
+        while (head := read_request_head(conn, stop, buf)) is not None:
+            m = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+            left = int(m.group(1)) if m else 0
+            if len(buf) < left:
+                tally.add("early")
+            conn.sendall(response)
+            left -= min(left, len(buf))
+            del buf[:]
+            while left > 0 and not stop.is_set():
+                try:
+                    chunk = conn.recv(min(left, 1 << 20))
+                except socket.timeout:
+                    continue
+                if not chunk:
+                    return
+                left -= len(chunk)
+
+    return behaviour
+
+
+def answer_after(response: bytes, delay_s: float, tally: Tally) -> Behaviour:
+    """Answers each request `delay_s` after its head arrived. tally["answered"] counts
+    answers sent in full, tally["dropped"] requests read but never answered (the
+    server was killed meanwhile)."""
+
+    def behaviour(conn: socket.socket, stop: threading.Event) -> None:
+        buf = bytearray()
+        while read_request_head(conn, stop, buf) is not None:
+            if stop.wait(delay_s):
+                tally.add("dropped")
+                return
+            try:
+                conn.sendall(response)
+            except OSError:
+                tally.add("dropped")
+                raise
+            tally.add("answered")
+
+    return behaviour
+
+
 # -------------------------------------------------------------------- measuring pacer
+
+
+@functools.lru_cache(maxsize=None)
+def sanitizer() -> str | None:
+    """"tsan" or "asan" when PACER_BIN is a sanitizer build (named by the runtime it
+    links), else None: memory and CPU bounds scale with the sanitizer's overhead."""
+    with open(PACER_BIN, "rb") as f:
+        binary = f.read()
+    for name in ("tsan", "asan"):
+        if f"lib{name}.so".encode() in binary:
+            return name
+    return None
+
+
+# How much more memory and CPU time a run takes under each sanitizer (TSan shadows
+# every byte touched with 4 more; ASan adds redzones and a quarantine), measured here.
+RSS_FACTOR = {"tsan": 5, "asan": 3}
+CPU_FACTOR = {"tsan": 15, "asan": 3}
+
+
+def rss_factor() -> int:
+    return RSS_FACTOR.get(sanitizer() or "", 1)
+
+
+def cpu_factor() -> int:
+    return CPU_FACTOR.get(sanitizer() or "", 1)
 
 
 @dataclasses.dataclass
@@ -155,18 +303,34 @@ class MeasuredRun(Run):
     peak_rss_kb: int = 0
 
 
+def _peak_rss_kb(pid: int) -> int:
+    """VmHWM of a live process (its peak RSS since its last exec), 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run_measured(*args: str, timeout: float = 60.0, input: bytes | None = None) -> MeasuredRun:
     """Runs pacer like conftest.run_pacer and also returns its wall time and peak RSS.
 
-    The RSS comes from wait4()'s rusage of this one child, so concurrent tests do not
-    disturb it."""
+    The RSS is pacer's own, so concurrent tests do not disturb it: wait4()'s ru_maxrss
+    of this one child when that is above this Python's peak (the kernel folds the peak
+    of the memory the child was spawned from into it), otherwise the child's VmHWM,
+    polled while it runs."""
     started = time.monotonic()
+    spawned_from_kb = _peak_rss_kb(os.getpid())
     proc = subprocess.Popen(
         [PACER_BIN, *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    spawned_from_kb = max(spawned_from_kb, _peak_rss_kb(os.getpid()))
     out_chunks: list[bytes] = []
     err_chunks: list[bytes] = []
 
@@ -187,7 +351,9 @@ def run_measured(*args: str, timeout: float = 60.0, input: bytes | None = None) 
     except BrokenPipeError:
         pass
     deadline = started + timeout
+    polled_kb = 0
     while True:
+        polled_kb = max(polled_kb, _peak_rss_kb(proc.pid))
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             break
@@ -206,16 +372,25 @@ def run_measured(*args: str, timeout: float = 60.0, input: bytes | None = None) 
         b"".join(out_chunks).decode("utf-8", errors="replace"),
         b"".join(err_chunks).decode("utf-8", errors="replace"),
         wall_s=wall,
-        peak_rss_kb=usage.ru_maxrss,
+        peak_rss_kb=usage.ru_maxrss if usage.ru_maxrss > spawned_from_kb else max(polled_kb, 1),
     )
 
 
 __all__ = [
     "HostileServer",
     "MeasuredRun",
+    "Tally",
     "after_request_send_forever",
+    "answer_after",
+    "answer_before_the_body",
     "answer_each_request",
+    "cpu_factor",
+    "garbage",
     "read_request_head",
+    "reset_after",
+    "rss_factor",
     "run_measured",
+    "sanitizer",
     "silent",
+    "trickle",
 ]
