@@ -185,6 +185,10 @@ class Tally:
         with self._lock:
             return self._counts.get(name, 0)
 
+    def __repr__(self) -> str:
+        with self._lock:
+            return f"Tally({self._counts})"
+
 
 def garbage(data: bytes) -> Behaviour:
     """Answers every request with `data`, which is not HTTP."""

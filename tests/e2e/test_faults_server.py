@@ -291,21 +291,23 @@ def test_a_server_killed_and_restarted_mid_run_loses_only_what_was_in_flight(pac
         raise outcome["error"]
     run = outcome["run"]
     report = parse_report(run.stdout)
+    context = f"server before the kill: {before}, after: {after}\n{run}"
 
-    assert run.rc == 0, str(run)
+    assert run.rc == 0, context
     # 1.5 s of answers, 0.5 s down, and up to a second of reconnect backoff.
     assert_bounded(run, 1.5 + 0.5 + 1.0, baseline_rss_kb)
     # Every answer sent in full was counted, and nothing else succeeded.
-    assert report.requests == before["answered"] + after["answered"], str(run)
-    assert report.status_codes == {200: report.requests}, str(run)
-    assert before["answered"] >= 100 and after["answered"] > 0, str(run)
-    # Each of the 600 requests is counted once: answered, or lost with its connection
-    # (at most one in flight per connection when the server went away).
+    assert report.requests == before["answered"] + after["answered"], context
+    assert report.status_codes == {200: report.requests}, context
+    assert before["answered"] >= 100 and after["answered"] > 0, context
+    # Each of the 600 requests is counted once: answered, or lost with its connection.
+    # Lost are at least those the server had read and dropped, at most one per
+    # connection (none when pacer had read every answer but not yet sent again).
     lost = report.errors["read"] + report.errors["write"]
-    assert report.requests + lost == 600, str(run)
-    assert 1 <= lost <= 4, str(run)
-    assert report.errors["timeout"] == report.errors["parse"] == 0, str(run)
-    assert report.errors["connect"] > 0, str(run)  # refused while the server was down
+    assert report.requests + lost == 600, context
+    assert before["dropped"] <= lost <= 4, context
+    assert report.errors["timeout"] == report.errors["parse"] == 0, context
+    assert report.errors["connect"] > 0, context  # refused while the server was down
 
 
 def wait_for(condition, timeout_s: float) -> bool:
