@@ -141,7 +141,9 @@ def test_the_live_view_advances_during_the_run_and_leaves_the_report_on_a_restor
 
 def test_ctrl_c_in_the_live_view_restores_the_terminal_and_prints_the_partial_report(tmux, server):
     tmux.start(pacer_command("-t1", "-c2", "-d", "60s", server.url))
-    tmux.wait_until(lambda: elapsed_on(tmux.screen()) is not None and "Latency" in tmux.screen(), "the live view")
+    # Until a response is on screen (a TSan build takes a while to get the first one).
+    tmux.wait_until(lambda: elapsed_on(tmux.screen()) is not None and "Latency" in tmux.screen()
+                    and re.search(r"(?<![0-9.])(?!0 )[0-9.]+[kMG]? responses", tmux.screen()), "a response in the live view")
     os.kill(tmux.pacer_pid(), signal.SIGINT)  # as Ctrl-C does
 
     assert tmux.wait_for_exit() == 130, tmux.screen()
