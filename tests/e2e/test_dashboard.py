@@ -154,6 +154,8 @@ def test_ctrl_c_in_the_live_view_restores_the_terminal_and_prints_the_partial_re
     assert parse_report(after).requests > 0
 
 
+@pytest.mark.tsan_allows("thread leak", reason="the second signal _exits at once by design, without joining the "
+                        "workers; under TSan, _exit reports the finished ones not yet joined")
 def test_a_second_signal_exits_at_once_and_still_restores_the_terminal(tmux, server):
     tmux.start(pacer_command("-t1", "-c2", "-d", "60s", server.url))
     tmux.wait_until(lambda: elapsed_on(tmux.screen()) is not None, "the live view")
