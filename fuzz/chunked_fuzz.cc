@@ -114,10 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::size_t> whole = body.empty() ? std::vector<std::size_t>{} : std::vector<std::size_t>{body.size()};
   const Outcome one = run(body, whole, cap);
   const Outcome split = run(body, pacer::fuzz::split_lengths(body.size(), seed), cap);
-  // Known (see http1_response_fuzz.cc): after a response that closes the
-  // connection, acceptance depends on the split; compared in strict mode only.
-  FUZZ_CHECK(one.completions == split.completions);
-  if (pacer::fuzz::strict()) FUZZ_CHECK(one == split);
+  FUZZ_CHECK(one == split);
   FUZZ_CHECK(one.completions.size() <= 2);
   for (const Completion& c : one.completions) FUZZ_CHECK(c.body.size() <= body.size() && c.body.size() <= cap);
 

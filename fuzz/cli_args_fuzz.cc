@@ -5,8 +5,7 @@
 // Input: the arguments separated by NUL bytes (at most 64). Inputs that would
 // make parse read a file that never ends are skipped: an '@' not followed by
 // '-' (-b @FILE; `@-` reads the given stdin text) and absolute paths
-// (--cacert /dev/...); relative names are only opened for reading. --start-at
-// is left out until issue 14 item 11 lands, but in strict mode (fuzz_support.h).
+// (--cacert /dev/...); relative names are only opened for reading.
 //
 // Invariants beyond "no crash":
 //   - parse is deterministic (the same input gives the same result);
@@ -34,9 +33,6 @@ bool safe(const std::vector<std::string>& args) {
       if (at + 1 >= a.size() || a[at + 1] != '-') return false;
     }
     if (a.find("=/") != std::string::npos) return false;
-    // Known (issue 14 item 11): --start-at before 1677 is UB in shard_options.cc;
-    // fuzzed in strict mode only until the fix lands.
-    if (!pacer::fuzz::strict() && a.find("start-at") != std::string::npos) return false;
   }
   return true;
 }

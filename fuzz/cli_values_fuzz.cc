@@ -12,8 +12,7 @@
 //   - SLO terms: a percentile inside (0, 100), a limit > 0, the text kept;
 //   - an error rate lies in [0, 1]; a shard i/N has 0 <= i < N;
 //   - --start-at is never before `now`, and an RFC 3339 time that is accepted
-//     names a real calendar date (gmtime gives back the same fields); strict
-//     mode only until issue 14 item 11 lands (fuzz_support.h);
+//     names a real calendar date (gmtime gives back the same fields);
 //   - streams and pipeline depths stay in their documented ranges; a port
 //     number is 0..65535 and reads back as the digits given.
 #include <cmath>
@@ -126,9 +125,6 @@ bool rfc3339_fields(std::string_view text, std::tm& out) {
 }
 
 void start_at(std::string_view text) {
-  // Known (issue 14 item 11): a time before 1677 overflows int64 nanoseconds
-  // (UB at shard_options.cc, "1013-12-31T01:00:00.250Z"): strict mode only.
-  if (!pacer::fuzz::strict()) return;
   const auto r = parse_start_at(text, kFlag, kNow);
   check_refusal(r);
   if (!r) return;

@@ -21,15 +21,6 @@
 
 namespace pacer::fuzz {
 
-// Invariants that known, reported bugs still break (each named where it is
-// checked, with the issue item that will fix it) are checked only when
-// PACER_FUZZ_STRICT is set, so CI stays green meanwhile and anyone can see
-// whether the fix has landed: PACER_FUZZ_STRICT=1 scripts/fuzz.sh.
-inline bool strict() {
-  static const bool on = std::getenv("PACER_FUZZ_STRICT") != nullptr;
-  return on;
-}
-
 // Cut points for feeding `len` bytes in pieces, from a seed byte: the same seed
 // gives the same pieces. Pieces are 1..32 bytes long, with now and then a longer
 // one, so boundaries fall everywhere (inside a CRLF, a chunk size, a frame header).

@@ -47,16 +47,6 @@ struct Outcome {
   bool operator==(const Outcome&) const = default;
 };
 
-// Known (reported to the owner of proto/http1_parser): after a response that
-// closes the connection (an interim HTTP/1.0 1xx too), the bytes that follow are
-// ignored in one feed but refused when they come in another read. Until one rule
-// holds, outcomes are compared by their events, and by accept/finish too only
-// when no response closed the connection or in strict mode (fuzz_support.h).
-bool same(const Outcome& a, const Outcome& b, bool closed) {
-  if (pacer::fuzz::strict()) return a == b;
-  return closed || a.accepted != b.accepted ? a.events == b.events : a == b;
-}
-
 struct Mode {
   std::uint32_t depth;
   bool is_head;
@@ -65,8 +55,7 @@ struct Mode {
   std::uint64_t head_bits;
 };
 
-Outcome run(const Mode& mode, std::string_view input, const std::vector<std::size_t>& pieces, bool use_known,
-            bool* closed = nullptr) {
+Outcome run(const Mode& mode, std::string_view input, const std::vector<std::size_t>& pieces, bool use_known) {
   static std::string repeated;
   if (repeated.empty()) {
     for (std::uint32_t i = 0; i < Http1Session::kMaxDepth; ++i) repeated += kRequest;
@@ -95,7 +84,6 @@ Outcome run(const Mode& mode, std::string_view input, const std::vector<std::siz
   }
   if (outcome.accepted) outcome.finished = session.finish(recorder);
   outcome.events = std::move(recorder.events);
-  if (closed != nullptr) *closed = session.capacity() == 0;
   return outcome;
 }
 
@@ -135,23 +123,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const std::vector<std::size_t> whole = input.empty() ? std::vector<std::size_t>{} : std::vector<std::size_t>{input.size()};
   const std::vector<std::size_t> pieces = pacer::fuzz::split_lengths(input.size(), seed);
-  bool closed = false;
-  const Outcome one = run(mode, input, whole, true, &closed);
+  const Outcome one = run(mode, input, whole, true);
   const Outcome split = run(mode, input, pieces, true);
   const Outcome plain = run(mode, input, pieces, false);
-  if (!same(one, split, closed) || !same(one, plain, closed)) {
+  if (!(one == split) || !(one == plain)) {
     print("one feed", one);
     print("split", split);
     print("split, no known head", plain);
   }
-  // Known (reported, found after rebasing on the new status-line and head-size
-  // checks): the known head and llhttp can disagree (one response more through the
-  // known head; inputs regression-known-head-*). Until fixed, the split and
-  // known-head comparisons run in strict mode only (fuzz_support.h).
-  if (pacer::fuzz::strict()) {
-    FUZZ_CHECK(same(one, split, closed));
-    FUZZ_CHECK(same(one, plain, closed));
-  }
+  FUZZ_CHECK(one == split);
+  FUZZ_CHECK(one == plain);
 
   // Responses go to the tokens in submission order, at most one each.
   const std::size_t finals = mode.batch ? 1 : mode.depth;

@@ -10,8 +10,8 @@
 // Invariants beyond "no crash":
 //   - one feed and random splits give the same events and accept/reject;
 //   - each submitted token ends at most once (a response or a failure), a
-//     cancelled token never; responses carry a status in 100..599 (strict
-//     only until HTTP/2 refuses other three-digit ones, see fuzz_support.h);
+//     cancelled token never; responses carry a status in 100..599 (another
+//     three-digit :status fails the request as malformed);
 //   - capacity() never exceeds the streams asked for; after a rejected feed the
 //     session takes no new requests and gives a reason;
 //   - the output queued while receiving (SETTINGS ack, WINDOW_UPDATE, RST) drains.
@@ -125,10 +125,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(!ended[token]);
     FUZZ_CHECK(!(cancel_first && token == 0));
     ended[token] = true;
-    // Known: nghttp2 checks only that :status is three digits, and Http2Session
-    // reports "006" as status 6 (HTTP/1.1 refuses it: issue 14 item 6).
-    const bool status_ok = pacer::fuzz::strict() ? what >= 100 && what <= 599 : what <= 999;
-    FUZZ_CHECK(status_ok || what >= 1000);
+    // A :status outside 100-599 ("006") fails the request as malformed.
+    FUZZ_CHECK((what >= 100 && what <= 599) || what >= 1000);
   }
   return 0;
 }

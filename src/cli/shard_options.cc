@@ -124,9 +124,10 @@ Result<std::int64_t> parse_start_at(std::string_view text, std::string_view flag
     return bad_argument(fmt::format(
         "{}: '{}' is not a time (RFC 3339 in UTC such as 2026-11-30T12:00:00Z, or Unix seconds)", flag, text));
   }
-  // Compared in whole seconds first: a far-off time never reaches the
-  // nanosecond arithmetic, where it would overflow.
+  // Compared in whole seconds first: a far-off time, ahead or behind, never
+  // reaches the nanosecond arithmetic, where it would overflow.
   const std::int64_t now_s = now_unix_ns / kNsPerS;
+  if (at->seconds < now_s) return bad_argument(fmt::format("{}: {} is in the past", flag, text));
   if (at->seconds - now_s > kMaxStartAheadS) {
     return bad_argument(fmt::format("{}: {} is {} days ahead; a start may be at most {} days ahead (the process "
                                     "waits for it)",

@@ -243,6 +243,11 @@ void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::Re
   }
   RequestSlot& slot = release_slot(c, token);
   slot.free_ns = now_;
+  if (why == proto::RequestFailure::kMalformed) {
+    note_error(0, "malformed HTTP/2 response (:status not three digits 100-599)");
+    if (is_recorded(slot.t_sched)) ++result_.counters.errors.parse;
+    return;
+  }
   const bool goaway = why != proto::RequestFailure::kStreamReset;
   note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
   if (!is_recorded(slot.t_sched)) return;

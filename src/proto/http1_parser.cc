@@ -162,8 +162,8 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
   const bool interim = status >= 100 && status < 200;  // keep waiting for the final one (101 failed earlier)
   const bool keep_alive = llhttp_should_keep_alive(parser) != 0;
   // After a response (interim ones too) that closes the connection, llhttp reads
-  // nothing more; the known head must not either, or counts would depend on
-  // where the reads split.
+  // nothing more; feed() neither, or counts and errors would depend on where the
+  // reads split.
   if (!keep_alive) self->closed_ = true;
   if (!interim) {
     const bool head = (self->head_bits_ & 1) != 0;
@@ -221,7 +221,7 @@ void ResponseParser::complete(int status, bool keep_alive) {
 }
 
 bool ResponseParser::starts_with_known_head(const char* p, const char* end) const {
-  return known_ != nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 && !closed_ &&
+  return known_ != nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
          static_cast<std::size_t>(end - p) >= known_->length &&
          std::memcmp(p, known_->bytes.data(), known_->length) == 0;
 }
@@ -251,9 +251,18 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
   error_reason_ = "";
   const char* p = data;
   const char* const end = data + len;
-  while (p < end) {
+  // After a response that closes the connection (an interim one too) llhttp
+  // ignores every byte; so does everything here (the known head, the status and
+  // head-size checks), whether those bytes came in the same read or a later one.
+  while (p < end && !closed_) {
     if (known_body_left_ > 0) {  // a known response's body, over several reads
       p += skip_known_body(static_cast<std::size_t>(end - p));
+      continue;
+    }
+    // Line ends between responses, which llhttp skips: a response (the head
+    // learnt or matched) starts at its status line, wherever reads split.
+    if (!in_message_ && (*p == '\r' || *p == '\n')) {
+      ++p;
       continue;
     }
     if (!in_message_ && starts_with_known_head(p, end)) {

@@ -157,7 +157,7 @@ class ResponseParser {
   int status_digits_ = 0;
   int status_line_bytes_ = 0;
   std::array<char, 128> reason_buffer_{};  // error_reason_ when it names a value
-  bool closed_ = false;          // a response said the connection closes: llhttp takes what follows
+  bool closed_ = false;          // a response said the connection closes: what follows is ignored
   bool learn_ = false;           // the response llhttp completed last may become the known head
   KnownHead* known_;
   std::size_t known_body_left_ = 0;  // of the known response in progress

@@ -172,9 +172,18 @@ int Http2Session::on_header(nghttp2_session*, const nghttp2_frame* frame, const 
   if (frame->hd.type != NGHTTP2_HEADERS || namelen != 7 || std::memcmp(name, ":status", 7) != 0) return 0;
   const std::int64_t token = self.token_of(frame->hd.stream_id);
   if (token < 0) return 0;
+  // nghttp2 checks only that it is three digits; as for HTTP/1.1, a status
+  // outside 100-599 ("006") is a malformed response, not a status.
   int status = 0;
   for (std::size_t i = 0; i < valuelen && i < 3; ++i) status = status * 10 + (value[i] - '0');
-  self.status_[static_cast<std::size_t>(token)] = status;  // nghttp2 checked it is 3 digits
+  const auto t = static_cast<std::uint32_t>(token);
+  if (valuelen != 3 || status < 100 || status > 599) {
+    self.stream_of_[t] = 0;  // what the stream does next is ignored
+    self.events_->on_request_failed(t, RequestFailure::kMalformed);
+    nghttp2_submit_rst_stream(self.session_.get(), NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_PROTOCOL_ERROR);
+    return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  }
+  self.status_[t] = status;
   return 0;
 }
 

@@ -22,6 +22,7 @@ enum class RequestFailure : std::uint8_t {
   kStreamReset,  // HTTP/2: the server reset the stream (RST_STREAM)
   kGoaway,       // HTTP/2: a GOAWAY with an error code refused the stream before processing it
   kRefused,      // HTTP/2: a graceful GOAWAY (NO_ERROR) refused the stream: not processed, safe to send again
+  kMalformed,    // HTTP/2: the response is malformed (a :status not three digits 100-599); the stream is reset
 };
 
 // Implemented by the engine. Called from inside Session::receive() only.

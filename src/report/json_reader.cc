@@ -181,7 +181,13 @@ std::int64_t parse_start_time(const Field& f) {
   }
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
-  return static_cast<std::int64_t>(timegm(&tm)) * kNsPerS + std::int64_t{ms} * kNsPerMs;
+  // Checked in whole seconds before the nanosecond arithmetic, where a time
+  // int64 nanoseconds since 1970 cannot hold (before 1677, after 2262) would overflow.
+  const std::int64_t secs = static_cast<std::int64_t>(timegm(&tm));
+  constexpr std::int64_t kMinS = std::numeric_limits<std::int64_t>::min() / kNsPerS + 1;
+  constexpr std::int64_t kMaxS = std::numeric_limits<std::int64_t>::max() / kNsPerS - 1;
+  if (secs < kMinS || secs > kMaxS) f.fail(fmt::format("'{}' is outside 1677-2262 (int64 nanoseconds since 1970)", text));
+  return secs * kNsPerS + std::int64_t{ms} * kNsPerMs;
 }
 
 void read_counts(const Field& root, stats::Counters& c) {

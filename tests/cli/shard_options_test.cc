@@ -58,6 +58,16 @@ TEST(ShardOptions, StartAtTakesRfc3339OrUnixSecondsAndRefusesThePast) {
   EXPECT_FALSE(parse_start_at("2026-13-30T00:00:00Z", "--start-at", now).ok());
 }
 
+// Found by fuzzing (cli_values): a time before 1677 overflowed int64
+// nanoseconds; it is refused as in the past before any nanosecond arithmetic.
+TEST(ShardOptions, StartAtFarInThePastIsRefusedWithoutOverflow) {
+  const std::int64_t now = 1'796'000'000LL * kNsPerS;  // 2026-11-30T00:53:20Z
+  EXPECT_EQ(parse_start_at("1013-12-31T01:00:00.250Z", "--start-at", now).error().message,
+            "--start-at: 1013-12-31T01:00:00.250Z is in the past");
+  EXPECT_EQ(parse_start_at("0001-01-01T00:00:00Z", "--start-at", now).error().message,
+            "--start-at: 0001-01-01T00:00:00Z is in the past");
+}
+
 TEST(ShardOptions, StartAtRefusesDatesThatDoNotExist) {
   const std::int64_t now = 1'796'000'000LL * kNsPerS;  // 2026-11-30T00:53:20Z
   const auto message = [now](const char* text) {

@@ -39,6 +39,7 @@ class FakeServer {
   nghttp2_session* session() { return session_; }
   int requests = 0;
   std::map<std::string, std::string> last_headers;
+  std::string status;  // when set, the :status of every answer (k200 and k503 only)
 
   // Moves bytes both ways until neither side has anything to say.
   void pump(Session& client, SessionEvents& events) {
@@ -76,6 +77,10 @@ class FakeServer {
     static std::uint8_t ok[] = "200";
     static std::uint8_t unavailable[] = "503";
     nghttp2_nv nv{status_name, self.answer_ == Answer::k503 ? unavailable : ok, 7, 3, NGHTTP2_NV_FLAG_NONE};
+    if (!self.status.empty()) {
+      nv.value = reinterpret_cast<std::uint8_t*>(self.status.data());
+      nv.valuelen = self.status.size();
+    }
     switch (self.answer_) {
       case Answer::k200:
       case Answer::k503: nghttp2_submit_response(session, id, &nv, 1, nullptr); break;
@@ -156,6 +161,31 @@ TEST(Http2Session, AStatusComesBackWithItsToken) {
   server.pump(client, events);
   ASSERT_EQ(events.responses.size(), 1u);
   EXPECT_EQ(events.responses[0], (std::pair<std::uint32_t, int>{0, 503}));
+}
+
+// Found by fuzzing (http2_session): nghttp2 checks only that :status is three
+// digits, and "006" was reported as status 6. As for HTTP/1.1, a status outside
+// 100-599 is a malformed response: that request fails, the connection carries on.
+TEST(Http2Session, AStatusOutside100To599FailsTheRequestAsMalformed) {
+  for (const char* status : {"006", "099", "600", "999"}) {
+    Client c({"--http2", "--streams", "2"}, 2);
+    Http2Session& client = c.session;
+    client.submit(0);
+    FakeServer server(Answer::k200);
+    server.status = status;
+    Recorder events;
+    server.pump(client, events);
+    EXPECT_TRUE(events.responses.empty()) << status << " reported as " << events.responses[0].second;
+    ASSERT_EQ(events.failures.size(), 1u) << status;
+    EXPECT_EQ(events.failures[0], (std::pair<std::uint32_t, RequestFailure>{0, RequestFailure::kMalformed}));
+    EXPECT_EQ(client.capacity(), 2u);
+    server.status = "599";
+    client.submit(1);
+    server.pump(client, events);
+    ASSERT_EQ(events.responses.size(), 1u) << status;
+    EXPECT_EQ(events.responses[0], (std::pair<std::uint32_t, int>{1, 599}));
+    EXPECT_EQ(events.failures.size(), 1u);
+  }
 }
 
 TEST(Http2Session, ABodyIsSentWithItsLengthAndUserHeadersLowerCased) {

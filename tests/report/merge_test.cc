@@ -4,6 +4,7 @@
 #include "report/merge.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <random>
 #include <string>
@@ -227,6 +228,22 @@ TEST(JsonReader, MissingOrMistypedFieldsAreNamed) {
             std::string::npos);
   EXPECT_NE(read_error(replace_once(text, "\"503\": 10", "\"5030\": 10")).find("status_codes.5030"),
             std::string::npos);
+}
+
+// Found by fuzzing (json_report): a start_time past 2262 overflowed int64
+// nanoseconds; a time they cannot hold is a bad report naming the field.
+TEST(JsonReader, AStartTimeInt64NanosecondsCannotHoldIsRefused) {
+  const std::string text = render_json(closed_report());
+  const std::string start = "\"2026-11-30T00:53:20.123Z\"";
+  for (const char* when : {"\"4052-11-30T00:53:20.123Z\"", "\"2262-04-12T00:00:00.000Z\"", "\"1013-12-31T01:00:00.250Z\"",
+                           "\"1677-09-21T00:00:00.000Z\""}) {
+    EXPECT_NE(read_error(replace_once(text, start, when)).find("start_time: "), std::string::npos) << when;
+  }
+  for (const char* when : {"\"2262-04-11T00:00:00.999Z\"", "\"1677-09-22T00:00:00.000Z\""}) {
+    auto read = read_json_report(replace_once(text, start, when), "edge.json");
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    EXPECT_EQ(nlohmann::json::parse(render_json(*read))["start_time"], std::string(when).substr(1, 24));
+  }
 }
 
 TEST(JsonReader, AHistogramWithOneCharacterChangedIsRefused) {
