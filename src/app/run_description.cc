@@ -1,6 +1,8 @@
 // See the header. Plain text, no side effects.
 #include "app/run_description.h"
 
+#include "engine/run.h"
+
 #include <fmt/format.h>
 
 #include "core/shard_share.h"
@@ -59,17 +61,8 @@ std::string outputs_line(const Config& c) {
 }  // namespace
 
 report::RunReport header_fields(const Config& config) {
-  report::RunReport fields;
-  fields.url = config.target.url;
+  report::RunReport fields = engine::make_report(config);
   fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
-  fields.connections = config.connections;
-  fields.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
-  fields.request_count = config.request_count;
-  fields.shard_index = config.shard_index;
-  fields.shard_count = config.shard_count;
-  fields.shard_source = config.shard_source;
-  fields.protocol = config.protocol_name();
-  fields.requests_per_connection = config.requests_per_connection();
   return fields;
 }
 

@@ -62,42 +62,6 @@ std::optional<load::RateProfile> make_profile(const Config& config) {
   return profile->with_warmup(config.warmup_ns);
 }
 
-report::RunReport make_report(const Config& config) {
-  report::RunReport r;
-  r.url = config.target.url;
-  r.method = config.method;
-  r.connections = config.connections;
-  r.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
-  r.request_count = config.request_count;
-  r.timeout_ns = config.timeout_ns;
-  r.warmup_ns = config.warmup_ns;
-  r.keep_alive = config.keep_alive;
-  r.protocol = config.protocol_name();
-  r.requests_per_connection = config.requests_per_connection();
-  r.print_latency = config.print_latency;
-  r.record_timeouts = config.record_timeouts;
-  r.load_model = config.load_model;
-  r.rate_per_s = config.rate_per_s;
-  r.rate_end_per_s = config.rate_end_per_s;
-  r.stages = config.stages;
-  r.poisson = config.poisson;
-  r.seed = config.seed;
-  r.deadline_ns = config.deadline_ns;
-  // A script may set its own headers and body, so only a -b body is judged.
-  r.body_without_content_type = config.body && config.script_path.empty() &&
-                                std::none_of(config.headers.begin(), config.headers.end(), [](const Header& h) {
-                                  return strcasecmp(h.name.c_str(), "Content-Type") == 0;
-                                });
-  r.slo = config.slo;
-  r.max_error_rate = config.max_error_rate;
-  r.shard_index = config.shard_index;
-  r.shard_count = config.shard_count;
-  r.shard_source = config.shard_source;
-  const ShardShare share = shard_share(config);
-  r.test_connections = share.test_connections;
-  r.test_request_count = share.test_requests;
-  return r;
-}
 
 // Sleeps until the wall clock reaches unix_ns (or `stop` is set). Returns true
 // if the wait was short enough (under 1 s) to keep an idle connection.
@@ -234,6 +198,43 @@ std::string first_tls_error(const std::vector<std::unique_ptr<Worker>>& workers)
 }
 
 }  // namespace
+
+report::RunReport make_report(const Config& config) {
+  report::RunReport r;
+  r.url = config.target.url;
+  r.method = config.method;
+  r.connections = config.connections;
+  r.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  r.request_count = config.request_count;
+  r.timeout_ns = config.timeout_ns;
+  r.warmup_ns = config.warmup_ns;
+  r.keep_alive = config.keep_alive;
+  r.protocol = config.protocol_name();
+  r.requests_per_connection = config.requests_per_connection();
+  r.print_latency = config.print_latency;
+  r.record_timeouts = config.record_timeouts;
+  r.load_model = config.load_model;
+  r.rate_per_s = config.rate_per_s;
+  r.rate_end_per_s = config.rate_end_per_s;
+  r.stages = config.stages;
+  r.poisson = config.poisson;
+  r.seed = config.seed;
+  r.deadline_ns = config.deadline_ns;
+  // A script may set its own headers and body, so only a -b body is judged.
+  r.body_without_content_type = config.body && config.script_path.empty() &&
+                                std::none_of(config.headers.begin(), config.headers.end(), [](const Header& h) {
+                                  return strcasecmp(h.name.c_str(), "Content-Type") == 0;
+                                });
+  r.slo = config.slo;
+  r.max_error_rate = config.max_error_rate;
+  r.shard_index = config.shard_index;
+  r.shard_count = config.shard_count;
+  r.shard_source = config.shard_source;
+  const ShardShare share = shard_share(config);
+  r.test_connections = share.test_connections;
+  r.test_request_count = share.test_requests;
+  return r;
+}
 
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
                               const IntervalSink& sink, const TickSink& tick,

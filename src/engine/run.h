@@ -23,6 +23,11 @@ using IntervalSink = std::function<void(const report::IntervalReport&)>;
 // time passing when no interval has closed yet (during --warmup).
 using TickSink = std::function<void(TimeNs since_start_ns)>;
 
+// The report's "what was asked for" fields, from the configuration alone (no
+// thread count: run() sets it from the workers it starts). Also what a header
+// printed before a run (--check-args, the live view) is made from.
+report::RunReport make_report(const Config& config);
+
 // Errors are kRuntime (exit 1): unresolvable host, no address accepting
 // connections, or a resource failure at set-up; kBadInput/kBadArgument (exit 2)
 // for https:// when --cacert, --cert or --key cannot be used (checked before
