@@ -458,32 +458,17 @@ class RecordingServer:
     def __init__(self):
         self.requests: list[RecordedRequest] = []
         self.problems: list[str] = []
+        from hostile import HostileServer  # hostile.py imports this module
+
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._conns: list[socket.socket] = []
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._sock.bind(("127.0.0.1", 0))
-        self._sock.listen(128)
-        self._sock.settimeout(0.05)
-        self.port = self._sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self._thread = threading.Thread(target=self._accept_loop, daemon=True)
-        self._thread.start()
+        self._server = HostileServer(self._serve)
+        self.port = self._server.port
+        self.url = self._server.url
 
-    def _accept_loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self._sock.accept()
-            except (socket.timeout, OSError):
-                continue
-            with self._lock:
-                self._conns.append(conn)
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
-    def _serve(self, conn: socket.socket) -> None:
+    def _serve(self, conn: socket.socket, stop: threading.Event) -> None:
         buf = b""
         try:
-            while not self._stop.is_set():
+            while not stop.is_set():
                 while b"\r\n\r\n" not in buf:
                     chunk = conn.recv(65536)
                     if not chunk:
@@ -537,15 +522,7 @@ class RecordingServer:
             return list(self.requests)
 
     def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-        self._sock.close()
-        with self._lock:
-            for c in self._conns:
-                try:
-                    c.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+        self._server.close()
 
 
 @pytest.fixture
