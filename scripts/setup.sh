@@ -22,6 +22,8 @@ packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3
           zlib1g-dev libhdrhistogram-java default-jre-headless
           libssl-dev openssl libnghttp2-dev libluajit-5.1-dev
           nginx nghttp2-server tmux)
+# report: headless Chromium opens the HTML report in the e2e tests (test_html_report.py).
+packages+=(chromium)
 # Cluster engines the e2e tests run shards under (test_engines_*.py) and the Node
 # that validates deploy/k8s offline; npm only where Node does not bring its own.
 packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client nodejs)
@@ -48,6 +50,13 @@ fi
 if [ ! -d tools/k8s-validate/node_modules/kubernetes-models ]; then
   echo "setup: npm ci in tools/k8s-validate"
   npm ci --prefix tools/k8s-validate --no-audit --no-fund --loglevel=error
+fi
+
+# report: uPlot, the chart library embedded into the HTML report at build time
+# (web/assets.cmake), pinned by web/package-lock.json.
+if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  echo "setup: npm ci in web"
+  npm ci --prefix web --no-audit --no-fund --loglevel=error
 fi
 
 cmake --preset "$preset" >/dev/null

@@ -1,0 +1,313 @@
+/* PacerReport: the HTML report's page, drawn from the JSON report embedded in it
+ * (<script type="application/json" id="pacer-data">, docs/report.schema.json) with
+ * PacerCharts (web/charts.js). One data path: `--html` and `pacer report` both embed
+ * the JSON report and this script draws everything from it.
+ *
+ *   PacerReport.render(el, report) -> Promise   one run
+ *   PacerReport.renderCompare(el, compare) -> Promise   {schema: "pacer-compare",
+ *       baseline, candidate (reports), baseline_name, candidate_name, changes: [{figure,
+ *       label, baseline, candidate, change, higher_is_worse}], bounds: [{figure, limit,
+ *       change, broken}]}
+ *
+ * Every headline figure is an element with data-figure="NAME" and data-value (the
+ * JSON's raw number), so tests compare the page with the report. When the page is
+ * drawn <html> gets data-ready="true" (or data-error with the reason).
+ */
+(function (global) {
+  'use strict';
+  const C = global.PacerCharts;
+  const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
+    'stream_reset', 'goaway', 'status'];
+
+  // ---- Small DOM helpers ---------------------------------------------------------
+
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null) continue;
+      if (k === 'class') e.className = v; else if (k.startsWith('data-')) e.setAttribute(k, v); else e[k] = v;
+    }
+    for (const c of children) if (c != null) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+  function section(el, title, id) {
+    const s = h('section', {class: 'pr-section', id});
+    s.append(h('h2', {}, title));
+    el.append(s);
+    return s;
+  }
+  function figure(name, label, value, text, note) {
+    return h('div', {class: 'pr-figure', 'data-figure': name, 'data-value': value == null ? '' : String(value)},
+      h('div', {class: 'pr-value'}, text), h('div', {class: 'pr-label'}, label), note ? h('div', {class: 'pr-note'}, note) : null);
+  }
+
+  // ---- Reading the report --------------------------------------------------------
+
+  function errorTotal(r) { return ERROR_CLASSES.reduce((n, k) => n + ((r.errors || {})[k] || 0), 0); }
+
+  function loadModelText(c) {
+    if (!c || c.load_model === 'closed') return 'closed loop';
+    let t = 'open model, ' + c.load_model;
+    if (c.load_model === 'constant') t += ' ' + C.fmtRate(c.rate_per_s);
+    if (c.load_model === 'ramp') t += ' ' + C.fmtRate(c.rate_per_s) + ' → ' + C.fmtRate(c.rate_end_per_s);
+    if (c.load_model === 'stages') t += ' ' + (c.stages || []).map((s) => s.duration_s + 's:' + s.rate_per_s).join(',');
+    if (c.arrival === 'poisson') t += ', Poisson (seed ' + c.seed + ')';
+    return t;
+  }
+
+  // A percentile of a summary, "≥ value" when it falls among censored samples.
+  function pct(summary, key) {
+    if (!summary || !summary.percentiles_ns) return {value: null, text: '–'};
+    const v = summary.percentiles_ns[key];
+    const lower = (summary.lower_bound_percentiles || []).includes(key);
+    return {value: v, text: (lower ? '≥ ' : '') + C.fmtNs(v), lower};
+  }
+
+  function verdict(r) {
+    const failures = (r.gates && r.gates.failures) || [];
+    if (r.gave_up) return {ok: false, text: 'gave up: ' + r.gave_up};
+    if (failures.length) return {ok: false, text: 'gate failed: ' + failures.join('; ')};
+    if (r.no_request_succeeded) return {ok: false, text: 'failed: not one request succeeded'};
+    if (r.interrupted) return {ok: null, text: 'interrupted: partial run'};
+    return {ok: true, text: (r.gates && r.gates.passed !== undefined) ? 'passed' : 'completed'};
+  }
+
+  // Histograms decoded once, with the report's exact min and max (V2 keeps buckets only).
+  async function decoded(summary, field) {
+    if (!summary || !summary[field || 'histogram']) return null;
+    const hist = await C.decodeHistogram(summary[field || 'histogram']);
+    if (hist && hist.total && !field && summary.max_ns != null) { hist.max = summary.max_ns; hist.min = summary.min_ns; }
+    return hist;
+  }
+
+  // ---- One run -------------------------------------------------------------------
+
+  function renderHeader(el, r, title) {
+    const c = r.config || {};
+    const v = verdict(r);
+    const head = h('header', {class: 'pr-header'});
+    head.append(h('h1', {}, title || 'pacer report'), h('div', {class: 'pr-url'}, c.url || ''));
+    const dl = h('dl', {class: 'pr-meta'});
+    const add = (k, val, name) => { dl.append(h('dt', {}, k), h('dd', {'data-field': name}, val)); };
+    if (r.command_line) add('command', r.command_line, 'command_line');
+    add('load model', loadModelText(c), 'load_model');
+    add('connections', `${c.connections} on ${c.threads} threads, ${c.protocol || 'http/1.1'}` +
+      (c.requests_per_connection > 1 ? `, ${c.requests_per_connection} per connection` : ''), 'connections');
+    add('started', r.start_time || '–', 'start_time');
+    add('duration', (r.duration_s ?? 0).toFixed(3) + 's' + (c.warmup_s ? ` (after ${c.warmup_s}s warm-up)` : ''), 'duration');
+    if (c.shard && c.shard.count > 1) add('shard', c.shard.index == null ? `${c.shard.covered} of ${c.shard.count} shards` : `${c.shard.index}/${c.shard.count}`, 'shard');
+    if (r.merge) add('merged', `${r.merge.files} reports` + (r.merge.complete ? '' : `, missing shards ${r.merge.missing_shards.join(', ')}`), 'merge');
+    add('pacer', r.pacer_version || '', 'pacer_version');
+    head.append(dl);
+    head.append(h('div', {class: 'pr-verdict ' + (v.ok === true ? 'ok' : v.ok === false ? 'bad' : 'warn'), 'data-field': 'verdict'}, v.text));
+    el.append(head);
+  }
+
+  function renderHeadline(el, r) {
+    const lat = r.latency || {};
+    const errors = errorTotal(r);
+    const box = h('div', {class: 'pr-figures'});
+    box.append(figure('requests', 'responses', r.counts.responses, C.fmtCount(r.counts.responses)));
+    box.append(figure('rps', 'requests/s', r.rates.completed_per_s, C.fmtRate(r.rates.completed_per_s)));
+    box.append(figure('errors', 'errors', errors, C.fmtCount(errors), C.fmtPct(r.error_rate)));
+    for (const [key, name] of [['50', 'p50'], ['99', 'p99'], ['100', 'max']]) {
+      const p = pct(lat, key);
+      box.append(figure(name, 'latency ' + name, p.value, p.text, p.lower ? 'lower bound (timeouts)' : null));
+    }
+    if (r.rates.target_per_s != null) {
+      box.append(figure('target_rps', 'target rate', r.rates.target_per_s, C.fmtRate(r.rates.target_per_s)));
+      box.append(figure('sent_rps', 'sent rate', r.rates.sent_per_s, C.fmtRate(r.rates.sent_per_s),
+        r.rates.sent_to_target != null ? C.fmtPct(r.rates.sent_to_target) + ' of target' : null));
+    }
+    el.append(box);
+    if (r.hint) el.append(h('p', {class: 'pr-hint'}, r.hint));
+  }
+
+  function renderTimeCharts(el, r) {
+    const ts = r.timeseries;
+    const s = section(el, 'Over time', 'over-time');
+    if (!ts || !ts.length) {
+      s.append(h('p', {class: 'pr-note'}, 'No time series in this report: run with --timeseries FILE or --html FILE.'));
+      return;
+    }
+    // Each interval is drawn at its end: the figures are over the time up to there.
+    const x = ts.map((p) => p.start_s + p.duration_s);
+    const open = ts.some((p) => p.target_rate_per_s != null);
+    const rps = [{label: 'achieved', values: ts.map((p) => p.achieved_rate_per_s)}];
+    if (open) {
+      rps.push({label: 'target', values: ts.map((p) => p.target_rate_per_s), dash: [6, 4]});
+      rps.push({label: 'sent', values: ts.map((p) => (p.duration_s > 0 ? p.sent / p.duration_s : null))});
+    }
+    C.timeChart(s, {title: 'Requests per second', unit: '/s', x, series: rps});
+    const ms = (k) => ts.map((p) => (p.latency_ns && p.latency_ns.count ? p.latency_ns[k] / 1e6 : null));
+    C.timeChart(s, {title: 'Latency per interval (log)', unit: 'ms', log: true, x, series: [
+      {label: 'p50', values: ms('p50')}, {label: 'p90', values: ms('p90')}, {label: 'p99', values: ms('p99')},
+      {label: 'max', values: ms('max')},
+      {label: 'oldest in flight', values: ts.map((p) => (p.oldest_in_flight_ns ? p.oldest_in_flight_ns / 1e6 : null)), dash: [3, 3]}]});
+    const errSeries = ERROR_CLASSES.filter((k) => k !== 'status' && ts.some((p) => p.errors && p.errors[k]))
+      .map((k) => ({label: k, values: ts.map((p) => p.errors[k] / p.duration_s)}));
+    errSeries.push({label: 'status ≥ 400 (non-2xx/3xx)', values: ts.map((p) => (p.errors ? p.errors.status : 0) / p.duration_s)});
+    C.timeChart(s, {title: 'Errors per second, by class', unit: '/s', x, series: errSeries});
+    const conns = [{label: 'connections open', values: ts.map((p) => p.open_connections)},
+      {label: 'requests in flight', values: ts.map((p) => p.in_flight)}];
+    if (open) conns.push({label: 'backlog', values: ts.map((p) => p.backlog)});
+    C.timeChart(s, {title: 'Connections', unit: '', x, series: conns});
+  }
+
+  // The first byte's histogram under whichever name the report gives it.
+  function ttfbSummary(r) { return r.time_to_first_byte || r.ttfb || r.first_byte_time || null; }
+
+  async function renderDistribution(el, r) {
+    const s = section(el, 'Latency distribution', 'distribution');
+    const lat = await decoded(r.latency);
+    const cens = await decoded(r.latency, 'censored_histogram');
+    const series = [{label: 'latency', hist: lat, censored: cens}];
+    if (r.service_time) series.push({label: 'service time', hist: await decoded(r.service_time)});
+    if (r.queue_delay) series.push({label: 'queue delay', hist: await decoded(r.queue_delay)});
+    if (ttfbSummary(r)) series.push({label: 'time to first byte', hist: await decoded(ttfbSummary(r))});
+    C.percentileChart(s, {title: 'Latency by percentile', series});
+    if (cens && cens.total) {
+      s.append(h('p', {class: 'pr-note'}, `${C.fmtCount(cens.total)} censored samples (timeouts, unsent arrivals): ` +
+        'recorded when given up, so the true latency is at least the value drawn; the red points mark them.'));
+    }
+    const setup = [{label: 'connect', hist: await decoded(r.connect_time)}];
+    if (r.tls_handshake_time && r.tls_handshake_time.count) setup.push({label: 'TLS handshake', hist: await decoded(r.tls_handshake_time)});
+    if (setup.some((x) => x.hist && x.hist.total)) C.percentileChart(s, {title: 'Connection setup by percentile', series: setup, height: 220});
+    const rows = [['latency', r.latency], ['service time', r.service_time], ['queue delay', r.queue_delay],
+      ['time to first byte', ttfbSummary(r)], ['connect', r.connect_time], ['TLS handshake', r.tls_handshake_time]]
+      .filter(([, x]) => x && x.count).map(([name, x]) => {
+        const row = {name, count: x.count, mean: x.mean_ns};
+        for (const k of ['50', '90', '99', '99.9', '100']) row['p' + k] = pct(x, k);
+        return row;
+      });
+    const pcol = (k) => ({key: 'p' + k, label: k === '100' ? 'max' : 'p' + k, num: true, format: (v) => v.text});
+    C.table(s, {columns: [{key: 'name', label: ''}, {key: 'count', label: 'count', num: true},
+      {key: 'mean', label: 'mean', num: true, format: C.fmtNs}, pcol('50'), pcol('90'), pcol('99'), pcol('99.9'), pcol('100')], rows});
+  }
+
+  function renderTables(el, r) {
+    const s = section(el, 'Responses and errors', 'tables');
+    const codes = Object.entries(r.status_codes || {}).map(([code, count]) => ({code, count,
+      share: r.counts.responses ? count / r.counts.responses : null}));
+    s.append(h('h3', {}, 'Status codes'));
+    if (codes.length) {
+      C.table(s, {columns: [{key: 'code', label: 'status'}, {key: 'count', label: 'responses', num: true},
+        {key: 'share', label: 'share', num: true, format: C.fmtPct}], rows: codes});
+    } else s.append(h('p', {class: 'pr-note'}, 'No response.'));
+    const reasons = {};
+    if (r.first_error) reasons[r.first_error.split(':')[0]] = r.first_error;
+    if (r.tls_first_error) reasons.tls = r.tls_first_error;
+    for (const [k, v] of Object.entries(r.first_errors || {})) reasons[k] = v;
+    const errs = ERROR_CLASSES.filter((k) => (r.errors || {})[k]).map((k) => ({cls: k, count: r.errors[k], reason: reasons[k] || ''}));
+    s.append(h('h3', {}, 'Errors by class'));
+    if (errs.length) {
+      C.table(s, {columns: [{key: 'cls', label: 'class'}, {key: 'count', label: 'count', num: true},
+        {key: 'reason', label: 'first reason'}], rows: errs});
+    } else s.append(h('p', {class: 'pr-note', 'data-figure': 'no-errors'}, 'No error.'));
+  }
+
+  // Endpoints (per request name), when the report has them: whatever figures each
+  // entry carries, its latency percentiles spread into columns.
+  function renderEndpoints(el, r) {
+    const eps = r.endpoints;
+    if (!Array.isArray(eps) || !eps.length) return;
+    const s = section(el, 'Endpoints', 'endpoints');
+    const rows = eps.map((e) => {
+      const lat = e.latency || {};
+      const errors = typeof e.errors === 'object' && e.errors ? Object.values(e.errors).reduce((a, b) => a + (b || 0), 0) : e.errors;
+      const responses = e.responses ?? (e.counts && e.counts.responses) ?? e.requests;
+      const row = {name: e.name, responses, errors, rps: e.completed_per_s ?? (e.rates && e.rates.completed_per_s) ??
+        (r.duration_s > 0 && responses != null ? responses / r.duration_s : null)};
+      for (const k of ['50', '90', '99', '100']) row['p' + k] = pct(lat, k);
+      return row;
+    });
+    const pcol = (k) => ({key: 'p' + k, label: k === '100' ? 'max' : 'p' + k, num: true, format: (v) => v.text});
+    const t = C.table(s, {sortable: true, columns: [{key: 'name', label: 'name'},
+      {key: 'responses', label: 'responses', num: true}, {key: 'errors', label: 'errors', num: true},
+      {key: 'rps', label: 'req/s', num: true, format: C.fmtRate}, pcol('50'), pcol('90'), pcol('99'), pcol('100')],
+      rows: rows.map((x) => Object.assign({}, x, {p50: x.p50, p90: x.p90, p99: x.p99, p100: x.p100}))});
+    t.id = 'endpoints-table';
+  }
+
+  async function render(el, r) {
+    renderHeader(el, r);
+    renderHeadline(el, r);
+    renderTimeCharts(el, r);
+    await renderDistribution(el, r);
+    renderEndpoints(el, r);
+    renderTables(el, r);
+  }
+
+  // ---- Two runs ------------------------------------------------------------------
+
+  function changeText(c) {
+    if (c == null) return '–';
+    return (c > 0 ? '+' : '') + (c * 100).toFixed(2) + '%';
+  }
+
+  async function renderCompare(el, cmp) {
+    const base = cmp.baseline, cand = cmp.candidate;
+    el.append(h('header', {class: 'pr-header'}, h('h1', {}, 'pacer comparison'),
+      h('div', {class: 'pr-url'}, (cand.config || {}).url || '')));
+    const dl = h('dl', {class: 'pr-meta'});
+    dl.append(h('dt', {}, 'baseline'), h('dd', {}, `${cmp.baseline_name} (${base.start_time}, ${loadModelText(base.config)})`));
+    dl.append(h('dt', {}, 'candidate'), h('dd', {}, `${cmp.candidate_name} (${cand.start_time}, ${loadModelText(cand.config)})`));
+    el.firstChild.append(dl);
+    const broken = (cmp.bounds || []).filter((b) => b.broken);
+    el.firstChild.append(h('div', {class: 'pr-verdict ' + (broken.length ? 'bad' : 'ok'), 'data-field': 'verdict'},
+      broken.length ? 'regression: ' + broken.map((b) => `${b.figure} ${changeText(b.change)} > ${(b.limit * 100).toFixed(2)}%`).join('; ')
+        : (cmp.bounds || []).length ? 'within --max-regression bounds' : 'no bound given'));
+    const s = section(el, 'Headline figures', 'changes');
+    const t = C.table(s, {columns: [{key: 'label', label: 'figure'},
+      {key: 'baseline', label: 'baseline', num: true, format: (v, row) => row.fmt(v)},
+      {key: 'candidate', label: 'candidate', num: true, format: (v, row) => row.fmt(v)},
+      {key: 'change', label: 'change', num: true, format: changeText}],
+    rows: cmp.changes.map((c) => Object.assign({fmt: c.unit === 'ns' ? C.fmtNs : c.unit === '/s' ? C.fmtRate : C.fmtCount}, c))});
+    Array.from(t.tBodies[0].rows).forEach((tr, i) => {
+      const c = cmp.changes[i];
+      tr.dataset.figure = c.figure;
+      tr.dataset.change = c.change == null ? '' : String(c.change);
+      const worse = c.change != null && (c.higher_is_worse ? c.change > 0 : c.change < 0);
+      if (worse && Math.abs(c.change) > 0.0001) tr.classList.add('worse');
+    });
+    const dist = section(el, 'Latency distribution, overlaid', 'distribution');
+    C.percentileChart(dist, {title: 'Latency by percentile', series: [
+      {label: 'baseline', hist: await decoded(base.latency), censored: await decoded(base.latency, 'censored_histogram')},
+      {label: 'candidate', hist: await decoded(cand.latency), censored: await decoded(cand.latency, 'censored_histogram'), dash: [6, 3]}]});
+    const over = section(el, 'Over time, overlaid', 'over-time');
+    const bt = base.timeseries || [], ct = cand.timeseries || [];
+    if (!bt.length || !ct.length) {
+      over.append(h('p', {class: 'pr-note'}, 'A report has no time series (run with --timeseries or --html).'));
+      return;
+    }
+    const n = Math.max(bt.length, ct.length);
+    const longer = bt.length >= ct.length ? bt : ct;
+    const x = longer.map((p) => p.start_s + p.duration_s);
+    const col = (ts, f) => Array.from({length: n}, (_, i) => (i < ts.length ? f(ts[i]) : null));
+    C.timeChart(over, {title: 'Requests per second', unit: '/s', x, series: [
+      {label: 'baseline', values: col(bt, (p) => p.achieved_rate_per_s)},
+      {label: 'candidate', values: col(ct, (p) => p.achieved_rate_per_s), dash: [6, 3]}]});
+    const p99 = (p) => (p.latency_ns && p.latency_ns.count ? p.latency_ns.p99 / 1e6 : null);
+    C.timeChart(over, {title: 'Latency p99 per interval (log)', unit: 'ms', log: true, x, series: [
+      {label: 'baseline', values: col(bt, p99)}, {label: 'candidate', values: col(ct, p99), dash: [6, 3]}]});
+  }
+
+  async function boot() {
+    const root = document.getElementById('pacer-report');
+    try {
+      const data = JSON.parse(document.getElementById('pacer-data').textContent);
+      if (data.schema === 'pacer-compare') await renderCompare(root, data);
+      else await render(root, data);
+      document.documentElement.dataset.ready = 'true';
+    } catch (e) {
+      document.documentElement.dataset.error = String(e && e.stack || e);
+      root.append(h('pre', {class: 'pr-error'}, 'pacer report: cannot draw this report: ' + e));
+      console.error(e);
+    }
+  }
+
+  global.PacerReport = {render, renderCompare, boot, errorTotal, verdict};
+  if (typeof document !== 'undefined' && document.getElementById('pacer-data')) {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot); else boot();
+  }
+})(typeof window !== 'undefined' ? window : globalThis);
