@@ -22,6 +22,8 @@ packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3
           zlib1g-dev libhdrhistogram-java default-jre-headless
           libssl-dev openssl libnghttp2-dev libluajit-5.1-dev
           nginx nghttp2-server tmux)
+# The io_uring engine (src/io/uring_engine.*).
+packages+=(liburing-dev)
 # Cluster engines the e2e tests run shards under (test_engines_*.py) and the Node
 # that validates deploy/k8s offline; npm only where Node does not bring its own.
 packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client nodejs)
