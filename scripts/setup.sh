@@ -24,6 +24,8 @@ packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3
           nginx nghttp2-server tmux)
 # report: headless Chromium opens the HTML report in the e2e tests (test_html_report.py).
 packages+=(chromium)
+# The io_uring engine (src/io/uring_engine.*).
+packages+=(liburing-dev)
 # Cluster engines the e2e tests run shards under (test_engines_*.py) and the Node
 # that validates deploy/k8s offline; npm only where Node does not bring its own.
 packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client nodejs)

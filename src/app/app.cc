@@ -20,6 +20,7 @@
 #include "cli/units.h"
 #include "core/exit_code.h"
 #include "engine/run.h"
+#include "io/select.h"
 #include "core/atomic_file.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
@@ -65,6 +66,8 @@ ExitCode run_and_report(const Config& config) {
     if (!loaded) return fail(loaded.error());
     script = std::move(*loaded);
   }
+  // --io uring where io_uring cannot run: the reason, before any output (uring's block).
+  if (const auto io = io::choose_engine(config.io); !io) return fail(io.error());
   const report::RunReport header = header_fields(config);
   if (const std::string note = unsynchronised_start_note(config); !note.empty()) {
     std::fprintf(stderr, "pacer: note: %s\n", note.c_str());

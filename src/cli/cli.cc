@@ -25,6 +25,7 @@
 #include "cli/shard_auto.h"
 #include "cli/shard_options.h"
 #include "cli/gate_options.h"
+#include "cli/io_options.h"
 #include "cli/input_checks.h"
 #include "cli/load_options.h"
 #include "cli/merge_options.h"
@@ -44,9 +45,10 @@ enum RunOption : int {
   kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
   kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
   kGiveUp,
+  kIo,  // uring's block
 };
 
-constexpr std::array<OptionSpec, 47> kRunOptions{{
+constexpr std::array<OptionSpec, 48> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -94,6 +96,7 @@ constexpr std::array<OptionSpec, 47> kRunOptions{{
     {kCheckArgs, '\0', "check-args", false},
     {kJson, '\0', "json", true},
     {kGiveUp, '\0', "give-up", true},
+    {kIo, '\0', "io", true},  // uring's block
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -212,6 +215,7 @@ Status store(Result<T> parsed, Field& field) {
 Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
   Config& config = draft.config;
   switch (option.id) {
+    case kIo: return store(parse_io(option.value, option.flag), config.io);  // uring's block
     case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
     case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
     case kDuration:
@@ -407,6 +411,7 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
 
   RunDraft draft;
   if (command == Command::kDemo) draft.config.duration_ns = kDemoDurationNs;
+  if (Status io = check_io_env(); !io) return io.error();  // PACER_IO (uring's block)
   for (const ScannedOption& option : scan.options) {
     if (Status applied = apply_run_option(option, draft); !applied) {
       return applied.error();

@@ -59,6 +59,6 @@ std::string usage();        // `pacer --help`
 std::string serve_usage();  // `pacer serve --help`
 std::string merge_usage();  // `pacer merge --help`
 std::string cert_usage();   // `pacer cert --help`
-std::string version_line(); // "pacer X.Y.Z [epoll] ..."
+std::string version_line(); // "pacer X.Y.Z [io_uring]", "[epoll]", "[epoll; io_uring unavailable: why]""
 
 }  // namespace pacer::cli

@@ -2,6 +2,9 @@
 // columns (a test checks), every option with its default and meaning.
 #include "cli/cli.h"
 
+#include "cli/io_options.h"
+#include "io/select.h"
+
 #ifndef PACER_VERSION
 #define PACER_VERSION "0.0.0"
 #endif
@@ -55,6 +58,9 @@ More options:
                        (by default each is kept as a lower bound)
       --give-up T      end the run (exit 1) when not one connection
                        has been open for T             [10 x --timeout]
+      --io ENGINE      I/O engine: auto (io_uring where the kernel
+                       allows it, else epoll), uring, epoll; the
+                       variable PACER_IO=uring|epoll sets auto [auto]
 
 Protocol:
       --http2          HTTP/2 (nghttp2): prior knowledge (h2c) on
@@ -246,6 +252,13 @@ Options:                                                      [default]
 )";
 }
 
-std::string version_line() { return "pacer " PACER_VERSION " [epoll]"; }
+// The engine a run uses by default (--io auto; PACER_IO may set it). uring's block.
+std::string version_line() {
+  const auto io = io::choose_engine(IoChoice::kAuto);
+  if (!io) return "pacer " PACER_VERSION " [epoll; " + io.error().message + "]";
+  std::string engine = io::engine_name(io->kind);
+  if (!io->fallback.empty()) engine += "; " + io->fallback;
+  return "pacer " PACER_VERSION " [" + engine + "]";
+}
 
 }  // namespace pacer::cli

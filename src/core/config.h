@@ -71,6 +71,13 @@ struct OutputFile {
   std::string path;
 };
 
+// --io (uring's block): which I/O engine runs (io/select.h).
+enum class IoChoice : std::uint8_t {
+  kAuto,   // io_uring where this kernel allows it, else epoll (the report says why)
+  kUring,  // io_uring or fail with the reason
+  kEpoll,
+};
+
 struct Config {
   Target target;
   int threads = 2;
@@ -139,6 +146,9 @@ struct Config {
   int test_connections = 0;                           // the whole test's -c (0: same as connections)
   std::optional<std::uint64_t> test_request_count;    // the whole test's -n
   std::optional<std::int64_t> start_at_unix_ns;  // --start-at: begin the load at this wall-clock time
+
+  // I/O engine (uring's block): --io; PACER_IO decides what auto means (io/select.h).
+  IoChoice io = IoChoice::kAuto;
 
   // Output.
   bool json_format = false;               // --format json (default text)

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "engine/connection_list.h"
+#include "io/engine.h"
 #include "net/tls_stream.h"
 #include "proto/http1_session.h"
 #include "proto/session.h"
@@ -41,7 +42,8 @@ struct RequestSlot {
   ListHook<RequestSlot> in_flight;  // on the worker's in-flight list (send order)
 };
 
-struct Connection final : proto::SessionEvents {
+// The connection is its socket's io::Channel (fd and the engine's state).
+struct Connection final : proto::SessionEvents, io::Channel {
   enum class State : std::uint8_t {
     kClosed,      // no socket (between close and reconnect)
     kBackoff,     // waiting to reconnect after a connect failure
@@ -64,12 +66,11 @@ struct Connection final : proto::SessionEvents {
   std::unique_ptr<proto::Session> session;
   std::vector<RequestSlot> slots;
   std::vector<std::uint32_t> free_tokens;  // a stack of free slot indexes
-  int fd = -1;
   int index = 0;                    // in the worker's connection list
   proto::Http1Session* http1 = nullptr;  // scripts: the session, when it is HTTP/1.1 (set with it)
   net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)
   State state = State::kClosed;
-  bool write_blocked = false;       // output waits for EPOLLOUT
+  bool write_blocked = false;       // output waits for the engine's kWritable
   bool holds_claim = false;         // reserved one of the worker's -n requests
   int connect_failures = 0;         // consecutive; drives the backoff
   std::uint32_t sent_on_connection = 0;  // requests since the connect (--disable-keepalive: 1 at most)
@@ -81,7 +82,7 @@ struct Connection final : proto::SessionEvents {
   ListHook<Connection> connecting;  // on the worker's list of pending TCP connects (start order)
   ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)
   // Reads past the per-wake-up budget (Worker::handle_readable): the connection waits
-  // on the worker's unread list with the epoll events it has not acted on yet.
+  // on the worker's unread list with the engine's events it has not acted on yet.
   ListHook<Connection> unread;
   std::uint32_t unread_events = 0;
   std::uint64_t deferred_at_wake = 0;  // the wake-up in which it was last put on the list

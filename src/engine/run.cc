@@ -16,6 +16,7 @@
 #include "core/shard_share.h"
 #include "engine/give_up.h"
 #include "engine/worker.h"
+#include "io/select.h"
 #include "load/schedule.h"
 #include "net/address.h"
 #include "net/h2c_probe.h"
@@ -230,6 +231,11 @@ report::RunReport make_report(const Config& config) {
   r.shard_index = config.shard_index;
   r.shard_count = config.shard_count;
   r.shard_source = config.shard_source;
+  // uring's block: the engine --io picks (checked once per process; run() fails on an impossible --io uring).
+  if (const auto io = io::choose_engine(config.io)) {
+    r.io_engine = io::engine_name(io->kind);
+    r.io_fallback = io->fallback;
+  }
   const ShardShare share = shard_share(config);
   r.test_connections = share.test_connections;
   r.test_request_count = share.test_requests;
@@ -239,6 +245,8 @@ report::RunReport make_report(const Config& config) {
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
                               const IntervalSink& sink, const TickSink& tick,
                               script::ScriptHost* script) {
+  const auto io = io::choose_engine(config.io);  // --io uring where it cannot run stops here
+  if (!io) return io.error();
   // TLS files are checked first: a bad --cacert is the user's to fix (exit 2).
   std::optional<net::TlsContext> tls;
   if (config.target.is_tls()) {
@@ -289,6 +297,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.slots_per_connection = static_cast<std::uint32_t>(config.requests_per_connection());
   shared.is_head = strcasecmp(config.method.c_str(), "HEAD") == 0;
   shared.stop = &stop;
+  shared.io_engine = io->kind;
   const std::optional<load::RateProfile> profile = make_profile(config);
   if (profile) shared.profile = &*profile;
 

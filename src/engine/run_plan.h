@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "io/engine.h"
 #include "load/schedule.h"
 #include "net/address.h"
 #include "net/tls_context.h"
@@ -46,6 +47,7 @@ struct SharedRun {
   TimeNs interval_ns = 0;            // > 0: workers publish per-interval figures (IntervalRing)
   script::ScriptHost* script = nullptr;  // -s: set up before the workers start; null without a script
   GiveUpWatch* give_up = nullptr;    // the give-up rule's shared state (engine/give_up.h); null: no rule
+  io::EngineKind io_engine = io::EngineKind::kEpoll;  // the I/O engine every worker runs (--io)
 };
 
 struct WorkerResult {

@@ -1,7 +1,6 @@
 // The worker's event loop. See worker.h for the invariants.
 #include "engine/worker.h"
 
-#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "engine/give_up.h"
+#include "io/select.h"
 #include "net/socket.h"
 #include "proto/http1_session.h"
 #include "proto/http2_session.h"
@@ -24,7 +24,6 @@ namespace pacer::engine {
 
 namespace {
 
-constexpr int kMaxEvents = 256;
 constexpr TimeNs kRateSampleNs = 100 * kNsPerMs;  // wrk samples Req/Sec every 100 ms
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
 constexpr TimeNs kArrivalSpinNs = 30 * kNsPerUs;
@@ -68,8 +67,9 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
 
 
 Status Worker::prepare() {
-  epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
-  if (!epoll_.valid()) return runtime_error(fmt::format("epoll_create1: {}", std::strerror(errno)));
+  auto engine = io::make_engine(shared_.io_engine, io::EngineSizing{connection_count_});
+  if (!engine) return engine.error();
+  engine_ = std::move(*engine);
   if (shared_.http2_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
   address_ = shared_.address;
   if (shared_.script != nullptr) {
@@ -98,12 +98,10 @@ Status Worker::prepare() {
     const double peak_share = shared_.profile->peak_rate() / schedule_workers;
     backlog_ = TimeRing(static_cast<std::size_t>(std::clamp(peak_share * 10.0, 1024.0, 4.0 * 1024 * 1024)));
   }
-  events_.resize(kMaxEvents);
   if (shared_.interval_ns > 0) {
     intervals_ = std::make_unique<IntervalRing>();
     filling_ = intervals_->slot_to_fill();  // slot 0: the ring is empty
   }
-  read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
   result_.first_error.reserve(256);
   connect_timeout_reason_ =
       fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.config->timeout_ns));
@@ -243,20 +241,22 @@ void Worker::wait_for_events() {
     // pause one wake-up takes the responses that came meanwhile. Their latency
     // ends at the kernel's receive stamp, so the pause is not in it; the next
     // requests leave up to coalesce_ns_ later (at most 1/16 of a mean latency).
+    engine_->submit();  // what this wake-up queued leaves now, not after the pause
     const timespec pause{0, static_cast<long>(coalesce_ns_)};
     ::clock_nanosleep(CLOCK_MONOTONIC, 0, &pause, nullptr);
     now_ = monotonic_now_ns();
   }
   // Bytes left unread by the last wake-up's budget: only look for new events.
   const TimeNs wait = unread_.empty() ? std::max<TimeNs>(0, wake_ns - now_) : 0;
-  const int n = event_wait_.wait(epoll_.get(), events_.data(), kMaxEvents, wait);
-  last_events_ = n;
+  last_events_ = engine_->wait(wait, *this);  // on_wake, then on_io per event
+}
+
+void Worker::on_wake() {
   now_ = monotonic_now_ns();
   ++wake_count_;
   wake_ns_ = now_;
   wake_reads_spent_ = false;
   if (!unread_.empty()) resume_unread();  // the oldest first
-  for (int i = 0; i < n; ++i) handle_event(events_[static_cast<std::size_t>(i)]);
 }
 
 bool Worker::worth_coalescing(TimeNs wake_ns) const {
@@ -331,19 +331,18 @@ TimeNs Worker::next_wake_ns() const {
   return next;
 }
 
-void Worker::handle_event(const epoll_event& event) {
-  Connection& c = *static_cast<Connection*>(event.data.ptr);
-  const std::uint32_t ev = event.events;
+void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
+  auto& c = static_cast<Connection&>(channel);
   switch (c.state) {
     case Connection::State::kConnecting:
-      if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) != 0) finish_connect(c);
+      if ((flags & io::kConnected) != 0) finish_connect(c, err);
       break;
     case Connection::State::kHandshaking:
       continue_handshake(c);
       break;
     case Connection::State::kOpen:
-      if ((ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) handle_readable(c, ev);
-      if (c.state == Connection::State::kOpen && c.write_blocked && (ev & EPOLLOUT) != 0) flush(c);
+      if ((flags & io::kReadable) != 0) handle_readable(c, flags);
+      if (c.state == Connection::State::kOpen && c.write_blocked && (flags & io::kWritable) != 0) flush(c);
       break;
     case Connection::State::kClosed:
     case Connection::State::kBackoff:

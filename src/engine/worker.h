@@ -1,10 +1,12 @@
-// A worker: one thread, one epoll loop, its share of the connections, and its
+// A worker: one thread, one event loop, its share of the connections, and its
 // own counters and histograms (shared-nothing; merged after join). The hot path
 // (wake-up -> read/write -> parse -> complete -> record) takes no lock and
 // allocates nothing: every buffer and connection is created by prepare().
 //
-// Sockets are registered once, edge-triggered, for input and output, so a
-// request costs one write and one read besides epoll_wait: no epoll_ctl.
+// The I/O mechanism (waiting, registering sockets, connects, reads with receive
+// stamps, writes, closing) is the worker's io::Engine (io/engine.h: epoll or
+// io_uring); the worker does not know which one runs. Each Connection is an
+// io::Channel, and the engine reports its events to Worker::on_io.
 //
 // Latency: from the send (the clock is read just before it) to the kernel's
 // receive stamp of the response's last bytes (plain and TLS sockets alike).
@@ -15,7 +17,7 @@
 // depth or HTTP/2 streams; 1 by default). Closed loop: a slot sends its next
 // request when its previous one completes; t_sched is when the slot became free.
 // Open model: arrivals come from an ArrivalSchedule at nanosecond times
-// (epoll_pwait2, 1 ns timer slack); each goes to a connection with a free slot
+// (the engine's wait takes a nanosecond deadline; 1 ns timer slack); each goes to a connection with a free slot
 // or waits in a bounded FIFO backlog, its latency clock already running
 // (t_sched is the arrival time). Timeouts are per request slot.
 //
@@ -48,18 +50,17 @@
 #include "engine/run_plan.h"
 #include "engine/time_ring.h"
 #include "engine/worker_script.h"
+#include "io/engine.h"
 #include "load/schedule.h"
-#include "net/event_wait.h"
 #include "net/tls_context.h"
 #include "proto/h2_memory.h"
 #include "proto/http1_parser.h"
 
-#include <sys/epoll.h>
 #include <sys/types.h>
 
 namespace pacer::engine {
 
-class Worker {
+class Worker final : io::Events {
  public:
   // worker_index: 0..worker_count-1 (its share of the schedule); connections: its
   // share of -c; request_quota: its share of -n.
@@ -83,15 +84,15 @@ class Worker {
 
  private:
   friend struct Connection;  // forwards its session's events
-  static constexpr std::size_t kReadBufferBytes = 64 * 1024;
+  static constexpr std::size_t kReadBufferBytes = 64 * 1024;  // the budgets' unit
   // Read budgets: a server can send faster than pacer parses (an endless body in
   // tiny chunks), and reading until the socket drains would never return to the
   // loop, whose timers hold --timeout and -d. So a connection reads at most
   // kReadBytesPerConnection per wake-up, and once a wake-up has spent kReadSliceNs
-  // reading (the clock is read only after a read that filled the buffer) no
-  // connection reads more in it. The rest waits on the unread list (edge-triggered
-  // epoll would not report those bytes again); the next wait does not block while
-  // the list is not empty, and resume_unread serves it first.
+  // reading (the clock is read only after a read that was not the last) no
+  // connection reads more in it. The rest waits on the unread list (an engine
+  // reports new bytes once, not again while they wait); the next wait does not
+  // block while the list is not empty, and resume_unread serves it first.
   static constexpr std::size_t kReadBytesPerConnection = 4 * kReadBufferBytes;
   static constexpr TimeNs kReadSliceNs = 1'000'000;
 
@@ -117,8 +118,9 @@ class Worker {
 
   // Connecting and closing (worker_connect.cc).
   void start_connect(Connection& c);
-  bool register_socket(Connection& c);  // epoll ADD, once per socket; on failure counts a connect error
-  void finish_connect(Connection& c);
+  // Hands fd to the engine as c's socket; on failure closes it and counts a connect error.
+  bool register_socket(Connection& c, int fd, bool connected);
+  void finish_connect(Connection& c, int err);
   void open_adopted(Connection& c);  // the start-up probe's connection (see adopt_first_connection)
   // Counts a connect error; `what` (with err's text when err != 0) may become the first error.
   void connect_failed(Connection& c, int err, const char* what = "connect");
@@ -179,7 +181,10 @@ class Worker {
   // Closed loop: whether to pause before the next wait so that responses due
   // soon are handled in one wake-up (see wait_for_events).
   bool worth_coalescing(TimeNs wake_ns) const;
-  void handle_event(const epoll_event& event);
+  // io::Events: a wait returned (the clock, the wake-up's read budget, the
+  // unread list first); then the engine's report on one connection.
+  void on_wake() override;
+  void on_io(io::Channel& channel, std::uint32_t flags, int err) override;
   void note_error(int err, const char* what);
   // Records a recorded request's latency in the run's and the interval's histograms.
   void record_latency(TimeNs latency_ns, bool censored, std::int64_t count = 1);
@@ -211,14 +216,11 @@ class Worker {
   const int connection_count_;
   std::optional<std::uint64_t> quota_left_;  // recorded requests still to start (-n)
   std::uint64_t claims_held_ = 0;            // connections holding a claim_request() reservation
-  UniqueFd epoll_;
-  net::EventWait event_wait_;
+  std::unique_ptr<io::Engine> engine_;          // the I/O mechanism (io/engine.h)
   std::unique_ptr<proto::H2Memory> h2_memory_;  // outlives the connections' HTTP/2 sessions
   proto::KnownHead known_head_;              // HTTP/1.1: the response head its parsers match without llhttp
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> backoff_;         // min-heap on reconnect_at_ns; capacity reserved
-  std::vector<epoll_event> events_;
-  std::unique_ptr<char[]> read_buffer_;
   InFlightList in_flight_;                   // request slots, oldest send first: its head is the next timeout
   ConnectList connecting_;                   // oldest first: its head is the next connect timeout
   std::string connect_timeout_reason_;       // the first-error text of a connect timeout (built by prepare)

@@ -1,7 +1,6 @@
 // The worker's connection life cycle: non-blocking connect, registration with
-// epoll, connect failures (refused, or not done within --timeout) with
+// the I/O engine, connect failures (refused, or not done within --timeout) with
 // exponential backoff, close and reopen. See worker.h.
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,20 +31,20 @@ void Worker::start_connect(Connection& c) {
     return;
   }
   c.connect_start_ns = now_;
-  c.fd = net::open_tcp_socket(address_.family());
-  if (c.fd < 0) {
+  const int fd = net::open_tcp_socket(address_.family());
+  if (fd < 0) {
     connect_failed(c, errno);
     return;
   }
   // Reads then say when a response arrived (handle_readable). If refused, the
   // wake-up time stands in and coalescing stays off.
-  net::enable_receive_stamps(c.fd);
-  if (!register_socket(c)) return;
+  net::enable_receive_stamps(fd);
+  if (!register_socket(c, fd, false)) return;
   c.state = Connection::State::kConnecting;
-  if (::connect(c.fd, address_.sockaddr_ptr(), address_.length) == 0) {
-    finish_connect(c);
-  } else if (errno != EINPROGRESS) {
-    connect_failed(c, errno);
+  if (const int err = engine_->connect(c, address_.sockaddr_ptr(), address_.length); err == 0) {
+    finish_connect(c, 0);
+  } else if (err != EINPROGRESS) {
+    connect_failed(c, err);
   } else {
     // The kernel alone would wait minutes (a SYN dropped by a full accept queue
     // is retried for about two): expire_connects gives up after --timeout.
@@ -53,23 +52,24 @@ void Worker::start_connect(Connection& c) {
   }
 }
 
-bool Worker::register_socket(Connection& c) {
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-  ev.data.ptr = &c;
-  if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, c.fd, &ev) == 0) return true;
-  connect_failed(c, errno);
+bool Worker::register_socket(Connection& c, int fd, bool connected) {
+  // TLS reads and writes the socket itself (OpenSSL's BIO): the engine reports readiness only.
+  const io::Mode mode = shared_.tls != nullptr ? io::Mode::kReadiness : io::Mode::kStream;
+  if (engine_->attach(c, fd, mode, connected)) return true;
+  const int err = errno;
+  if (c.fd < 0) ::close(fd);
+  connect_failed(c, err);
   return false;
 }
 
 void Worker::open_adopted(Connection& c) {
-  c.fd = adopted_fd_.release();
+  const int fd = adopted_fd_.release();
   c.connect_start_ns = now_ - adopted_connect_ns_;
-  net::enable_receive_stamps(c.fd);  // as in start_connect
-  if (!register_socket(c)) return;
+  net::enable_receive_stamps(fd);  // as in start_connect
+  if (!register_socket(c, fd, true)) return;
   c.state = Connection::State::kConnecting;
   if (!adopted_tls_.is_established()) {
-    finish_connect(c);
+    finish_connect(c, net::socket_error(c.fd));
     return;
   }
   // https: the probe already did the handshake.
@@ -81,9 +81,8 @@ void Worker::open_adopted(Connection& c) {
   connection_established(c);
 }
 
-void Worker::finish_connect(Connection& c) {
+void Worker::finish_connect(Connection& c, int err) {
   connecting_.remove(c);
-  const int err = net::socket_error(c.fd);
   if (err != 0) {
     connect_failed(c, err);
     return;
@@ -163,10 +162,7 @@ void Worker::close_connection(Connection& c) {
     idle_since_ns_ = now_;
     if (shared_.give_up != nullptr) shared_.give_up->set_idle_since(worker_index_, now_);
   }
-  if (c.fd >= 0) {
-    ::close(c.fd);  // also removes it from the epoll set
-    c.fd = -1;
-  }
+  engine_->close(c);  // the socket and whatever the engine has in flight for it
   c.state = Connection::State::kClosed;
 }
 

@@ -9,8 +9,6 @@
 #include <utility>
 
 #include "engine/worker.h"
-#include "net/receive_stamp.h"
-#include "net/transport.h"
 
 namespace pacer::engine {
 
@@ -103,11 +101,11 @@ bool Worker::flush(Connection& c) {
       c.write_blocked = false;
       return true;
     }
-    const net::IoResult w = net::stream_write(c.fd, c.tls, out.data(), out.size());
+    const net::IoResult w = engine_->write(c, c.tls, out);
     if (w.status == net::IoStatus::kOk && w.bytes > 0) {
       c.session->consume(w.bytes);
     } else if (w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead) {
-      // The next edge resumes the write (EPOLLOUT; EPOLLIN for TLS's rare want-read).
+      // The engine's next event resumes the write (kWritable; any event for TLS's rare want-read).
       c.write_blocked = true;
       return true;
     } else {
@@ -128,32 +126,31 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
   }
   unread_.remove(c);
   events |= std::exchange(c.unread_events, 0);
-  const bool peer_closing = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
-  char* buf = read_buffer_.get();
+  const bool peer_closing = (events & io::kPeerClosing) != 0;
   std::size_t budget = kReadBytesPerConnection;
   while (true) {
     if (budget == 0 || wake_reads_spent_) {
       defer_read(c, events);
       break;
     }
-    const net::StampedRead stamped = net::stream_read_stamped(c.fd, c.tls, buf, kReadBufferBytes);
-    const net::IoResult& r = stamped.io;
+    const io::Received got = engine_->read(c, c.tls);
+    const net::IoResult& r = got.io;
     if (r.status == net::IoStatus::kOk) {
       // Responses completed by these bytes end when the kernel received them
       // (without a stamp: at this wake-up). See count_response.
-      arrived_ns_ = stamped.kernel_arrival_ns != 0 ? stamped.kernel_arrival_ns : now_;
-      if (stamped.kernel_arrival_ns != 0) stamps_seen_ = true;
+      arrived_ns_ = got.stamp != 0 ? got.stamp : now_;
+      if (got.stamp != 0) stamps_seen_ = true;
       const std::size_t n = r.bytes;
       if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += n;
-      if (!c.session->receive(buf, n, c)) {
+      if (!c.session->receive(got.data, n, c)) {
         note_error(0, c.session->error_reason());
         if (c.in_flight_count() == 0 && now_ >= shared_.record_from_ns) ++result_.counters.errors.parse;
         fail_connection(c, &stats::ErrorCounts::parse);
         return;
       }
-      // A drained socket: with edge triggering the next byte brings a new
-      // event. Keep reading only when the peer is closing (to see EOF).
-      if (!peer_closing && net::read_drained(c.tls, n, kReadBufferBytes)) break;
+      // A drained socket: the next byte brings a new event. Keep reading only
+      // when the peer is closing (to see EOF).
+      if (!peer_closing && got.drained) break;
       // More to read: within this connection's share and the wake-up's time?
       budget -= std::min(budget, n);
       if (monotonic_now_ns() - wake_ns_ >= kReadSliceNs) wake_reads_spent_ = true;
@@ -178,7 +175,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
 }
 
 void Worker::defer_read(Connection& c, std::uint32_t events) {
-  c.unread_events = events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR);
+  c.unread_events = events & (io::kReadable | io::kPeerClosing);
   c.deferred_at_wake = wake_count_;
   unread_.push_back(c);
 }

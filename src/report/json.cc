@@ -112,6 +112,8 @@ json config_json(const RunReport& r) {
       {"shard", shard_json(r)},
   };
   if (!r.shard_source.empty()) c["shard"]["source"] = r.shard_source;
+  if (!r.io_engine.empty()) c["io_engine"] = r.io_engine;        // uring's block
+  if (!r.io_fallback.empty()) c["io_fallback"] = r.io_fallback;
   if (r.load_model == LoadModel::kClosed) return c;
   c["arrival"] = r.poisson ? "poisson" : "uniform";
   if (r.poisson) c["seed"] = r.seed;

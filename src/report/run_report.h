@@ -67,6 +67,10 @@ struct RunReport {
   std::optional<MergeInfo> merge;          // set by pacer merge
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
+  // The I/O engine (uring's block): "io_uring" or "epoll" ("" in older reports),
+  // and why --io auto ran on epoll ("" when it did not fall back).
+  std::string io_engine;
+  std::string io_fallback;
 
   // What happened.
   std::int64_t start_unix_ns = 0;          // wall-clock start of the load (CLOCK_REALTIME)

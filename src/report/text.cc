@@ -319,6 +319,8 @@ std::string render_header(const RunReport& r) {
     out += fmt::format(", HTTP/1.1 pipelined {} deep", r.requests_per_connection);
   }
   out += "\n";
+  // uring's block: --io auto that could not use io_uring says so.
+  if (!r.io_fallback.empty()) out += fmt::format("  I/O on {} ({})\n", r.io_engine, r.io_fallback);
   return out;
 }
 

@@ -1,0 +1,37 @@
+// Choosing and making a worker's engine. See select.h.
+#include "io/select.h"
+
+#include <cstdlib>
+#include <string_view>
+
+#include "io/epoll_engine.h"
+#include "io/uring_engine.h"
+
+namespace pacer::io {
+
+const std::string& uring_unavailable_reason() {
+  static const std::string reason = UringEngine::unavailable_reason();
+  return reason;
+}
+
+Result<EngineChoice> choose_engine(IoChoice choice) {
+  // PACER_IO=epoll|uring decides what auto means (a test suite runs once per engine
+  // with it; cli::check_io_env has refused other values).
+  if (const char* env = std::getenv("PACER_IO"); choice == IoChoice::kAuto && env != nullptr) {
+    const std::string_view value = env;
+    if (value == "epoll") choice = IoChoice::kEpoll;
+    if (value == "uring" || value == "io_uring") choice = IoChoice::kUring;
+  }
+  if (choice == IoChoice::kEpoll) return EngineChoice{EngineKind::kEpoll, ""};
+  const std::string& reason = uring_unavailable_reason();
+  if (reason.empty()) return EngineChoice{EngineKind::kUring, ""};
+  if (choice == IoChoice::kUring) return runtime_error("--io uring: " + reason + " (--io epoll or auto runs on epoll)");
+  return EngineChoice{EngineKind::kEpoll, "io_uring unavailable: " + reason};
+}
+
+Result<std::unique_ptr<Engine>> make_engine(EngineKind kind, const EngineSizing& sizing) {
+  if (kind == EngineKind::kUring) return UringEngine::create(sizing.channels);
+  return EpollEngine::create();
+}
+
+}  // namespace pacer::io

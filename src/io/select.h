@@ -1,0 +1,34 @@
+// Choosing and making a worker's engine: --io auto|uring|epoll (or PACER_IO) and
+// what this kernel allows (UringEngine::unavailable_reason, checked once per
+// process), then one engine per worker with the sizes it needs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/config.h"
+#include "core/expected.h"
+#include "io/engine.h"
+
+namespace pacer::io {
+
+struct EngineChoice {
+  EngineKind kind = EngineKind::kEpoll;
+  std::string fallback;  // --io auto on epoll: why io_uring could not run ("" otherwise)
+};
+
+// --io uring where io_uring cannot run: a runtime error (exit 1) with the reason.
+// auto: PACER_IO=epoll|uring when set, else io_uring where it can run.
+Result<EngineChoice> choose_engine(IoChoice choice);
+
+// Why io_uring cannot run here, "" when it can (computed once, then cached).
+const std::string& uring_unavailable_reason();
+
+struct EngineSizing {
+  int channels = 1;  // the worker's connections
+};
+
+Result<std::unique_ptr<Engine>> make_engine(EngineKind kind, const EngineSizing& sizing);
+
+}  // namespace pacer::io

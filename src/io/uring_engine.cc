@@ -1,0 +1,418 @@
+// The io_uring engine. See uring_engine.h.
+#include "io/uring_engine.h"
+
+#include <poll.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "net/receive_stamp.h"
+#include "net/transport.h"
+
+namespace pacer::io {
+
+namespace {
+
+// Channel::io_flags.
+constexpr std::uint8_t kArmed = 1;       // a multishot receive or poll is active
+constexpr std::uint8_t kSending = 2;     // a send is in flight
+constexpr std::uint8_t kSent = 4;        // a send finished: tx_result waits for write()
+constexpr std::uint8_t kEof = 8;         // the receives ended with the peer's close
+constexpr std::uint8_t kRxError = 16;    // the receives ended with rx_error
+constexpr std::uint8_t kConnecting = 32; // a connect is in flight
+
+constexpr int kOpShift = 48;
+constexpr int kGenerationShift = 51;
+constexpr std::uint64_t kPointerMask = (std::uint64_t{1} << kOpShift) - 1;
+constexpr std::uint16_t kGenerationMask = 0x1fff;
+constexpr int kBufferGroup = 0;
+
+TimeNs clock_ns(clockid_t clock) {
+  timespec t{};
+  ::clock_gettime(clock, &t);
+  return static_cast<TimeNs>(t.tv_sec) * kNsPerS + t.tv_nsec;
+}
+
+std::uint32_t clamp_pow2(std::uint64_t want, std::uint32_t low, std::uint32_t high) {
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(std::bit_ceil(std::max<std::uint64_t>(want, 1)), low, high));
+}
+
+void clear(Channel& channel, std::uint8_t bits) { channel.io_flags = static_cast<std::uint8_t>(channel.io_flags & ~bits); }
+
+}  // namespace
+
+// ---- set-up ------------------------------------------------------------------
+
+Result<std::unique_ptr<Engine>> UringEngine::create(int channels) {
+  std::unique_ptr<UringEngine> engine(new UringEngine());
+  if (Status s = engine->setup(channels); !s) return s.error();
+  return std::unique_ptr<Engine>(std::move(engine));
+}
+
+Status UringEngine::setup(int channels) {
+  const auto wanted = static_cast<std::uint64_t>(std::max(channels, 1));
+  buffer_count_ = clamp_pow2(wanted, kMinBuffers, kMaxBuffers);
+  io_uring_params params{};
+  params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER |
+                 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED;
+  params.cq_entries = clamp_pow2(wanted * 4 + buffer_count_, 256, 65536);
+  const std::uint32_t entries = clamp_pow2(wanted * 2, 64, 4096);
+  int r = io_uring_queue_init_params(entries, &ring_, &params);
+  if (r == -EINVAL) {  // before Linux 6.1: no single issuer, no deferred task work
+    params = io_uring_params{};
+    params.flags = IORING_SETUP_CQSIZE;
+    params.cq_entries = clamp_pow2(wanted * 4 + buffer_count_, 256, 65536);
+    r = io_uring_queue_init_params(entries, &ring_, &params);
+    enabled_ = true;
+  }
+  if (r < 0) return runtime_error(fmt::format("io_uring_setup: {}", std::strerror(-r)));
+  ring_ready_ = true;
+  if ((params.features & IORING_FEAT_EXT_ARG) == 0) return runtime_error("io_uring: no IORING_FEAT_EXT_ARG (Linux 5.11+)");
+  // The provided buffers and their ring.
+  buf_ring_bytes_ = buffer_count_ * sizeof(io_uring_buf);
+  void* ring_memory = ::mmap(nullptr, buf_ring_bytes_, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+  void* buffer_memory = ::mmap(nullptr, std::size_t{buffer_count_} * kBufferBytes, PROT_READ | PROT_WRITE,
+                               MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+  if (ring_memory == MAP_FAILED || buffer_memory == MAP_FAILED) {
+    if (ring_memory != MAP_FAILED) ::munmap(ring_memory, buf_ring_bytes_);
+    if (buffer_memory != MAP_FAILED) ::munmap(buffer_memory, std::size_t{buffer_count_} * kBufferBytes);
+    return runtime_error(fmt::format("io_uring buffers: {}", std::strerror(errno)));
+  }
+  buf_ring_ = static_cast<io_uring_buf_ring*>(ring_memory);
+  buffers_ = static_cast<char*>(buffer_memory);
+  io_uring_buf_reg reg{};
+  reg.ring_addr = reinterpret_cast<std::uintptr_t>(buf_ring_);
+  reg.ring_entries = buffer_count_;
+  reg.bgid = kBufferGroup;
+  if (const int e = io_uring_register_buf_ring(&ring_, &reg, 0); e < 0) {
+    return runtime_error(fmt::format("io_uring provided buffer ring (Linux 5.19+): {}", std::strerror(-e)));
+  }
+  io_uring_buf_ring_init(buf_ring_);
+  next_.assign(buffer_count_, kNoBuffer);
+  offset_.assign(buffer_count_, 0);
+  length_.assign(buffer_count_, 0);
+  stamp_.assign(buffer_count_, 0);
+  for (std::uint32_t i = 0; i < buffer_count_; ++i) give_back(static_cast<std::uint16_t>(i));
+  recv_msg_.msg_controllen = CMSG_SPACE(sizeof(timespec));
+  starved_.reserve(static_cast<std::size_t>(wanted));
+  read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
+  return Ok{};
+}
+
+UringEngine::~UringEngine() {
+  if (ring_ready_) io_uring_queue_exit(&ring_);
+  if (buf_ring_ != nullptr) ::munmap(buf_ring_, buf_ring_bytes_);
+  if (buffers_ != nullptr) ::munmap(buffers_, std::size_t{buffer_count_} * kBufferBytes);
+}
+
+// ---- submissions -----------------------------------------------------------
+
+void UringEngine::enable() {
+  // Single issuer: the worker's thread, which makes the first submission, enables the ring.
+  io_uring_register(ring_.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0);
+  io_uring_register_ring_fd(&ring_);  // io_uring_enter without an fd lookup (best effort)
+  enabled_ = true;
+}
+
+io_uring_sqe* UringEngine::next_sqe() {
+  if (!enabled_) enable();
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+  if (sqe == nullptr) {  // the submission queue is full: hand it over and go on
+    io_uring_submit(&ring_);
+    sqe = io_uring_get_sqe(&ring_);
+  }
+  return sqe;
+}
+
+std::uint64_t UringEngine::tag(const Channel& channel, Op op) {
+  return (reinterpret_cast<std::uintptr_t>(&channel) & kPointerMask) | (std::uint64_t{op} << kOpShift) |
+         (std::uint64_t{static_cast<std::uint16_t>(channel.generation & kGenerationMask)} << kGenerationShift);
+}
+
+void UringEngine::arm(Channel& channel) {
+  io_uring_sqe* sqe = next_sqe();
+  if (channel.mode == Mode::kStream) {
+    io_uring_prep_recvmsg_multishot(sqe, channel.fd, &recv_msg_, 0);
+    sqe->flags |= IOSQE_BUFFER_SELECT;
+    sqe->buf_group = kBufferGroup;
+    io_uring_sqe_set_data64(sqe, tag(channel, kOpRecv));
+  } else {
+    // Edge-triggered (no IORING_POLL_ADD_LEVEL), like the epoll engine's registration.
+    io_uring_prep_poll_multishot(sqe, channel.fd, POLLIN | POLLOUT | POLLRDHUP);
+    io_uring_sqe_set_data64(sqe, tag(channel, kOpPoll));
+  }
+  channel.io_flags |= kArmed;
+}
+
+void UringEngine::cancel(const Channel& channel, Op op) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_cancel64(sqe, tag(channel, op), 0);
+  io_uring_sqe_set_data64(sqe, std::uint64_t{kOpCancel} << kOpShift);
+}
+
+void UringEngine::submit() {
+  if (enabled_) io_uring_submit(&ring_);
+}
+
+// ---- the channel operations ---------------------------------------------------
+
+bool UringEngine::attach(Channel& channel, int fd, Mode mode, bool connected) {
+  channel.fd = fd;
+  channel.mode = mode;
+  channel.io_flags = 0;
+  channel.rx_head = channel.rx_tail = kNoBuffer;
+  channel.rx_error = channel.tx_result = 0;
+  if (connected) arm(channel);
+  return true;
+}
+
+int UringEngine::connect(Channel& channel, const sockaddr* address, socklen_t length) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_connect(sqe, channel.fd, address, length);
+  io_uring_sqe_set_data64(sqe, tag(channel, kOpConnect));
+  channel.io_flags |= kConnecting;
+  return EINPROGRESS;
+}
+
+Received UringEngine::read(Channel& channel, net::TlsStream& tls) {
+  give_back_last();
+  if (channel.mode == Mode::kReadiness) {
+    char* buffer = read_buffer_.get();
+    const net::StampedRead stamped = net::stream_read_stamped(channel.fd, tls, buffer, kReadBufferBytes);
+    Received r{stamped.io, buffer, stamped.kernel_arrival_ns, false};
+    if (r.io.status == net::IoStatus::kOk) r.drained = net::read_drained(tls, r.io.bytes, kReadBufferBytes);
+    return r;
+  }
+  if (channel.rx_head != kNoBuffer) {
+    const std::uint16_t id = channel.rx_head;
+    channel.rx_head = next_[id];
+    if (channel.rx_head == kNoBuffer) channel.rx_tail = kNoBuffer;
+    last_read_ = id;
+    Received r{net::IoResult{length_[id], net::IoStatus::kOk, 0}, buffer_at(id) + offset_[id], stamp_[id], false};
+    r.drained = channel.rx_head == kNoBuffer && (channel.io_flags & (kEof | kRxError)) == 0;
+    return r;
+  }
+  if ((channel.io_flags & kEof) != 0) return Received{net::IoResult{0, net::IoStatus::kClosed, 0}};
+  if ((channel.io_flags & kRxError) != 0) return Received{net::IoResult{0, net::IoStatus::kError, channel.rx_error}};
+  return Received{net::IoResult{0, net::IoStatus::kWantRead, 0}};
+}
+
+net::IoResult UringEngine::write(Channel& channel, net::TlsStream& tls, std::span<const char> bytes) {
+  if (channel.mode == Mode::kReadiness) return net::stream_write(channel.fd, tls, bytes.data(), bytes.size());
+  if ((channel.io_flags & kSent) != 0) {
+    clear(channel, kSent);
+    const int r = channel.tx_result;
+    if (r < 0) return net::IoResult{0, net::IoStatus::kError, -r};
+    if (r > 0) return net::IoResult{static_cast<std::size_t>(r), net::IoStatus::kOk, 0};
+  }
+  if ((channel.io_flags & kSending) == 0) {
+    io_uring_sqe* sqe = next_sqe();
+    io_uring_prep_send(sqe, channel.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    io_uring_sqe_set_data64(sqe, tag(channel, kOpSend));
+    channel.io_flags |= kSending;
+  }
+  return net::IoResult{0, net::IoStatus::kWantWrite, 0};
+}
+
+void UringEngine::close(Channel& channel) {
+  while (channel.rx_head != kNoBuffer) {
+    const std::uint16_t id = channel.rx_head;
+    channel.rx_head = next_[id];
+    give_back(id);
+  }
+  channel.rx_tail = kNoBuffer;
+  if (channel.fd >= 0) {
+    if ((channel.io_flags & kArmed) != 0) cancel(channel, channel.mode == Mode::kStream ? kOpRecv : kOpPoll);
+    if ((channel.io_flags & kSending) != 0) cancel(channel, kOpSend);
+    if ((channel.io_flags & kConnecting) != 0) cancel(channel, kOpConnect);
+    // The kernel holds the socket until those cancellations are submitted (the next enter).
+    ::close(channel.fd);
+    channel.fd = -1;
+  }
+  channel.io_flags = 0;
+  channel.rx_error = channel.tx_result = 0;
+  ++channel.generation;
+}
+
+// ---- buffers -----------------------------------------------------------------
+
+void UringEngine::give_back(std::uint16_t buffer) {
+  io_uring_buf_ring_add(buf_ring_, buffer_at(buffer), kBufferBytes, buffer,
+                        io_uring_buf_ring_mask(buffer_count_), 0);
+  io_uring_buf_ring_advance(buf_ring_, 1);
+}
+
+void UringEngine::give_back_last() {
+  if (last_read_ == kNoBuffer) return;
+  give_back(last_read_);
+  last_read_ = kNoBuffer;
+}
+
+void UringEngine::rearm_starved() {
+  for (const auto& [channel, generation] : starved_) {
+    if (channel->generation != generation || channel->fd < 0) continue;
+    if ((channel->io_flags & (kArmed | kEof | kRxError)) == 0) arm(*channel);
+  }
+  starved_.clear();
+}
+
+// ---- waiting and completions -----------------------------------------------------
+
+int UringEngine::wait(TimeNs timeout_ns, Events& events) {
+  give_back_last();
+  if (!starved_.empty()) rearm_starved();
+  if (!enabled_) enable();
+  __kernel_timespec timeout{timeout_ns / kNsPerS, timeout_ns % kNsPerS};
+  io_uring_cqe* first = nullptr;
+  const int r = io_uring_submit_and_wait_timeout(&ring_, &first, 1, &timeout, nullptr);
+  wake_mono_ = clock_ns(CLOCK_MONOTONIC);
+  real_minus_mono_ = clock_ns(CLOCK_REALTIME) - wake_mono_;
+  events.on_wake();
+  if (r < 0 && r != -ETIME && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
+    errno = -r;
+    return -1;
+  }
+  int reported = 0;
+  unsigned head = 0;
+  unsigned seen = 0;
+  io_uring_cqe* cqe = nullptr;
+  io_uring_for_each_cqe(&ring_, head, cqe) {
+    ++seen;
+    const std::uint64_t op = (cqe->user_data >> kOpShift) & 7;
+    if (op == kOpRecv || op == kOpConnect) ++reported;
+    complete(*cqe, events);
+  }
+  io_uring_cq_advance(&ring_, seen);
+  return reported;
+}
+
+void UringEngine::complete(const io_uring_cqe& cqe, Events& events) {
+  const std::uint64_t data = cqe.user_data;
+  const auto op = static_cast<Op>((data >> kOpShift) & 7);
+  if (op == kOpCancel || op == 0) return;
+  auto& channel = *reinterpret_cast<Channel*>(data & kPointerMask);
+  if ((channel.generation & kGenerationMask) != (data >> kGenerationShift)) {  // a socket closed since
+    if ((cqe.flags & IORING_CQE_F_BUFFER) != 0) give_back(static_cast<std::uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT));
+    return;
+  }
+  switch (op) {
+    case kOpConnect:
+      clear(channel, kConnecting);
+      if (cqe.res == 0) arm(channel);
+      events.on_io(channel, kConnected, cqe.res < 0 ? -cqe.res : 0);
+      return;
+    case kOpRecv:
+      received(channel, cqe, events);
+      return;
+    case kOpSend:
+      clear(channel, kSending);
+      channel.io_flags |= kSent;
+      channel.tx_result = cqe.res;
+      events.on_io(channel, kWritable, 0);
+      return;
+    case kOpPoll: {
+      if ((cqe.flags & IORING_CQE_F_MORE) == 0) clear(channel, kArmed);
+      if (cqe.res < 0) {
+        if (cqe.res != -ECANCELED) arm(channel);  // a poll the kernel ended (an overflow): again
+        return;
+      }
+      const auto mask = static_cast<std::uint32_t>(cqe.res);
+      std::uint32_t flags = 0;
+      if ((mask & POLLIN) != 0) flags |= kReadable;
+      if ((mask & POLLOUT) != 0) flags |= kWritable;
+      if ((mask & (POLLRDHUP | POLLHUP | POLLERR)) != 0) flags |= kPeerClosing | kReadable;
+      if ((channel.io_flags & kArmed) == 0) arm(channel);
+      events.on_io(channel, flags, 0);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void UringEngine::received(Channel& channel, const io_uring_cqe& cqe, Events& events) {
+  const bool more = (cqe.flags & IORING_CQE_F_MORE) != 0;
+  if (!more) clear(channel, kArmed);
+  if (cqe.res < 0) {
+    if (cqe.res == -ENOBUFS) {  // out of buffers: armed again once some come back
+      starved_.emplace_back(&channel, channel.generation);
+      return;
+    }
+    if (cqe.res == -ECANCELED) return;
+    channel.rx_error = -cqe.res;
+    channel.io_flags |= kRxError;
+    events.on_io(channel, kReadable, 0);
+    return;
+  }
+  const auto id = static_cast<std::uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT);
+  io_uring_recvmsg_out* out = io_uring_recvmsg_validate(buffer_at(id), cqe.res, &recv_msg_);
+  const std::uint32_t length = out == nullptr ? 0 : io_uring_recvmsg_payload_length(out, cqe.res, &recv_msg_);
+  if (length == 0) {  // the peer closed (a receive of 0 bytes ends the multishot)
+    give_back(id);
+    channel.io_flags |= kEof;
+    events.on_io(channel, kReadable, 0);
+    return;
+  }
+  TimeNs stamp = 0;
+  for (cmsghdr* c = io_uring_recvmsg_cmsg_firsthdr(out, &recv_msg_); c != nullptr;
+       c = io_uring_recvmsg_cmsg_nexthdr(out, &recv_msg_, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec kernel{};
+    std::memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
+    if (kernel.tv_sec != 0 || kernel.tv_nsec != 0) {
+      // CLOCK_REALTIME to CLOCK_MONOTONIC, never later than this wake-up.
+      stamp = std::min(static_cast<TimeNs>(kernel.tv_sec) * kNsPerS + kernel.tv_nsec - real_minus_mono_, wake_mono_);
+    }
+    break;
+  }
+  const auto* payload = static_cast<const char*>(io_uring_recvmsg_payload(out, &recv_msg_));
+  offset_[id] = static_cast<std::uint16_t>(payload - buffer_at(id));
+  length_[id] = static_cast<std::uint16_t>(length);
+  stamp_[id] = stamp;
+  next_[id] = kNoBuffer;
+  if (channel.rx_tail == kNoBuffer) {
+    channel.rx_head = id;
+  } else {
+    next_[channel.rx_tail] = id;
+  }
+  channel.rx_tail = id;
+  if (!more) starved_.emplace_back(&channel, channel.generation);  // ended for another reason: armed again
+  events.on_io(channel, kReadable, 0);
+}
+
+// ---- availability ---------------------------------------------------------------
+
+std::string UringEngine::unavailable_reason() {
+  if (const char* off = std::getenv("PACER_IO_URING_DISABLE"); off != nullptr && *off != '\0' && std::strcmp(off, "0") != 0) {
+    return "io_uring is disabled by PACER_IO_URING_DISABLE (a test switch)";
+  }
+  io_uring ring{};
+  if (const int r = io_uring_queue_init(2, &ring, 0); r < 0) {
+    return fmt::format("io_uring_setup: {} (no io_uring in this kernel, or blocked by a seccomp filter or "
+                       "kernel.io_uring_disabled)", std::strerror(-r));
+  }
+  io_uring_probe* probe = io_uring_get_probe_ring(&ring);
+  io_uring_queue_exit(&ring);
+  if (probe == nullptr) return "io_uring: cannot probe its operations (Linux 5.6+)";
+  std::string missing;
+  for (const auto& [op, name] : {std::pair{IORING_OP_RECVMSG, "recvmsg"}, std::pair{IORING_OP_SEND, "send"},
+                                 std::pair{IORING_OP_CONNECT, "connect"}, std::pair{IORING_OP_POLL_ADD, "poll"},
+                                 std::pair{IORING_OP_ASYNC_CANCEL, "cancel"}}) {
+    if (!io_uring_opcode_supported(probe, op)) missing += fmt::format("{}{}", missing.empty() ? "" : ", ", name);
+  }
+  io_uring_free_probe(probe);
+  if (!missing.empty()) return "io_uring lacks operations pacer needs: " + missing;
+  auto engine = create(1);  // the buffer ring (Linux 5.19+) and the ring's flags
+  if (!engine) return engine.error().message;
+  return "";
+}
+
+}  // namespace pacer::io
