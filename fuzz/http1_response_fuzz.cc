@@ -68,7 +68,7 @@ Outcome run(const Mode& mode, std::string_view input, const std::vector<std::siz
     batch_bytes = repeated.substr(0, mode.depth * kRequest.size());
     session.submit_bytes(0, batch_bytes, mode.depth, mode.head_bits);
   } else {
-    for (std::uint32_t t = 0; t < mode.depth; ++t) session.submit(t);
+    for (std::uint32_t t = 0; t < mode.depth; ++t) session.submit(t, 0);
   }
   for (auto out = session.pending_output(); !out.empty(); out = session.pending_output()) session.consume(out.size());
   Recorder recorder;
@@ -93,7 +93,7 @@ Outcome run_partial(const Mode& mode, std::string_view input) {
   for (std::uint32_t i = 0; i < mode.depth; ++i) repeated += kRequest;
   Http1Session session(kRequest, repeated, mode.depth, mode.is_head);
   session.reset();
-  for (std::uint32_t t = 0; t < mode.depth; ++t) session.submit(t);
+  for (std::uint32_t t = 0; t < mode.depth; ++t) session.submit(t, 0);
   const auto out = session.pending_output();
   const std::size_t unwritten = std::min<std::size_t>(mode.unwritten, out.size());
   session.consume(out.size() - unwritten);

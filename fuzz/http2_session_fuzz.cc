@@ -69,7 +69,7 @@ Outcome run(std::uint32_t streams, bool body, bool cancel_first, std::string_vie
   H2Memory memory;
   Http2Session session(request(body), streams, memory);
   session.reset();
-  for (std::uint32_t t = 0; t < streams; ++t) session.submit(t);
+  for (std::uint32_t t = 0; t < streams; ++t) session.submit(t, 0);
   for (auto out = session.pending_output(); !out.empty(); out = session.pending_output()) session.consume(out.size());
   if (cancel_first) FUZZ_CHECK(session.cancel(0));
   Recorder recorder;

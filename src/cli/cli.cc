@@ -33,6 +33,7 @@
 #include "cli/protocol_options.h"
 #include "cli/serve_options.h"
 #include "cli/units.h"
+#include "targets/target_file.h"
 
 namespace pacer::cli {
 namespace {
@@ -46,9 +47,11 @@ enum RunOption : int {
   kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
   kGiveUp,
   kIo,  // uring's block
+  // Targets and request names (issue 15).
+  kTargets, kTargetsOrder, kMaxNames,
 };
 
-constexpr std::array<OptionSpec, 48> kRunOptions{{
+constexpr std::array<OptionSpec, 51> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -97,6 +100,10 @@ constexpr std::array<OptionSpec, 48> kRunOptions{{
     {kJson, '\0', "json", true},
     {kGiveUp, '\0', "give-up", true},
     {kIo, '\0', "io", true},  // uring's block
+    // Targets and request names (issue 15).
+    {kTargets, '\0', "targets", true},
+    {kTargetsOrder, '\0', "targets-order", true},
+    {kMaxNames, '\0', "max-names", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -111,6 +118,7 @@ struct RunDraft {
   bool deadline_given = false;
   bool streams_given = false;
   bool pipeline_given = false;
+  bool targets_order_given = false;
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
@@ -134,6 +142,18 @@ std::string_view trim_whitespace(std::string_view text) {
   const std::size_t first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos) return {};
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// --max-names: distinct request names kept before "(other)", 1 to 100,000 (each
+// costs every worker a record and its interval slots before the run).
+Result<std::uint64_t> parse_max_names(const ScannedOption& option) {
+  constexpr std::uint64_t kMostNames = 100'000;
+  auto count = parse_count(option.value, option.flag);
+  if (!count) return count.error();
+  if (*count < 1 || *count > kMostNames) {
+    return bad_argument(fmt::format("{}: expected 1 to {} names, got {}", option.flag, kMostNames, option.value));
+  }
+  return *count;
 }
 
 // -t, -c: a count from 1 to INT_MAX; `what` names it in messages.
@@ -318,6 +338,14 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kMaxCaptureHeaderBytes:
       return store(parse_byte_size(option.value, option.flag), config.max_capture_header_bytes);
     case kMaxCaptureBody: return store(parse_byte_size(option.value, option.flag), config.max_capture_body_bytes);
+    case kMaxNames: return store(parse_max_names(option), config.max_names);
+    case kTargets:
+      if (option.value.empty()) return bad_argument(fmt::format("{}: the targets file name is empty", option.flag));
+      config.targets_path = option.value;
+      return Ok{};
+    case kTargetsOrder:
+      draft.targets_order_given = true;
+      return store(targets::parse_targets_order(option.value, option.flag), config.targets_order);
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
@@ -338,6 +366,7 @@ Status check_positionals(const std::vector<std::string>& positionals, Command co
     return bad_argument(fmt::format(
         "demo takes no URL; it runs against the built-in server (got '{}')", positionals[0]));
   }
+  if (positionals.empty() && !config.targets_path.empty()) return Ok{};  // the targets file gives the origin
   if (positionals.empty()) {
     return bad_argument("missing URL (usage: pacer [options] URL; see pacer --help)");
   }
@@ -362,6 +391,30 @@ bool has_header(const Config& config, std::string_view name) {
 void add_json_headers(Config& config) {
   if (!has_header(config, "Content-Type")) config.headers.push_back({"Content-Type", "application/json"});
   if (!has_header(config, "Accept")) config.headers.push_back({"Accept", "application/json"});
+}
+
+// --targets: reads the file (after -b, whose body targets without one take) and
+// resolves its URLs against the command line's; without a URL there the file's
+// first absolute URL is the run's.
+Status load_targets(RunDraft& draft, bool no_url, std::istream& stdin_stream) {
+  Config& config = draft.config;
+  if (config.targets_path.empty()) {
+    if (draft.targets_order_given) return bad_argument("--targets-order needs --targets (a file of requests)");
+    return Ok{};
+  }
+  if (!config.script_path.empty()) {
+    return bad_argument("--targets and --script both say what to send: a script's request() builds its own requests");
+  }
+  if (config.targets_path == "-" && draft.body && draft.body->value == "@-") {
+    return bad_argument("--targets - and -b @- both read stdin: give one of them a file");
+  }
+  auto list = targets::read_targets(config.targets_path, stdin_stream,
+                                    no_url ? std::nullopt : std::optional<Target>(config.target),
+                                    config.max_request_body_bytes);
+  if (!list) return list.error();
+  config.targets = std::move(list->targets);
+  if (no_url) config.target = std::move(list->origin);
+  return Ok{};
 }
 
 // Checks between options, then the derived settings.
@@ -426,6 +479,7 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
   if (Status url = check_positionals(scan.positionals, command, draft.config); !url) {
     return url.error();
   }
+  if (Status loaded = load_targets(draft, scan.positionals.empty(), stdin_stream); !loaded) return loaded.error();
   if (Status finished = finish_run_draft(draft, command); !finished) return finished.error();
   if (scan.has(kCheckArgs) && command != Command::kRun) {
     return bad_argument("--check-args checks a run's arguments (pacer --check-args [options] URL), not the demo's");

@@ -65,6 +65,21 @@ inline constexpr std::uint64_t kDefaultMaxCaptureHeaders = 100;
 inline constexpr std::uint64_t kDefaultMaxCaptureHeaderBytes = std::uint64_t{64} << 10;  // 64 KiB
 inline constexpr std::uint64_t kDefaultMaxCaptureBodyBytes = std::uint64_t{8} << 20;     // 8 MiB
 
+// Targets (--targets FILE): one request of the run's set, as the file gave it,
+// its URL already resolved against the command line's (same origin).
+struct RequestTarget {
+  std::string method = "GET";
+  std::string path = "/";                 // origin-form: path plus query
+  std::vector<Header> headers;            // the target's own; -H headers apply too (the target's win)
+  std::optional<std::string> body;        // @file, "body" (base64) or "body_text"; else -b's, if any
+  std::string name;                       // "name"; empty: "METHOD path" without the query
+  std::uint32_t weight = 1;               // --targets-order weighted
+  std::string where;                      // "file:line", for messages
+};
+
+// --targets-order: which target each request takes.
+enum class TargetsOrder { kRoundRobin, kRandom, kWeighted };
+
 // A file an option writes (-o, --hdr, --timeseries, ...): which option, which path.
 struct OutputFile {
   const char* flag;
@@ -149,6 +164,11 @@ struct Config {
 
   // I/O engine (uring's block): --io; PACER_IO decides what auto means (io/select.h).
   IoChoice io = IoChoice::kAuto;
+  // Request names and targets (--targets, --targets-order, --max-names).
+  std::uint64_t max_names = 1000;         // --max-names: distinct request names before "(other)"
+  std::string targets_path;               // --targets FILE ("-": stdin); empty: the URL's one request
+  std::vector<RequestTarget> targets;     // parsed from targets_path; empty without --targets
+  TargetsOrder targets_order = TargetsOrder::kRoundRobin;  // --targets-order
 
   // Output.
   bool json_format = false;               // --format json (default text)

@@ -39,6 +39,8 @@ struct RequestSlot {
   TimeNs free_ns = 0;
   TimeNs t_sched = 0;           // of the request in flight
   TimeNs t_send = 0;
+  std::uint32_t target = 0;     // the request in flight: its index in the run's request set
+  std::uint32_t name = 0;       // ...and its name (stats::NameId)
   ListHook<RequestSlot> in_flight;  // on the worker's in-flight list (send order)
 };
 

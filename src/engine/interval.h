@@ -10,10 +10,12 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "core/clock.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/name_stats.h"
 
 namespace pacer::engine {
 
@@ -34,6 +36,8 @@ struct IntervalSnapshot {
   // Open model: the service times (t_done - t_send) of the interval's responses,
   // summed, for the mean behind the Little's-law line (completed is their count).
   TimeNs service_ns_sum = 0;
+  // Per request name (indexed by NameId; sized before the run): the interval's counts.
+  std::vector<stats::NameIntervalCounts> names;
 };
 
 class IntervalRing {
@@ -53,6 +57,10 @@ class IntervalRing {
   bool next_slot_free() const {
     const std::uint64_t published = published_.load(std::memory_order_relaxed);
     return published + 1 - consumed_.load(std::memory_order_acquire) < kSlots;
+  }
+  // Before the run: room for the counts of every name id below id_limit.
+  void size_names(std::size_t id_limit) {
+    for (IntervalSnapshot& s : slots_) s.names.assign(id_limit, stats::NameIntervalCounts{});
   }
   void publish() { published_.fetch_add(1, std::memory_order_release); }
 

@@ -23,9 +23,9 @@
 #include "net/tls_context.h"
 #include "net/tls_probe.h"
 #include "proto/alpn.h"
-#include "proto/http1_request.h"
 #include "proto/http2_request.h"
 #include "report/units.h"
+#include "stats/name_table.h"
 
 namespace pacer::engine {
 
@@ -84,9 +84,11 @@ bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
 class IntervalCollector {
  public:
   IntervalCollector(std::vector<std::unique_ptr<Worker>>& workers, const SharedRun& shared,
-                    const load::RateProfile* profile, const IntervalSink& sink, const TickSink& tick)
+                    std::shared_ptr<const stats::NameTable> names, const load::RateProfile* profile,
+                    const IntervalSink& sink, const TickSink& tick)
       : workers_(workers),
         shared_(shared),
+        names_(std::move(names)),
         share_(shard_share(*shared.config)),
         profile_(profile),
         sink_(sink),
@@ -119,6 +121,7 @@ class IntervalCollector {
 
   void emit() {
     merged_.reset();
+    std::fill(merged_names_.begin(), merged_names_.end(), stats::NameIntervalCounts{});
     report::IntervalReport out;
     out.index = next_;
     out.start_ns = static_cast<TimeNs>(next_) * shared_.interval_ns;
@@ -140,6 +143,10 @@ class IntervalCollector {
       out.in_flight_over_interval += s.in_flight_over_interval;
       out.service_ns_sum += s.service_ns_sum;
       merged_.merge(s.latency);
+      for (std::size_t id = 0; id < s.names.size() && id < merged_names_.size(); ++id) {
+        merged_names_[id].completed += s.names[id].completed;
+        merged_names_[id].errors += s.names[id].errors;
+      }
       end = std::max(end, s.end_ns);
       ring.consume(next_);
     }
@@ -149,18 +156,23 @@ class IntervalCollector {
       out.target_rate_per_s = share_.rate(profile_->mean_rate_per_s(from, from + out.duration_ns));
     }
     out.latency = &merged_;
+    out.names = merged_names_;
+    out.name_table = names_;
     sink_(out);
     ++next_;
   }
 
   std::vector<std::unique_ptr<Worker>>& workers_;
   const SharedRun& shared_;
+  std::shared_ptr<const stats::NameTable> names_;  // outlives the run while an interval holds it
   const ShardShare share_;  // the profile is the whole test's; this shard runs its share
   const load::RateProfile* profile_;
   const IntervalSink& sink_;
   const TickSink& tick_;
   std::uint64_t next_ = 0;
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
+  std::vector<stats::NameIntervalCounts> merged_names_ =
+      std::vector<stats::NameIntervalCounts>(shared_.names->id_limit());  // per name id, zeroed per interval
 };
 
 net::TlsClientOptions tls_options(const Config& config) {
@@ -198,6 +210,25 @@ std::string first_tls_error(const std::vector<std::unique_ptr<Worker>>& workers)
   return first == nullptr ? std::string() : std::string(first->tls_first_error.data());
 }
 
+// The workers' per-name records, merged by name id into the report's endpoints.
+void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stats::NameTable& names,
+                       report::RunReport& report) {
+  report.max_names = names.max_names();
+  report.names_capped = names.overflowed();
+  std::vector<stats::NameId> ids;
+  for (std::size_t id = 0; id < names.size(); ++id) ids.push_back(static_cast<stats::NameId>(id));
+  if (names.overflowed()) ids.push_back(names.other_id());
+  for (const stats::NameId id : ids) {
+    report::EndpointReport& e = report.endpoints.emplace_back();
+    e.name = stats::printable_name(names.name(id));
+    for (auto& w : workers) {
+      const stats::NameRecord& r = w->result().names.records()[id];
+      e.counts.merge(r.counts);
+      if (r.latency) e.latency.merge(*r.latency);
+    }
+  }
+}
+
 }  // namespace
 
 report::RunReport make_report(const Config& config) {
@@ -226,6 +257,7 @@ report::RunReport make_report(const Config& config) {
                                 std::none_of(config.headers.begin(), config.headers.end(), [](const Header& h) {
                                   return strcasecmp(h.name.c_str(), "Content-Type") == 0;
                                 });
+  r.targets_file = !config.targets_path.empty();
   r.slo = config.slo;
   r.max_error_rate = config.max_error_rate;
   r.shard_index = config.shard_index;
@@ -282,22 +314,22 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     if (Status h2c = check_h2c(config, probe->fd); !h2c) return h2c.error();
   }
 
-  const std::string request = proto::build_request(config);
-  std::string request_repeated;
-  for (int i = 0; i < config.pipeline; ++i) request_repeated += request;
-  std::optional<proto::Http2Request> http2_request;
-  if (config.http2) http2_request.emplace(config);
+  // Every request's bytes, built once; their names first in the name table. A
+  // script names its own requests (its static request's name is added by each
+  // worker), so its run has no command-line request name.
+  const auto names = std::make_shared<stats::NameTable>(static_cast<std::size_t>(config.max_names));
+  stats::NameTable unused_names(1);
+  const targets::RequestSet requests(config, script == nullptr ? *names : unused_names);
   SharedRun shared;
   shared.config = &config;
   shared.address = probe->address;
   shared.tls = tls ? &*tls : nullptr;
-  shared.request = request;
-  shared.request_repeated = request_repeated;
-  shared.http2_request = http2_request ? &*http2_request : nullptr;
+  shared.requests = &requests;
+  shared.http2_request = config.http2 ? &requests.http2()[0] : nullptr;
   shared.slots_per_connection = static_cast<std::uint32_t>(config.requests_per_connection());
-  shared.is_head = strcasecmp(config.method.c_str(), "HEAD") == 0;
   shared.stop = &stop;
   shared.io_engine = io->kind;
+  shared.names = names.get();
   const std::optional<load::RateProfile> profile = make_profile(config);
   if (profile) shared.profile = &*profile;
 
@@ -347,7 +379,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   std::vector<std::thread> threads;
   threads.reserve(workers.size());
   for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
-  if (shared.interval_ns > 0) IntervalCollector(workers, shared, shared.profile, sink, tick).run();
+  if (shared.interval_ns > 0) IntervalCollector(workers, shared, names, shared.profile, sink, tick).run();
   for (auto& t : threads) t.join();
   if (script != nullptr && script->failed()) return runtime_error(script->failure());
 
@@ -368,6 +400,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     if (report.first_error.empty()) report.first_error = r.first_error;
   }
   report.tls_first_error = first_tls_error(workers);
+  collect_endpoints(workers, *names, report);
   report.measured_ns = finished - shared.record_from_ns;
   report.start_unix_ns = shared.start_unix_ns;
   if (profile) {

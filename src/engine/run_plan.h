@@ -18,6 +18,9 @@
 #include "proto/http2_request.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/name_stats.h"
+#include "stats/name_table.h"
+#include "targets/request_set.h"
 
 namespace pacer::script {
 class ScriptHost;
@@ -31,11 +34,11 @@ struct SharedRun {
   const Config* config = nullptr;
   net::Address address;
   const net::TlsContext* tls = nullptr;  // https://: every connection handshakes; null for http://
-  std::string_view request;          // the HTTP/1.1 request bytes, built once
-  std::string_view request_repeated; // the same bytes slots_per_connection times (pipelining)
+  // Every request of the run, built once (targets/request_set.h): the command
+  // line's one, or the --targets file's.
+  const targets::RequestSet* requests = nullptr;
   const proto::Http2Request* http2_request = nullptr;  // non-null: speak HTTP/2 (prior knowledge or ALPN h2)
   std::uint32_t slots_per_connection = 1;  // --streams (HTTP/2) or --pipeline (HTTP/1.1)
-  bool is_head = false;              // responses carry no body
   TimeNs start_ns = 0;               // load begins (all workers)
   std::int64_t start_unix_ns = 0;    // the wall clock (CLOCK_REALTIME) at start_ns
   TimeNs record_from_ns = 0;         // start + warm-up: requests scheduled earlier are not recorded
@@ -48,6 +51,8 @@ struct SharedRun {
   script::ScriptHost* script = nullptr;  // -s: set up before the workers start; null without a script
   GiveUpWatch* give_up = nullptr;    // the give-up rule's shared state (engine/give_up.h); null: no rule
   io::EngineKind io_engine = io::EngineKind::kEpoll;  // the I/O engine every worker runs (--io)
+  // Request names (targets): the run's name table (scripts add names during the run).
+  stats::NameTable* names = nullptr;
 };
 
 struct WorkerResult {
@@ -65,6 +70,7 @@ struct WorkerResult {
   // allocating) and when it happened (-1: none), so the controller picks the earliest.
   std::array<char, 256> tls_first_error{};
   TimeNs tls_first_error_ns = -1;
+  stats::NameRecorder names;         // per request name (stats/name_stats.h), indexed by NameId
   explicit WorkerResult(stats::Histogram rate) : rate_samples(std::move(rate)) {}
 };
 

@@ -74,10 +74,11 @@ Status Worker::prepare() {
   address_ = shared_.address;
   if (shared_.script != nullptr) {
     script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_),
-                                             *shared_.config);
+                                             *shared_.config, *shared_.names);
     if (Status s = script_->prepare_request(); !s) return s;
     address_ = script_->address();
   }
+  prepare_targets();
   connections_.reserve(static_cast<std::size_t>(connection_count_));
   for (int i = 0; i < connection_count_; ++i) {
     connections_.push_back(std::make_unique<Connection>(this, shared_.slots_per_connection));
@@ -98,8 +99,13 @@ Status Worker::prepare() {
     const double peak_share = shared_.profile->peak_rate() / schedule_workers;
     backlog_ = TimeRing(static_cast<std::size_t>(std::clamp(peak_share * 10.0, 1024.0, 4.0 * 1024 * 1024)));
   }
+  // Per-name records: the names known now (the targets', the script's static
+  // request's) record without allocating.
+  result_.names = stats::NameRecorder(shared_.names->id_limit());
+  result_.names.prepare(shared_.names->size());
   if (shared_.interval_ns > 0) {
     intervals_ = std::make_unique<IntervalRing>();
+    intervals_->size_names(shared_.names->id_limit());
     filling_ = intervals_->slot_to_fill();  // slot 0: the ring is empty
   }
   result_.first_error.reserve(256);
@@ -109,17 +115,21 @@ Status Worker::prepare() {
 }
 
 void Worker::make_session(Connection& c) {
+  const targets::RequestSet& requests = *shared_.requests;
   if (shared_.http2_request != nullptr) {
-    c.session = std::make_unique<proto::Http2Session>(*shared_.http2_request, shared_.slots_per_connection, *h2_memory_);
+    c.session = std::make_unique<proto::Http2Session>(requests.http2(), shared_.slots_per_connection, *h2_memory_);
     return;
   }
-  // A static script's request (built once by wrk.format) replaces the command line's.
-  const bool scripted = script_ && !script_->custom_bytes();
-  const std::string_view request = scripted ? script_->static_request() : shared_.request;
-  auto session = std::make_unique<proto::Http1Session>(request, scripted ? request : shared_.request_repeated,
-                                                       shared_.slots_per_connection,
-                                                       scripted ? script_->static_is_head() : shared_.is_head,
-                                                       &known_head_);
+  std::unique_ptr<proto::Http1Session> session;
+  if (script_ && !script_->custom_bytes()) {
+    // A static script's request (built once by wrk.format) replaces the command line's.
+    const std::string_view request = script_->static_request();
+    session = std::make_unique<proto::Http1Session>(request, request, shared_.slots_per_connection,
+                                                    script_->static_is_head(), &known_head_);
+  } else {
+    session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_,
+                                                    std::span<char>(gather_buffer_.get(), gather_buffer_bytes_));
+  }
   c.http1 = session.get();
   c.session = std::move(session);
 }
@@ -202,6 +212,7 @@ void Worker::close_intervals(bool final) {
     slot.schedule_lag_ns = backlog_.empty() ? 0 : std::max<TimeNs>(0, now_ - backlog_.front());
     fill_in_flight_gauges(slot);
     slot.service_ns_sum = service_ns_sum_ - service_ns_at_interval_start_;
+    result_.names.take_interval(slot.names);
     service_ns_at_interval_start_ = service_ns_sum_;
     intervals_->publish();
     filling_ = final ? nullptr : intervals_->slot_to_fill();

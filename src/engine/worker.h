@@ -55,6 +55,7 @@
 #include "net/tls_context.h"
 #include "proto/h2_memory.h"
 #include "proto/http1_parser.h"
+#include "targets/order.h"
 
 #include <sys/types.h>
 
@@ -149,6 +150,11 @@ class Worker final : io::Events {
   void connection_ready(Connection& c);
   // Queues one request on a free slot of c; false if -n or the drain says no (closed loop).
   bool send_request(Connection& c, TimeNs t_sched);
+  // The request a slot sends next: its target (--targets-order) and its name.
+  void choose_request(RequestSlot& slot);
+  // Before the run (worker_targets.cc): the target picker, the gather buffer of
+  // pipelined batches that mix targets.
+  void prepare_targets();
   // Writes c's pending output; false if the connection failed (and was reopened).
   bool flush(Connection& c);
   // Reads and parses what c received, within the wake-up's read budgets; a
@@ -172,6 +178,8 @@ class Worker final : io::Events {
   void fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error);
   void expire_timeouts();
   void count_timeout(const RequestSlot& slot);
+  // A recorded request ended without a response: counts `error` for the run and its name.
+  void count_error(const RequestSlot& slot, std::uint64_t stats::ErrorCounts::*error);
   // A read or write failed with r (not kOk, not would-block): counts it as a
   // read/write or TLS error and reopens c.
   void io_failed(Connection& c, const net::IoResult& r, const char* what, std::uint64_t stats::ErrorCounts::*error);
@@ -253,6 +261,11 @@ class Worker final : io::Events {
   TimeRing backlog_;
   IdleList idle_;
   WorkerResult result_;
+  // Targets (worker_targets.cc): which request each slot sends next; with
+  // --pipeline and several targets, the buffer a mixed batch is gathered in.
+  targets::TargetPicker picker_;
+  std::unique_ptr<char[]> gather_buffer_;
+  std::size_t gather_buffer_bytes_ = 0;
   // Scripts (-s): null without a script. address_: where connections go (thread.addr).
   std::unique_ptr<WorkerScript> script_;
   net::Address address_;

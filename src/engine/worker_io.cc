@@ -71,12 +71,16 @@ bool Worker::send_request(Connection& c, TimeNs t_sched) {
     --claims_held_;
   }
   const std::uint32_t token = c.free_tokens.back();
-  // A script's request() supplies the bytes (and may pipeline several requests).
+  RequestSlot& slot = c.slots[token];
+  // A script's request() supplies the bytes (and may pipeline several requests) and the name.
   RequestBatch batch;
   std::string_view bytes;
-  if (script_ && script_->custom_bytes() && !script_->next_request(c, bytes, batch)) return false;  // the run stops
+  if (script_ && script_->custom_bytes()) {
+    if (!script_->next_request(c, bytes, batch, slot.name)) return false;  // the run stops
+  } else {
+    choose_request(slot);
+  }
   c.free_tokens.pop_back();
-  RequestSlot& slot = c.slots[token];
   slot.in_use = true;
   slot.t_sched = t_sched;
   slot.t_send = now_;
@@ -84,10 +88,11 @@ bool Worker::send_request(Connection& c, TimeNs t_sched) {
   ++c.sent_on_connection;
   if (is_recorded(t_sched)) {
     result_.counters.requests_sent += static_cast<std::uint64_t>(batch.count);
+    result_.names.counts(slot.name).requests_sent += static_cast<std::uint64_t>(batch.count);
     if (is_open()) result_.queue_delay.record(now_ - t_sched);
   }
   if (bytes.empty()) {
-    c.session->submit(token);
+    c.session->submit(token, slot.target);
   } else {
     c.http1->submit_bytes(token, bytes, static_cast<std::uint32_t>(batch.count), batch.head_bits);
   }
@@ -217,11 +222,16 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   ++counters.responses;
   if (status >= 0 && status <= stats::kMaxStatusCode) ++counters.status_counts[static_cast<std::size_t>(status)];
   if (status >= 400) ++counters.errors.status;
+  stats::NameCounts& named = result_.names.counts(slot.name);
+  ++named.responses;
+  if (status < 200 || status >= 400) ++named.non_2xx_3xx;
+  if (status >= 400) ++named.errors.status;
   // The kernel's receive stamp, unless it predates the send (a clock step) or the
   // response was completed without a read (the connection's end): then the wake-up.
   const TimeNs done = arrived_ns_ >= slot.t_send ? arrived_ns_ : now_;
   const TimeNs latency_ns = done - slot.t_sched;
   record_latency(latency_ns, false);
+  result_.names.record_latency(slot.name, latency_ns);
   window_latency_ns_ += latency_ns;
   if (is_open()) {
     result_.service.record(done - slot.t_send);
@@ -242,13 +252,18 @@ void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::Re
   slot.free_ns = now_;
   if (why == proto::RequestFailure::kMalformed) {
     note_error(0, "malformed HTTP/2 response (:status not three digits 100-599)");
-    if (is_recorded(slot.t_sched)) ++result_.counters.errors.parse;
+    count_error(slot, &stats::ErrorCounts::parse);
     return;
   }
   const bool goaway = why != proto::RequestFailure::kStreamReset;
   note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
+  count_error(slot, goaway ? &stats::ErrorCounts::goaway : &stats::ErrorCounts::stream_reset);
+}
+
+void Worker::count_error(const RequestSlot& slot, std::uint64_t stats::ErrorCounts::*error) {
   if (!is_recorded(slot.t_sched)) return;
-  ++(goaway ? result_.counters.errors.goaway : result_.counters.errors.stream_reset);
+  ++(result_.counters.errors.*error);
+  ++(result_.names.counts(slot.name).errors.*error);
 }
 
 void Worker::retry_request(Connection& c, std::uint32_t token) {
@@ -256,6 +271,7 @@ void Worker::retry_request(Connection& c, std::uint32_t token) {
   const TimeNs t_sched = slot.t_sched;
   if (is_recorded(t_sched)) {
     --result_.counters.requests_sent;  // it was never processed; it is sent again
+    --result_.names.counts(slot.name).requests_sent;
     if (is_open()) {
       if (!backlog_.push(t_sched)) ++result_.counters.errors.backlog;
       return;
@@ -273,7 +289,7 @@ void Worker::retry_request(Connection& c, std::uint32_t token) {
 void Worker::fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error) {
   for (RequestSlot& slot : c.slots) {
     if (!slot.in_use) continue;
-    if (is_recorded(slot.t_sched)) ++(result_.counters.errors.*error);
+    count_error(slot, error);
     release_slot(c, slot.token).free_ns = now_;
   }
   reopen(c);
@@ -281,9 +297,12 @@ void Worker::fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*e
 
 void Worker::count_timeout(const RequestSlot& slot) {
   if (!is_recorded(slot.t_sched)) return;
-  ++result_.counters.errors.timeout;
+  count_error(slot, &stats::ErrorCounts::timeout);
   // Censored: the true latency is at least this.
-  if (shared_.config->record_timeouts) record_latency(now_ - slot.t_sched, true);
+  if (shared_.config->record_timeouts) {
+    record_latency(now_ - slot.t_sched, true);
+    result_.names.record_latency(slot.name, now_ - slot.t_sched);
+  }
 }
 
 void Worker::expire_timeouts() {

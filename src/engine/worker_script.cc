@@ -79,7 +79,23 @@ proto::CaptureCap capture_cap(std::uint64_t max, const std::string& reason) {
 
 }  // namespace
 
-WorkerScript::WorkerScript(script::ScriptHost& host, script::ThreadScript& script, const Config& config)
+void name_from_request_bytes(std::string_view bytes, std::string& out) {
+  const std::size_t method_end = bytes.find(' ');
+  const std::size_t line_end = bytes.find("\r\n");
+  out.clear();
+  if (method_end == std::string_view::npos || method_end == 0 || method_end > line_end) {
+    out = "(unnamed)";
+    return;
+  }
+  const std::string_view rest = bytes.substr(method_end + 1, line_end - method_end - 1);
+  const std::size_t target_end = std::min(rest.find(' '), rest.find_first_of("?#"));
+  out.append(bytes.substr(0, method_end));
+  out += ' ';
+  out.append(rest.substr(0, target_end));
+}
+
+WorkerScript::WorkerScript(script::ScriptHost& host, script::ThreadScript& script, const Config& config,
+                           stats::NameTable& names)
     : host_(host),
       script_(script),
       max_headers_(capture_cap(config.max_capture_headers,
@@ -93,13 +109,18 @@ WorkerScript::WorkerScript(script::ScriptHost& host, script::ThreadScript& scrip
       max_body_bytes_(capture_cap(config.max_capture_body_bytes,
                                   fmt::format("response body over {} to capture for the script's response() "
                                               "(--max-capture-body)",
-                                              format_byte_size(config.max_capture_body_bytes)))) {}
+                                              format_byte_size(config.max_capture_body_bytes)))),
+      names_(names) {
+  name_.reserve(stats::NameTable::kMaxNameBytes);
+}
 
 Status WorkerScript::prepare_request() {
   if (!script_.has_request()) {
     auto batch = count_requests(script_.static_request());
     if (!batch) return bad_input("script: the request wrk.format() built is " + batch.error().message);
     static_batch_ = *batch;
+    name_from_request_bytes(script_.static_request(), name_);
+    static_name_ = names_.intern(name_);
   }
   return Ok{};
 }
@@ -118,14 +139,15 @@ void WorkerScript::prepare_connections(const std::vector<std::unique_ptr<Connect
   }
 }
 
-bool WorkerScript::next_request(Connection& c, std::string_view& bytes, RequestBatch& batch) {
+bool WorkerScript::next_request(Connection& c, std::string_view& bytes, RequestBatch& batch, stats::NameId& name) {
   if (!script_.has_request()) {
     bytes = script_.static_request();
     batch = static_batch_;
+    name = static_name_;
     return true;
   }
   Slot& slot = slot_of(c);
-  if (Status called = script_.request(slot.connection_ref, slot.request); !called) {
+  if (Status called = script_.request(slot.connection_ref, slot.request, &name_); !called) {
     fail("request()", called.error().message);
     return false;
   }
@@ -136,6 +158,8 @@ bool WorkerScript::next_request(Connection& c, std::string_view& bytes, RequestB
   }
   bytes = slot.request;
   batch = *counted;
+  if (name_.empty()) name_from_request_bytes(slot.request, name_);
+  name = names_.intern(name_);
   return true;
 }
 

@@ -25,6 +25,7 @@
 #include "core/expected.h"
 #include "engine/connection.h"
 #include "script/script_host.h"
+#include "stats/name_table.h"
 
 namespace pacer::engine {
 
@@ -34,14 +35,20 @@ struct RequestBatch {
   std::uint64_t head_bits = 0;
 };
 
+// The name of a request from its bytes ("METHOD path" of the first request
+// line, the query left out; "(unnamed)" if there is no request line), written
+// into out (its capacity reused).
+void name_from_request_bytes(std::string_view bytes, std::string& out);
+
 // Counts the complete HTTP/1.1 requests in bytes. Errors (kRuntime) say why the
 // bytes are not a sequence of complete requests.
 Result<RequestBatch> count_requests(std::string_view bytes);
 
 class WorkerScript {
  public:
-  // config: the capture caps (--max-capture-*).
-  WorkerScript(script::ScriptHost& host, script::ThreadScript& script, const Config& config);
+  // config: the capture caps (--max-capture-*). names: the run's name table
+  // (request names come from request()'s second value, else from the bytes).
+  WorkerScript(script::ScriptHost& host, script::ThreadScript& script, const Config& config, stats::NameTable& names);
 
   // Before the run: the static request's batch (an error names the script).
   Status prepare_request();
@@ -53,11 +60,14 @@ class WorkerScript {
   // sends static_request() itself, at no cost per request.
   bool custom_bytes() const { return script_.has_request() || static_batch_.count != 1; }
   std::string_view static_request() const { return script_.static_request(); }
+  // The static request's name (set by prepare_request).
+  stats::NameId static_name() const { return static_name_; }
   bool static_is_head() const { return (static_batch_.head_bits & 1) != 0; }
 
-  // The bytes c sends next and what they hold. False: the script failed and
-  // the run is stopping (nothing to send).
-  bool next_request(Connection& c, std::string_view& bytes, RequestBatch& batch);
+  // The bytes c sends next, what they hold and their name. False: the script
+  // failed and the run is stopping (nothing to send). A name not seen before is
+  // added to the run's table (once per name; past --max-names it is "(other)").
+  bool next_request(Connection& c, std::string_view& bytes, RequestBatch& batch, stats::NameId& name);
   // After each response of c: response(status, headers, body, conn) if defined.
   void on_response(Connection& c, int status) {
     if (script_.has_response()) call_response(c, status);
@@ -98,6 +108,9 @@ class WorkerScript {
   proto::CaptureCap max_header_bytes_;
   proto::CaptureCap max_body_bytes_;
   RequestBatch static_batch_;
+  stats::NameTable& names_;
+  stats::NameId static_name_ = 0;
+  std::string name_;  // request()'s name, or the one made from its bytes (capacity reused)
   std::vector<Slot> slots_;
   std::vector<Due> due_;  // min-heap on at_ns; capacity reserved (one per connection)
 };

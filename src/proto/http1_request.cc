@@ -8,8 +8,8 @@ namespace pacer::proto {
 
 namespace {
 
-bool has_header(const Config& config, const char* name) {
-  return std::any_of(config.headers.begin(), config.headers.end(),
+bool has_header(const std::vector<Header>& headers, const char* name) {
+  return std::any_of(headers.begin(), headers.end(),
                      [name](const Header& h) { return strcasecmp(h.name.c_str(), name) == 0; });
 }
 
@@ -22,22 +22,45 @@ void append_header(std::string& out, const std::string& name, const std::string&
 
 }  // namespace
 
-std::string build_request(const Config& config) {
+std::string build_request(const Config& config) { return build_request(config, command_line_request(config)); }
+
+std::string build_request(const Config& config, const RequestTarget& request) {
+  const std::vector<Header>& headers = request.headers;
   std::string out;
-  out.reserve(256 + (config.body ? config.body->size() : 0));
-  out += config.method;
+  out.reserve(256 + (request.body ? request.body->size() : 0));
+  out += request.method;
   out += ' ';
-  out += config.target.path;
+  out += request.path;
   out += " HTTP/1.1\r\n";
-  if (!has_header(config, "Host")) append_header(out, "Host", config.target.host_header());
-  for (const Header& h : config.headers) append_header(out, h.name, h.value);
-  if (config.body && !has_header(config, "Content-Length")) {
-    append_header(out, "Content-Length", std::to_string(config.body->size()));
+  if (!has_header(headers, "Host")) append_header(out, "Host", config.target.host_header());
+  for (const Header& h : headers) append_header(out, h.name, h.value);
+  if (request.body && !has_header(headers, "Content-Length")) {
+    append_header(out, "Content-Length", std::to_string(request.body->size()));
   }
-  if (!config.keep_alive && !has_header(config, "Connection")) append_header(out, "Connection", "close");
+  if (!config.keep_alive && !has_header(headers, "Connection")) append_header(out, "Connection", "close");
   out += "\r\n";
-  if (config.body) out += *config.body;
+  if (request.body) out += *request.body;
   return out;
+}
+
+RequestTarget command_line_request(const Config& config) {
+  RequestTarget r;
+  r.method = config.method;
+  r.path = config.target.path;
+  r.headers = config.headers;
+  r.body = config.body;
+  return r;
+}
+
+RequestTarget with_command_line(const Config& config, const RequestTarget& target) {
+  RequestTarget r = target;
+  r.headers.clear();
+  for (const Header& h : config.headers) {
+    if (!has_header(target.headers, h.name.c_str())) r.headers.push_back(h);
+  }
+  r.headers.insert(r.headers.end(), target.headers.begin(), target.headers.end());
+  if (!r.body) r.body = config.body;
+  return r;
 }
 
 }  // namespace pacer::proto

@@ -2,15 +2,22 @@
 #include "proto/http1_session.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace pacer::proto {
 
 Http1Session::Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth,
                            bool is_head, KnownHead* known)
-    : request_(request),
-      repeated_(repeated),
+    : single_{request, repeated, is_head},
+      requests_(&single_, 1),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
-      is_head_(is_head),
+      parser_(&Http1Session::on_complete, this, known) {}
+
+Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known,
+                           std::span<char> scratch)
+    : requests_(requests),
+      scratch_(scratch),
+      depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
       parser_(&Http1Session::on_complete, this, known) {}
 
 void Http1Session::reset() {
@@ -32,20 +39,45 @@ void Http1Session::submit_bytes(std::uint32_t token, std::string_view bytes, std
   for (std::uint32_t i = 0; i < responses; ++i) parser_.expect(((head_bits >> i) & 1) != 0);
 }
 
-void Http1Session::submit(std::uint32_t token) {
-  tokens_[(head_ + outstanding_) % kMaxDepth] = token;
+void Http1Session::submit(std::uint32_t token, std::uint32_t target) {
+  const std::uint32_t at = (head_ + outstanding_) % kMaxDepth;
+  tokens_[at] = token;
+  targets_[at] = target;
   ++outstanding_;
   ++queued_;
-  parser_.expect(is_head_);
+  parser_.expect(requests_[target].is_head);
 }
 
 std::span<const char> Http1Session::pending_output() {
   if (queued_ == 0) return {};
   if (!custom_.empty()) return {custom_.data() + offset_, custom_.size() - offset_};
-  // `repeated_` holds depth_ >= queued_ copies back to back, so the queued bytes
-  // are one contiguous view into it.
-  const std::size_t bytes = std::min(repeated_.size(), queued_ * request_.size()) - offset_;
-  return {repeated_.data() + offset_, bytes};
+  const std::uint32_t first = targets_[queued_at(0)];
+  std::uint32_t same = 1;
+  while (same < queued_ && targets_[queued_at(same)] == first) ++same;
+  const Http1Bytes& request = requests_[first];
+  if (same == queued_ || same > 1 || scratch_.empty()) {
+    // `repeated` holds depth_ >= `same` copies back to back, so the run of
+    // queued requests of one target is one contiguous view into it.
+    const std::size_t bytes = std::min(request.repeated.size(), same * request.bytes.size()) - offset_;
+    return {request.repeated.data() + offset_, bytes};
+  }
+  return gather_queued();
+}
+
+std::span<const char> Http1Session::gather_queued() {
+  // A batch mixing targets: as many whole queued requests as fit after the
+  // rest of the first, copied into the scratch buffer.
+  const std::string_view first = requests_[targets_[queued_at(0)]].bytes;
+  std::size_t used = first.size() - offset_;
+  if (used > scratch_.size()) return {first.data() + offset_, used};
+  std::memcpy(scratch_.data(), first.data() + offset_, used);
+  for (std::uint32_t i = 1; i < queued_; ++i) {
+    const std::string_view next = requests_[targets_[queued_at(i)]].bytes;
+    if (used + next.size() > scratch_.size()) break;
+    std::memcpy(scratch_.data() + used, next.data(), next.size());
+    used += next.size();
+  }
+  return {scratch_.data(), used};
 }
 
 void Http1Session::consume(std::size_t bytes) {
@@ -58,8 +90,10 @@ void Http1Session::consume(std::size_t bytes) {
     ++written_;
     return;
   }
-  while (queued_ > 0 && offset_ >= request_.size()) {
-    offset_ -= request_.size();
+  while (queued_ > 0) {
+    const std::size_t size = requests_[targets_[queued_at(0)]].bytes.size();
+    if (offset_ < size) break;
+    offset_ -= size;
     --queued_;
     ++written_;
   }

@@ -2,6 +2,12 @@
 // (ResponseParser) in. With a pipeline depth N, up to N requests are written
 // back to back on one connection and their responses are matched in order (FIFO).
 //
+// --targets: the session is made with the run's prebuilt requests and submit()
+// names which one a token sends. Queued requests of one target go out as one
+// view into its repeated bytes; a pipelined batch mixing targets is gathered
+// into the worker's scratch buffer (one write, no allocation), a request too
+// large for it being written from its own bytes.
+//
 // Invariants: tokens_ holds the outstanding requests oldest first; the first
 // `written_` of them are fully written, the next `queued_` wait for (part of)
 // their bytes. Thread: the owning worker's.
@@ -9,7 +15,10 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string_view>
+
+#include "proto/http1_request.h"
 
 #include "proto/http1_parser.h"
 #include "proto/session.h"
@@ -26,10 +35,14 @@ class Http1Session final : public Session {
   // known response head (see ResponseParser), or nullptr.
   Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth, bool is_head,
                KnownHead* known = nullptr);
+  // --targets: requests[i] is what submit(token, i) sends (the span and its
+  // bytes outlive the session). scratch: where a pipelined batch of different
+  // requests is gathered (the worker's; only used within pending_output/consume).
+  Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known, std::span<char> scratch);
 
   void reset() override;
   std::uint32_t capacity() const override { return closing_ ? 0 : depth_; }
-  void submit(std::uint32_t token) override;
+  void submit(std::uint32_t token, std::uint32_t target) override;
   // Scripts (depth 1): request `token` is `bytes` (owned by the caller until
   // written), holding `responses` requests (bit i of head_bits: the i-th is
   // HEAD); the session expects that many responses, the earlier ones reported
@@ -49,13 +62,17 @@ class Http1Session final : public Session {
 
  private:
   static void on_complete(void* context, int status, bool keep_alive);
+  // The ring position of the i-th queued request.
+  std::uint32_t queued_at(std::uint32_t i) const { return (head_ + written_ + i) % kMaxDepth; }
+  std::span<const char> gather_queued();
 
-  std::string_view request_;
-  std::string_view repeated_;
+  Http1Bytes single_;                   // the one request of the first constructor
+  std::span<const Http1Bytes> requests_;
+  std::span<char> scratch_;
   std::uint32_t depth_;
-  bool is_head_;
   ResponseParser parser_;
   std::array<std::uint32_t, kMaxDepth> tokens_{};  // ring, oldest at head_
+  std::array<std::uint32_t, kMaxDepth> targets_{}; // the request each token sends, same ring
   std::uint32_t head_ = 0;
   std::uint32_t outstanding_ = 0;
   std::uint32_t written_ = 0;       // outstanding requests whose bytes are all written

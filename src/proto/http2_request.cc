@@ -6,6 +6,8 @@
 #include <array>
 #include <cctype>
 
+#include "proto/http1_request.h"
+
 namespace pacer::proto {
 
 namespace {
@@ -25,23 +27,25 @@ std::string lower(std::string text) {
 
 }  // namespace
 
-Http2Request::Http2Request(const Config& config) {
+Http2Request::Http2Request(const Config& config) : Http2Request(config, command_line_request(config)) {}
+
+Http2Request::Http2Request(const Config& config, const RequestTarget& request) {
   std::string authority = config.target.host_header();
   bool has_length = false;
-  for (const Header& h : config.headers) {
+  for (const Header& h : request.headers) {
     if (strcasecmp(h.name.c_str(), "host") == 0) authority = h.value;
     if (strcasecmp(h.name.c_str(), "content-length") == 0) has_length = true;
   }
   names_ = {":method", ":scheme", ":authority", ":path"};
-  values_ = {config.method, config.target.is_tls() ? "https" : "http", authority, config.target.path};
-  for (const Header& h : config.headers) {
+  values_ = {request.method, config.target.is_tls() ? "https" : "http", authority, request.path};
+  for (const Header& h : request.headers) {
     if (is_connection_specific(h.name) || strcasecmp(h.name.c_str(), "host") == 0) continue;
     names_.push_back(lower(h.name));
     values_.push_back(h.value);
   }
-  if (config.body) {
+  if (request.body) {
     has_body_ = true;
-    body_ = *config.body;
+    body_ = *request.body;
     if (!has_length) {
       names_.emplace_back("content-length");
       values_.push_back(std::to_string(body_.size()));

@@ -19,8 +19,15 @@ class Http2Request {
   // Connection, Keep-Alive, Proxy-Connection, Transfer-Encoding and Upgrade are
   // left out: HTTP/2 forbids them.
   explicit Http2Request(const Config& config);
+  // --targets: one target's request on the run's origin (-H headers first, the
+  // target's after them; a target header replaces a -H header of the same name).
+  Http2Request(const Config& config, const RequestTarget& target);
   Http2Request(const Http2Request&) = delete;
   Http2Request& operator=(const Http2Request&) = delete;
+  // Moving keeps the header list valid: the strings' buffers move with their
+  // vectors' storage (nothing in nv_ points into body_).
+  Http2Request(Http2Request&&) = default;
+  Http2Request& operator=(Http2Request&&) = default;
 
   // Flagged NO_COPY: nghttp2 keeps pointers into this object, which outlives every session.
   const nghttp2_nv* headers() const { return nv_.data(); }

@@ -19,13 +19,14 @@ void* as_user_data(std::uint32_t token) { return reinterpret_cast<void*>(static_
 
 }  // namespace
 
-Http2Session::Http2Session(const Http2Request& request, std::uint32_t streams, H2Memory& memory)
-    : request_(request),
+Http2Session::Http2Session(std::span<const Http2Request> requests, std::uint32_t streams, H2Memory& memory)
+    : requests_(requests),
       streams_(std::max<std::uint32_t>(streams, 1)),
       memory_(memory),
       stream_of_(streams_, 0),
       status_(streams_, 0),
       body_sent_(streams_, 0),
+      target_of_(streams_, 0),
       out_(std::make_unique<char[]>(kOutputBytes)) {
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_session_callbacks_new(&callbacks);
@@ -75,14 +76,16 @@ std::uint32_t Http2Session::capacity() const {
   return std::min(streams_, allowed);
 }
 
-void Http2Session::submit(std::uint32_t token) {
+void Http2Session::submit(std::uint32_t token, std::uint32_t target) {
   status_[token] = 0;
   body_sent_[token] = 0;
+  target_of_[token] = target;
+  const Http2Request& request = requests_[target];
   nghttp2_data_provider body{};
   body.read_callback = &Http2Session::read_body;
   const std::int32_t stream_id =
-      nghttp2_submit_request(session_.get(), nullptr, request_.headers(), request_.header_count(),
-                             request_.has_body() ? &body : nullptr, as_user_data(token));
+      nghttp2_submit_request(session_.get(), nullptr, request.headers(), request.header_count(),
+                             request.has_body() ? &body : nullptr, as_user_data(token));
   if (stream_id < 0) {
     // Out of stream ids (2^31 requests on one connection) or out of memory.
     fail(nghttp2_strerror(stream_id));
@@ -230,12 +233,12 @@ int Http2Session::on_stream_close(nghttp2_session*, std::int32_t stream_id, std:
 ssize_t Http2Session::read_body(nghttp2_session*, std::int32_t stream_id, std::uint8_t* buf, std::size_t length,
                                 std::uint32_t* data_flags, nghttp2_data_source*, void* user_data) {
   Http2Session& self = self_of(user_data);
-  const std::string& body = self.request_.body();
   const std::int64_t token = self.token_of(stream_id);
   if (token < 0) {
     *data_flags |= NGHTTP2_DATA_FLAG_EOF;
     return 0;
   }
+  const std::string& body = self.requests_[self.target_of_[static_cast<std::size_t>(token)]].body();
   std::size_t& sent = self.body_sent_[static_cast<std::size_t>(token)];
   const std::size_t n = std::min(length, body.size() - sent);
   std::memcpy(buf, body.data() + sent, n);

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "proto/h2_memory.h"
@@ -31,11 +32,14 @@ namespace pacer::proto {
 class Http2Session final : public Session {
  public:
   // streams: requests in flight at most (>= 1). request and memory outlive the session.
-  Http2Session(const Http2Request& request, std::uint32_t streams, H2Memory& memory);
+  Http2Session(const Http2Request& request, std::uint32_t streams, H2Memory& memory)
+      : Http2Session(std::span<const Http2Request>(&request, 1), streams, memory) {}
+  // --targets: submit(token, i) sends requests[i]; the requests outlive the session.
+  Http2Session(std::span<const Http2Request> requests, std::uint32_t streams, H2Memory& memory);
 
   void reset() override;
   std::uint32_t capacity() const override;
-  void submit(std::uint32_t token) override;
+  void submit(std::uint32_t token, std::uint32_t target) override;
   std::span<const char> pending_output() override;
   void consume(std::size_t bytes) override;
   bool receive(const char* data, std::size_t len, SessionEvents& events) override;
@@ -66,7 +70,7 @@ class Http2Session final : public Session {
   void complete(std::uint32_t token);
   void fail(const char* reason);
 
-  const Http2Request& request_;
+  std::span<const Http2Request> requests_;
   std::uint32_t streams_;
   H2Memory& memory_;
   std::unique_ptr<nghttp2_session_callbacks, CallbacksDeleter> callbacks_;
@@ -75,6 +79,7 @@ class Http2Session final : public Session {
   std::vector<std::int32_t> stream_of_;    // per token
   std::vector<int> status_;                // per token: the final :status seen
   std::vector<std::size_t> body_sent_;     // per token: request body bytes handed to nghttp2
+  std::vector<std::uint32_t> target_of_;   // per token: the request (index into requests_) it sends
   // nghttp2_session_mem_send yields one frame per call; frames are gathered here
   // so that ten requests (or a SETTINGS ack and a WINDOW_UPDATE) go out in one write.
   static constexpr std::size_t kOutputBytes = 16 * 1024;

@@ -53,8 +53,10 @@ class Session {
   // connection must not take new requests (a GOAWAY, or `Connection: close`).
   virtual std::uint32_t capacity() const = 0;
 
-  // Queues request `token`. The caller keeps in-flight requests below capacity().
-  virtual void submit(std::uint32_t token) = 0;
+  // Queues request `token`, sending the run's request number `target` (an index
+  // into the prebuilt requests the session was made with: 0 without --targets).
+  // The caller keeps in-flight requests below capacity().
+  virtual void submit(std::uint32_t token, std::uint32_t target) = 0;
 
   // The next bytes to write (empty when nothing is waiting). The view stays valid
   // until consume() or the next pending_output(); write what you can, then

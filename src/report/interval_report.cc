@@ -59,6 +59,13 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
         {"status", e.status}}},
       {"latency_ns", std::move(latency)},
   };
+  out["endpoints"] = json::object();
+  for (std::size_t id = 0; id < in.names.size() && in.name_table != nullptr; ++id) {
+    const stats::NameIntervalCounts& n = in.names[id];
+    if (n.completed == 0 && n.errors == 0) continue;
+    out["endpoints"][stats::printable_name(in.name_table->name(static_cast<stats::NameId>(id)))] = {
+        {"completed", n.completed}, {"errors", n.errors}};
+  }
   if (shard_count > 1) out["shard"] = {{"index", shard_index}, {"count", shard_count}};
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);
   return out.dump() + "\n";

@@ -3,12 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <span>
 
 #include "core/clock.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/name_stats.h"
+#include "stats/name_table.h"
 
 namespace pacer::report {
 
@@ -32,6 +36,12 @@ struct IntervalReport {
   TimeNs oldest_in_flight_ns = 0;           // how long ago the oldest of them was written (the largest); 0: none
   std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
   TimeNs service_ns_sum = 0;                // open model: the responses' service times, summed (a count)
+  // Per request name, indexed by NameId (name_table gives the names): the
+  // interval's completed responses and errors. Points into the producer's
+  // storage (like latency); empty when not collected. The table is shared: an
+  // interval held past the end of the run (app/live_output) still has its names.
+  std::span<const stats::NameIntervalCounts> names;
+  std::shared_ptr<const stats::NameTable> name_table;
 };
 
 // One JSON object on one line (with "\n"): interval, start_s, start_time (the
@@ -40,7 +50,8 @@ struct IntervalReport {
 // target_rate_per_s (null in the closed loop), achieved_rate_per_s (every rate
 // is its count over duration_s),
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
-// in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class, latency_ns {count, p50, p90, p99, max}, and with
+// in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class, latency_ns {count, p50, p90, p99, max},
+// endpoints {name: {completed, errors}} (the names with any in the interval), and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
 // A shard's lines (shard_count > 1) carry "shard": {"index", "count"}: their
 // figures, target_rate_per_s included, are that shard's.

@@ -39,6 +39,13 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.oldest_in_flight_ns = in.oldest_in_flight_ns;
   sum_.in_flight_over_interval = in.in_flight_over_interval;
   sum_.service_ns_sum += in.service_ns_sum;
+  // Per request name: counts add, id by id.
+  if (names_.size() < in.names.size()) names_.resize(in.names.size());
+  for (std::size_t id = 0; id < in.names.size(); ++id) {
+    names_[id].completed += in.names[id].completed;
+    names_[id].errors += in.names[id].errors;
+  }
+  if (in.name_table != nullptr) sum_.name_table = in.name_table;
   ++added_;
 }
 
@@ -46,6 +53,7 @@ IntervalReport IntervalSum::sum(std::uint64_t index) const {
   IntervalReport out = sum_;
   out.index = index;
   out.latency = &latency_;
+  out.names = names_;
   if (has_target_) {
     out.target_rate_per_s = out.duration_ns > 0 ? target_arrivals_ * 1e9 / static_cast<double>(out.duration_ns) : 0.0;
   }
@@ -58,6 +66,7 @@ void IntervalSum::clear() {
   has_target_ = false;
   added_ = 0;
   latency_.reset();
+  std::fill(names_.begin(), names_.end(), stats::NameIntervalCounts{});
 }
 
 }  // namespace pacer::report

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/clock.h"
 #include "report/interval_report.h"
@@ -38,6 +39,7 @@ class IntervalSum {
   bool has_target_ = false;
   std::uint64_t added_ = 0;
   stats::Histogram latency_ = stats::Histogram::for_latency_ns();
+  std::vector<stats::NameIntervalCounts> names_;  // per name id; grows once, zeroed by clear()
 };
 
 }  // namespace pacer::report

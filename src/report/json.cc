@@ -134,6 +134,25 @@ json merge_json(const MergeInfo& m) {
   };
 }
 
+// Per request name (targets): endpoints[] with the run's figures per name and
+// each name's latency histogram (V2), so that pacer merge merges them exactly.
+json endpoints_json(const RunReport& r) {
+  const double secs = seconds(r.measured_ns);
+  json out = json::array();
+  for (const EndpointReport& e : r.endpoints) {
+    const stats::NameCounts& c = e.counts;
+    json errors = json::object();
+    for (const auto& f : stats::ErrorCounts::kFields) errors[f.name] = c.errors.*f.member;
+    json item = {{"name", e.name}};
+    for (const auto& f : stats::NameCounts::kFields) item[f.name] = c.*f.member;
+    item["errors"] = std::move(errors);
+    item["completed_per_s"] = secs > 0 ? static_cast<double>(c.responses) / secs : 0.0;
+    item["latency"] = summary(e.latency, nullptr);
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_json(const RunReport& r) {
@@ -197,6 +216,8 @@ std::string render_json(const RunReport& r) {
       {"hint", body_hint(r).empty() ? json(nullptr) : json("status 415: " + body_hint(r))},
       {"gates", {{"passed", failures.empty()}, {"failures", failures}}},
   };
+  out["endpoints"] = endpoints_json(r);
+  out["endpoint_names"] = {{"max_names", r.max_names}, {"capped", r.names_capped}, {"targets_file", r.targets_file}};
   if (r.merge) out["merge"] = merge_json(*r.merge);
   return out.dump(2) + "\n";
 }

@@ -258,6 +258,29 @@ void read_summary(const Field& s, stats::Histogram& all, stats::Histogram* censo
   if (censored != nullptr && s.has("censored_histogram")) read_histogram(s.at("censored_histogram"), *censored);
 }
 
+// endpoints[] (absent from reports older than request names: none then).
+void read_endpoints(const Field& root, RunReport& r) {
+  if (root.has("endpoint_names")) {
+    const Field names = root.at("endpoint_names");
+    r.max_names = names.at("max_names").count();
+    r.names_capped = names.at("capped").boolean();
+    r.targets_file = names.at("targets_file").boolean();
+  }
+  if (!root.has("endpoints")) return;
+  const Field list = root.at("endpoints");
+  if (!list.value().is_array()) list.fail("expected an array");
+  for (std::size_t i = 0; i < list.value().size(); ++i) {
+    const Field item(list.value()[i], fmt::format("{}[{}]", list.path(), i));
+    EndpointReport& e = r.endpoints.emplace_back();
+    e.name = item.at("name").string();
+    for (const auto& f : stats::NameCounts::kFields) e.counts.*f.member = item.at(f.name).count();
+    const Field errors = item.at("errors");
+    for (const auto& f : stats::ErrorCounts::kFields) e.counts.errors.*f.member = errors.at(f.name).count();
+    if (e.counts.errors.status > e.counts.responses) errors.at("status").fail("more status errors than responses");
+    read_summary(item.at("latency"), e.latency, nullptr);
+  }
+}
+
 RunReport read_report(const json& doc) {
   const Field root(doc, "");
   if (!doc.is_object()) root.fail(fmt::format("expected a JSON object, got {}", doc.type_name()));
@@ -288,6 +311,7 @@ RunReport read_report(const json& doc) {
   if (!first_error.is_null()) r.first_error = first_error.string();
   const Field tls_first_error = root.at("tls_first_error");
   if (!tls_first_error.is_null()) r.tls_first_error = tls_first_error.string();
+  read_endpoints(root, r);
   return r;
 }
 

@@ -2,6 +2,8 @@
 // as (name, text) pairs so a refusal can show both values.
 #include "report/merge.h"
 
+#include "report/endpoints.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -126,6 +128,8 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   for (std::size_t i = 0; i < std::size(histograms); ++i) {
     if (Status s = merge_histogram(*histograms[i].first, *histograms[i].second, what[i], name); !s) return s;
   }
+  // Per request name (targets): matched by name, summed exactly.
+  if (Status s = merge_endpoints(merged, shard, name); !s) return s;
   return Ok{};
 }
 

@@ -13,6 +13,7 @@
 #include "core/shard_share.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/name_stats.h"
 
 namespace pacer::report {
 
@@ -28,6 +29,13 @@ struct MergeInfo {
   std::string earliest_start_file;     // the reports that started first and last
   std::string latest_start_file;
   bool starts_differ() const { return start_spread_ns > start_tolerance_ns; }
+};
+
+// One request name's figures (the Endpoints table, JSON endpoints[]).
+struct EndpointReport {
+  std::string name;
+  stats::NameCounts counts;
+  stats::Histogram latency = stats::Histogram::for_latency_ns();  // t_done - t_sched, timeouts censored
 };
 
 struct RunReport {
@@ -87,6 +95,11 @@ struct RunReport {
   stats::Histogram service = stats::Histogram::for_latency_ns();          // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();      // t_send - t_sched (open model)
   stats::Histogram rate_samples = make_rate_histogram();                  // per thread, per 100 ms
+  // Per request name, in the order the names were first seen (formatters sort).
+  std::vector<EndpointReport> endpoints;
+  std::uint64_t max_names = 0;             // --max-names (0: not known, an older report)
+  bool names_capped = false;               // requests past --max-names were counted under "(other)"
+  bool targets_file = false;               // --targets was used (the text report shows Endpoints)
 };
 
 // The part of the whole test this report covers, with its figures

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "report/capacity.h"
+#include "report/endpoints.h"
 #include "report/units.h"
 
 namespace pacer::report {
@@ -353,6 +354,7 @@ std::string render_text(const RunReport& r) {
   out += fmt::format("Requests/sec: {:9.2f}\n", rps);
   out += fmt::format("Transfer/sec: {:>10}\n", format_bytes(bps));
   append_pacer_lines(out, r);
+  out += render_endpoints_text(r);  // targets: per-name figures (report/endpoints.h)
   return out;
 }
 

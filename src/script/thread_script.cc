@@ -144,20 +144,37 @@ int ThreadScript::new_connection_table() {
   return luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-Status ThreadScript::request(int connection_ref, std::string& out) {
+Status ThreadScript::request(int connection_ref, std::string& out, std::string* name) {
   lua_State* L = state_.get();
   lua_getglobal(L, "request");
   lua_rawgeti(L, LUA_REGISTRYINDEX, connection_ref);
-  if (Status called = protected_call(L, 1, 1); !called) return called;
+  if (Status called = protected_call(L, 1, 2); !called) return called;
   std::size_t len = 0;
-  const char* bytes = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : nullptr;
+  const char* bytes = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : nullptr;
   if (bytes == nullptr) {
-    Error e = runtime_error(std::string("request() must return a string, got ") + luaL_typename(L, -1));
-    lua_pop(L, 1);
+    Error e = runtime_error(std::string("request() must return a string, got ") + luaL_typename(L, -2));
+    lua_pop(L, 2);
+    return e;
+  }
+  // The second value names the request (the report's Endpoints); nil: unnamed.
+  const int name_type = lua_type(L, -1);
+  if (name_type != LUA_TNIL && name_type != LUA_TSTRING) {
+    Error e = runtime_error(std::string("request()'s second value (the request's name) must be a string or nil, got ") +
+                            luaL_typename(L, -1));
+    lua_pop(L, 2);
     return e;
   }
   out.assign(bytes, len);
-  lua_pop(L, 1);
+  if (name != nullptr) {
+    std::size_t name_len = 0;
+    const char* text = name_type == LUA_TSTRING ? lua_tolstring(L, -1, &name_len) : nullptr;
+    if (text != nullptr) {
+      name->assign(text, name_len);
+    } else {
+      name->clear();
+    }
+  }
+  lua_pop(L, 2);
   return Ok{};
 }
 

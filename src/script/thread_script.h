@@ -51,8 +51,10 @@ class ThreadScript {
   // A new per-connection table (pacer's extension); returns its registry ref.
   int new_connection_table();
 
-  // request(conn): copies the bytes to send into out (its capacity is reused).
-  Status request(int connection_ref, std::string& out);
+  // request(conn): copies the bytes to send into out (its capacity is reused),
+  // and its second value, the request's name (nil: none), into *name (cleared
+  // when absent) when name is not null.
+  Status request(int connection_ref, std::string& out, std::string* name = nullptr);
   // response(status, headers, body, conn). fields: "name\0value\0..." as the
   // parser captured them.
   Status response(int status, std::string_view fields, std::string_view body, int connection_ref);

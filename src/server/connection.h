@@ -115,6 +115,12 @@ class Connection {
   bool keep_alive_ = true;
   bool is_http10_ = false;
   Route route_;
+  // The request's "METHOD path" for /stats' requests_by_name (path without the
+  // query, cut to PathCounts::kMaxKeyBytes), noted when its headers are complete.
+  std::string_view method_;
+  std::array<char, PathCounts::kMaxKeyBytes> path_{};
+  std::size_t path_bytes_ = 0;
+  std::string stats_text_;          // a /stats reply's JSON (capacity reused)
   std::string echo_;                // raw bytes of an /echo request (capacity reused)
   Reply delayed_reply_;             // the reply a kDelayed connection will send
 

@@ -4,6 +4,9 @@
 // time and answered in order. See connection.h.
 #include "server/connection.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace pacer::server {
 namespace {
 
@@ -53,6 +56,10 @@ int Connection::on_headers_complete(llhttp_t* parser) {
   const std::string_view target =
       c.url_seen_ ? std::string_view(request + c.url_begin_, c.url_end_ - c.url_begin_) : std::string_view{};
   c.route_ = match_route(target);
+  c.method_ = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(parser)));
+  const std::string_view path = target.substr(0, target.find_first_of("?#"));
+  c.path_bytes_ = std::min(path.size(), c.path_.size());
+  std::copy_n(path.begin(), c.path_bytes_, c.path_.begin());
   if (c.route_.kind == RouteKind::kAuth) {
     // The whole head is still in the input buffer (released only after this).
     c.route_.value = has_login_token(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
@@ -115,6 +122,7 @@ void Connection::count_request(LoopContext& ctx) {
     counted_connection_ = true;
   }
   WorkerCounters::add(ctx.counters.requests_received);
+  ctx.path_counts.add(method_, std::string_view(path_.data(), path_bytes_));
   if (ctx.arrivals != nullptr) ctx.arrivals->push_back(input_arrival_ns_);
   // With --freeze-at 0 the window opens at this very request.
   if (ctx.shared.note_first_request(ctx.now_ns)) ctx.now_ns = ctx.shared.wait_out_freeze(ctx.now_ns, ctx.wake_fd);
@@ -133,6 +141,13 @@ void Connection::complete_request(LoopContext& ctx) {
     stats.connections_accepted = ctx.shared.sum(&WorkerCounters::connections_accepted);
   }
   Reply reply = plan_reply(route_, ctx.shared.fail_route_requests, stats, text_scratch_);
+  if (route_.kind == RouteKind::kStats) {
+    // plan_reply's {"requests_answered":N,"connections_accepted":M} plus the counts per name.
+    stats_text_.assign(reply.text.substr(0, reply.text.size() - 1));
+    stats_text_ += ",\"requests_by_name\":" + requests_by_name_json(ctx.shared.path_counts) + "}";
+    reply.text = stats_text_;
+    reply.body_bytes = stats_text_.size();
+  }
   if (reply.body == BodyKind::kEcho) reply.body_bytes = echo_.size();
   switch (reply.action) {
     case ReplyAction::kAnswer:

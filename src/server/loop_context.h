@@ -51,6 +51,7 @@ class TimerHeap {
 struct LoopContext {
   SharedState& shared;
   WorkerCounters& counters;            // this worker's slot in shared.counters
+  PathCounts& path_counts;             // this worker's table in shared.path_counts
   TimerHeap& timers;
   std::vector<ConnectionRef>& again;   // connections that spent their turn's budget
   std::vector<TimeNs>* arrivals;       // null unless --log-arrivals

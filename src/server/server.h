@@ -15,7 +15,9 @@
 //                   (to an HTTP/1.0 client, which cannot take chunks: Content-Length)
 //   /redirect       302, Location: /
 //   /echo           200 application/octet-stream: the request's raw bytes as received
-//   /stats          200 application/json {"requests_answered":N,"connections_accepted":M}
+//   /stats          200 application/json {"requests_answered":N,"connections_accepted":M,
+//                   "requests_by_name":{"GET /a":N,...}} (requests received per method and
+//                   path without the query, as pacer names unnamed requests; path_counts.h)
 //   anything else   404; a parameter that is not a number is 404 too
 // Malformed requests get 400 and the connection is closed; request line plus
 // headers over 16 KiB get 431 and a close. Requests are answered in order, also

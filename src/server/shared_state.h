@@ -6,10 +6,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/clock.h"
 #include "net/tls_context.h"
+#include "server/path_counts.h"
 #include "server/serve_config.h"
 
 namespace pacer::server {
@@ -33,11 +35,15 @@ struct alignas(64) WorkerCounters {
 class SharedState {
  public:
   SharedState(const ServeConfig& serve_config, int workers)
-      : config(serve_config), counters(static_cast<std::size_t>(workers)) {}
+      : config(serve_config), counters(static_cast<std::size_t>(workers)) {
+    for (int i = 0; i < workers; ++i) path_counts.push_back(std::make_unique<PathCounts>());
+  }
 
   const ServeConfig config;
   const net::TlsContext* tls = nullptr;  // --tls: set before the workers start, then read-only
   std::vector<WorkerCounters> counters;  // one per worker, index = worker index
+  // Requests received per "METHOD path" (for /stats), one table per worker, same index.
+  std::vector<std::unique_ptr<PathCounts>> path_counts;
   std::atomic<std::uint64_t> fail_route_requests{0};
   std::atomic<bool> stop_requested{false};
 

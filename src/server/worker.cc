@@ -72,6 +72,7 @@ void Worker::run() {
   std::array<epoll_event, kMaxEvents> events{};
   LoopContext ctx{shared_,
                   shared_.counters[static_cast<std::size_t>(index_)],
+                  *shared_.path_counts[static_cast<std::size_t>(index_)],
                   timers_,
                   again_,
                   shared_.config.log_arrivals_path.empty() ? nullptr : &arrivals_,

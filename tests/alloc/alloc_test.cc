@@ -16,6 +16,7 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "../support/loopback.h"
 #include "../support/script_file.h"
@@ -101,6 +102,61 @@ TEST(Allocations, PipelinedRequestsAfterSetupAllocateNothing) {
   EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
 }
 
+// --targets: ten different requests (paths, a header, a body), each order,
+// pipelined or not, with per-name intervals: choosing and recording a target
+// per request allocates nothing.
+std::vector<RequestTarget> ten_targets() {
+  std::vector<RequestTarget> out;
+  for (int i = 0; i < 10; ++i) {
+    RequestTarget t;
+    t.method = i % 3 == 0 ? "POST" : "GET";
+    t.path = i % 2 == 0 ? "/bytes/" + std::to_string(100 * i) : "/?id=" + std::to_string(i);
+    t.headers.push_back({"X-Target", std::to_string(i)});
+    if (t.method == "POST") t.body = std::string(static_cast<std::size_t>(10 + i), 'b');
+    if (i == 4) t.name = "four";
+    t.weight = static_cast<std::uint32_t>(1 + i);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+TEST(Allocations, TargetsAfterSetupAllocateNothing) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  for (const TargetsOrder order : {TargetsOrder::kRoundRobin, TargetsOrder::kRandom, TargetsOrder::kWeighted}) {
+    for (const int pipeline : {1, 8}) {
+      Config c = testing::config_for(*srv, "/");
+      c.threads = 2;
+      c.connections = 8;
+      c.pipeline = pipeline;
+      c.targets = ten_targets();
+      c.targets_path = "ten.txt";
+      c.targets_order = order;
+      c.request_count = 2'000;
+      const long small = allocations_for(c, 2'000, kNsPerMs);
+      c.request_count = 20'000;
+      const long large = allocations_for(c, 20'000, kNsPerMs);
+      EXPECT_LT(large - small, 50) << "order " << static_cast<int>(order) << ", pipeline " << pipeline << ": "
+                                   << small << " vs " << large << " allocations";
+    }
+  }
+}
+
+// A script naming its requests (request()'s second value): a name is looked up
+// without allocating once it is in the table.
+TEST(Allocations, NamedScriptRequestsAllocateNothingOnTheCppSidePerRequest) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  testing::ScriptFile file(
+      "local reqs = {wrk.format(nil, '/a'), wrk.format(nil, '/b'), wrk.format(nil, '/c')}\n"
+      "local names = {'alpha', 'beta', 'gamma'}\n"
+      "local i = 0\n"
+      "function request() i = i % 3 + 1; return reqs[i], names[i] end\n");
+  const long small = allocations_for_run(*srv, 2'000, "/", 1, 0, file.path());
+  const long large = allocations_for_run(*srv, 20'000, "/", 1, 0, file.path());
+  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+}
+
 // nghttpd (Debian nghttp2-server) as a child process on a free port, for h2c.
 class Nghttpd {
  public:
@@ -172,6 +228,15 @@ TEST(Allocations, Http2RequestsAfterSetupAllocateNothing) {
   c.request_count = 20'000;
   const long large = allocations_for(c, 20'000);
   EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  // --targets over HTTP/2: each stream takes its target's header list.
+  c.targets = ten_targets();
+  c.targets_path = "ten.txt";
+  c.targets_order = TargetsOrder::kWeighted;
+  c.request_count = 2'000;
+  const long small_targets = allocations_for(c, 2'000);
+  c.request_count = 20'000;
+  const long large_targets = allocations_for(c, 20'000);
+  EXPECT_LT(large_targets - small_targets, 50) << small_targets << " vs " << large_targets << " allocations";
 }
 
 // A script that only sets wrk.method, wrk.body and wrk.headers is built once:

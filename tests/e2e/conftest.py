@@ -358,7 +358,8 @@ class PacerServer:
         return line.decode()
 
     def stats(self) -> dict[str, int]:
-        """GET /stats: {"requests_answered": N, "connections_accepted": M}."""
+        """GET /stats: {"requests_answered": N, "connections_accepted": M,
+        "requests_by_name": {"GET /path": N, ...}} (requests received per method and path)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
         try:
             conn.request("GET", "/stats")

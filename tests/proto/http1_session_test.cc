@@ -40,9 +40,9 @@ TEST(Http1Session, PipelinedRequestsGoOutInOneWriteAndResponsesMatchInOrder) {
   Http1Session s(kRequest, batch, 4, false);
   s.reset();
   EXPECT_EQ(s.capacity(), 4u);
-  s.submit(2);
-  s.submit(0);
-  s.submit(3);
+  s.submit(2, 0);
+  s.submit(0, 0);
+  s.submit(3, 0);
   const auto out = s.pending_output();
   EXPECT_EQ(std::string(out.data(), out.size()), repeated(3));  // one contiguous view
   s.consume(out.size());
@@ -58,8 +58,8 @@ TEST(Http1Session, APartialWriteResumesWhereItStopped) {
   const std::string batch = repeated(2);
   Http1Session s(kRequest, batch, 2, false);
   s.reset();
-  s.submit(0);
-  s.submit(1);
+  s.submit(0, 0);
+  s.submit(1, 0);
   s.consume(kRequest.size() + 5);  // the first request and 5 bytes of the second
   const auto rest = s.pending_output();
   EXPECT_EQ(std::string(rest.data(), rest.size()), std::string(kRequest.substr(5)));
@@ -69,7 +69,7 @@ TEST(Http1Session, AResponseSplitAcrossReadsCompletesOnItsLastByte) {
   const std::string batch = repeated(1);
   Http1Session s(kRequest, batch, 1, false);
   s.reset();
-  s.submit(0);
+  s.submit(0, 0);
   drain(s);
   Recorder events;
   ASSERT_TRUE(s.receive(kOk.data(), 10, events));
@@ -82,7 +82,7 @@ TEST(Http1Session, ConnectionCloseStopsNewRequests) {
   const std::string batch = repeated(2);
   Http1Session s(kRequest, batch, 2, false);
   s.reset();
-  s.submit(0);
+  s.submit(0, 0);
   drain(s);
   Recorder events;
   const std::string closing = "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
@@ -105,7 +105,7 @@ TEST(Http1Session, ARequestCannotBeCancelledWithoutClosingTheConnection) {
   const std::string batch = repeated(1);
   Http1Session s(kRequest, batch, 1, false);
   s.reset();
-  s.submit(0);
+  s.submit(0, 0);
   EXPECT_FALSE(s.cancel(0));
 }
 

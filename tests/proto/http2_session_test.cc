@@ -125,7 +125,7 @@ TEST(Http2Session, TenStreamsOnOneConnectionEachGetTheirOwnResponse) {
   Client c({"--http2", "--streams", "10"}, 10);
   Http2Session& client = c.session;
   EXPECT_EQ(client.capacity(), 10u);
-  for (std::uint32_t t = 0; t < 10; ++t) client.submit(t);
+  for (std::uint32_t t = 0; t < 10; ++t) client.submit(t, 0);
   FakeServer server(Answer::k200);
   Recorder events;
   server.pump(client, events);
@@ -141,7 +141,7 @@ TEST(Http2Session, TenRequestsGoOutAsOneWrite) {
   // nghttp2 hands out one frame at a time; one write per frame was one syscall per request.
   Client c({"--http2", "--streams", "10"}, 10);
   Http2Session& client = c.session;
-  for (std::uint32_t t = 0; t < 10; ++t) client.submit(t);
+  for (std::uint32_t t = 0; t < 10; ++t) client.submit(t, 0);
   const auto first = client.pending_output();
   const std::string all(first.data(), first.size());
   client.consume(first.size());
@@ -155,7 +155,7 @@ TEST(Http2Session, TenRequestsGoOutAsOneWrite) {
 TEST(Http2Session, AStatusComesBackWithItsToken) {
   Client c({"--http2"}, 1);
   Http2Session& client = c.session;
-  client.submit(0);
+  client.submit(0, 0);
   FakeServer server(Answer::k503);
   Recorder events;
   server.pump(client, events);
@@ -170,7 +170,7 @@ TEST(Http2Session, AStatusOutside100To599FailsTheRequestAsMalformed) {
   for (const char* status : {"006", "099", "600", "999"}) {
     Client c({"--http2", "--streams", "2"}, 2);
     Http2Session& client = c.session;
-    client.submit(0);
+    client.submit(0, 0);
     FakeServer server(Answer::k200);
     server.status = status;
     Recorder events;
@@ -180,7 +180,7 @@ TEST(Http2Session, AStatusOutside100To599FailsTheRequestAsMalformed) {
     EXPECT_EQ(events.failures[0], (std::pair<std::uint32_t, RequestFailure>{0, RequestFailure::kMalformed}));
     EXPECT_EQ(client.capacity(), 2u);
     server.status = "599";
-    client.submit(1);
+    client.submit(1, 0);
     server.pump(client, events);
     ASSERT_EQ(events.responses.size(), 1u) << status;
     EXPECT_EQ(events.responses[0], (std::pair<std::uint32_t, int>{1, 599}));
@@ -193,7 +193,7 @@ TEST(Http2Session, ABodyIsSentWithItsLengthAndUserHeadersLowerCased) {
   // command line with --http2: tests/cli/input_checks_test.cc.)
   Client c({"--http2", "-b", "hello", "-H", "X-Thing: 1"}, 1);
   Http2Session& client = c.session;
-  client.submit(0);
+  client.submit(0, 0);
   FakeServer server(Answer::k200);
   Recorder events;
   server.pump(client, events);
@@ -206,7 +206,7 @@ TEST(Http2Session, ABodyIsSentWithItsLengthAndUserHeadersLowerCased) {
 TEST(Http2Session, AStreamResetByTheServerFailsOnlyThatRequest) {
   Client c({"--http2", "--streams", "2"}, 2);
   Http2Session& client = c.session;
-  client.submit(1);
+  client.submit(1, 0);
   FakeServer server(Answer::kReset);
   Recorder events;
   server.pump(client, events);
@@ -219,7 +219,7 @@ TEST(Http2Session, AStreamResetByTheServerFailsOnlyThatRequest) {
 TEST(Http2Session, AGracefulGoawayRefusesUnprocessedStreamsForRetryAndStopsNewOnes) {
   Client c({"--http2", "--streams", "4"}, 4);
   Http2Session& client = c.session;
-  for (std::uint32_t t = 0; t < 3; ++t) client.submit(t);
+  for (std::uint32_t t = 0; t < 3; ++t) client.submit(t, 0);
   FakeServer server(Answer::kNothing);
   Recorder events;
   server.pump(client, events);
@@ -238,8 +238,8 @@ TEST(Http2Session, AGracefulGoawayRefusesUnprocessedStreamsForRetryAndStopsNewOn
 TEST(Http2Session, AGoawayWithAnErrorCodeFailsTheStreamsItRefused) {
   Client c({"--http2", "--streams", "2"}, 2);
   Http2Session& client = c.session;
-  client.submit(0);
-  client.submit(1);
+  client.submit(0, 0);
+  client.submit(1, 0);
   FakeServer server(Answer::kNothing);
   Recorder events;
   server.pump(client, events);
@@ -252,7 +252,7 @@ TEST(Http2Session, AGoawayWithAnErrorCodeFailsTheStreamsItRefused) {
 TEST(Http2Session, ACancelledStreamIsResetAndNeverReported) {
   Client c({"--http2"}, 1);
   Http2Session& client = c.session;
-  client.submit(0);
+  client.submit(0, 0);
   FakeServer server(Answer::kNothing);
   Recorder events;
   server.pump(client, events);
@@ -260,7 +260,7 @@ TEST(Http2Session, ACancelledStreamIsResetAndNeverReported) {
   server.pump(client, events);
   EXPECT_TRUE(events.responses.empty());
   EXPECT_TRUE(events.failures.empty());
-  client.submit(0);  // the token is free again
+  client.submit(0, 0);  // the token is free again
   server.pump(client, events);
   EXPECT_EQ(server.requests, 2);
 }
@@ -283,7 +283,7 @@ TEST(Http2Session, ManyRequestsReuseThePoolsMemoryInsteadOfAllocating) {
   Recorder events;
   auto run_batches = [&](int batches) {
     for (int b = 0; b < batches; ++b) {
-      for (std::uint32_t t = 0; t < 4; ++t) client.submit(t);
+      for (std::uint32_t t = 0; t < 4; ++t) client.submit(t, 0);
       server.pump(client, events);
     }
   };

@@ -1,0 +1,91 @@
+// Per-name statistics (the report's Endpoints): what each worker records for
+// each request name, indexed by NameId (stats/name_table.h), without a lock and,
+// for a name known before the run, without allocating.
+//
+// What a name's row counts: the requests that were sent under it and what became
+// of them. Failures before a request had a name (a connect that failed, an
+// open-model arrival that never left the backlog: connect, backlog, unsent,
+// deadline) are only in the run's totals.
+//
+// Extending it (helpers adding a per-name figure): add the field to NameRecord
+// (a histogram as a lazily made unique_ptr, like latency), record it through a
+// NameRecorder method, and carry it in report::EndpointReport.
+//
+// Thread: a NameRecorder belongs to one worker.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stats/counters.h"
+#include "stats/histogram.h"
+#include "stats/name_table.h"
+
+namespace pacer::stats {
+
+struct NameCounts {
+  std::uint64_t requests_sent = 0;  // recorded requests written under this name
+  std::uint64_t responses = 0;      // complete responses (any status)
+  std::uint64_t non_2xx_3xx = 0;    // responses whose status is outside 200-399
+  ErrorCounts errors;               // by class; `status` counts the responses >= 400
+
+  // Every plain count, by its name in the JSON report's endpoints[].
+  static constexpr std::array<CountField<NameCounts>, 3> kFields{{
+      {"requests_sent", &NameCounts::requests_sent},
+      {"responses", &NameCounts::responses},
+      {"non_2xx_3xx", &NameCounts::non_2xx_3xx},
+  }};
+
+  void merge(const NameCounts& o) {
+    for (const auto& f : kFields) this->*f.member += o.*f.member;
+    errors.merge(o.errors);
+  }
+  // Checked sums for counts read from files; empty when merged, else the field
+  // that would overflow (nothing changes then).
+  std::string merge_checked(const NameCounts& o);
+  // Requests that ended without a response (every error class but `status`).
+  std::uint64_t failures() const { return errors.socket_total(); }
+};
+
+// Counts of one name in one interval (the NDJSON time series).
+struct NameIntervalCounts {
+  std::uint64_t completed = 0;
+  std::uint64_t errors = 0;  // every class, `status` included
+};
+
+struct NameRecord {
+  NameCounts counts;
+  std::unique_ptr<Histogram> latency;  // t_done - t_sched, timeouts at their censored value
+};
+
+class NameRecorder {
+ public:
+  // id_limit: NameTable::id_limit(); no id at or past it is ever recorded.
+  explicit NameRecorder(std::size_t id_limit = 0);
+
+  // Before the run: makes the histograms of ids [0, count) so that recording
+  // under them never allocates.
+  void prepare(std::size_t count);
+
+  NameCounts& counts(NameId id) { return records_[id].counts; }
+  // A name first seen during the run (a script's) gets its histogram here, once.
+  void record_latency(NameId id, std::int64_t latency_ns, std::int64_t count = 1) {
+    NameRecord& r = records_[id];
+    if (!r.latency) r.latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
+    r.latency->record_n(latency_ns, count);
+  }
+  const std::vector<NameRecord>& records() const { return records_; }
+
+  // At an interval's close: each name's counts since the last call, into out
+  // (resized to id_limit before the run; no allocation here).
+  void take_interval(std::vector<NameIntervalCounts>& out);
+
+ private:
+  std::vector<NameRecord> records_;
+  std::vector<NameIntervalCounts> at_interval_start_;
+};
+
+}  // namespace pacer::stats

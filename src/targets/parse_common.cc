@@ -1,0 +1,162 @@
+// Shared pieces of the targets formats. See parse_common.h.
+#include "targets/parse_common.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "cli/units.h"
+
+namespace pacer::targets::detail {
+
+std::string where(const TargetSource& source, std::size_t line) { return fmt::format("{}:{}", source.name, line); }
+
+Error fail_at(const std::string& at, std::string_view reason) { return bad_input(fmt::format("{}: {}", at, reason)); }
+
+bool is_known_method(std::string_view method) {
+  constexpr std::array<std::string_view, 9> kMethods{"GET",     "HEAD",    "POST",  "PUT",  "DELETE",
+                                                     "CONNECT", "OPTIONS", "TRACE", "PATCH"};
+  return std::find(kMethods.begin(), kMethods.end(), method) != kMethods.end();
+}
+
+bool is_token(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  });
+}
+
+namespace {
+
+std::string origin_text(const Target& t) { return fmt::format("{}://{}:{}", t.scheme, t.host, t.port); }
+
+bool same_origin(const Target& a, const Target& b) {
+  return a.scheme == b.scheme && a.port == b.port && a.host.size() == b.host.size() &&
+         std::equal(a.host.begin(), a.host.end(), b.host.begin(),
+                    [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); });
+}
+
+bool is_absolute(std::string_view url) {
+  const std::size_t colon = url.find("://");
+  return colon != std::string_view::npos && colon > 0 &&
+         std::all_of(url.begin(), url.begin() + static_cast<std::ptrdiff_t>(colon),
+                     [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+}
+
+// A relative reference ("x", "?q") against the base path ("/a/b?c").
+std::string merge_path(const std::string& base_path, std::string_view ref) {
+  const std::string_view base_no_query = std::string_view(base_path).substr(0, base_path.find('?'));
+  if (ref.front() == '?') return std::string(base_no_query) + std::string(ref);
+  const std::size_t slash = base_no_query.rfind('/');
+  return std::string(base_no_query.substr(0, slash + 1)) + std::string(ref);
+}
+
+}  // namespace
+
+Result<std::string> resolve_url(std::string_view url, std::optional<Target>& origin, const TargetSource& source,
+                                const std::string& at) {
+  if (url.empty()) return fail_at(at, "the target has no URL");
+  if (url.find_first_of(" \t\r\n") != std::string_view::npos || std::any_of(url.begin(), url.end(), [](char c) {
+        return std::iscntrl(static_cast<unsigned char>(c)) != 0;
+      })) {
+    return fail_at(at, fmt::format("'{}' is not a URL (spaces or control characters)", url));
+  }
+  if (is_absolute(url)) {
+    auto parsed = cli::parse_url(url);
+    if (!parsed) return fail_at(at, parsed.error().message);
+    if (!origin) {
+      origin = *parsed;
+    } else if (!same_origin(*origin, *parsed)) {
+      return fail_at(at, fmt::format("a second origin: {} names {}, but the run's origin is {} (all targets of a "
+                                     "run share one scheme, host and port)",
+                                     url, origin_text(*parsed), origin_text(*origin)));
+    }
+    return parsed->path;
+  }
+  if (url.starts_with("//")) return fail_at(at, fmt::format("'{}': a URL without a scheme is not supported", url));
+  if (!origin) {
+    return fail_at(at, fmt::format("'{}' is a relative URL, and there is no URL to resolve it against (give the URL "
+                                   "on the command line, or make the first target's URL absolute)",
+                                   url));
+  }
+  const std::string base_path = source.base ? source.base->path : origin->path;
+  std::string path = url.front() == '/' ? std::string(url) : merge_path(base_path, url);
+  if (const std::size_t hash = path.find('#'); hash != std::string::npos) path.resize(hash);  // never sent
+  return path;
+}
+
+Result<std::string> read_body_file(std::string_view path, const TargetSource& source, const std::string& at) {
+  if (path.empty()) return fail_at(at, "'@' names no body file");
+  std::string full(path);
+  if (full.front() != '/' && !source.body_dir.empty()) full = source.body_dir + "/" + full;
+  struct stat st {};
+  if (::stat(full.c_str(), &st) != 0) {
+    return fail_at(at, fmt::format("cannot read the body file '{}': {}", full, std::strerror(errno)));
+  }
+  if (S_ISDIR(st.st_mode)) return fail_at(at, fmt::format("cannot read the body file '{}': it is a directory", full));
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > source.max_body_bytes) {
+    return fail_at(at, fmt::format("the body file '{}' holds {} bytes, more than --max-request-body ({} bytes)", full,
+                                   st.st_size, source.max_body_bytes));
+  }
+  std::ifstream in(full, std::ios::binary);
+  if (!in) return fail_at(at, fmt::format("cannot read the body file '{}': {}", full, std::strerror(errno)));
+  std::string body;
+  char chunk[64 * 1024];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    body.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (body.size() > source.max_body_bytes) {
+      return fail_at(at, fmt::format("the body file '{}' holds more than --max-request-body ({} bytes)", full,
+                                     source.max_body_bytes));
+    }
+  }
+  if (in.bad()) return fail_at(at, fmt::format("cannot read the body file '{}': {}", full, std::strerror(errno)));
+  return body;
+}
+
+std::optional<std::string> decode_base64(std::string_view text) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
+  if (text.size() % 4 == 1) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() * 3 / 4);
+  std::uint32_t bits = 0;
+  int held = 0;
+  for (char c : text) {
+    const int v = value(c);
+    if (v < 0) return std::nullopt;
+    bits = (bits << 6) | static_cast<std::uint32_t>(v);
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      out += static_cast<char>((bits >> held) & 0xFF);
+    }
+  }
+  if ((bits & ((1u << held) - 1)) != 0) return std::nullopt;  // stray bits: not canonical base64
+  return out;
+}
+
+Status finish_target(RequestTarget& target, const std::string& at) {
+  if (target.weight < 1 || target.weight > kMaxWeight) {
+    return fail_at(at, fmt::format("weight {} is outside 1..{}", target.weight, kMaxWeight));
+  }
+  if (target.name.size() > 256) return fail_at(at, "the name is longer than 256 bytes");
+  target.where = at;
+  return Ok{};
+}
+
+}  // namespace pacer::targets::detail
