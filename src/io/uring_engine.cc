@@ -102,7 +102,7 @@ Status UringEngine::setup(int channels) {
   stamp_.assign(buffer_count_, 0);
   for (std::uint32_t i = 0; i < buffer_count_; ++i) give_back(static_cast<std::uint16_t>(i));
   recv_msg_.msg_controllen = CMSG_SPACE(sizeof(timespec));
-  starved_.reserve(static_cast<std::size_t>(wanted));
+  starved_.reserve(static_cast<std::size_t>(wanted) * 2);  // at most one per arm: an old and a new socket per channel
   read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
   return Ok{};
 }
