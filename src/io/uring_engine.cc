@@ -51,13 +51,13 @@ void clear(Channel& channel, std::uint8_t bits) { channel.io_flags = static_cast
 
 // ---- set-up ------------------------------------------------------------------
 
-Result<std::unique_ptr<Engine>> UringEngine::create(int channels) {
+Result<std::unique_ptr<Engine>> UringEngine::create(int channels, bool readiness_reads) {
   std::unique_ptr<UringEngine> engine(new UringEngine());
-  if (Status s = engine->setup(channels); !s) return s.error();
+  if (Status s = engine->setup(channels, readiness_reads); !s) return s.error();
   return std::unique_ptr<Engine>(std::move(engine));
 }
 
-Status UringEngine::setup(int channels) {
+Status UringEngine::setup(int channels, bool readiness_reads) {
   const auto wanted = static_cast<std::uint64_t>(std::max(channels, 1));
   buffer_count_ = clamp_pow2(wanted, kMinBuffers, kMaxBuffers);
   io_uring_params params{};
@@ -103,7 +103,7 @@ Status UringEngine::setup(int channels) {
   for (std::uint32_t i = 0; i < buffer_count_; ++i) give_back(static_cast<std::uint16_t>(i));
   recv_msg_.msg_controllen = CMSG_SPACE(sizeof(timespec));
   starved_.reserve(static_cast<std::size_t>(wanted) * 2);  // at most one per arm: an old and a new socket per channel
-  read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
+  if (readiness_reads) read_buffer_ = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);  // TLS only
   return Ok{};
 }
 
@@ -410,7 +410,7 @@ std::string UringEngine::unavailable_reason() {
   }
   io_uring_free_probe(probe);
   if (!missing.empty()) return "io_uring lacks operations pacer needs: " + missing;
-  auto engine = create(1);  // the buffer ring (Linux 5.19+) and the ring's flags
+  auto engine = create(1, false);  // the buffer ring (Linux 5.19+) and the ring's flags
   if (!engine) return engine.error().message;
   return "";
 }

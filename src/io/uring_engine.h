@@ -49,7 +49,8 @@ class UringEngine final : public Engine {
 
   // The ring is created here (any thread) and enabled by the first wait() on the
   // worker's thread (single issuer).
-  static Result<std::unique_ptr<Engine>> create(int channels);
+  // readiness_reads: kReadiness channels will read (TLS): a 64 KiB buffer for them.
+  static Result<std::unique_ptr<Engine>> create(int channels, bool readiness_reads);
   // Why this kernel or sandbox cannot run the engine ("" when it can): creates a
   // small ring and checks the operations used. PACER_IO_URING_DISABLE=1 says
   // it cannot (tests simulate a kernel without io_uring).
@@ -73,7 +74,7 @@ class UringEngine final : public Engine {
   static constexpr std::uint16_t kNoBuffer = 0xffff;
 
   UringEngine() = default;
-  Status setup(int channels);
+  Status setup(int channels, bool readiness_reads);
   void enable();
   io_uring_sqe* next_sqe();
   static std::uint64_t tag(const Channel& channel, Op op);
@@ -104,7 +105,7 @@ class UringEngine final : public Engine {
   std::vector<std::pair<Channel*, std::uint16_t>> starved_;  // receives ended for want of buffers (channel, generation)
   TimeNs real_minus_mono_ = 0;  // this wake-up's CLOCK_REALTIME - CLOCK_MONOTONIC (stamps)
   TimeNs wake_mono_ = 0;
-  std::unique_ptr<char[]> read_buffer_;  // TLS reads
+  std::unique_ptr<char[]> read_buffer_;  // TLS reads (null without TLS)
 };
 
 }  // namespace pacer::io
