@@ -61,6 +61,7 @@ struct Channel {
   std::uint16_t rx_tail = 0xffff;
   int tx_result = 0;               // io_uring: the finished send's result, for the next write()
   int rx_error = 0;                // io_uring: the errno that ended the receives
+  std::int32_t slot = -1;          // io_uring: its index among the ring's registered files (-1: none)
 };
 
 // One read: what the socket gave, and when the kernel received it.

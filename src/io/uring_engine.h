@@ -15,6 +15,10 @@
 //    queued in a wake-up leaves in the next io_uring_enter, and its completion
 //    (a kWritable event) tells the next write() how many bytes went.
 //  - Connects: IORING_OP_CONNECT; the receive (or poll) is armed on success.
+//  - Registered files: each socket gets a slot in the ring's file table (an
+//    IORING_OP_FILES_UPDATE queued with the socket's first operation, cleared at
+//    close), so no operation looks its file up; without a table (the fd limit is
+//    below it), plain fds.
 //  - kReadiness channels (TLS; later datagrams): a multishot, edge-triggered
 //    IORING_OP_POLL_ADD reports readiness like epoll; the owner reads and writes
 //    the socket itself (OpenSSL's BIO with its receive stamps).
@@ -70,7 +74,8 @@ class UringEngine final : public Engine {
   int wait(TimeNs timeout_ns, Events& events) override;
 
  private:
-  enum Op : std::uint64_t { kOpConnect = 1, kOpRecv = 2, kOpSend = 3, kOpPoll = 4, kOpCancel = 5 };
+  // kOpIgnore: operations whose completion says nothing (cancels, file table updates).
+  enum Op : std::uint64_t { kOpConnect = 1, kOpRecv = 2, kOpSend = 3, kOpPoll = 4, kOpIgnore = 5 };
   static constexpr std::uint16_t kNoBuffer = 0xffff;
 
   UringEngine() = default;
@@ -80,6 +85,9 @@ class UringEngine final : public Engine {
   static std::uint64_t tag(const Channel& channel, Op op);
   void arm(Channel& channel);  // the receive (kStream) or poll (kReadiness) of a connected socket
   void cancel(const Channel& channel, Op op);
+  // Points sqe at the channel's registered file, when it has one.
+  static void use_file(io_uring_sqe* sqe, const Channel& channel);
+  void set_slot(std::int32_t slot, int fd);  // queues the file table update
   void give_back(std::uint16_t buffer);
   void give_back_last();
   void rearm_starved();
@@ -102,6 +110,8 @@ class UringEngine final : public Engine {
   std::vector<TimeNs> stamp_;
   std::uint16_t last_read_ = kNoBuffer;  // handed out by the last read(), given back at the next
   msghdr recv_msg_{};           // the multishot receive's template: no name, room for one stamp
+  std::vector<int> slot_fds_;             // the registered file table's fds, as the updates read them
+  std::vector<std::int32_t> free_slots_;  // empty when there is no table
   std::vector<std::pair<Channel*, std::uint16_t>> starved_;  // receives ended for want of buffers (channel, generation)
   TimeNs real_minus_mono_ = 0;  // this wake-up's CLOCK_REALTIME - CLOCK_MONOTONIC (stamps)
   TimeNs wake_mono_ = 0;
