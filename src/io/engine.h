@@ -103,6 +103,11 @@ class Engine {
   // kWantWrite when it must wait for a kWritable event, kError/kTlsError. The
   // bytes must stay unchanged until write() reports them taken.
   virtual net::IoResult write(Channel& channel, net::TlsStream& tls, std::span<const char> bytes) = 0;
+  // Whether write() may keep the bytes past the call (io_uring queues the send
+  // and reads them at the next wait): the caller must then not overwrite them,
+  // not even for another channel (a buffer shared by channels, such as a
+  // worker's scratch, must not be used), until write() reports them taken.
+  virtual bool holds_writes() const = 0;
   // Closes the socket and forgets everything in flight for it; channel.fd = -1.
   virtual void close(Channel& channel) = 0;
   // Hands queued operations to the kernel now (before the worker sleeps
