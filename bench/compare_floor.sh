@@ -14,16 +14,18 @@
 #
 # Usage: bench/compare_floor.sh
 #   env: DURATION (5s), REPEATS (3), PACER, WRK, FLOOR (build/release/bench/floor_client),
-#        SERVERS ("nginx pacer-serve"), CASES ("1:50 2:200 1:10000", threads:conns)
+#        SERVERS ("nginx pacer-serve"), CASES ("1:50 2:200 1:10000", threads:conns),
+#        ENGINES ("uring epoll": pacer once per I/O engine, pacer-uring and pacer-epoll)
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SERVERS=${SERVERS:-"nginx pacer-serve"}
 CASES=${CASES:-"1:50 2:200 1:10000"}
-TOOLS=(floor floor-stamps pacer wrk)
-
 bench_require
+read -r -a PACER_TOOLS <<<"$(pacer_engine_tools)"
+TOOLS=(floor floor-stamps "${PACER_TOOLS[@]}" wrk)
+
 [[ -x $FLOOR ]] || bench_die "$FLOOR not built: cmake --preset release && cmake --build --preset release"
 bench_setup
 raise_fd_limit
@@ -38,17 +40,25 @@ declare -A RPS CPU_US RSS_KB
 ROWS=()
 measure_all_cases "${TOOLS[@]}"
 
-echo "## medians over $REPEATS runs: CPU us/request, and ratios to wrk"
+echo "## medians over $REPEATS runs: CPU us/request, and ratios (goal: each pacer engine / floor-stamps <= 0.90)"
 echo
-echo "| server | case | floor | floor-stamps | pacer | wrk | floor/wrk | floor-stamps/wrk | pacer/wrk | pacer/floor-stamps |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+head="| server | case |" rule="|---|---|"
+for tool in "${TOOLS[@]}"; do head+=" $tool |"; rule+="---:|"; done
+head+=" floor/wrk | floor-stamps/wrk |"; rule+="---:|---:|"
+for tool in "${PACER_TOOLS[@]}"; do head+=" $tool/wrk | $tool/floor-stamps |"; rule+="---:|---:|"; done
+echo "$head"
+echo "$rule"
 for row in "${ROWS[@]}"; do
   declare -A med=()
+  line="| ${row%%|*} | ${row#*|} |"
   for tool in "${TOOLS[@]}"; do
     # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
     med[$tool]=$(median ${CPU_US[$row|$tool]})
+    line+=" ${med[$tool]} |"
   done
-  echo "| ${row%%|*} | ${row#*|} | ${med[floor]} | ${med[floor-stamps]} | ${med[pacer]} | ${med[wrk]} |" \
-    "$(ratio "${med[floor]}" "${med[wrk]}") | $(ratio "${med[floor-stamps]}" "${med[wrk]}") |" \
-    "$(ratio "${med[pacer]}" "${med[wrk]}") | $(ratio "${med[pacer]}" "${med[floor-stamps]}") |"
+  line+=" $(ratio "${med[floor]}" "${med[wrk]}") | $(ratio "${med[floor-stamps]}" "${med[wrk]}") |"
+  for tool in "${PACER_TOOLS[@]}"; do
+    line+=" $(ratio "${med[$tool]}" "${med[wrk]}") | $(ratio "${med[$tool]}" "${med[floor-stamps]}") |"
+  done
+  echo "$line"
 done

@@ -12,6 +12,7 @@
 #
 # Usage: bench/compare_h2load.sh
 #   env: DURATION (5s), REPEATS (3), PACER (build/release/pacer), H2LOAD (h2load),
+#        ENGINES ("uring epoll": pacer once per I/O engine, pacer-uring and pacer-epoll),
 #        SERVERS ("nginx-h2c nghttpd"), CASES ("1:1:1 1:10:10 2:100:10", threads:conns:streams)
 set -euo pipefail
 # shellcheck source=bench/lib.sh
@@ -44,7 +45,7 @@ start_nghttpd() {
   H2_URL="http://127.0.0.1:$port/index.html"
 }
 
-# run_h2_client TOOL(pacer|h2load) THREADS CONNECTIONS STREAMS URL: sets RUN_RPS,
+# run_h2_client TOOL(pacer-uring|pacer-epoll|h2load) THREADS CONNECTIONS STREAMS URL: sets RUN_RPS,
 # RUN_REQUESTS, RUN_CPU_S, RUN_ERRORS, RUN_OUT.
 RUN_SEQ=0
 run_h2_client() {
@@ -53,13 +54,13 @@ run_h2_client() {
   RUN_OUT=$BENCH_TMP/run.$RUN_SEQ.$tool.out
   local time_file=$BENCH_TMP/run.$RUN_SEQ.$tool.time
   local cmd
-  if [[ $tool == pacer ]]; then
-    cmd=("$PACER" --http2 --streams "$streams" -t"$threads" -c"$conns" -d"$DURATION" "$url")
+  if [[ $tool == pacer-* ]]; then
+    cmd=("$PACER" --io "${tool#pacer-}" --http2 --streams "$streams" -t"$threads" -c"$conns" -d"$DURATION" "$url")
   else
     cmd=("$H2LOAD" -t"$threads" -c"$conns" -m"$streams" -D"$(duration_s "$DURATION")" "$url")
   fi
   timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" "${cmd[@]}" >"$RUN_OUT" 2>&1 || true
-  if [[ $tool == pacer ]]; then
+  if [[ $tool == pacer-* ]]; then
     parse_client_output "$RUN_OUT"
   else
     # "finished in 5.00s, 14364.00 req/s, …" and "requests: N total, … N succeeded, F failed, E errored, T timeout"
@@ -76,10 +77,11 @@ run_h2_client() {
 echo "# pacer --http2 vs h2load: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $("$PACER" --version 2>&1 | head -1), $("$H2LOAD" --version 2>&1 | head -1), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
-echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer/h2load; h2c (prior knowledge); ${BODY_BYTES}-byte body"
+echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer engines/h2load; h2c (prior knowledge); ${BODY_BYTES}-byte body"
 echo "no CPU pinning (no taskset): clients and server share all $(nproc) cores"
 echo
 
+read -r -a PACER_TOOLS <<<"$(pacer_engine_tools)"
 declare -A RPS CPU_US
 ROWS=()
 for server in $SERVERS; do
@@ -94,13 +96,13 @@ for server in $SERVERS; do
     name="-t$threads -c$conns streams $streams"
     ROWS+=("$server|$name")
     for rep in $(seq "$REPEATS"); do
-      for tool in pacer h2load; do
+      for tool in "${PACER_TOOLS[@]}" h2load; do
         run_h2_client "$tool" "$threads" "$conns" "$streams" "$H2_URL"
         cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
         key="$server|$name|$tool"
         RPS[$key]+="$RUN_RPS "
         CPU_US[$key]+="$cpu_us "
-        printf '%-10s %-24s run %d %-6s %10s req/s %10s req  cpu %6ss  %8s us/req  errors %s\n' \
+        printf '%-10s %-24s run %d %-11s %10s req/s %10s req  cpu %6ss  %8s us/req  errors %s\n' \
           "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_ERRORS"
         show_output_if_empty
       done
@@ -109,17 +111,20 @@ for server in $SERVERS; do
   echo
 done
 
-echo "## medians over $REPEATS runs (ratio = pacer / h2load; goal: CPU/req <= 0.90)"
+echo "## medians over $REPEATS runs (ratios to h2load; goal: CPU/req <= 0.85)"
 echo
-echo "| server | case | pacer req/s | h2load req/s | pacer CPU us/req | h2load CPU us/req | CPU ratio |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+head="| server | case |" rule="|---|---|"
+for tool in "${PACER_TOOLS[@]}"; do head+=" $tool req/s | $tool CPU us/req | $tool/h2load CPU |"; rule+="---:|---:|---:|"; done
+echo "$head h2load req/s | h2load CPU us/req |"
+echo "${rule}---:|---:|"
 for row in "${ROWS[@]}"; do
-  server=${row%%|*}
-  name=${row#*|}
   # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
-  {
-    p_rps=$(median ${RPS[$row|pacer]}); h_rps=$(median ${RPS[$row|h2load]})
-    p_cpu=$(median ${CPU_US[$row|pacer]}); h_cpu=$(median ${CPU_US[$row|h2load]})
-  }
-  echo "| $server | $name | $p_rps | $h_rps | $p_cpu | $h_cpu | $(ratio "$p_cpu" "$h_cpu") |"
+  { h_rps=$(median ${RPS[$row|h2load]}); h_cpu=$(median ${CPU_US[$row|h2load]}); }
+  line="| ${row%%|*} | ${row#*|} |"
+  for tool in "${PACER_TOOLS[@]}"; do
+    # shellcheck disable=SC2086
+    { p_rps=$(median ${RPS[$row|$tool]}); p_cpu=$(median ${CPU_US[$row|$tool]}); }
+    line+=" $p_rps | $p_cpu | $(ratio "$p_cpu" "$h_cpu") |"
+  done
+  echo "$line $h_rps | $h_cpu |"
 done

@@ -12,7 +12,8 @@
 #
 # Usage: bench/compare_tls.sh
 #   env: DURATION (5s), REPEATS (3), PACER (build/release/pacer), WRK (wrk),
-#        SERVERS ("pacer-serve nginx"), CASES ("1:50 2:200", threads:conns)
+#        SERVERS ("pacer-serve nginx"), CASES ("1:50 2:200", threads:conns),
+#        ENGINES ("uring epoll": pacer once per I/O engine, side by side)
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -59,6 +60,7 @@ start_server() {
 
 declare -A RPS CPU_US RSS_KB
 ROWS=()
-measure_all_cases pacer wrk
+read -r -a PACER_TOOLS <<<"$(pacer_engine_tools)"
+measure_all_cases "${PACER_TOOLS[@]}" wrk
 
-print_pacer_wrk_medians "medians over $REPEATS runs (ratio = pacer / wrk)"
+print_engines_wrk_medians "medians over $REPEATS runs (ratios to wrk)" "${PACER_TOOLS[@]}"

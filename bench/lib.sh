@@ -149,7 +149,8 @@ proc_tree_ticks() {
   echo "$total"
 }
 
-# run_client TOOL(pacer|wrk|floor|floor-stamps) THREADS CONNECTIONS URL
+# run_client TOOL(pacer|pacer-uring|pacer-epoll|wrk|floor|floor-stamps) THREADS CONNECTIONS URL
+# (pacer: its default engine, --io auto; pacer-uring, pacer-epoll: --io uring, --io epoll)
 # Runs one client under GNU time, bounded by RUN_BOUND_S; the array
 # RUN_EXTRA_ARGS (optional, e.g. -s script.lua) goes before the URL. Sets RUN_RPS,
 # RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file).
@@ -159,6 +160,8 @@ run_client() {
   local extra=()
   case $tool in
     pacer) bin=$PACER; extra=(${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"}) ;;
+    pacer-uring|pacer-epoll)
+      bin=$PACER; extra=(--io "${tool#pacer-}" ${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"}) ;;
     wrk) bin=$WRK ;;
     floor) bin=$FLOOR ;;
     floor-stamps) bin=$FLOOR; extra=(--stamps) ;;
@@ -250,6 +253,19 @@ measure_clients() {
 
 measure_pacer_and_wrk() { measure_clients "$@" pacer wrk; }
 
+# The pacer tools for the I/O engines in $ENGINES ("uring epoll" by default; a
+# kernel without io_uring: "epoll"), e.g. "pacer-uring pacer-epoll".
+pacer_engine_tools() {
+  local engine out=()
+  for engine in ${ENGINES:-uring epoll}; do
+    case $engine in
+      uring|epoll) out+=("pacer-$engine") ;;
+      *) bench_die "ENGINES: unknown engine '$engine' (uring, epoll)" ;;
+    esac
+  done
+  echo "${out[*]}"
+}
+
 # start_server SERVER: the plain-HTTP servers (nginx, pacer-serve); sets SERVER_URL.
 # A script with other servers (compare_tls.sh) defines its own after sourcing this.
 start_server() {
@@ -282,6 +298,31 @@ measure_all_cases() {
       measure_clients "$server" "$name" "$threads" "$conns" "$SERVER_URL" "$@"
     done
     echo
+  done
+}
+
+# print_engines_wrk_medians HEADING TOOL...: per row of ROWS, the medians of each
+# TOOL (pacer-uring, pacer-epoll, ...) and wrk side by side: req/s, CPU us/request
+# with its ratio to wrk, peak RSS with its ratio to wrk.
+print_engines_wrk_medians() {
+  local heading=$1 row tool head="" rule="" line w_cpu w_rss cpu rss
+  shift
+  echo "## $heading"
+  echo
+  for tool in "$@"; do head+=" $tool req/s | $tool CPU us/req | $tool/wrk CPU | $tool RSS KB | $tool/wrk RSS |"; rule+="---:|---:|---:|---:|---:|"; done
+  echo "| server | case |$head wrk req/s | wrk CPU us/req | wrk RSS KB |"
+  echo "|---|---|${rule}---:|---:|---:|"
+  for row in "${ROWS[@]}"; do
+    # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
+    { w_cpu=$(median ${CPU_US[$row|wrk]}); w_rss=$(median ${RSS_KB[$row|wrk]}); }
+    line="| ${row%%|*} | ${row#*|} |"
+    for tool in "$@"; do
+      # shellcheck disable=SC2086
+      { cpu=$(median ${CPU_US[$row|$tool]}); rss=$(median ${RSS_KB[$row|$tool]}); line+=" $(median ${RPS[$row|$tool]}) |"; }
+      line+=" $cpu | $(ratio "$cpu" "$w_cpu") | $rss | $(ratio "$rss" "$w_rss") |"
+    done
+    # shellcheck disable=SC2086
+    echo "$line $(median ${RPS[$row|wrk]}) | $w_cpu | $w_rss |"
   done
 }
 

@@ -8,7 +8,8 @@
 # Traffic: 127.0.0.1 only; nginx is stopped on exit.
 #
 # Usage: bench/syscalls_per_request.sh
-#   env: DURATION (5s), CASES ("1:50 1:10000"), STRACE (0), PACER, WRK
+#   env: DURATION (5s), CASES ("1:50 1:10000"), STRACE (0), PACER, WRK,
+#        ENGINES ("uring epoll": pacer once per I/O engine, pacer-uring and pacer-epoll)
 set -euo pipefail
 DURATION=${DURATION:-5s}
 # shellcheck source=bench/lib.sh
@@ -16,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 CASES=${CASES:-"1:50 1:10000"}
 STRACE=${STRACE:-0}
-SYSCALLS=(read write sendto recvfrom readv writev epoll_wait epoll_pwait epoll_ctl connect close futex)
+SYSCALLS=(read write sendto recvfrom recvmsg readv writev epoll_wait epoll_pwait epoll_pwait2 epoll_ctl io_uring_enter connect close futex)
 
 bench_require
 command -v perf >/dev/null || bench_die "perf not found (apt-get install linux-perf)"
@@ -44,12 +45,13 @@ for case_spec in $CASES; do
     echo "skip -t$threads -c$conns: fd limit $FD_LIMIT too low"
     continue
   fi
-  for tool in pacer wrk; do
-    if [[ $tool == pacer ]]; then bin=$PACER; else bin=$WRK; fi
+  for tool in $(pacer_engine_tools) wrk; do
+    io=()
+    if [[ $tool == pacer-* ]]; then bin=$PACER; io=(--io "${tool#pacer-}"); else bin=$WRK; fi
     out=$BENCH_TMP/sys.$tool.$conns.out
     stat=$BENCH_TMP/sys.$tool.$conns.perf
     timeout -k 5 "$RUN_BOUND_S" perf stat -x, -o "$stat" -e "$events" -- \
-      "$bin" -t"$threads" -c"$conns" -d"$DURATION" "$NGINX_URL" >"$out" 2>&1 || true
+      "$bin" ${io[@]+"${io[@]}"} -t"$threads" -c"$conns" -d"$DURATION" "$NGINX_URL" >"$out" 2>&1 || true
     parse_client_output "$out"
     row="| -t$threads -c$conns | $tool | $RUN_REQUESTS |"
     task_ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$stat")
@@ -63,7 +65,7 @@ for case_spec in $CASES; do
     if [[ $STRACE == 1 ]] && (( conns <= 1000 )); then
       trace=$BENCH_TMP/sys.$tool.$conns.strace
       timeout -k 5 "$RUN_BOUND_S" strace -f -c -o "$trace" \
-        "$bin" -t"$threads" -c"$conns" -d"$DURATION" "$NGINX_URL" >"$out" 2>&1 || true
+        "$bin" ${io[@]+"${io[@]}"} -t"$threads" -c"$conns" -d"$DURATION" "$NGINX_URL" >"$out" 2>&1 || true
       parse_client_output "$out"
       echo "  strace -c -f ($RUN_REQUESTS requests under strace):"
       head -12 "$trace" | sed 's/^/    /'

@@ -67,7 +67,7 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
 
 
 Status Worker::prepare() {
-  auto engine = io::make_engine(shared_.io_engine, io::EngineSizing{connection_count_});
+  auto engine = io::make_engine(shared_.io_engine, io::EngineSizing{connection_count_, shared_.tls != nullptr});
   if (!engine) return engine.error();
   engine_ = std::move(*engine);
   if (shared_.http2_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();

@@ -16,13 +16,14 @@
 // Each connection has request slots (proto::Session capacity: HTTP/1.1 pipeline
 // depth or HTTP/2 streams; 1 by default). Closed loop: a slot sends its next
 // request when its previous one completes; t_sched is when the slot became free.
-// Open model: arrivals come from an ArrivalSchedule at nanosecond times
-// (the engine's wait takes a nanosecond deadline; 1 ns timer slack); each goes to a connection with a free slot
-// or waits in a bounded FIFO backlog, its latency clock already running
-// (t_sched is the arrival time). Timeouts are per request slot.
+// Open model: arrivals come from an ArrivalSchedule at nanosecond times (the
+// engine's wait takes a nanosecond deadline; 1 ns timer slack); each goes to a
+// connection with a free slot or waits in a bounded FIFO backlog, its latency
+// clock already running (t_sched is the arrival time). Timeouts are per request slot.
 //
 // https://: after TCP connects, a connection runs its TLS handshake one step per
-// socket edge (worker_tls.cc) before it opens; reads and writes then go through
+// socket edge (worker_tls.cc) before it opens (a kReadiness channel: OpenSSL
+// moves the bytes); reads and writes then go through the engine, which calls
 // net/transport.h (one branch per call, plain or TLS). With --http2 over TLS the
 // server must choose "h2" by ALPN, or the handshake counts as a TLS failure.
 //
@@ -33,6 +34,7 @@
 // Files: worker.cc (loop, bookkeeping), worker_connect.cc (connect, close,
 // backoff), worker_tls.cc (handshake), worker_io.cc (send, receive, session
 // events, timeouts), worker_open.cc (the open model's arrivals and backlog).
+// The I/O mechanism: src/io/.
 #pragma once
 
 #include <atomic>

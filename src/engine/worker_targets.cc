@@ -21,7 +21,11 @@ void Worker::prepare_targets() {
   const auto stream = static_cast<std::uint64_t>(config.shard_index) * static_cast<std::uint64_t>(shared_.worker_count) +
                       static_cast<std::uint64_t>(worker_index_);
   picker_ = targets::TargetPicker(requests.order(), stream, streams, config.seed);
-  if (requests.varies() && shared_.http2_request == nullptr && shared_.slots_per_connection > 1) {
+  // An engine that holds writes past the call (io_uring) must not be handed the
+  // shared gather buffer (another connection would overwrite a queued send):
+  // mixed batches then go out as runs of one target each, from their own bytes.
+  if (requests.varies() && shared_.http2_request == nullptr && shared_.slots_per_connection > 1 &&
+      !engine_->holds_writes()) {
     gather_buffer_ = std::make_unique<char[]>(kGatherBufferBytes);
     gather_buffer_bytes_ = kGatherBufferBytes;
   }

@@ -61,6 +61,7 @@ struct Channel {
   std::uint16_t rx_tail = 0xffff;
   int tx_result = 0;               // io_uring: the finished send's result, for the next write()
   int rx_error = 0;                // io_uring: the errno that ended the receives
+  std::int32_t slot = -1;          // io_uring: its index among the ring's registered files (-1: none)
 };
 
 // One read: what the socket gave, and when the kernel received it.
@@ -102,6 +103,11 @@ class Engine {
   // kWantWrite when it must wait for a kWritable event, kError/kTlsError. The
   // bytes must stay unchanged until write() reports them taken.
   virtual net::IoResult write(Channel& channel, net::TlsStream& tls, std::span<const char> bytes) = 0;
+  // Whether write() may keep the bytes past the call (io_uring queues the send
+  // and reads them at the next wait): the caller must then not overwrite them,
+  // not even for another channel (a buffer shared by channels, such as a
+  // worker's scratch, must not be used), until write() reports them taken.
+  virtual bool holds_writes() const = 0;
   // Closes the socket and forgets everything in flight for it; channel.fd = -1.
   virtual void close(Channel& channel) = 0;
   // Hands queued operations to the kernel now (before the worker sleeps

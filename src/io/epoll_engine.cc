@@ -36,7 +36,8 @@ Result<std::unique_ptr<Engine>> EpollEngine::create() {
   engine->epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
   if (!engine->epoll_.valid()) return runtime_error(fmt::format("epoll_create1: {}", std::strerror(errno)));
   engine->events_.resize(kMaxEvents);
-  engine->read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
+  // Not zeroed: a page is resident only once a read reaches it.
+  engine->read_buffer_ = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);
   return std::unique_ptr<Engine>(std::move(engine));
 }
 

@@ -30,7 +30,7 @@ Result<EngineChoice> choose_engine(IoChoice choice) {
 }
 
 Result<std::unique_ptr<Engine>> make_engine(EngineKind kind, const EngineSizing& sizing) {
-  if (kind == EngineKind::kUring) return UringEngine::create(sizing.channels);
+  if (kind == EngineKind::kUring) return UringEngine::create(sizing.channels, sizing.readiness_reads);
   return EpollEngine::create();
 }
 

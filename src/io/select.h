@@ -26,7 +26,8 @@ Result<EngineChoice> choose_engine(IoChoice choice);
 const std::string& uring_unavailable_reason();
 
 struct EngineSizing {
-  int channels = 1;  // the worker's connections
+  int channels = 1;             // the worker's connections
+  bool readiness_reads = true;  // some channels will be kReadiness and read through the engine (TLS)
 };
 
 Result<std::unique_ptr<Engine>> make_engine(EngineKind kind, const EngineSizing& sizing);

@@ -51,13 +51,13 @@ void clear(Channel& channel, std::uint8_t bits) { channel.io_flags = static_cast
 
 // ---- set-up ------------------------------------------------------------------
 
-Result<std::unique_ptr<Engine>> UringEngine::create(int channels) {
+Result<std::unique_ptr<Engine>> UringEngine::create(int channels, bool readiness_reads) {
   std::unique_ptr<UringEngine> engine(new UringEngine());
-  if (Status s = engine->setup(channels); !s) return s.error();
+  if (Status s = engine->setup(channels, readiness_reads); !s) return s.error();
   return std::unique_ptr<Engine>(std::move(engine));
 }
 
-Status UringEngine::setup(int channels) {
+Status UringEngine::setup(int channels, bool readiness_reads) {
   const auto wanted = static_cast<std::uint64_t>(std::max(channels, 1));
   buffer_count_ = clamp_pow2(wanted, kMinBuffers, kMaxBuffers);
   io_uring_params params{};
@@ -102,8 +102,16 @@ Status UringEngine::setup(int channels) {
   stamp_.assign(buffer_count_, 0);
   for (std::uint32_t i = 0; i < buffer_count_; ++i) give_back(static_cast<std::uint16_t>(i));
   recv_msg_.msg_controllen = CMSG_SPACE(sizeof(timespec));
-  starved_.reserve(static_cast<std::size_t>(wanted));
-  read_buffer_ = std::make_unique<char[]>(kReadBufferBytes);
+  // Registered files: one slot per connection and a few spare (the kernel caps the
+  // table at RLIMIT_NOFILE; without one, plain fds).
+  const auto slots = static_cast<std::uint32_t>(std::min<std::uint64_t>(wanted + 16, 65536));
+  if (io_uring_register_files_sparse(&ring_, slots) == 0) {
+    slot_fds_.assign(slots, -1);
+    free_slots_.reserve(slots);
+    for (std::uint32_t i = slots; i > 0; --i) free_slots_.push_back(static_cast<std::int32_t>(i - 1));
+  }
+  starved_.reserve(static_cast<std::size_t>(wanted) * 2);  // at most one per arm: an old and a new socket per channel
+  if (readiness_reads) read_buffer_ = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);  // TLS only
   return Ok{};
 }
 
@@ -141,12 +149,14 @@ void UringEngine::arm(Channel& channel) {
   io_uring_sqe* sqe = next_sqe();
   if (channel.mode == Mode::kStream) {
     io_uring_prep_recvmsg_multishot(sqe, channel.fd, &recv_msg_, 0);
+    use_file(sqe, channel);
     sqe->flags |= IOSQE_BUFFER_SELECT;
     sqe->buf_group = kBufferGroup;
     io_uring_sqe_set_data64(sqe, tag(channel, kOpRecv));
   } else {
     // Edge-triggered (no IORING_POLL_ADD_LEVEL), like the epoll engine's registration.
     io_uring_prep_poll_multishot(sqe, channel.fd, POLLIN | POLLOUT | POLLRDHUP);
+    use_file(sqe, channel);
     io_uring_sqe_set_data64(sqe, tag(channel, kOpPoll));
   }
   channel.io_flags |= kArmed;
@@ -155,7 +165,22 @@ void UringEngine::arm(Channel& channel) {
 void UringEngine::cancel(const Channel& channel, Op op) {
   io_uring_sqe* sqe = next_sqe();
   io_uring_prep_cancel64(sqe, tag(channel, op), 0);
-  io_uring_sqe_set_data64(sqe, std::uint64_t{kOpCancel} << kOpShift);
+  io_uring_sqe_set_data64(sqe, std::uint64_t{kOpIgnore} << kOpShift);
+}
+
+void UringEngine::use_file(io_uring_sqe* sqe, const Channel& channel) {
+  if (channel.slot < 0) return;
+  sqe->fd = channel.slot;
+  sqe->flags |= IOSQE_FIXED_FILE;
+}
+
+void UringEngine::set_slot(std::int32_t slot, int fd) {
+  // The update reads slot_fds_ when it is submitted; it runs before the
+  // operations queued after it, which name the slot.
+  slot_fds_[static_cast<std::size_t>(slot)] = fd;
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_files_update(sqe, &slot_fds_[static_cast<std::size_t>(slot)], 1, slot);
+  io_uring_sqe_set_data64(sqe, std::uint64_t{kOpIgnore} << kOpShift);
 }
 
 void UringEngine::submit() {
@@ -170,6 +195,12 @@ bool UringEngine::attach(Channel& channel, int fd, Mode mode, bool connected) {
   channel.io_flags = 0;
   channel.rx_head = channel.rx_tail = kNoBuffer;
   channel.rx_error = channel.tx_result = 0;
+  channel.slot = -1;
+  if (!free_slots_.empty()) {
+    channel.slot = free_slots_.back();
+    free_slots_.pop_back();
+    set_slot(channel.slot, fd);
+  }
   if (connected) arm(channel);
   return true;
 }
@@ -177,6 +208,7 @@ bool UringEngine::attach(Channel& channel, int fd, Mode mode, bool connected) {
 int UringEngine::connect(Channel& channel, const sockaddr* address, socklen_t length) {
   io_uring_sqe* sqe = next_sqe();
   io_uring_prep_connect(sqe, channel.fd, address, length);
+  use_file(sqe, channel);
   io_uring_sqe_set_data64(sqe, tag(channel, kOpConnect));
   channel.io_flags |= kConnecting;
   return EINPROGRESS;
@@ -216,6 +248,7 @@ net::IoResult UringEngine::write(Channel& channel, net::TlsStream& tls, std::spa
   if ((channel.io_flags & kSending) == 0) {
     io_uring_sqe* sqe = next_sqe();
     io_uring_prep_send(sqe, channel.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    use_file(sqe, channel);
     io_uring_sqe_set_data64(sqe, tag(channel, kOpSend));
     channel.io_flags |= kSending;
   }
@@ -233,7 +266,12 @@ void UringEngine::close(Channel& channel) {
     if ((channel.io_flags & kArmed) != 0) cancel(channel, channel.mode == Mode::kStream ? kOpRecv : kOpPoll);
     if ((channel.io_flags & kSending) != 0) cancel(channel, kOpSend);
     if ((channel.io_flags & kConnecting) != 0) cancel(channel, kOpConnect);
-    // The kernel holds the socket until those cancellations are submitted (the next enter).
+    if (channel.slot >= 0) {  // the table lets go of the socket after the cancellations
+      set_slot(channel.slot, -1);
+      free_slots_.push_back(channel.slot);
+      channel.slot = -1;
+    }
+    // The kernel holds the socket until those are submitted (the next enter).
     ::close(channel.fd);
     channel.fd = -1;
   }
@@ -297,7 +335,7 @@ int UringEngine::wait(TimeNs timeout_ns, Events& events) {
 void UringEngine::complete(const io_uring_cqe& cqe, Events& events) {
   const std::uint64_t data = cqe.user_data;
   const auto op = static_cast<Op>((data >> kOpShift) & 7);
-  if (op == kOpCancel || op == 0) return;
+  if (op == kOpIgnore || op == 0) return;
   auto& channel = *reinterpret_cast<Channel*>(data & kPointerMask);
   if ((channel.generation & kGenerationMask) != (data >> kGenerationShift)) {  // a socket closed since
     if ((cqe.flags & IORING_CQE_F_BUFFER) != 0) give_back(static_cast<std::uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT));
@@ -410,7 +448,7 @@ std::string UringEngine::unavailable_reason() {
   }
   io_uring_free_probe(probe);
   if (!missing.empty()) return "io_uring lacks operations pacer needs: " + missing;
-  auto engine = create(1);  // the buffer ring (Linux 5.19+) and the ring's flags
+  auto engine = create(1, false);  // the buffer ring (Linux 5.19+) and the ring's flags
   if (!engine) return engine.error().message;
   return "";
 }

@@ -15,6 +15,10 @@
 //    queued in a wake-up leaves in the next io_uring_enter, and its completion
 //    (a kWritable event) tells the next write() how many bytes went.
 //  - Connects: IORING_OP_CONNECT; the receive (or poll) is armed on success.
+//  - Registered files: each socket gets a slot in the ring's file table (an
+//    IORING_OP_FILES_UPDATE queued with the socket's first operation, cleared at
+//    close), so no operation looks its file up; without a table (the fd limit is
+//    below it), plain fds.
 //  - kReadiness channels (TLS; later datagrams): a multishot, edge-triggered
 //    IORING_OP_POLL_ADD reports readiness like epoll; the owner reads and writes
 //    the socket itself (OpenSSL's BIO with its receive stamps).
@@ -49,7 +53,8 @@ class UringEngine final : public Engine {
 
   // The ring is created here (any thread) and enabled by the first wait() on the
   // worker's thread (single issuer).
-  static Result<std::unique_ptr<Engine>> create(int channels);
+  // readiness_reads: kReadiness channels will read (TLS): a 64 KiB buffer for them.
+  static Result<std::unique_ptr<Engine>> create(int channels, bool readiness_reads);
   // Why this kernel or sandbox cannot run the engine ("" when it can): creates a
   // small ring and checks the operations used. PACER_IO_URING_DISABLE=1 says
   // it cannot (tests simulate a kernel without io_uring).
@@ -64,21 +69,26 @@ class UringEngine final : public Engine {
   int connect(Channel& channel, const sockaddr* address, socklen_t length) override;
   Received read(Channel& channel, net::TlsStream& tls) override;
   net::IoResult write(Channel& channel, net::TlsStream& tls, std::span<const char> bytes) override;
+  bool holds_writes() const override { return true; }  // a queued send reads them at the next enter
   void close(Channel& channel) override;
   void submit() override;
   int wait(TimeNs timeout_ns, Events& events) override;
 
  private:
-  enum Op : std::uint64_t { kOpConnect = 1, kOpRecv = 2, kOpSend = 3, kOpPoll = 4, kOpCancel = 5 };
+  // kOpIgnore: operations whose completion says nothing (cancels, file table updates).
+  enum Op : std::uint64_t { kOpConnect = 1, kOpRecv = 2, kOpSend = 3, kOpPoll = 4, kOpIgnore = 5 };
   static constexpr std::uint16_t kNoBuffer = 0xffff;
 
   UringEngine() = default;
-  Status setup(int channels);
+  Status setup(int channels, bool readiness_reads);
   void enable();
   io_uring_sqe* next_sqe();
   static std::uint64_t tag(const Channel& channel, Op op);
   void arm(Channel& channel);  // the receive (kStream) or poll (kReadiness) of a connected socket
   void cancel(const Channel& channel, Op op);
+  // Points sqe at the channel's registered file, when it has one.
+  static void use_file(io_uring_sqe* sqe, const Channel& channel);
+  void set_slot(std::int32_t slot, int fd);  // queues the file table update
   void give_back(std::uint16_t buffer);
   void give_back_last();
   void rearm_starved();
@@ -101,10 +111,12 @@ class UringEngine final : public Engine {
   std::vector<TimeNs> stamp_;
   std::uint16_t last_read_ = kNoBuffer;  // handed out by the last read(), given back at the next
   msghdr recv_msg_{};           // the multishot receive's template: no name, room for one stamp
+  std::vector<int> slot_fds_;             // the registered file table's fds, as the updates read them
+  std::vector<std::int32_t> free_slots_;  // empty when there is no table
   std::vector<std::pair<Channel*, std::uint16_t>> starved_;  // receives ended for want of buffers (channel, generation)
   TimeNs real_minus_mono_ = 0;  // this wake-up's CLOCK_REALTIME - CLOCK_MONOTONIC (stamps)
   TimeNs wake_mono_ = 0;
-  std::unique_ptr<char[]> read_buffer_;  // TLS reads
+  std::unique_ptr<char[]> read_buffer_;  // TLS reads (null without TLS)
 };
 
 }  // namespace pacer::io
