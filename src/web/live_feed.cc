@@ -64,6 +64,11 @@ std::shared_ptr<const std::string> LiveFeed::report() const {
   return report_;
 }
 
+LiveFeed::ReportState LiveFeed::report_state() const {
+  std::lock_guard lock(mutex_);
+  return {report_, finished_};
+}
+
 bool LiveFeed::finished() const {
   std::lock_guard lock(mutex_);
   return finished_;

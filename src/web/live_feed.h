@@ -42,6 +42,11 @@ class LiveFeed {
   std::shared_ptr<const std::string> event(std::uint64_t seq) const;
   std::shared_ptr<const std::string> report() const;
   bool finished() const;
+  struct ReportState {
+    std::shared_ptr<const std::string> json;
+    bool final = false;
+  };
+  ReportState report_state() const;  // the report and whether it is the final one, read together
   int wake_fd() const { return wake_.get(); }  // readable after each publish (eventfd)
   void drain_wake() const;
 

@@ -112,7 +112,11 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
   }
   if (request.method != "GET") return make_reply(405, "text/plain; charset=utf-8", "405: GET only\n", "Allow: GET\r\n");
   if (path == "/events") return events_reply(request);
-  if (path == "/report.json") return make_reply(200, "application/json", *feed.report());
+  if (path == "/report.json") {
+    const LiveFeed::ReportState state = feed.report_state();
+    return make_reply(200, "application/json", *state.json,
+                      state.final ? "X-Pacer-Run: finished\r\n" : "X-Pacer-Run: running\r\n");
+  }
   return make_reply(200, asset->content_type, std::string(asset->bytes));
 }
 
