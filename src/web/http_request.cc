@@ -68,6 +68,8 @@ bool parse_field(std::string_view line, HttpRequest& out) {
     out.authorization = value;
   } else if (iequals(name, "last-event-id")) {
     out.last_event_id = value;
+  } else if (iequals(name, "cookie")) {
+    out.cookie = value;  // browsers send one Cookie field over HTTP/1.1
   }
   return true;
 }
@@ -107,6 +109,17 @@ std::string_view query_param(std::string_view query, std::string_view name) {
     const std::size_t eq = pair.find('=');
     if (eq != std::string_view::npos && pair.substr(0, eq) == name) return pair.substr(eq + 1);
     query.remove_prefix(std::min(amp + 1, query.size()));
+  }
+  return {};
+}
+
+std::string_view cookie_value(std::string_view cookie, std::string_view name) {
+  while (!cookie.empty()) {
+    const std::size_t semi = std::min(cookie.find(';'), cookie.size());
+    const std::string_view pair = trim(cookie.substr(0, semi));
+    const std::size_t eq = pair.find('=');
+    if (eq != std::string_view::npos && pair.substr(0, eq) == name) return pair.substr(eq + 1);
+    cookie.remove_prefix(std::min(semi + 1, cookie.size()));
   }
   return {};
 }

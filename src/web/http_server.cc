@@ -231,6 +231,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& host, s
   std::uint16_t bound_port = 0;
   auto listener = listen_on(host, port, bound_port);
   if (!listener) return listener.error();
+  rules.cookie_name = fmt::format("pacer_token_{}", bound_port);
   auto server = std::make_unique<HttpServer>(Key{}, std::move(*listener), bound_port, std::move(rules), feed,
                                              std::move(on_stop));
   server->thread_ = std::thread([s = server.get()] { s->loop(); });

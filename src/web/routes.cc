@@ -54,10 +54,11 @@ bool is_loopback_name(std::string_view name) {
   return name == "localhost" || name == "[::1]" || (name.substr(0, 4) == "127." && name.find_first_not_of("0123456789.") == std::string_view::npos);
 }
 
-std::string_view given_token(const HttpRequest& request) {
+std::string_view given_token(const HttpRequest& request, const AccessRules& rules) {
   constexpr std::string_view kBearer = "Bearer ";
   if (request.authorization.substr(0, kBearer.size()) == kBearer) return request.authorization.substr(kBearer.size());
-  return query_param(request.query, "token");
+  if (const std::string_view query = query_param(request.query, "token"); !query.empty()) return query;
+  return cookie_value(request.cookie, rules.cookie_name);
 }
 
 std::uint64_t first_event_after(std::string_view last_event_id) {
@@ -81,7 +82,7 @@ Reply events_reply(const HttpRequest& request) {
 
 std::optional<Reply> refuse_access(const HttpRequest& request, const AccessRules& rules) {
   if (!rules.token.empty()) {
-    if (!equal_constant_time(given_token(request), rules.token)) {
+    if (!equal_constant_time(given_token(request, rules), rules.token)) {
       return make_reply(401, "text/plain; charset=utf-8", "401: this web view needs its token (?token=...)\n",
                         "WWW-Authenticate: Bearer realm=\"pacer\"\r\n");
     }
@@ -117,7 +118,13 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
     return make_reply(200, "application/json", *state.json,
                       state.final ? "X-Pacer-Run: finished\r\n" : "X-Pacer-Run: running\r\n");
   }
-  return make_reply(200, asset->content_type, std::string(asset->bytes));
+  // The page opened with ?token= hands it to its own requests (scripts, events) as
+  // a cookie that no other site's page sends (SameSite=Strict) and no script reads.
+  const bool set_cookie = !rules.token.empty() && path == "/" && !query_param(request.query, "token").empty();
+  return make_reply(200, asset->content_type, std::string(asset->bytes),
+                    set_cookie ? fmt::format("Set-Cookie: {}={}; Path=/; HttpOnly; SameSite=Strict\r\n",
+                                             rules.cookie_name, rules.token)
+                               : std::string());
 }
 
 Reply error_reply(int status, std::string_view why) {

@@ -18,6 +18,9 @@ namespace pacer::web {
 struct AccessRules {
   std::string token;     // empty: none asked for (loopback binds only)
   bool loopback = true;  // the bind address is a loopback one
+  // The cookie that carries the token for the page's own requests (set when
+  // the page is opened with ?token=); named per port, as cookies ignore ports.
+  std::string cookie_name = "pacer_token";
 };
 
 struct Reply {
@@ -29,8 +32,8 @@ struct Reply {
   bool stop_run = false;                     // POST /stop: end the run as Ctrl-C does
 };
 
-// Who may ask: with a token, every request carries it (`?token=` or
-// `Authorization: Bearer`), else 401. Without one (loopback), Host must name a
+// Who may ask: with a token, every request carries it (`?token=`,
+// `Authorization: Bearer` or the cookie), else 401. Without one (loopback), Host must name a
 // loopback address or localhost (else 403: a DNS-rebinding page). Either way a
 // POST whose Origin is another site's is refused (403).
 std::optional<Reply> refuse_access(const HttpRequest& request, const AccessRules& rules);

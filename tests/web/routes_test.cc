@@ -62,7 +62,17 @@ TEST(Routes, TokenGuardsEveryPathByQueryOrBearer) {
   HttpRequest page = request("GET", "/", "203.0.113.9:8089");
   EXPECT_EQ(route(page, rules, feed).status, 401);
   page.query = "token=s3cret-token";
-  EXPECT_EQ(route(page, rules, feed).status, 200);  // any Host: the token is the guard
+  const Reply opened = route(page, rules, feed);
+  EXPECT_EQ(opened.status, 200);  // any Host: the token is the guard
+  EXPECT_NE(opened.head.find("Set-Cookie: pacer_token=s3cret-token; Path=/; HttpOnly; SameSite=Strict\r\n"),
+            std::string::npos);
+  HttpRequest script = request("GET", "/live.js", "203.0.113.9:8089");
+  script.cookie = "other=1; pacer_token=s3cret-token";
+  const Reply with_cookie = route(script, rules, feed);
+  EXPECT_EQ(with_cookie.status, 200);
+  EXPECT_EQ(with_cookie.head.find("Set-Cookie"), std::string::npos);
+  script.cookie = "pacer_token=wrong";
+  EXPECT_EQ(route(script, rules, feed).status, 401);
 }
 
 TEST(Routes, LoopbackWithoutTokenRefusesForeignHostsAndCrossOriginPosts) {
