@@ -139,7 +139,7 @@
   function redraw() {
     redrawPending = false;
     if (points.length === 0) return;
-    const x = column((p) => p.start_s);
+    const x = column((p) => p.start_s + p.duration_s);  // at its end, as the report draws it
     if (!charts) {
       const area = document.getElementById('lv-charts');
       charts = {};
@@ -198,10 +198,15 @@
       root.dataset.final = 'ready';
       return;
     }
+    // The final report draws the run over time from the intervals this page has
+    // (the same objects --timeseries writes) when it carries none itself; its
+    // charts then replace the live ones.
+    const complete = report.timeseries || points.length === 0 ? report : Object.assign({}, report, {timeseries: points});
+    if (complete.timeseries) document.getElementById('lv-charts').hidden = true;
     const section = document.getElementById('lv-final');
     section.hidden = false;
     try {
-      await window.PacerReport.render(document.getElementById('pacer-report'), report);
+      await window.PacerReport.render(document.getElementById('pacer-report'), complete);
       root.dataset.final = 'ready';
     } catch (e) {
       message('Cannot draw the final report: ' + e);

@@ -1,39 +1,47 @@
-// The live page's embedded files. Interim: a minimal page until the web/ assets
-// pipeline (build-time embedding) is on main.
+// The live page's files: web/live.html, live.js, live.css, and the HTML report's
+// chart module, page script and style with uPlot, all embedded by the build
+// (web/assets.cmake, html::embedded_asset). Served by name at the root.
 #include "web/assets.h"
+
+#include <array>
+
+#include "html/assets.h"
 
 namespace pacer::web {
 
 namespace {
 
-constexpr std::string_view kPage = R"(<!doctype html>
-<html><head><meta charset="utf-8"><title>pacer live</title></head>
-<body><h1>pacer</h1><pre id="last">waiting for the first interval</pre>
-<button id="stop">Stop</button>
-<script src="/live.js"></script></body></html>
-)";
-
-constexpr std::string_view kScript = R"(const token = new URLSearchParams(location.search).get('token');
-const q = token ? '?token=' + encodeURIComponent(token) : '';
-const last = document.getElementById('last');
-const events = new EventSource('/events' + q);
-events.onmessage = (e) => { last.textContent = e.data; };
-events.addEventListener('end', (e) => { last.textContent = 'run ended\n' + e.data; events.close(); });
-document.getElementById('stop').onclick = () => {
-  fetch('/stop', {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
+struct Served {
+  std::string_view path;
+  std::string_view file;  // in web/ or uPlot's dist/
+  std::string_view content_type;
 };
-)";
 
-constexpr Asset kAssets[] = {
-    {"text/html; charset=utf-8", kPage},
-    {"text/javascript; charset=utf-8", kScript},
-};
+constexpr std::array<Served, 8> kServed{{
+    {"/", "live.html", "text/html; charset=utf-8"},
+    {"/live.js", "live.js", "text/javascript; charset=utf-8"},
+    {"/live.css", "live.css", "text/css; charset=utf-8"},
+    {"/charts.js", "charts.js", "text/javascript; charset=utf-8"},
+    {"/report.js", "report.js", "text/javascript; charset=utf-8"},
+    {"/report.css", "report.css", "text/css; charset=utf-8"},
+    {"/uPlot.iife.min.js", "uPlot.iife.min.js", "text/javascript; charset=utf-8"},
+    {"/uPlot.min.css", "uPlot.min.css", "text/css; charset=utf-8"},
+}};
+
+// Looked up once: the embedded bytes do not change.
+std::array<Asset, kServed.size()> make_assets() {
+  std::array<Asset, kServed.size()> out{};
+  for (std::size_t i = 0; i < kServed.size(); ++i) out[i] = {kServed[i].content_type, html::embedded_asset(kServed[i].file)};
+  return out;
+}
 
 }  // namespace
 
 const Asset* find_asset(std::string_view path) {
-  if (path == "/") return &kAssets[0];
-  if (path == "/live.js") return &kAssets[1];
+  static const std::array<Asset, kServed.size()> assets = make_assets();
+  for (std::size_t i = 0; i < kServed.size(); ++i) {
+    if (kServed[i].path == path) return &assets[i];
+  }
   return nullptr;
 }
 

@@ -63,6 +63,9 @@ def test_live_page_draws_updates_and_stops_the_run(server, tmp_path):
             # events equal the final report's, and the final report is drawn.
             assert page.evaluate(FIGURE.format("requests")) == final["counts"]["responses"]
             assert page.evaluate("document.querySelectorAll('#pacer-report [data-figure]').length") > 0
+            # ...with the run over time drawn from the page's intervals: every chart has data.
+            final_drawn = page.evaluate(DRAWN.replace("#lv-charts", "#pacer-report"))
+            assert len(final_drawn) >= 5 and min(final_drawn) > 500, final_drawn
             time.sleep(0.2)  # let the final charts paint before the picture
             page.screenshot(ARTIFACTS / "live-view-final.png")
             assert page.console_errors == []

@@ -99,6 +99,21 @@ TEST(Routes, LastEventIdResumesAfterIt) {
   EXPECT_EQ(route(r, AccessRules{}, feed).first_event, 0u);
 }
 
+TEST(Routes, ThePageAndEveryFileItLoadsAreEmbedded) {
+  LiveFeed feed;
+  const Reply page = route(request("GET", "/"), AccessRules{}, feed);
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.head.find("Content-Type: text/html"), std::string::npos);
+  // Every script and stylesheet the page names is served, non-empty, by the same process.
+  for (const char* file : {"/live.js", "/live.css", "/charts.js", "/report.js", "/report.css", "/uPlot.iife.min.js",
+                           "/uPlot.min.css"}) {
+    EXPECT_NE(page.body.find(std::string_view(file).substr(1)), std::string::npos) << file;
+    const Reply asset = route(request("GET", file), AccessRules{}, feed);
+    EXPECT_EQ(asset.status, 200) << file;
+    EXPECT_GT(asset.body.size(), 100u) << file;
+  }
+}
+
 TEST(Routes, EventsAreFramedForServerSentEvents) {
   EXPECT_EQ(format_event(7, "{\"a\":1}"), "id: 7\ndata: {\"a\":1}\n\n");
   EXPECT_EQ(format_end_event("{\n  \"a\": 1\n}\n"), "event: end\ndata: {\ndata:   \"a\": 1\ndata: }\n\n");
