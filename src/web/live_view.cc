@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "report/json.h"
 
@@ -62,9 +63,16 @@ void LiveView::on_interval(const report::IntervalReport& interval, const std::st
   std::string line = ndjson_line;
   while (!line.empty() && line.back() == '\n') line.pop_back();
   so_far_.add(interval);
-  feed_.publish_interval(std::move(line));
+  // The report first: a page that has had interval N finds it in /report.json.
   feed_.publish_report(report::render_json(so_far_.report()));
+  feed_.publish_interval(std::move(line));
 }
+
+std::function<void(const report::IntervalReport&, const std::string&)> LiveView::interval_listener() {
+  return [this](const report::IntervalReport& interval, const std::string& line) { on_interval(interval, line); };
+}
+
+std::string failure_json(const Error& error) { return nlohmann::json{{"error", error.message}}.dump(); }
 
 void LiveView::finish(const std::string& report_json) { feed_.publish_final(report_json); }
 

@@ -34,6 +34,8 @@ class LiveView {
 
   // One --interval: its NDJSON line (newline optional) and figures.
   void on_interval(const report::IntervalReport& interval, const std::string& ndjson_line);
+  // on_interval as a callable (app::LiveOutput's listener); valid while this lives.
+  std::function<void(const report::IntervalReport&, const std::string&)> interval_listener();
   // The run is over: the final report (or why the run failed, as {"error": ...}).
   void finish(const std::string& report_json);
   // Keeps serving the final page for linger_ns, or until `stop` is set.
@@ -53,5 +55,8 @@ class LiveView {
 
 // A fresh random token (32 hex digits, from getrandom).
 std::string generate_token();
+
+// What the page is told when the run fails before it has a report: {"error": "..."}.
+std::string failure_json(const Error& error);
 
 }  // namespace pacer::web
