@@ -3,10 +3,13 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -23,12 +26,26 @@ UniqueFd connect_to(std::uint16_t port) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   timeval five{5, 0};
   setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &five, sizeof five);
-  EXPECT_EQ(connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  int rc = connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  if (rc != 0 && errno == EINTR) {  // the connect goes on: wait for it
+    pollfd p{fd.get(), POLLOUT, 0};
+    while (poll(&p, 1, 5000) < 0 && errno == EINTR) {
+    }
+    socklen_t length = sizeof rc;
+    getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &rc, &length);
+  }
+  EXPECT_EQ(rc, 0) << std::strerror(errno);
   return fd;
 }
 
 void send_all(int fd, const std::string& bytes) {
-  ASSERT_EQ(send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), static_cast<ssize_t>(bytes.size()));
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    ASSERT_GT(n, 0) << std::strerror(errno);
+    sent += static_cast<std::size_t>(n);
+  }
 }
 
 // Everything until the server closes (or 5 s pass).
@@ -36,7 +53,11 @@ std::string read_to_close(int fd) {
   std::string out;
   char buffer[4096];
   ssize_t n = 0;
-  while ((n = recv(fd, buffer, sizeof buffer, 0)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+  // A signal meant for another test's machinery may interrupt the wait: not an end.
+  while ((n = recv(fd, buffer, sizeof buffer, 0)) > 0 || (n < 0 && errno == EINTR)) {
+    if (n > 0) out.append(buffer, static_cast<std::size_t>(n));
+  }
+  if (n < 0) out += "<recv: " + std::string(std::strerror(errno)) + ">";
   return out;
 }
 
@@ -76,7 +97,7 @@ TEST(HttpServer, EventStreamSendsHistoryThenNewIntervalsThenTheEnd) {
   web.feed.publish_final("{\"final\":true}");
   const std::string stream = read_to_close(fd.get());
   const std::size_t body = stream.find("\r\n\r\n");
-  ASSERT_NE(body, std::string::npos);
+  ASSERT_NE(body, std::string::npos) << "[" << stream << "]";
   EXPECT_EQ(stream.substr(body + 4),
             "retry: 1000\n\nid: 0\ndata: {\"interval\":0}\n\nid: 1\ndata: {\"interval\":1}\n\n"
             "id: 2\ndata: {\"interval\":2}\n\nevent: end\ndata: {\"final\":true}\n\n");
@@ -88,14 +109,16 @@ TEST(HttpServer, LastEventIdSkipsWhatThePageHad) {
   web.feed.publish_final("{}");
   const std::string stream = exchange(web.port(), "GET /events HTTP/1.1\r\nHost: localhost\r\nLast-Event-ID: 1\r\n\r\n");
   EXPECT_EQ(stream.find("id: 1\n"), std::string::npos) << stream;
-  EXPECT_NE(stream.find("id: 2\ndata: {\"interval\":2}\n\nevent: end\n"), std::string::npos) << stream;
+  EXPECT_NE(stream.find("id: 2\ndata: {\"interval\":2}\n\nevent: end\n"), std::string::npos) << "[" << stream << "]";
 }
 
 TEST(HttpServer, PostStopCallsBackGetStopDoesNot) {
   Running web;
-  EXPECT_EQ(exchange(web.port(), "GET /stop HTTP/1.1\r\nHost: localhost\r\n\r\n").rfind("HTTP/1.1 405", 0), 0u);
+  const std::string get = exchange(web.port(), "GET /stop HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(get.rfind("HTTP/1.1 405", 0), 0u) << "[" << get << "]";
   EXPECT_EQ(web.stops.load(), 0);
-  EXPECT_EQ(exchange(web.port(), "POST /stop HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n").rfind("HTTP/1.1 202", 0), 0u);
+  const std::string post = exchange(web.port(), "POST /stop HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
+  EXPECT_EQ(post.rfind("HTTP/1.1 202", 0), 0u) << "[" << post << "]";
   EXPECT_EQ(web.stops.load(), 1);
 }
 
