@@ -17,7 +17,11 @@ set(PACER_WEB_ASSETS
     ${PACER_UPLOT_DIR}/uPlot.min.css
     ${PACER_WEB_DIR}/charts.js
     ${PACER_WEB_DIR}/report.js
-    ${PACER_WEB_DIR}/report.css)
+    ${PACER_WEB_DIR}/report.css
+    # The live web view's page (--web, src/web/assets.cc serves these).
+    ${PACER_WEB_DIR}/live.html
+    ${PACER_WEB_DIR}/live.js
+    ${PACER_WEB_DIR}/live.css)
 
 set(PACER_WEB_ASSETS_CC ${PROJECT_BINARY_DIR}/generated/html_assets.cc)
 add_custom_command(

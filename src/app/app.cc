@@ -31,6 +31,7 @@
 #include "net/self_signed.h"
 #include "script/script_host.h"
 #include "server/server.h"
+#include "web/live_view.h"
 
 namespace pacer::app {
 
@@ -52,8 +53,9 @@ ExitCode fail(const Error& error) {
 }
 
 // Runs the load described by config and prints wrk's report (or writes the
-// report where --format/-o send it). Shared by the plain run and the demo.
-ExitCode run_and_report(const Config& config) {
+// report where --format/-o send it). With --web, tells web_view (may be null) of
+// each interval and of the final report.
+ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::LiveView* web_view) {
   // The time series may take stdout; the final report then goes to stderr.
   const bool series_on_stdout = config.timeseries_path == "-";
   std::FILE* report_out = series_on_stdout ? stderr : stdout;
@@ -89,11 +91,11 @@ ExitCode run_and_report(const Config& config) {
                                                        !config.stdout_is_data(),
                                                        ui::TerminalEnv::from_process());
 
-  StopSignals signals;
-  LiveOutput live(config, display, series);
+  LiveOutput live(config, display, series, web_view != nullptr ? web_view->interval_listener() : nullptr);
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
                             script.get());
   live.finish();  // the terminal is back before anything else is printed
+  if (web_view != nullptr) web_view->finish(result ? report::render_json(*result) : web::failure_json(result.error()));
   if (!result) return fail(result.error());
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {
@@ -127,6 +129,21 @@ ExitCode run_and_report(const Config& config) {
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;
   if (!gates.empty()) return ExitCode::kGateFailed;
   return ExitCode::kOk;
+}
+
+// The run, with the live web view around it when --web is on: bound before the
+// run (an address in use is exit 2 before anything is printed), kept for
+// --web-linger after it. The files and the exit code are the run's.
+ExitCode run_and_report(const Config& config) {
+  StopSignals signals;  // before the web view: its Stop may come at once
+  if (!config.web.enabled) return run_and_report_to(config, signals, nullptr);
+  auto web_view = web::LiveView::start(config, &StopSignals::request_stop);
+  if (!web_view) return fail(web_view.error());
+  const ExitCode code = run_and_report_to(config, signals, web_view->get());
+  signals.rearm();  // a Ctrl-C or Stop now ends the linger
+  (*web_view)->linger(config.web.linger_ns, signals.flag());
+  (*web_view)->close();
+  return code;
 }
 
 ExitCode run_demo(Config config) {

@@ -43,10 +43,12 @@ ui::RunInfo run_info_for(const Config& config) {
   return info;
 }
 
-LiveOutput::LiveOutput(const Config& config, const ui::DisplayChoice& display, std::FILE* series)
+LiveOutput::LiveOutput(const Config& config, const ui::DisplayChoice& display, std::FILE* series,
+                       IntervalListener listener)
     : config_(config),
       display_(display),
       series_(series),
+      listener_(std::move(listener)),
       per_interval_(display.live ? report::intervals_per_interval(config.interval_ns, config.refresh_ns) : 1),
       run_info_(run_info_for(config)) {
   engine_interval_ns_ = config.interval_ns / per_interval_;
@@ -89,11 +91,14 @@ void LiveOutput::emit_interval() {
     interval.drain_ns = std::max<TimeNs>(0, interval.start_ns + interval.duration_ns - run_info_.duration_ns);
   }
   completed_ += interval.completed;
-  if (series_ != nullptr) {
+  if (series_ != nullptr || listener_) {
     const std::string line = report::render_interval_ndjson(interval, config_.timeseries_histogram,
                                                             config_.shard_index, config_.shard_count);
-    std::fputs(line.c_str(), series_);
-    std::fflush(series_);
+    if (series_ != nullptr) {
+      std::fputs(line.c_str(), series_);
+      std::fflush(series_);
+    }
+    if (listener_) listener_(interval, line);  // the same line: one serializer for both
   }
   if (model_) {
     model_->on_interval(interval);

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
+#include <string>
 #include <optional>
 
 #include "core/config.h"
@@ -20,11 +22,15 @@
 
 namespace pacer::app {
 
+// Also told of each --interval with its NDJSON line: the live web view (--web).
+using IntervalListener = std::function<void(const report::IntervalReport&, const std::string& ndjson_line)>;
+
 class LiveOutput {
  public:
   // series: where the NDJSON lines go (nullptr: no --timeseries). The live view
-  // starts at once (its first frame is drawn before the load).
-  LiveOutput(const Config& config, const ui::DisplayChoice& display, std::FILE* series);
+  // starts at once (its first frame is drawn before the load). listener: may be null.
+  LiveOutput(const Config& config, const ui::DisplayChoice& display, std::FILE* series,
+             IntervalListener listener = nullptr);
   ~LiveOutput();
   LiveOutput(const LiveOutput&) = delete;
   LiveOutput& operator=(const LiveOutput&) = delete;
@@ -47,6 +53,7 @@ class LiveOutput {
   const Config& config_;
   ui::DisplayChoice display_;
   std::FILE* series_;
+  IntervalListener listener_;
   TimeNs engine_interval_ns_;
   std::int64_t per_interval_;  // engine intervals in one --interval
   report::IntervalSum sum_;

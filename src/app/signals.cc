@@ -41,6 +41,17 @@ StopSignals::~StopSignals() {
   std::signal(SIGTERM, SIG_DFL);
 }
 
+void StopSignals::request_stop() {
+  int expected = 0;
+  g_signal.compare_exchange_strong(expected, SIGINT);
+  g_stop.store(true);
+}
+
+void StopSignals::rearm() {
+  g_signal.store(0);
+  g_stop.store(false);
+}
+
 const std::atomic<bool>& StopSignals::flag() const { return g_stop; }
 int StopSignals::received() const { return g_signal.load(); }
 

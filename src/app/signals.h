@@ -17,6 +17,14 @@ class StopSignals {
 
   const std::atomic<bool>& flag() const;
   int received() const;  // the first signal number, 0 if none
+
+  // The web view's Stop (POST /stop): the run ends exactly as on a first
+  // Ctrl-C (received() is then SIGINT); unlike a signal, a second request does
+  // not exit at once. Any thread.
+  static void request_stop();
+  // After the run (the web view's --web-linger): forgets the stop so far, so the
+  // next Ctrl-C or Stop ends the linger as a first one would.
+  void rearm();
 };
 
 }  // namespace pacer::app

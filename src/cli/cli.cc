@@ -34,6 +34,7 @@
 #include "cli/serve_options.h"
 #include "cli/units.h"
 #include "targets/target_file.h"
+#include "cli/web_options.h"
 
 namespace pacer::cli {
 namespace {
@@ -49,9 +50,10 @@ enum RunOption : int {
   kIo,  // uring's block
   // Targets and request names (issue 15).
   kTargets, kTargetsOrder, kMaxNames,
+  kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
 };
 
-constexpr std::array<OptionSpec, 51> kRunOptions{{
+constexpr std::array<OptionSpec, 54> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -104,6 +106,9 @@ constexpr std::array<OptionSpec, 51> kRunOptions{{
     {kTargets, '\0', "targets", true},
     {kTargetsOrder, '\0', "targets-order", true},
     {kMaxNames, '\0', "max-names", true},
+    {kWeb, '\0', "web", false, &looks_like_web_address},
+    {kWebToken, '\0', "web-token", true},
+    {kWebLinger, '\0', "web-linger", true},
 }};
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
@@ -119,6 +124,8 @@ struct RunDraft {
   bool streams_given = false;
   bool pipeline_given = false;
   bool targets_order_given = false;
+  bool web_token_given = false;
+  bool web_linger_given = false;
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
@@ -349,6 +356,15 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
+    case kWeb:
+      config.web.enabled = true;
+      return parse_web_address(option.value, option.flag, config.web);
+    case kWebToken:
+      draft.web_token_given = true;
+      return store(parse_web_token(option.value, option.flag), config.web.token);
+    case kWebLinger:
+      draft.web_linger_given = true;
+      return store(parse_duration(option.value, option.flag), config.web.linger_ns);
     default: return Ok{};
   }
 }
@@ -438,6 +454,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (draft.json_body) add_json_headers(config);
   if (Status headers = check_request_headers(config); !headers) return headers;
   if (Status outputs = check_output_files(config); !outputs) return outputs;
+  if (Status web = finish_web_options(config.web, draft.web_token_given, draft.web_linger_given); !web) return web;
   config.threads = std::min(config.threads, config.connections);
   if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
   // The demo's in-process server holds the other end of every connection.

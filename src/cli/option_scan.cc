@@ -66,6 +66,7 @@ class Scanner {
     const std::string flag = fmt::format("--{}", name);
     const OptionSpec* spec = find_long(specs_, name);
     if (spec == nullptr) return unknown(flag);
+    if (spec->accepts_next_as_value != nullptr) return scan_optional_value(*spec, flag, body, eq);
     if (!spec->takes_value) {
       if (eq != std::string_view::npos) return fail(fmt::format("{}: takes no value", flag));
       out_.options.push_back({spec->id, flag, {}});
@@ -75,6 +76,17 @@ class Scanner {
       out_.options.push_back({spec->id, flag, std::string(body.substr(eq + 1))});
     } else if (auto value = take_next_value(flag)) {
       out_.options.push_back({spec->id, flag, std::move(*value)});
+    }
+  }
+
+  // An option whose value may be left out (OptionSpec::accepts_next_as_value).
+  void scan_optional_value(const OptionSpec& spec, const std::string& flag, std::string_view body, std::size_t eq) {
+    if (eq != std::string_view::npos) {
+      out_.options.push_back({spec.id, flag, std::string(body.substr(eq + 1))});
+    } else if (next_ < args_.size() && spec.accepts_next_as_value(args_[next_])) {
+      out_.options.push_back({spec.id, flag, args_[next_++]});
+    } else {
+      out_.options.push_back({spec.id, flag, {}});
     }
   }
 

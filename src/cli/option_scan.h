@@ -20,6 +20,10 @@ struct OptionSpec {
   char short_name = '\0';        // '\0': long form only
   std::string_view long_name;    // without the leading "--"; never empty
   bool takes_value = false;
+  // An optional value (takes_value false): `--opt=value`, or the next argument
+  // when this accepts it (`--web 127.0.0.1:9000` but not `--web http://x/`);
+  // otherwise the option comes with an empty value. (--web)
+  bool (*accepts_next_as_value)(std::string_view next) = nullptr;
 };
 
 struct ScannedOption {

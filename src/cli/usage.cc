@@ -123,6 +123,18 @@ Output:
                        on stderr (the default when stdout is not a
                        terminal, or TERM=dumb); NO_COLOR turns off colour
 
+Live web view (see docs/web.md):
+      --web [ADDR]     serve a live page while the run goes: charts,
+                       figures, a Stop button (ends the run as Ctrl-C);
+                       /events (one JSON per --interval), /report.json,
+                       POST /stop. ADDR: HOST:PORT, :PORT [127.0.0.1:8089]
+      --web-token TOKEN
+                       require TOKEN (?token= or Bearer) on every
+                       request; any non-loopback ADDR needs one (else
+                       one is generated and printed)
+      --web-linger T   keep serving the final page for T after the run
+                       (Ctrl-C ends it early)                     [0]
+
 Many machines (merge the JSON reports with pacer merge):
       --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R;
                        everything it prints is about its share

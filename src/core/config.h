@@ -80,6 +80,16 @@ struct RequestTarget {
 // --targets-order: which target each request takes.
 enum class TargetsOrder { kRoundRobin, kRandom, kWeighted };
 
+// The live web view (--web, --web-token, --web-linger; issue 17, src/web/).
+inline constexpr std::uint16_t kDefaultWebPort = 8089;
+struct WebViewOptions {
+  bool enabled = false;                   // --web was given
+  std::string host = "127.0.0.1";         // an IPv4/IPv6 literal (cli turns "localhost" into 127.0.0.1)
+  std::uint16_t port = kDefaultWebPort;   // 0: any free port (the URL printed says which)
+  std::string token;                      // --web-token; empty: none (a non-loopback bind generates one)
+  TimeNs linger_ns = 0;                   // --web-linger: keep serving the final page this long
+};
+
 // A file an option writes (-o, --hdr, --timeseries, ...): which option, which path.
 struct OutputFile {
   const char* flag;
@@ -179,6 +189,7 @@ struct Config {
   bool timeseries_histogram = false;      // --timeseries-histogram: each row carries its V2 histogram
   TimeNs refresh_ns = 100 * kNsPerMs;     // --refresh: how often the live view is redrawn
   bool plain = false;                     // --plain: plain progress lines, never the live view
+  WebViewOptions web;                     // --web (live web view)
   // stdout carries data for a program: the JSON report (--format json without -o)
   // or the time series (--timeseries -). Nothing else may be written there.
   bool stdout_is_data() const { return timeseries_path == "-" || (json_format && output_path.empty()); }

@@ -56,6 +56,11 @@ TEST(Usage, RunUsageExplainsTheLiveViewOptions) {
   expect_mentions(usage(), {"--refresh T", "[100ms]", "--plain", "NO_COLOR", "TERM=dumb"});
 }
 
+TEST(Usage, RunUsageExplainsTheWebView) {
+  expect_mentions(usage(), {"--web [ADDR]", "[127.0.0.1:8089]", "--web-token TOKEN", "--web-linger T", "POST /stop",
+                            "/events", "/report.json"});
+}
+
 TEST(Usage, RunUsageGivesWrkDefaults) {
   expect_mentions(usage(), {"[10]", "[10s]", "[2]", "[2s]", "[GET]"});
 }

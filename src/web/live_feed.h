@@ -1,0 +1,65 @@
+// What the web view serves, handed from the main thread (which has the run's
+// interval figures) to the web thread (which serves them): the interval events
+// in order, the JSON report so far, and whether the run has ended. The main
+// thread publishes; the web thread reads. One mutex, held only to copy a
+// shared pointer or push one; an eventfd wakes the web thread. The workers
+// never see this.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/unique_fd.h"
+
+namespace pacer::web {
+
+// The newest intervals kept for a page that connects late (or reconnects):
+// older ones are dropped once these many bytes are held (docs/limits.md).
+inline constexpr std::size_t kHistoryMaxBytes = std::size_t{8} << 20;
+
+class LiveFeed {
+ public:
+  LiveFeed();
+  LiveFeed(const LiveFeed&) = delete;
+  LiveFeed& operator=(const LiveFeed&) = delete;
+
+  // Main thread. publish_interval takes one interval's JSON object (the NDJSON
+  // line, without its newline); events are numbered from 0 in publish order.
+  void publish_interval(std::string json);
+  void publish_report(std::string json);
+  // The final report: /report.json serves it from now on, and /events ends
+  // with it (event "end").
+  void publish_final(std::string json);
+
+  // Web thread. Events [begin_seq, end_seq) are held; event(seq) is null
+  // outside that range.
+  std::uint64_t begin_seq() const;
+  std::uint64_t end_seq() const;
+  std::shared_ptr<const std::string> event(std::uint64_t seq) const;
+  std::shared_ptr<const std::string> report() const;
+  bool finished() const;
+  struct ReportState {
+    std::shared_ptr<const std::string> json;
+    bool final = false;
+  };
+  ReportState report_state() const;  // the report and whether it is the final one, read together
+  int wake_fd() const { return wake_.get(); }  // readable after each publish (eventfd)
+  void drain_wake() const;
+
+ private:
+  void wake() const;
+
+  mutable std::mutex mutex_;
+  std::deque<std::shared_ptr<const std::string>> history_;
+  std::uint64_t begin_seq_ = 0;
+  std::size_t history_bytes_ = 0;
+  std::shared_ptr<const std::string> report_;
+  bool finished_ = false;
+  UniqueFd wake_;
+};
+
+}  // namespace pacer::web

@@ -1,0 +1,92 @@
+// The live web view's glue between the run and the server; see the header.
+#include "web/live_view.h"
+
+#include <sys/random.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/json.h"
+
+namespace pacer::web {
+
+namespace {
+
+constexpr TimeNs kEndFlushNs = 1 * kNsPerS;  // how long open pages get to take the end event
+
+}  // namespace
+
+std::string generate_token() {
+  unsigned char bytes[16] = {};
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n > 0) got += static_cast<std::size_t>(n);
+  }
+  std::string out;
+  for (unsigned char b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+LiveView::LiveView(const Config& config, std::function<void()> on_stop)
+    : config_(config), host_(config.web.host), token_(config.web.token), so_far_(config), on_stop_(std::move(on_stop)) {}
+
+LiveView::~LiveView() { close(); }
+
+Result<std::unique_ptr<LiveView>> LiveView::start(const Config& config, std::function<void()> on_stop) {
+  auto view = std::make_unique<LiveView>(config, std::move(on_stop));
+  AccessRules rules;
+  rules.loopback = is_loopback_address(view->host_);
+  const bool generated = !rules.loopback && view->token_.empty();
+  if (generated) view->token_ = generate_token();
+  rules.token = view->token_;
+  view->feed_.publish_report(report::render_json(view->so_far_.report()));
+  auto server = HttpServer::start(view->host_, config.web.port, rules, view->feed_, view->on_stop_);
+  if (!server) return server.error();
+  view->server_ = std::move(*server);
+  std::fprintf(stderr, "pacer: web view at %s%s\n", view->url().c_str(),
+               generated ? " (not a loopback address: a generated token; --web-token sets one)" : "");
+  return view;
+}
+
+std::string LiveView::url() const {
+  const std::string host = host_.find(':') != std::string::npos ? "[" + host_ + "]" : host_;
+  const std::uint16_t port = server_ ? server_->port() : config_.web.port;
+  return fmt::format("http://{}:{}/{}", host, port, token_.empty() ? "" : "?token=" + token_);
+}
+
+void LiveView::on_interval(const report::IntervalReport& interval, const std::string& ndjson_line) {
+  std::string line = ndjson_line;
+  while (!line.empty() && line.back() == '\n') line.pop_back();
+  so_far_.add(interval);
+  // The report first: a page that has had interval N finds it in /report.json.
+  feed_.publish_report(report::render_json(so_far_.report()));
+  feed_.publish_interval(std::move(line));
+}
+
+std::function<void(const report::IntervalReport&, const std::string&)> LiveView::interval_listener() {
+  return [this](const report::IntervalReport& interval, const std::string& line) { on_interval(interval, line); };
+}
+
+std::string failure_json(const Error& error) { return nlohmann::json{{"error", error.message}}.dump(); }
+
+void LiveView::finish(const std::string& report_json) { feed_.publish_final(report_json); }
+
+void LiveView::linger(TimeNs linger_ns, const std::atomic<bool>& stop) {
+  if (linger_ns <= 0 || !server_) return;
+  std::fprintf(stderr, "pacer: web view: serving the final report at %s for %.3gs (Ctrl-C ends it)\n", url().c_str(),
+               static_cast<double>(linger_ns) / 1e9);
+  const TimeNs until = monotonic_now_ns() + linger_ns;
+  while (!stop.load() && monotonic_now_ns() < until) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+void LiveView::close() {
+  if (server_) server_->stop(feed_.finished() ? kEndFlushNs : 0);
+  server_.reset();
+}
+
+}  // namespace pacer::web

@@ -1,0 +1,62 @@
+// The live web view of a run (--web): binds before the run, says where on
+// stderr, publishes each --interval's figures (the time series' NDJSON object,
+// as it is) and the report so far, then the final report, and keeps serving
+// it for --web-linger. Main thread; the server has its own (web/http_server.h).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/config.h"
+#include "core/expected.h"
+#include "report/interval_report.h"
+#include "report/run_report.h"
+#include "web/http_server.h"
+#include "web/live_feed.h"
+#include "web/partial_report.h"
+
+namespace pacer::web {
+
+class LiveView {
+ public:
+  // Binds config.web's address (errors: kBadArgument, exit 2) and prints the
+  // page's URL on stderr. A non-loopback bind without --web-token gets a
+  // generated token, printed with the URL. on_stop runs on the web thread.
+  static Result<std::unique_ptr<LiveView>> start(const Config& config, std::function<void()> on_stop);
+  LiveView(const Config& config, std::function<void()> on_stop);
+  ~LiveView();
+  LiveView(const LiveView&) = delete;
+  LiveView& operator=(const LiveView&) = delete;
+
+  std::string url() const;  // with ?token= when there is one
+
+  // One --interval: its NDJSON line (newline optional) and figures.
+  void on_interval(const report::IntervalReport& interval, const std::string& ndjson_line);
+  // on_interval as a callable (app::LiveOutput's listener); valid while this lives.
+  std::function<void(const report::IntervalReport&, const std::string&)> interval_listener();
+  // The run is over: the final report (or why the run failed, as {"error": ...}).
+  void finish(const std::string& report_json);
+  // Keeps serving the final page for linger_ns, or until `stop` is set.
+  void linger(TimeNs linger_ns, const std::atomic<bool>& stop);
+  // Stops the server, giving open pages a moment to take the end event.
+  void close();
+
+ private:
+  const Config& config_;
+  std::string host_;
+  std::string token_;
+  LiveFeed feed_;
+  PartialReport so_far_;
+  std::function<void()> on_stop_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+// A fresh random token (32 hex digits, from getrandom).
+std::string generate_token();
+
+// What the page is told when the run fails before it has a report: {"error": "..."}.
+std::string failure_json(const Error& error);
+
+}  // namespace pacer::web

@@ -1,0 +1,26 @@
+// The run's JSON report so far, for the web view's /report.json while the run
+// goes: the report's asked-for fields (engine::make_report) plus what the
+// intervals carry (requests, responses, errors by class, latency). Status codes
+// by value, connect/TLS times and the open model's service/queue split come
+// only with the final report. Main thread.
+#pragma once
+
+#include "core/config.h"
+#include "report/interval_report.h"
+#include "report/run_report.h"
+
+namespace pacer::web {
+
+class PartialReport {
+ public:
+  explicit PartialReport(const Config& config);
+  // Adds the next --interval (as the time series has it).
+  void add(const report::IntervalReport& interval);
+  const report::RunReport& report() const { return report_; }
+
+ private:
+  report::RunReport report_;
+  double target_arrivals_ = 0;  // open model: target rate x duration, summed
+};
+
+}  // namespace pacer::web

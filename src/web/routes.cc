@@ -1,0 +1,149 @@
+// The web view's routes and access rules; see the header.
+#include "web/routes.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "web/assets.h"
+
+namespace pacer::web {
+
+namespace {
+
+// What every reply says besides its own fields: nothing cached, no sniffing,
+// nothing loaded or framed from elsewhere, no Referer carrying a token away.
+constexpr std::string_view kCommonFields =
+    "Cache-Control: no-store\r\n"
+    "X-Content-Type-Options: nosniff\r\n"
+    "Referrer-Policy: no-referrer\r\n"
+    "Content-Security-Policy: default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "frame-ancestors 'none'\r\n"
+    "Connection: close\r\n";
+
+std::string_view reason(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 202: return "Accepted";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 431: return "Request Header Fields Too Large";
+    case 503: return "Service Unavailable";
+    default: return "Error";
+  }
+}
+
+Reply make_reply(int status, std::string_view content_type, std::string body, std::string_view extra = {}) {
+  Reply out;
+  out.status = status;
+  out.head = fmt::format("HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{}{}\r\n", status,
+                         reason(status), content_type, body.size(), kCommonFields, extra);
+  out.body = std::move(body);
+  return out;
+}
+
+std::string_view host_name(std::string_view host) {
+  if (!host.empty() && host.front() == '[') return host.substr(0, host.find(']') + 1);
+  return host.substr(0, host.find(':'));
+}
+
+bool is_loopback_name(std::string_view name) {
+  return name == "localhost" || name == "[::1]" || (name.substr(0, 4) == "127." && name.find_first_not_of("0123456789.") == std::string_view::npos);
+}
+
+std::string_view given_token(const HttpRequest& request, const AccessRules& rules) {
+  constexpr std::string_view kBearer = "Bearer ";
+  if (request.authorization.substr(0, kBearer.size()) == kBearer) return request.authorization.substr(kBearer.size());
+  if (const std::string_view query = query_param(request.query, "token"); !query.empty()) return query;
+  return cookie_value(request.cookie, rules.cookie_name);
+}
+
+std::uint64_t first_event_after(std::string_view last_event_id) {
+  std::uint64_t id = 0;
+  const auto [end, ec] = std::from_chars(last_event_id.data(), last_event_id.data() + last_event_id.size(), id);
+  if (ec != std::errc() || end != last_event_id.data() + last_event_id.size()) return 0;
+  return id + 1;
+}
+
+Reply events_reply(const HttpRequest& request) {
+  Reply out;
+  out.head = fmt::format("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Accel-Buffering: no\r\n{}\r\n",
+                         kCommonFields);
+  out.body = "retry: 1000\n\n";  // a page that loses the stream asks again after 1 s
+  out.stream_events = true;
+  out.first_event = first_event_after(request.last_event_id);
+  return out;
+}
+
+}  // namespace
+
+std::optional<Reply> refuse_access(const HttpRequest& request, const AccessRules& rules) {
+  if (!rules.token.empty()) {
+    if (!equal_constant_time(given_token(request, rules), rules.token)) {
+      return make_reply(401, "text/plain; charset=utf-8", "401: this web view needs its token (?token=...)\n",
+                        "WWW-Authenticate: Bearer realm=\"pacer\"\r\n");
+    }
+  } else if (!is_loopback_name(host_name(request.host))) {
+    return make_reply(403, "text/plain; charset=utf-8", "403: Host must be localhost or a loopback address\n");
+  }
+  if (request.method == "POST" && !request.origin.empty() && request.origin != "http://" + std::string(request.host)) {
+    return make_reply(403, "text/plain; charset=utf-8", "403: cross-origin POST\n");
+  }
+  return std::nullopt;
+}
+
+Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed& feed) {
+  if (auto refused = refuse_access(request, rules)) return std::move(*refused);
+  const std::string_view path = request.path;
+  if (path == "/stop") {
+    if (request.method != "POST") {
+      return make_reply(405, "text/plain; charset=utf-8", "405: the run stops on POST /stop only\n",
+                        "Allow: POST\r\n");
+    }
+    Reply out = make_reply(202, "application/json", "{\"stopping\":true}\n");
+    out.stop_run = true;
+    return out;
+  }
+  const Asset* asset = find_asset(path);
+  if (asset == nullptr && path != "/events" && path != "/report.json") {
+    return make_reply(404, "text/plain; charset=utf-8", "404: not here\n");
+  }
+  if (request.method != "GET") return make_reply(405, "text/plain; charset=utf-8", "405: GET only\n", "Allow: GET\r\n");
+  if (path == "/events") return events_reply(request);
+  if (path == "/report.json") {
+    const LiveFeed::ReportState state = feed.report_state();
+    return make_reply(200, "application/json", *state.json,
+                      state.final ? "X-Pacer-Run: finished\r\n" : "X-Pacer-Run: running\r\n");
+  }
+  // The page opened with ?token= hands it to its own requests (scripts, events) as
+  // a cookie that no other site's page sends (SameSite=Strict) and no script reads.
+  const bool set_cookie = !rules.token.empty() && path == "/" && !query_param(request.query, "token").empty();
+  return make_reply(200, asset->content_type, std::string(asset->bytes),
+                    set_cookie ? fmt::format("Set-Cookie: {}={}; Path=/; HttpOnly; SameSite=Strict\r\n",
+                                             rules.cookie_name, rules.token)
+                               : std::string());
+}
+
+Reply error_reply(int status, std::string_view why) {
+  return make_reply(status, "text/plain; charset=utf-8", fmt::format("{}: {}\n", status, why));
+}
+
+std::string format_event(std::uint64_t seq, const std::string& json) {
+  return fmt::format("id: {}\ndata: {}\n\n", seq, json);
+}
+
+std::string format_end_event(const std::string& report_json) {
+  std::string out = "event: end\n";
+  std::size_t pos = 0;
+  while (pos <= report_json.size()) {
+    const std::size_t lf = std::min(report_json.find('\n', pos), report_json.size());
+    if (lf > pos || lf < report_json.size()) out += "data: " + report_json.substr(pos, lf - pos) + "\n";
+    pos = lf + 1;
+  }
+  return out + "\n";
+}
+
+}  // namespace pacer::web

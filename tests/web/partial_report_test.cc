@@ -1,0 +1,65 @@
+// The report so far, summed from the intervals (src/web/partial_report.h).
+#include "web/partial_report.h"
+
+#include <gtest/gtest.h>
+
+namespace pacer::web {
+namespace {
+
+report::IntervalReport interval(std::uint64_t index, const stats::Histogram& latency) {
+  report::IntervalReport out;
+  out.index = index;
+  out.start_ns = static_cast<TimeNs>(index) * kNsPerS;
+  out.duration_ns = kNsPerS;
+  out.start_unix_ns = 1'700'000'000 * kNsPerS + out.start_ns;
+  out.sent = 10;
+  out.completed = 9;
+  out.errors.timeout = 1;
+  out.errors.status = 2;
+  out.latency = &latency;
+  return out;
+}
+
+TEST(PartialReport, SumsTheIntervalsOntoTheAskedForFields) {
+  Config config;
+  config.target.url = "http://127.0.0.1:1/";
+  config.connections = 4;
+  config.threads = 2;
+  PartialReport so_far(config);
+  EXPECT_EQ(so_far.report().url, "http://127.0.0.1:1/");
+  EXPECT_EQ(so_far.report().threads, 2);
+  stats::Histogram first = stats::Histogram::for_latency_ns();
+  first.record(1000);
+  stats::Histogram second = stats::Histogram::for_latency_ns();
+  second.record(5000);
+  second.record(7000);
+  so_far.add(interval(0, first));
+  so_far.add(interval(1, second));
+  const report::RunReport& r = so_far.report();
+  EXPECT_EQ(r.counters.requests_sent, 20u);
+  EXPECT_EQ(r.counters.responses, 18u);
+  EXPECT_EQ(r.counters.errors.timeout, 2u);
+  EXPECT_EQ(r.counters.errors.status, 4u);
+  EXPECT_EQ(r.latency.total_count(), 3u);
+  EXPECT_EQ(r.measured_ns, 2 * kNsPerS);
+  EXPECT_EQ(r.start_unix_ns, 1'700'000'000 * kNsPerS);
+  EXPECT_FALSE(r.interrupted);
+}
+
+TEST(PartialReport, OpenModelTargetIsTheWindowsMeanRate) {
+  Config config;
+  config.load_model = LoadModel::kConstant;
+  config.rate_per_s = 100;
+  PartialReport so_far(config);
+  stats::Histogram none = stats::Histogram::for_latency_ns();
+  report::IntervalReport a = interval(0, none);
+  a.target_rate_per_s = 100;
+  report::IntervalReport b = interval(1, none);
+  b.target_rate_per_s = 300;
+  so_far.add(a);
+  so_far.add(b);
+  EXPECT_DOUBLE_EQ(so_far.report().target_rate_per_s, 200);
+}
+
+}  // namespace
+}  // namespace pacer::web

@@ -1,0 +1,263 @@
+/* pacer's live web view (web/live.html). Reads /events (Server-Sent Events: one
+ * JSON object per --interval, exactly the NDJSON time series' fields), keeps the
+ * current figures and four charts (requests/s, latency percentiles on a log axis,
+ * errors, connections) drawn with PacerCharts (web/charts.js), and when the run
+ * ends draws the final report with PacerReport (web/report.js). Stop posts to
+ * /stop, which ends the run as Ctrl-C does. With a token (a non-loopback bind) the
+ * page is opened as /?token=T and passes it on. Fetches nothing from elsewhere.
+ *
+ * For tests: <html data-state> is connecting|running|stopping|ended|disconnected,
+ * data-intervals counts the intervals drawn, data-final="ready" once the final
+ * report is drawn; each figure is an element with data-figure and data-value.
+ */
+(function () {
+  'use strict';
+  const C = window.PacerCharts;
+  const root = document.documentElement;
+  const token = new URLSearchParams(location.search).get('token');
+  const withToken = (path) => (token ? path + '?token=' + encodeURIComponent(token) : path);
+  const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
+    'stream_reset', 'goaway', 'status'];
+
+  const points = [];            // every interval so far, in order
+  const errorTotals = {};       // by class, summed over the intervals
+  let completed = 0;
+  let charts = null;
+  let errorClassesShown = '';
+  let redrawPending = false;
+  let ended = false;
+
+  function setState(state, text) {
+    root.dataset.state = state;
+    document.getElementById('lv-state').textContent = text || state;
+    document.getElementById('lv-stop').disabled = state !== 'running';
+  }
+
+  function message(text) {
+    const el = document.getElementById('lv-message');
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  // ---- Figures ---------------------------------------------------------------
+
+  const FIGURES = [
+    ['elapsed_s', 'elapsed', (v) => v.toFixed(1) + 's'],
+    ['rate', 'requests/s (last interval)', C.fmtRate],
+    ['requests', 'responses so far', C.fmtCount],
+    ['errors', 'errors so far', C.fmtCount],
+    ['p50', 'p50 (last interval)', C.fmtNs],
+    ['p99', 'p99 (last interval)', C.fmtNs],
+    ['max', 'max (last interval)', C.fmtNs],
+    ['connections', 'connections open', C.fmtCount],
+    ['in_flight', 'requests in flight', C.fmtCount],
+  ];
+
+  function buildFigures() {
+    const el = document.getElementById('lv-figures');
+    for (const [name, label] of FIGURES) {
+      const box = document.createElement('div');
+      box.className = 'lv-figure';
+      box.dataset.figure = name;
+      box.dataset.value = '';
+      box.innerHTML = '<div class="lv-label"></div><div class="lv-value">–</div>';
+      box.querySelector('.lv-label').textContent = label;
+      el.append(box);
+    }
+  }
+
+  function setFigure(name, value) {
+    const box = document.querySelector('[data-figure="' + name + '"]');
+    const format = FIGURES.find((f) => f[0] === name)[2];
+    box.dataset.value = value == null ? '' : String(value);
+    box.querySelector('.lv-value').textContent = value == null ? '–' : format(value);
+  }
+
+  function showFigures() {
+    const p = points[points.length - 1];
+    const lat = p.latency_ns || {};
+    setFigure('elapsed_s', p.start_s + p.duration_s);
+    setFigure('rate', p.achieved_rate_per_s);
+    setFigure('requests', completed);
+    setFigure('errors', Object.values(errorTotals).reduce((a, b) => a + b, 0));
+    setFigure('p50', lat.count ? lat.p50 : null);
+    setFigure('p99', lat.count ? lat.p99 : null);
+    setFigure('max', lat.count ? lat.max : null);
+    setFigure('connections', p.open_connections);
+    setFigure('in_flight', p.in_flight);
+    const errors = ERROR_CLASSES.filter((k) => errorTotals[k]).map((k) => k + ' ' + C.fmtCount(errorTotals[k]));
+    document.getElementById('lv-errors').textContent = errors.length ? 'Errors: ' + errors.join(', ') : '';
+  }
+
+  // ---- Charts ----------------------------------------------------------------
+
+  const isOpen = () => points.length > 0 && points[0].target_rate_per_s != null;
+  const column = (f) => points.map(f);
+  const perSecond = (n, p) => (p.duration_s > 0 ? n / p.duration_s : null);
+  const ms = (k) => column((p) => (p.latency_ns && p.latency_ns.count ? p.latency_ns[k] / 1e6 : null));
+
+  function rateSeries() {
+    const s = [{label: 'achieved', values: column((p) => p.achieved_rate_per_s)}];
+    if (isOpen()) {
+      s.push({label: 'target', values: column((p) => p.target_rate_per_s), dash: [6, 4]});
+      s.push({label: 'sent', values: column((p) => perSecond(p.sent, p))});
+    }
+    return s;
+  }
+  function latencySeries() {
+    return [{label: 'p50', values: ms('p50')}, {label: 'p90', values: ms('p90')}, {label: 'p99', values: ms('p99')},
+      {label: 'max', values: ms('max')}];
+  }
+  // Each class that has happened (status >= 400 always): a class's first error adds its series.
+  function errorClasses() { return ERROR_CLASSES.filter((k) => k === 'status' || errorTotals[k]); }
+  function errorSeries() {
+    return errorClasses().map((k) => ({
+      label: k === 'status' ? 'status ≥ 400 (non-2xx/3xx)' : k,
+      values: column((p) => perSecond(p.errors ? p.errors[k] : 0, p)),
+    }));
+  }
+  function connectionSeries() {
+    const s = [{label: 'connections open', values: column((p) => p.open_connections)},
+      {label: 'requests in flight', values: column((p) => p.in_flight)}];
+    if (isOpen()) s.push({label: 'backlog', values: column((p) => p.backlog)});
+    return s;
+  }
+
+  const CHARTS = [
+    {key: 'rate', title: 'Requests per second', unit: '/s', series: rateSeries},
+    {key: 'latency', title: 'Latency per interval (log)', unit: 'ms', log: true, series: latencySeries},
+    {key: 'errors', title: 'Errors per second, by class', unit: '/s', series: errorSeries},
+    {key: 'connections', title: 'Connections', unit: '', series: connectionSeries},
+  ];
+
+  function makeChart(def, x) {
+    const box = document.getElementById('lv-chart-' + def.key);
+    box.textContent = '';
+    return C.timeChart(box, {title: def.title, unit: def.unit, log: !!def.log, x, series: def.series()});
+  }
+
+  function redraw() {
+    redrawPending = false;
+    if (points.length === 0) return;
+    const x = column((p) => p.start_s + p.duration_s);  // at its end, as the report draws it
+    if (!charts) {
+      const area = document.getElementById('lv-charts');
+      charts = {};
+      for (const def of CHARTS) {
+        const box = document.createElement('div');
+        box.id = 'lv-chart-' + def.key;
+        area.append(box);
+        charts[def.key] = makeChart(def, x);
+      }
+      errorClassesShown = errorClasses().join();
+    } else {
+      for (const def of CHARTS) {
+        if (def.key === 'errors' && errorClasses().join() !== errorClassesShown) {
+          charts.errors.destroy();
+          charts.errors = makeChart(def, x);
+          errorClassesShown = errorClasses().join();
+        } else {
+          charts[def.key].setData(x, def.series().map((s) => s.values));
+        }
+      }
+    }
+    showFigures();
+    root.dataset.intervals = String(points.length);
+  }
+
+  function scheduleRedraw() {
+    if (redrawPending) return;
+    redrawPending = true;
+    setTimeout(redraw, 50);  // a page that joins late gets the history in one burst: one redraw for it
+  }
+
+  // ---- The run ---------------------------------------------------------------
+
+  function onInterval(p) {
+    points.push(p);
+    completed += p.completed;
+    for (const k of ERROR_CLASSES) errorTotals[k] = (errorTotals[k] || 0) + (p.errors ? p.errors[k] : 0);
+    scheduleRedraw();
+  }
+
+  function describe(report) {
+    const c = report.config || {};
+    if (!c.url) return;
+    const model = c.load_model === 'closed' ? 'closed loop' : 'open model (' + c.load_model + ')';
+    document.getElementById('lv-target').textContent =
+      c.method + ' ' + c.url + ' · ' + c.connections + ' connections · ' + model +
+      (c.duration_s ? ' · ' + c.duration_s + 's' : '');
+  }
+
+  async function onEnd(report) {
+    ended = true;
+    redraw();
+    setState('ended', report.interrupted ? 'stopped' : 'ended');
+    if (report.error) {
+      message('The run failed: ' + report.error);
+      root.dataset.final = 'ready';
+      return;
+    }
+    // The final report draws the run over time from the intervals this page has
+    // (the same objects --timeseries writes) when it carries none itself; its
+    // charts then replace the live ones.
+    const complete = report.timeseries || points.length === 0 ? report : Object.assign({}, report, {timeseries: points});
+    if (complete.timeseries) document.getElementById('lv-charts').hidden = true;
+    const section = document.getElementById('lv-final');
+    section.hidden = false;
+    try {
+      await window.PacerReport.render(document.getElementById('pacer-report'), complete);
+      root.dataset.final = 'ready';
+    } catch (e) {
+      message('Cannot draw the final report: ' + e);
+      console.error(e);
+    }
+  }
+
+  function connect() {
+    const events = new EventSource(withToken('/events'));
+    events.onopen = () => {
+      if (ended || root.dataset.state === 'stopping') return;
+      setState('running');
+      message('');
+    };
+    events.onmessage = (e) => onInterval(JSON.parse(e.data));
+    events.addEventListener('end', (e) => {
+      events.close();
+      onEnd(JSON.parse(e.data));
+    });
+    events.onerror = () => {
+      if (ended) return;
+      // EventSource tries again by itself (and resumes after the last interval it had).
+      setState('disconnected');
+      message('Lost the connection to pacer: the run may have ended (pacer exits with the run unless ' +
+        '--web-linger keeps it serving). Trying again...');
+    };
+  }
+
+  async function stop() {
+    setState('stopping');
+    try {
+      const r = await fetch('/stop', {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
+      if (!r.ok) throw new Error('pacer answered ' + r.status);
+      message('');
+    } catch (e) {
+      setState('running');
+      message('Stop failed: ' + e.message);
+    }
+  }
+
+  async function start() {
+    buildFigures();
+    document.getElementById('lv-stop').addEventListener('click', stop);
+    try {
+      const r = await fetch(withToken('/report.json'));
+      if (r.ok) describe(await r.json());
+    } catch (e) {
+      // the events below say whether pacer is there
+    }
+    connect();
+  }
+
+  start();
+})();
