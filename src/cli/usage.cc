@@ -101,7 +101,7 @@ Many endpoints (see docs/targets.md):
                        round-robin, random (--seed) or weighted
                                                        [round-robin]
       --max-names N    request names kept for the Endpoints table;
-                       more count under "(other)"             [1000]
+                       more count under (other)               [1000]
 
 Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
   -s, --script FILE    run FILE's setup/init/request/response/delay/done;
