@@ -364,3 +364,13 @@ def test_http2_targets_match_nginx_per_name(nginx_h2c, pacer, tmp_path, model):
     assert sum(mine.values()) == 3000
     assert {n: e["responses"] for n, e in endpoints(doc).items()} == mine
     assert nginx_counts(log, 3000) == mine
+
+
+def test_check_args_reads_the_targets_file_and_says_what_would_run(pacer, tmp_path):
+    targets = write_targets(tmp_path, FOUR_TARGETS)
+    run = pacer("--check-args", "--targets", str(targets), "--targets-order", "weighted", "http://127.0.0.1:1/")
+    assert run.rc == 0, run
+    assert f"Targets: 4 from {targets}, weighted" in run.stdout, run
+    (tmp_path / "bad.txt").write_text("GET /\nno colon\n")
+    run = pacer("--check-args", "--targets", str(tmp_path / "bad.txt"), "http://127.0.0.1:1/")
+    assert run.rc == 2 and f"{tmp_path / 'bad.txt'}:2: header line without a colon" in run.stderr, run
