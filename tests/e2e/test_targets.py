@@ -374,3 +374,16 @@ def test_check_args_reads_the_targets_file_and_says_what_would_run(pacer, tmp_pa
     (tmp_path / "bad.txt").write_text("GET /\nno colon\n")
     run = pacer("--check-args", "--targets", str(tmp_path / "bad.txt"), "http://127.0.0.1:1/")
     assert run.rc == 2 and f"{tmp_path / 'bad.txt'}:2: header line without a colon" in run.stderr, run
+
+
+def test_script_names_past_max_names_count_under_other(server, pacer, tmp_path):
+    script = tmp_path / "ids.lua"
+    script.write_text(
+        "local i = 0\n"
+        "function request()\n"
+        "  i = i + 1\n"
+        "  return wrk.format(nil, '/'), 'user ' .. (i % 5)\n"
+        "end\n")
+    _, doc = run_json(pacer, "-t1", "-c1", "-n", "100", "--max-names", "3", "-s", str(script), server.url)
+    assert sent_per_name(doc) == {"user 1": 20, "user 2": 20, "user 3": 20, "(other)": 40}
+    assert doc["endpoint_names"]["capped"] is True
