@@ -162,6 +162,10 @@ void read_config(const Field& c, RunReport& r) {
   // Optional: reports from before HTTP/2 have neither.
   if (c.has("protocol")) r.protocol = c.at("protocol").string();
   if (c.has("requests_per_connection")) r.requests_per_connection = c.at("requests_per_connection").positive_int();
+  if (c.has("targets")) {  // issue 15 (optional: older reports and runs without --targets)
+    r.targets_count = c.at("targets").at("count").count();
+    r.targets_order = c.at("targets").at("order").string();
+  }
   if (c.has("io_engine")) r.io_engine = c.at("io_engine").string();      // uring's block (optional: older reports)
   if (c.has("io_fallback")) r.io_fallback = c.at("io_fallback").string();
   r.record_timeouts = c.at("record_timeouts").boolean();

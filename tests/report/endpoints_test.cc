@@ -63,6 +63,19 @@ TEST(EndpointsReport, TheTableListsNamesByRequestsWithinEightyColumns) {
   EXPECT_NE(text.find("errors: timeout 3, status 1000"), std::string::npos) << text;
 }
 
+TEST(EndpointsReport, TheHeaderSaysHowManyTargetsInWhichOrderAndJsonKeepsIt) {
+  RunReport r = with_endpoints();
+  r.targets_count = 3;
+  r.targets_order = "weighted";
+  EXPECT_NE(render_header(r).find("\n  3 targets from --targets, weighted\n"), std::string::npos) << render_header(r);
+  auto back = read_json_report(render_json(r), "r.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->targets_count, 3u);
+  EXPECT_EQ(back->targets_order, "weighted");
+  r.targets_count = 0;
+  EXPECT_EQ(render_header(r).find("targets"), std::string::npos);
+}
+
 TEST(EndpointsReport, OneUnnamedRequestWithoutTargetsShowsNoTable) {
   RunReport r = with_endpoints();
   r.targets_file = false;
