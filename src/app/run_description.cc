@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "targets/target_file.h"
+
 #include "core/shard_share.h"
 #include "report/text.h"
 #include "report/units.h"
@@ -73,6 +75,11 @@ std::string describe_run(const Config& config, std::int64_t now_unix_ns) {
   out += fmt::format("  Start:   {}\n", start_line(config, now_unix_ns));
   out += fmt::format("  Report:  {}\n", outputs_line(config));
   if (!config.script_path.empty()) out += fmt::format("  Script:  {} (not loaded by --check-args)\n", config.script_path);
+  // --targets: the file was read and checked already.
+  if (!config.targets.empty()) {
+    out += fmt::format("  Targets: {} from {}, {}\n", config.targets.size(), config.targets_path,
+                       targets::targets_order_name(config.targets_order));
+  }
   const std::string note = unsynchronised_start_note(config);
   if (!note.empty()) out += "  Note:    " + note + "\n";
   return out;

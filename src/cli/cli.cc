@@ -33,6 +33,7 @@
 #include "cli/protocol_options.h"
 #include "cli/serve_options.h"
 #include "cli/units.h"
+#include "proto/http1_request.h"
 #include "targets/target_file.h"
 #include "cli/web_options.h"
 
@@ -430,6 +431,12 @@ Status load_targets(RunDraft& draft, bool no_url, std::istream& stdin_stream) {
   if (!list) return list.error();
   config.targets = std::move(list->targets);
   if (no_url) config.target = std::move(list->origin);
+  // Each target as it will be sent: with -H's headers and, when it has none, -b's body (read by now).
+  for (const RequestTarget& t : config.targets) {
+    if (Status framed = targets::check_target_framing(proto::with_command_line(config, t), config.http2); !framed) {
+      return framed;
+    }
+  }
   return Ok{};
 }
 

@@ -91,8 +91,21 @@ Open model (requests arrive on a schedule, whatever the server does):
       --deadline T     shed a request still queued T after it was due
                        (counted as a deadline error, not sent)
 
+Many endpoints (see docs/targets.md):
+      --targets FILE   send the requests FILE lists (- for stdin):
+                       vegeta's text ("METHOD URL", headers, @body)
+                       or JSON Lines (url, method, header, body,
+                       body_text, name, weight); paths resolve
+                       against URL (optional then), one origin
+      --targets-order O
+                       round-robin, random (--seed) or weighted
+                                                       [round-robin]
+      --max-names N    request names kept for the Endpoints table;
+                       more count under (other)               [1000]
+
 Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
   -s, --script FILE    run FILE's setup/init/request/response/delay/done;
+                       request() may return a name as a second value;
                        arguments after the URL (or after --) go to
                        init(args); what it prints goes to stdout, or
                        to stderr when stdout carries JSON

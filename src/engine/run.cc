@@ -26,6 +26,7 @@
 #include "proto/http2_request.h"
 #include "report/units.h"
 #include "stats/name_table.h"
+#include "targets/target_file.h"
 
 namespace pacer::engine {
 
@@ -258,6 +259,8 @@ report::RunReport make_report(const Config& config) {
                                   return strcasecmp(h.name.c_str(), "Content-Type") == 0;
                                 });
   r.targets_file = !config.targets_path.empty();
+  r.targets_count = config.targets.size();
+  r.targets_order = targets::targets_order_name(config.targets_order);
   r.slo = config.slo;
   r.max_error_rate = config.max_error_rate;
   r.shard_index = config.shard_index;

@@ -127,8 +127,7 @@ void Worker::make_session(Connection& c) {
     session = std::make_unique<proto::Http1Session>(request, request, shared_.slots_per_connection,
                                                     script_->static_is_head(), &known_head_);
   } else {
-    session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_,
-                                                    std::span<char>(gather_buffer_.get(), gather_buffer_bytes_));
+    session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
   }
   c.http1 = session.get();
   c.session = std::move(session);

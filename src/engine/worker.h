@@ -154,8 +154,7 @@ class Worker final : io::Events {
   bool send_request(Connection& c, TimeNs t_sched);
   // The request a slot sends next: its target (--targets-order) and its name.
   void choose_request(RequestSlot& slot);
-  // Before the run (worker_targets.cc): the target picker, the gather buffer of
-  // pipelined batches that mix targets.
+  // Before the run (worker_targets.cc): the target picker.
   void prepare_targets();
   // Writes c's pending output; false if the connection failed (and was reopened).
   bool flush(Connection& c);
@@ -263,11 +262,8 @@ class Worker final : io::Events {
   TimeRing backlog_;
   IdleList idle_;
   WorkerResult result_;
-  // Targets (worker_targets.cc): which request each slot sends next; with
-  // --pipeline and several targets, the buffer a mixed batch is gathered in.
+  // Targets (worker_targets.cc): which request each slot sends next.
   targets::TargetPicker picker_;
-  std::unique_ptr<char[]> gather_buffer_;
-  std::size_t gather_buffer_bytes_ = 0;
   // Scripts (-s): null without a script. address_: where connections go (thread.addr).
   std::unique_ptr<WorkerScript> script_;
   net::Address address_;

@@ -5,13 +5,6 @@
 
 namespace pacer::engine {
 
-namespace {
-
-// A pipelined batch mixing targets is gathered into one write of at most this.
-constexpr std::size_t kGatherBufferBytes = 64 * 1024;
-
-}  // namespace
-
 void Worker::prepare_targets() {
   const targets::RequestSet& requests = *shared_.requests;
   const Config& config = *shared_.config;
@@ -21,14 +14,6 @@ void Worker::prepare_targets() {
   const auto stream = static_cast<std::uint64_t>(config.shard_index) * static_cast<std::uint64_t>(shared_.worker_count) +
                       static_cast<std::uint64_t>(worker_index_);
   picker_ = targets::TargetPicker(requests.order(), stream, streams, config.seed);
-  // An engine that holds writes past the call (io_uring) must not be handed the
-  // shared gather buffer (another connection would overwrite a queued send):
-  // mixed batches then go out as runs of one target each, from their own bytes.
-  if (requests.varies() && shared_.http2_request == nullptr && shared_.slots_per_connection > 1 &&
-      !engine_->holds_writes()) {
-    gather_buffer_ = std::make_unique<char[]>(kGatherBufferBytes);
-    gather_buffer_bytes_ = kGatherBufferBytes;
-  }
 }
 
 void Worker::choose_request(RequestSlot& slot) {

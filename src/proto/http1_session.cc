@@ -13,12 +13,17 @@ Http1Session::Http1Session(std::string_view request, std::string_view repeated, 
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
       parser_(&Http1Session::on_complete, this, known) {}
 
-Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known,
-                           std::span<char> scratch)
+Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known)
     : requests_(requests),
-      scratch_(scratch),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
-      parser_(&Http1Session::on_complete, this, known) {}
+      parser_(&Http1Session::on_complete, this, known) {
+  if (requests.size() < 2 || depth_ < 2) return;
+  std::size_t largest = 0;
+  for (const Http1Bytes& r : requests) largest = std::max(largest, r.bytes.size());
+  const std::size_t bytes = std::min(kGatherBytes, largest * depth_);
+  gather_ = std::make_unique<char[]>(bytes);
+  scratch_ = std::span<char>(gather_.get(), bytes);
+}
 
 void Http1Session::reset() {
   parser_.reset();

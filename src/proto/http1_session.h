@@ -5,8 +5,10 @@
 // --targets: the session is made with the run's prebuilt requests and submit()
 // names which one a token sends. Queued requests of one target go out as one
 // view into its repeated bytes; a pipelined batch mixing targets is gathered
-// into the worker's scratch buffer (one write, no allocation), a request too
-// large for it being written from its own bytes.
+// into the session's own buffer (made with the session: one write, no
+// allocation per request; its own, because an engine may still be sending
+// it while other connections write), a request too large for it being written
+// from its own bytes.
 //
 // Invariants: tokens_ holds the outstanding requests oldest first; the first
 // `written_` of them are fully written, the next `queued_` wait for (part of)
@@ -15,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -36,9 +39,10 @@ class Http1Session final : public Session {
   Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth, bool is_head,
                KnownHead* known = nullptr);
   // --targets: requests[i] is what submit(token, i) sends (the span and its
-  // bytes outlive the session). scratch: where a pipelined batch of different
-  // requests is gathered (the worker's; only used within pending_output/consume).
-  Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known, std::span<char> scratch);
+  // bytes outlive the session). With several requests and depth > 1 the session
+  // has a gather buffer of up to kGatherBytes.
+  static constexpr std::size_t kGatherBytes = 16 * 1024;
+  Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known);
 
   void reset() override;
   std::uint32_t capacity() const override { return closing_ ? 0 : depth_; }
@@ -68,7 +72,8 @@ class Http1Session final : public Session {
 
   Http1Bytes single_;                   // the one request of the first constructor
   std::span<const Http1Bytes> requests_;
-  std::span<char> scratch_;
+  std::unique_ptr<char[]> gather_;      // a pipelined batch mixing requests (see above)
+  std::span<char> scratch_;             // gather_'s bytes; empty without one
   std::uint32_t depth_;
   ResponseParser parser_;
   std::array<std::uint32_t, kMaxDepth> tokens_{};  // ring, oldest at head_

@@ -162,6 +162,10 @@ void read_config(const Field& c, RunReport& r) {
   // Optional: reports from before HTTP/2 have neither.
   if (c.has("protocol")) r.protocol = c.at("protocol").string();
   if (c.has("requests_per_connection")) r.requests_per_connection = c.at("requests_per_connection").positive_int();
+  if (c.has("targets")) {  // issue 15 (optional: older reports and runs without --targets)
+    r.targets_count = c.at("targets").at("count").count();
+    r.targets_order = c.at("targets").at("order").string();
+  }
   if (c.has("io_engine")) r.io_engine = c.at("io_engine").string();      // uring's block (optional: older reports)
   if (c.has("io_fallback")) r.io_fallback = c.at("io_fallback").string();
   r.record_timeouts = c.at("record_timeouts").boolean();
@@ -275,7 +279,10 @@ void read_endpoints(const Field& root, RunReport& r) {
     e.name = item.at("name").string();
     for (const auto& f : stats::NameCounts::kFields) e.counts.*f.member = item.at(f.name).count();
     const Field errors = item.at("errors");
-    for (const auto& f : stats::ErrorCounts::kFields) e.counts.errors.*f.member = errors.at(f.name).count();
+    // A class newer than the report is absent: none of it.
+    for (const auto& f : stats::ErrorCounts::kFields) {
+      if (errors.has(f.name)) e.counts.errors.*f.member = errors.at(f.name).count();
+    }
     if (e.counts.errors.status > e.counts.responses) errors.at("status").fail("more status errors than responses");
     read_summary(item.at("latency"), e.latency, nullptr);
   }

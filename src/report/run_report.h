@@ -100,6 +100,8 @@ struct RunReport {
   std::uint64_t max_names = 0;             // --max-names (0: not known, an older report)
   bool names_capped = false;               // requests past --max-names were counted under "(other)"
   bool targets_file = false;               // --targets was used (the text report shows Endpoints)
+  std::size_t targets_count = 0;           // --targets: how many targets the file held (0: not known)
+  std::string targets_order;               // --targets-order ("round-robin", "random", "weighted")
 };
 
 // The part of the whole test this report covers, with its figures

@@ -320,6 +320,11 @@ std::string render_header(const RunReport& r) {
     out += fmt::format(", HTTP/1.1 pipelined {} deep", r.requests_per_connection);
   }
   out += "\n";
+  // Targets (issue 15): what the run sends.
+  if (r.targets_count > 0) {
+    out += fmt::format("  {} target{} from --targets, {}\n", r.targets_count, r.targets_count == 1 ? "" : "s",
+                       r.targets_order);
+  }
   // uring's block: --io auto that could not use io_uring says so.
   if (!r.io_fallback.empty()) out += fmt::format("  I/O on {} ({})\n", r.io_engine, r.io_fallback);
   return out;

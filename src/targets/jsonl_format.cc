@@ -34,8 +34,8 @@ Status read_headers(const json& value, RequestTarget& target, const std::string&
         return fail_at(at, fmt::format("header '{}': values must be strings, got {}", name, v.type_name()));
       }
       const std::string text = v.get<std::string>();
-      if (text.find_first_of("\r\n") != std::string::npos) {
-        return fail_at(at, fmt::format("header '{}': a value holds a line break", name));
+      if (!is_field_value(text)) {
+        return fail_at(at, fmt::format("header '{}': a control character (CR, LF, NUL, ...) in its value", name));
       }
       target.headers.push_back(Header{name, text});
     }

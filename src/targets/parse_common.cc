@@ -34,6 +34,13 @@ bool is_token(std::string_view text) {
   });
 }
 
+bool is_field_value(std::string_view text) {
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return (b < 0x20 && b != '\t') || b == 0x7f;
+  });
+}
+
 namespace {
 
 std::string origin_text(const Target& t) { return fmt::format("{}://{}:{}", t.scheme, t.host, t.port); }

@@ -23,6 +23,8 @@ Error fail_at(const std::string& where, std::string_view reason);
 bool is_known_method(std::string_view method);
 // RFC 9110 tchar+ (a header name).
 bool is_token(std::string_view text);
+// RFC 9110 field-value bytes: no control character but HTAB (so no CR, LF, NUL, DEL).
+bool is_field_value(std::string_view text);
 
 // The path (origin-form) of `url` for this run: a path ("/x?y") or a relative
 // reference ("x", "?y") resolved against the base URL, or an absolute http(s)

@@ -35,8 +35,6 @@ class RequestSet {
   std::span<const proto::Http2Request> http2() const { return http2_; }
   stats::NameId name(std::uint32_t i) const { return names_[i]; }
   const TargetOrder& order() const { return order_; }
-  // Whether requests differ (a pipelined batch may then mix them).
-  bool varies() const { return http1_.size() > 1; }
 
  private:
   std::vector<std::string> bytes_;     // per request

@@ -1,6 +1,8 @@
 // Reading a targets file and telling its format. See target_file.h.
 #include "targets/target_file.h"
 
+#include <strings.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -48,6 +50,40 @@ Result<TargetList> read_targets(const std::string& path, std::istream& stdin_str
     if (in.bad()) return bad_input(fmt::format("--targets: cannot read '{}': {}", path, std::strerror(errno)));
   }
   return parse_targets(text.str(), source);
+}
+
+namespace {
+
+bool is_named(const Header& h, std::string_view name) {
+  return h.name.size() == name.size() && strncasecmp(h.name.c_str(), name.data(), name.size()) == 0;
+}
+
+}  // namespace
+
+Status check_target_framing(const RequestTarget& request, bool http2) {
+  const std::size_t body_bytes = request.body ? request.body->size() : 0;
+  for (const Header& h : request.headers) {
+    if (is_named(h, "transfer-encoding")) {
+      return bad_input(fmt::format("{}: '{}: {}' contradicts the framing pacer sends (the body whole, with a "
+                                   "Content-Length; never chunked): drop the header",
+                                   request.where, h.name, h.value));
+    }
+    if (is_named(h, "content-length") && h.value != std::to_string(body_bytes)) {
+      return bad_input(fmt::format("{}: 'Content-Length: {}' is not the body's size ({} bytes): drop the header, "
+                                   "pacer sets it",
+                                   request.where, h.value, body_bytes));
+    }
+    const bool te_trailers = is_named(h, "te") && strcasecmp(h.value.c_str(), "trailers") == 0;
+    const bool specific = is_named(h, "connection") || is_named(h, "keep-alive") ||
+                          is_named(h, "proxy-connection") || is_named(h, "upgrade") ||
+                          (is_named(h, "te") && !te_trailers);
+    if (http2 && specific) {
+      return bad_input(fmt::format("{}: '{}: {}' is a connection-specific header, which HTTP/2 forbids (--http2; "
+                                   "RFC 9113 section 8.2.2)",
+                                   request.where, h.name, h.value));
+    }
+  }
+  return Ok{};
 }
 
 Result<TargetsOrder> parse_targets_order(std::string_view text, std::string_view flag) {

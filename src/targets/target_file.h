@@ -49,6 +49,13 @@ Result<TargetList> parse_targets(std::string_view text, const TargetSource& sour
 Result<TargetList> read_targets(const std::string& path, std::istream& stdin_stream, std::optional<Target> base,
                                 std::uint64_t max_body_bytes);
 
+// pacer frames every request itself, as for -H (cli/input_checks.h): a target
+// whose headers (its own and -H's, with its body or -b's: `request` as
+// proto::with_command_line makes it) hold a Transfer-Encoding, a Content-Length
+// that is not the body's size, or with --http2 a connection-specific header, is
+// refused with kBadInput naming its FILE:LINE.
+Status check_target_framing(const RequestTarget& request, bool http2);
+
 // --targets-order: round-robin, random or weighted.
 Result<TargetsOrder> parse_targets_order(std::string_view text, std::string_view flag);
 const char* targets_order_name(TargetsOrder order);

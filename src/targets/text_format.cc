@@ -56,7 +56,12 @@ class TextParser {
     }
     const std::size_t colon = text.find(':');
     if (colon != std::string_view::npos && is_token(text.substr(0, colon))) {
-      current_.headers.push_back(Header{std::string(text.substr(0, colon)), std::string(trim(text.substr(colon + 1)))});
+      const std::string_view value = trim(text.substr(colon + 1));
+      if (!is_field_value(value)) {
+        return fail_at(at, fmt::format("header '{}': a control character (CR, NUL, ...) in its value",
+                                       text.substr(0, colon)));
+      }
+      current_.headers.push_back(Header{std::string(text.substr(0, colon)), std::string(value)});
       return Ok{};
     }
     std::string_view method;

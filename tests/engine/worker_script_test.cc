@@ -42,5 +42,15 @@ TEST(CountRequests, MoreThanTheParserCanMatchIsAnError) {
   EXPECT_FALSE(count_requests(many + kGet).ok());
 }
 
+TEST(NameFromRequestBytes, IsMethodAndPathWithoutTheQuery) {
+  std::string name;
+  name_from_request_bytes("GET /item?id=3 HTTP/1.1\r\nHost: x\r\n\r\n", name);
+  EXPECT_EQ(name, "GET /item");
+  name_from_request_bytes(kPost, name);
+  EXPECT_EQ(name, "POST /p");
+  name_from_request_bytes("garbage", name);
+  EXPECT_EQ(name, "(unnamed)");
+}
+
 }  // namespace
 }  // namespace pacer::engine

@@ -1,6 +1,6 @@
 // Http1Session with several prebuilt requests (--targets): each token sends the
 // request it was submitted with, a pipelined batch mixing them is one write
-// gathered in the scratch buffer, and a HEAD among them is matched as one.
+// gathered in the session's own buffer, and a HEAD among them is matched as one.
 #include "proto/http1_session.h"
 
 #include <gtest/gtest.h>
@@ -30,8 +30,7 @@ struct TwoRequests {
 
 TEST(Http1SessionTargets, APipelinedBatchOfDifferentRequestsIsGatheredIntoOneWrite) {
   TwoRequests r;
-  std::array<char, 1024> scratch{};
-  Http1Session s(r.requests, 3, nullptr, scratch);
+  Http1Session s(r.requests, 3, nullptr);
   s.reset();
   s.submit(0, 0);
   s.submit(1, 1);
@@ -52,8 +51,7 @@ TEST(Http1SessionTargets, APipelinedBatchOfDifferentRequestsIsGatheredIntoOneWri
 
 TEST(Http1SessionTargets, APartialWriteOfAMixedBatchResumesInsideTheRightRequest) {
   TwoRequests r;
-  std::array<char, 1024> scratch{};
-  Http1Session s(r.requests, 3, nullptr, scratch);
+  Http1Session s(r.requests, 3, nullptr);
   s.reset();
   s.submit(0, 1);
   s.submit(1, 0);
@@ -70,8 +68,7 @@ TEST(Http1SessionTargets, APartialWriteOfAMixedBatchResumesInsideTheRightRequest
 
 TEST(Http1SessionTargets, QueuedRequestsOfOneTargetAreOneViewIntoItsRepeatedBytes) {
   TwoRequests r;
-  std::array<char, 1024> scratch{};
-  Http1Session s(r.requests, 3, nullptr, scratch);
+  Http1Session s(r.requests, 3, nullptr);
   s.reset();
   s.submit(0, 1);
   s.submit(1, 1);
@@ -80,19 +77,41 @@ TEST(Http1SessionTargets, QueuedRequestsOfOneTargetAreOneViewIntoItsRepeatedByte
   EXPECT_EQ(out.size(), 2 * kB.size());
 }
 
-TEST(Http1SessionTargets, ARequestLargerThanTheScratchBufferIsWrittenFromItsOwnBytes) {
-  TwoRequests r;
-  std::array<char, 16> scratch{};  // smaller than either request
-  Http1Session s(r.requests, 3, nullptr, scratch);
+TEST(Http1SessionTargets, ARequestLargerThanTheGatherBufferIsWrittenFromItsOwnBytes) {
+  const std::string big = "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n" + std::string(20000, 'b');
+  const std::array<Http1Bytes, 2> requests{Http1Bytes{big, big, false}, Http1Bytes{kA, kA, false}};
+  Http1Session s(requests, 2, nullptr);
   s.reset();
   s.submit(0, 0);
   s.submit(1, 1);
+  const auto first = s.pending_output();
+  EXPECT_EQ(first.data(), big.data());  // not copied
   std::string written;
-  for (auto out = s.pending_output(); !out.empty(); out = s.pending_output()) {
+  for (auto out = first; !out.empty(); out = s.pending_output()) {
     written.append(out.data(), out.size());
     s.consume(out.size());
   }
-  EXPECT_EQ(written, std::string(kA) + std::string(kB));
+  EXPECT_EQ(written, big + std::string(kA));
+}
+
+// An engine may still be sending one connection's batch (io_uring queues sends)
+// while another connection gathers its own: the bytes must not be shared.
+TEST(Http1SessionTargets, EachSessionGathersIntoItsOwnBuffer) {
+  TwoRequests r;
+  Http1Session one(r.requests, 3, nullptr);
+  Http1Session two(r.requests, 3, nullptr);
+  one.reset();
+  two.reset();
+  one.submit(0, 0);
+  one.submit(1, 1);
+  two.submit(0, 1);
+  two.submit(1, 0);
+  const auto first = one.pending_output();
+  const std::string expected = std::string(kA) + std::string(kB);
+  ASSERT_EQ(std::string(first.data(), first.size()), expected);
+  const auto second = two.pending_output();  // not yet consumed: `first` must still hold its bytes
+  EXPECT_EQ(std::string(second.data(), second.size()), std::string(kB) + std::string(kA));
+  EXPECT_EQ(std::string(first.data(), first.size()), expected);
 }
 
 }  // namespace

@@ -70,6 +70,34 @@ TEST_F(ThreadScriptTest, RequestReturningANonStringIsAnError) {
   EXPECT_NE(s.error().message.find("must return a string, got number"), std::string::npos) << s.error().message;
 }
 
+TEST_F(ThreadScriptTest, RequestsSecondValueIsTheRequestsName) {
+  ThreadScript& t = load(R"(
+local n = 0
+function request()
+  n = n + 1
+  if n == 1 then return wrk.format("GET", "/a"), "first" end
+  return wrk.format("GET", "/b")
+end
+)");
+  std::string out;
+  std::string name = "stale";
+  ASSERT_TRUE(t.request(t.new_connection_table(), out, &name).ok());
+  EXPECT_EQ(name, "first");
+  ASSERT_TRUE(t.request(t.new_connection_table(), out, &name).ok());
+  EXPECT_EQ(name, "");  // no second value: unnamed
+}
+
+TEST_F(ThreadScriptTest, ANameThatIsNotAStringIsAnError) {
+  ThreadScript& t = load("function request() return wrk.format('GET', '/'), {} end\n");
+  std::string out;
+  std::string name;
+  const Status s = t.request(t.new_connection_table(), out, &name);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("second value (the request's name) must be a string or nil, got table"),
+            std::string::npos)
+      << s.error().message;
+}
+
 TEST_F(ThreadScriptTest, RuntimeErrorInRequestCarriesFileAndLine) {
   ThreadScript& t = load("function request()\n  return nil .. 'x'\nend\n");
   std::string out;

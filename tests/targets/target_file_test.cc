@@ -221,3 +221,37 @@ TEST(TargetFile, TargetsOrderNames) {
 
 }  // namespace
 }  // namespace pacer::targets
+
+namespace pacer::targets {
+namespace {
+
+TEST(TargetFile, HeaderValuesWithControlCharactersAreRefused) {
+  const std::string e = error_of(std::string("GET /a\nX-A: one\rtwo\n"));
+  EXPECT_NE(e.find("t.txt:2: header 'X-A': a control character"), std::string::npos) << e;
+  EXPECT_NE(error_of("{\"url\":\"/a\",\"header\":{\"X\":\"a\\u0000b\"}}").find("a control character"),
+            std::string::npos);
+  EXPECT_NE(error_of("GET /a\nX-A: bell\x07\n").find("a control character"), std::string::npos);
+}
+
+TEST(TargetFile, FramingHeadersThatContradictPacersAreRefusedNamingTheLine) {
+  RequestTarget t;
+  t.where = "t.txt:4";
+  t.body = "12345";
+  t.headers = {{"Content-Length", "5"}};
+  EXPECT_TRUE(check_target_framing(t, false));
+  t.headers = {{"content-length", "9"}};
+  auto wrong = check_target_framing(t, false);
+  ASSERT_FALSE(wrong);
+  EXPECT_NE(wrong.error().message.find("t.txt:4: 'Content-Length: 9' is not the body's size (5 bytes)"),
+            std::string::npos);
+  t.headers = {{"Transfer-Encoding", "chunked"}};
+  EXPECT_FALSE(check_target_framing(t, false));
+  t.headers = {{"Connection", "close"}};
+  EXPECT_TRUE(check_target_framing(t, false));
+  EXPECT_FALSE(check_target_framing(t, true));
+  t.headers = {{"TE", "trailers"}};
+  EXPECT_TRUE(check_target_framing(t, true));
+}
+
+}  // namespace
+}  // namespace pacer::targets
