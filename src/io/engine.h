@@ -101,13 +101,10 @@ class Engine {
   virtual Received read(Channel& channel, net::TlsStream& tls) = 0;
   // Writes (or queues) up to bytes.size() bytes: kOk with how many were taken,
   // kWantWrite when it must wait for a kWritable event, kError/kTlsError. The
-  // bytes must stay unchanged until write() reports them taken.
+  // bytes must stay unchanged until write() reports them taken (io_uring queues
+  // the send and reads them at the next wait), so a buffer shared by channels
+  // must never be handed to write().
   virtual net::IoResult write(Channel& channel, net::TlsStream& tls, std::span<const char> bytes) = 0;
-  // Whether write() may keep the bytes past the call (io_uring queues the send
-  // and reads them at the next wait): the caller must then not overwrite them,
-  // not even for another channel (a buffer shared by channels, such as a
-  // worker's scratch, must not be used), until write() reports them taken.
-  virtual bool holds_writes() const = 0;
   // Closes the socket and forgets everything in flight for it; channel.fd = -1.
   virtual void close(Channel& channel) = 0;
   // Hands queued operations to the kernel now (before the worker sleeps

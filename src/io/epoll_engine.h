@@ -28,7 +28,6 @@ class EpollEngine final : public Engine {
   int connect(Channel& channel, const sockaddr* address, socklen_t length) override;
   Received read(Channel& channel, net::TlsStream& tls) override;
   net::IoResult write(Channel& channel, net::TlsStream& tls, std::span<const char> bytes) override;
-  bool holds_writes() const override { return false; }  // send(2) copies them
   void close(Channel& channel) override;
   void submit() override {}
   int wait(TimeNs timeout_ns, Events& events) override;

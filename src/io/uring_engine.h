@@ -69,7 +69,6 @@ class UringEngine final : public Engine {
   int connect(Channel& channel, const sockaddr* address, socklen_t length) override;
   Received read(Channel& channel, net::TlsStream& tls) override;
   net::IoResult write(Channel& channel, net::TlsStream& tls, std::span<const char> bytes) override;
-  bool holds_writes() const override { return true; }  // a queued send reads them at the next enter
   void close(Channel& channel) override;
   void submit() override;
   int wait(TimeNs timeout_ns, Events& events) override;
