@@ -250,7 +250,7 @@ def test_unix_socket_against_pacer_serve_listening_on_one(tmp_path, pacer_bin):
         assert r.rc == 0, r
         assert report["counts"]["responses"] == 500
         stats = json.loads(_unix_get(sock, "/stats"))
-        assert stats == {"requests_answered": 500, "connections_accepted": 4}
+        assert (stats["requests_answered"], stats["connections_accepted"]) == (500, 4)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
