@@ -234,6 +234,7 @@ void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stat
       const stats::NameRecord& r = w->result().names.records()[id];
       e.counts.merge(r.counts);
       if (r.latency) e.latency.merge(*r.latency);
+      if (r.ttfb) e.ttfb.merge(*r.ttfb);  // wire
     }
   }
 }

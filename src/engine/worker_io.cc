@@ -252,7 +252,9 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   window_latency_ns_ += latency_ns;
   // Time to first byte, from the send (a response always has a first byte; a
   // script's later batch responses share their token's first one).
-  result_.ttfb.record(std::min(slot.t_first != 0 ? slot.t_first : done, done) - slot.t_send);
+  const TimeNs ttfb_ns = std::min(slot.t_first != 0 ? slot.t_first : done, done) - slot.t_send;
+  result_.ttfb.record(ttfb_ns);
+  result_.names.record_ttfb(slot.name, ttfb_ns);
   if (is_open()) {
     result_.service.record(done - slot.t_send);
     service_ns_sum_ += done - slot.t_send;
@@ -272,9 +274,8 @@ void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::Re
   slot.free_ns = now_;
   if (why == proto::RequestFailure::kRedirect || why == proto::RequestFailure::kDecode) {  // wire
     note_error(0, c.session->failure_detail());
-    if (is_recorded(slot.t_sched)) {
-      ++(why == proto::RequestFailure::kRedirect ? result_.counters.errors.redirect : result_.counters.errors.decode);
-    }
+    count_error(slot, why == proto::RequestFailure::kRedirect ? &stats::ErrorCounts::redirect
+                                                              : &stats::ErrorCounts::decode);
     return;
   }
   if (why == proto::RequestFailure::kMalformed) {

@@ -170,6 +170,7 @@ json endpoints_json(const RunReport& r) {
     item["errors"] = std::move(errors);
     item["completed_per_s"] = secs > 0 ? static_cast<double>(c.responses) / secs : 0.0;
     item["latency"] = summary(e.latency, nullptr);
+    item["ttfb"] = summary(e.ttfb, nullptr);  // wire
     out.push_back(std::move(item));
   }
   return out;

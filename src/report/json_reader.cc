@@ -292,6 +292,7 @@ void read_endpoints(const Field& root, RunReport& r) {
     }
     if (e.counts.errors.status > e.counts.responses) errors.at("status").fail("more status errors than responses");
     read_summary(item.at("latency"), e.latency, nullptr);
+    if (item.has("ttfb")) read_summary(item.at("ttfb"), e.ttfb, nullptr);  // wire: absent from older reports
   }
 }
 

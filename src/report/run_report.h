@@ -36,6 +36,7 @@ struct EndpointReport {
   std::string name;
   stats::NameCounts counts;
   stats::Histogram latency = stats::Histogram::for_latency_ns();  // t_done - t_sched, timeouts censored
+  stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // wire: first response byte - t_send
 };
 
 struct RunReport {

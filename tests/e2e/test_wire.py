@@ -404,3 +404,26 @@ def test_check_args_says_what_the_wire_options_will_do():
                   "http://localhost/")
     assert r.rc == 0, r
     assert "Wire:    Unix socket /tmp/app.sock; follows up to 3 redirects; decodes gzip, deflate, br, zstd" in r.stdout, r
+
+
+def test_each_name_has_its_own_ttfb_and_merge_keeps_it(server, tmp_path):
+    targets = tmp_path / "targets.txt"
+    targets.write_text("GET /bytes/10000000\n\nGET /\n")
+    out = tmp_path / "run.json"
+    r = run_pacer("-t1", "-c2", "-n", "200", "--targets", str(targets), "--format", "json", "-o", str(out), server.url,
+                  timeout=120)
+    assert r.rc == 0, r
+    report = json.loads(out.read_text())
+    by_name = {e["name"]: e for e in report["endpoints"]}
+    big, small = by_name["GET /bytes/10000000"], by_name["GET /"]
+    for e in (big, small):
+        assert e["ttfb"]["count"] == e["responses"] > 0
+    assert big["ttfb"]["mean_ns"] < 0.5 * big["latency"]["mean_ns"], (big["ttfb"], big["latency"])
+    assert small["ttfb"]["mean_ns"] >= 0.9 * small["latency"]["mean_ns"], (small["ttfb"], small["latency"])
+    assert big["ttfb"]["count"] + small["ttfb"]["count"] == report["ttfb"]["count"]
+    merged = run_pacer("merge", "--force", "--format", "json", str(out), str(out))
+    assert merged.rc == 0, merged
+    merged_names = {e["name"]: e for e in json.loads(merged.stdout)["endpoints"]}
+    assert merged_names["GET /"]["ttfb"]["count"] == 2 * small["ttfb"]["count"]
+    text = run_pacer("-t1", "-c1", "-n", "20", "--latency", "--targets", str(targets), server.url, timeout=120)
+    assert "Latency Distribution (total, first byte)" in text.stdout, text

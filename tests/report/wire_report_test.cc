@@ -100,5 +100,27 @@ TEST(WireReport, MergeAddsTtfbAndTheWireCountsExactly) {
   EXPECT_EQ(merged->counters.errors.decode, 2u);
 }
 
+TEST(WireReport, EndpointsCarryTtfbAndReadBackWithoutTheWireClassesFromOlderReports) {
+  RunReport r = wire_report();
+  EndpointReport& e = r.endpoints.emplace_back();
+  e.name = "GET /";
+  e.counts.requests_sent = e.counts.responses = 100;
+  e.latency.record_n(2'000'000, 100);
+  e.ttfb.record_n(500'000, 100);
+  auto doc = nlohmann::json::parse(render_json(r));
+  ASSERT_EQ(doc["endpoints"][0]["ttfb"]["count"], 100);
+  auto back = read_json_report(doc.dump(), "new.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->endpoints.at(0).ttfb.total_count(), 100);
+  // A report from before the wire classes and per-name TTFB.
+  doc["endpoints"][0]["errors"].erase("redirect");
+  doc["endpoints"][0]["errors"].erase("decode");
+  doc["endpoints"][0].erase("ttfb");
+  auto old = read_json_report(doc.dump(), "old.json");
+  ASSERT_TRUE(old) << old.error().message;
+  EXPECT_EQ(old->endpoints.at(0).ttfb.total_count(), 0);
+  EXPECT_EQ(old->endpoints.at(0).counts.responses, 100u);
+}
+
 }  // namespace
 }  // namespace pacer::report
