@@ -31,6 +31,8 @@ packages+=(liburing-dev)
 packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client nodejs)
 command -v npm >/dev/null || packages+=(npm)
 # Peers the benchmarks compare against (nginx is also a test peer, above).
+# wire: --compressed decodes bodies with zlib (above), brotli and zstd.
+packages+=(libbrotli-dev libzstd-dev)
 if [ "$want_bench" = 1 ]; then packages+=(wrk nghttp2-client time); fi
 # The fuzz preset: Debian's clang, its runtimes (libFuzzer, ASan, UBSan) and llvm-symbolizer.
 if [ "$preset" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev llvm-14); fi

@@ -60,6 +60,15 @@ std::string outputs_line(const Config& c) {
   return out;
 }
 
+// wire: where connections go and what responses get, when the options ask for more.
+std::string wire_line(const Config& c) {
+  std::string out;
+  if (!c.unix_socket_path.empty()) out += "Unix socket " + c.unix_socket_path;
+  if (c.follow_redirects > 0) out += fmt::format("{}follows up to {} redirects", out.empty() ? "" : "; ", c.follow_redirects);
+  if (c.compressed) out += std::string(out.empty() ? "" : "; ") + "decodes gzip, deflate, br, zstd";
+  return out;
+}
+
 }  // namespace
 
 report::RunReport header_fields(const Config& config) {
@@ -74,6 +83,7 @@ std::string describe_run(const Config& config, std::int64_t now_unix_ns) {
   out += fmt::format("  Load:    {}\n", load_line(config));
   out += fmt::format("  Start:   {}\n", start_line(config, now_unix_ns));
   out += fmt::format("  Report:  {}\n", outputs_line(config));
+  if (const std::string wire = wire_line(config); !wire.empty()) out += fmt::format("  Wire:    {}\n", wire);
   if (!config.script_path.empty()) out += fmt::format("  Script:  {} (not loaded by --check-args)\n", config.script_path);
   // --targets: the file was read and checked already.
   if (!config.targets.empty()) {

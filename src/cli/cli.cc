@@ -36,6 +36,7 @@
 #include "proto/http1_request.h"
 #include "targets/target_file.h"
 #include "cli/web_options.h"
+#include "cli/wire_options.h"
 
 namespace pacer::cli {
 namespace {
@@ -111,6 +112,9 @@ constexpr std::array<OptionSpec, 54> kRunOptions{{
     {kWebToken, '\0', "web-token", true},
     {kWebLinger, '\0', "web-linger", true},
 }};
+
+// The run options and the wire options (cli/wire_options.h), scanned as one table.
+constexpr auto kAllRunOptions = join_options(kRunOptions, kWireOptions);
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -366,7 +370,9 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kWebLinger:
       draft.web_linger_given = true;
       return store(parse_duration(option.value, option.flag), config.web.linger_ns);
-    default: return Ok{};
+    default:
+      if (std::optional<Status> wire = apply_wire_option(option, config)) return std::move(*wire);
+      return Ok{};
   }
 }
 
@@ -452,6 +458,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (Status protocol = finish_protocol_options(config, draft.streams_given, draft.pipeline_given); !protocol) {
     return protocol;
   }
+  if (Status wire = finish_wire_options(config); !wire) return wire;
   if (Status share = apply_shard_share(config); !share) return share;
   if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
     return bad_argument(config.tls_cert_file.empty() ? "--key needs --cert too (the client certificate)"
@@ -473,7 +480,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
 
 Result<Invocation> parse_run(Command command, std::span<const std::string> args,
                              std::istream& stdin_stream) {
-  const ScanResult scan = scan_options(args, kRunOptions, "pacer --help");
+  const ScanResult scan = scan_options(args, kAllRunOptions, "pacer --help");
   Invocation out;
   if (scan.has(kHelp)) {
     out.command = Command::kHelp;

@@ -1,6 +1,8 @@
 // `pacer serve` options; see the header. The server itself lives in src/server.
 #include "cli/serve_options.h"
 
+#include <sys/un.h>
+
 #include <arpa/inet.h>
 
 #include <array>
@@ -130,9 +132,19 @@ Status check_freeze_pair(const ServeDraft& draft) {
 }  // namespace
 
 Status parse_listen(std::string_view text, std::string_view flag, server::ServeConfig& serve) {
+  // wire: unix:PATH, for clients' --unix-socket.
+  if (text.starts_with("unix:")) {
+    constexpr std::size_t kMaxPathBytes = sizeof(sockaddr_un{}.sun_path) - 1;
+    const std::string_view path = text.substr(5);
+    if (path.empty() || path.size() > kMaxPathBytes) {
+      return bad_argument(fmt::format("{}: '{}': a Unix socket path of 1 to {} bytes", flag, text, kMaxPathBytes));
+    }
+    serve.unix_path = std::string(path);
+    return Ok{};
+  }
   const auto invalid = [&](std::string_view why) {
     return bad_argument(fmt::format(
-        "{}: '{}' {} (expected 127.0.0.1:8080, [::1]:8080 or :8080)", flag, text, why));
+        "{}: '{}' {} (expected 127.0.0.1:8080, [::1]:8080, :8080 or unix:PATH)", flag, text, why));
   };
   std::string host;
   std::string_view port_text;

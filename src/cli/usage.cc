@@ -69,6 +69,17 @@ Protocol:
                        stays connections, -R the total rate  [1]
       --pipeline N     HTTP/1.1 requests written ahead on each
                        connection, answered in order (1..64)  [1]
+      --unix-socket PATH
+                       connect to this Unix domain socket instead of
+                       TCP (HTTP/1.1, h2c); the URL gives Host and path
+      --follow-redirects N
+                       follow 301/302/303/307/308 up to N hops on the
+                       URL's origin, same connection (303 and POST on
+                       301/302 become GET); latency runs to the final
+                       response
+                                                        [off, as wrk]
+      --compressed     ask for gzip, deflate, br, zstd and decode each
+                       body; Decoded: beside the wire bytes     [off]
 
 HTTPS (https:// URLs; OpenSSL, TLS 1.2 or 1.3):
   -k, --insecure       do not verify the server's certificate or name
@@ -198,7 +209,8 @@ A fast HTTP/1.1 server to calibrate a setup and to point pacer at.
 Options:                                                      [default]
       --listen ADDR:PORT  where to listen: 127.0.0.1:8080,    [127.0.0.1:8080]
                           [::1]:8080, or :PORT for 127.0.0.1;
-                          port 0 picks a free port
+                          port 0 picks a free port; unix:PATH
+                          a Unix socket (pacer --unix-socket PATH)
   -t, --threads N         threads to use                      [2]
       --freeze-at T       stop answering T after the first request...
       --freeze-for T      ...for T (give both or neither)

@@ -146,6 +146,11 @@ struct Config {
   std::string tls_key_file;               // --key
   bool tls_resume = true;                 // false: --no-tls-resume (a full handshake every connect)
 
+  // wire (issue 15): where connections go, redirects, response decoding.
+  std::string unix_socket_path;           // --unix-socket: connect there instead of TCP (URL gives Host and path)
+  int follow_redirects = 0;               // --follow-redirects N: same-origin hops per request; 0: off (as wrk)
+  bool compressed = false;                // --compressed: ask for and decode gzip, deflate, br, zstd
+
   // Open model (-R, --stages). Rates are totals for the run, requests/second.
   LoadModel load_model = LoadModel::kClosed;
   double rate_per_s = 0;                  // kConstant; kRamp: the start rate

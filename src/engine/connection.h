@@ -41,6 +41,7 @@ struct RequestSlot {
   TimeNs t_send = 0;
   std::uint32_t target = 0;     // the request in flight: its index in the run's request set
   std::uint32_t name = 0;       // ...and its name (stats::NameId)
+  TimeNs t_first = 0;           // the first response byte's arrival (0: none yet); time to first byte
   ListHook<RequestSlot> in_flight;  // on the worker's in-flight list (send order)
 };
 
@@ -63,6 +64,9 @@ struct Connection final : proto::SessionEvents, io::Channel {
   void on_response(std::uint32_t token, int status) override;
   void on_request_failed(std::uint32_t token, proto::RequestFailure why) override;
   void on_batch_response(std::uint32_t token, int status) override;
+  void on_first_byte(std::uint32_t token) override;
+  void on_redirect(std::uint32_t token) override;
+  void on_decoded(std::uint32_t token, std::uint64_t bytes) override;
 
   Worker* worker;
   std::unique_ptr<proto::Session> session;

@@ -191,6 +191,14 @@ net::TlsClientOptions tls_options(const Config& config) {
 // h2c (prior knowledge): a server that speaks only HTTP/1.1 answers the preface in
 // HTTP/1.1. Said once, here, rather than as an error per request. The probe
 // connection is spent (its preface went out), so it is closed: the workers open their own.
+// Where connections go: the host's addresses, or the --unix-socket path (wire).
+Result<std::vector<net::Address>> resolve_target(const Config& config) {
+  if (config.unix_socket_path.empty()) return net::resolve(config.target.host, config.target.port);
+  auto address = net::unix_address(config.unix_socket_path);
+  if (!address) return address.error();
+  return std::vector<net::Address>{*address};
+}
+
 Status check_h2c(const Config& config, UniqueFd& probe_fd) {
   const TimeNs wait_ns = std::min<TimeNs>(config.timeout_ns, 2 * kNsPerS);
   const bool http1 = net::answers_h2_preface_in_http1(probe_fd.get(), wait_ns);
@@ -226,6 +234,7 @@ void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stat
       const stats::NameRecord& r = w->result().names.records()[id];
       e.counts.merge(r.counts);
       if (r.latency) e.latency.merge(*r.latency);
+      if (r.ttfb) e.ttfb.merge(*r.ttfb);  // wire
     }
   }
 }
@@ -261,6 +270,9 @@ report::RunReport make_report(const Config& config) {
   r.targets_file = !config.targets_path.empty();
   r.targets_count = config.targets.size();
   r.targets_order = targets::targets_order_name(config.targets_order);
+  r.unix_socket = config.unix_socket_path;  // wire
+  r.follow_redirects = config.follow_redirects;
+  r.compressed = config.compressed;
   r.slo = config.slo;
   r.max_error_rate = config.max_error_rate;
   r.shard_index = config.shard_index;
@@ -289,12 +301,14 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     if (!context) return context.error();
     tls.emplace(std::move(*context));
   }
-  auto addresses = net::resolve(config.target.host, config.target.port);
+  auto addresses = resolve_target(config);
   if (!addresses) return addresses.error();
   auto probe = net::first_connectable(*addresses, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
   if (!probe) {
-    return runtime_error("cannot connect to " + config.target.host + ":" + std::to_string(config.target.port) +
-                         ": " + probe.error().message);
+    const std::string where = config.unix_socket_path.empty()
+                                  ? config.target.host + ":" + std::to_string(config.target.port)
+                                  : "unix socket " + config.unix_socket_path;
+    return runtime_error("cannot connect to " + where + ": " + probe.error().message);
   }
   // https: the probe connection also proves the handshake (and ALPN) before the run.
   net::TlsStream probe_tls;
@@ -398,6 +412,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     report.tls_handshake.merge(r.tls_handshake);
     report.service.merge(r.service);
     report.queue_delay.merge(r.queue_delay);
+    report.ttfb.merge(r.ttfb);
     report.rate_samples.merge(r.rate_samples);
     finished = std::max(finished, r.finished_ns);
     if (report.first_error.empty()) report.first_error = r.first_error;

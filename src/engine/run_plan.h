@@ -63,6 +63,7 @@ struct WorkerResult {
   stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();  // TCP connected -> handshake done
   stats::Histogram service = stats::Histogram::for_latency_ns();      // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
+  stats::Histogram ttfb = stats::Histogram::for_latency_ns();         // first response byte - t_send
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
   std::string first_error;           // the first connection failure, for the report

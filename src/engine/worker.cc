@@ -52,6 +52,12 @@ void Connection::on_batch_response(std::uint32_t token, int status) {
   worker->handle_batch_response(*this, token, status);
 }
 
+void Connection::on_first_byte(std::uint32_t token) { worker->handle_first_byte(*this, token); }
+
+void Connection::on_redirect(std::uint32_t token) { worker->handle_redirect(*this, token); }
+
+void Connection::on_decoded(std::uint32_t token, std::uint64_t bytes) { worker->handle_decoded(*this, token, bytes); }
+
 void Connection::on_request_failed(std::uint32_t token, proto::RequestFailure why) {
   worker->handle_request_failed(*this, token, why);
 }
@@ -116,8 +122,13 @@ Status Worker::prepare() {
 
 void Worker::make_session(Connection& c) {
   const targets::RequestSet& requests = *shared_.requests;
+  const Config& config = *shared_.config;
   if (shared_.http2_request != nullptr) {
-    c.session = std::make_unique<proto::Http2Session>(requests.http2(), shared_.slots_per_connection, *h2_memory_);
+    auto h2 = std::make_unique<proto::Http2Session>(requests.http2(), shared_.slots_per_connection, *h2_memory_);
+    if (config.follow_redirects > 0 || config.compressed) {  // wire
+      h2->enable_wire(config.target, config.follow_redirects, config.compressed);
+    }
+    c.session = std::move(h2);
     return;
   }
   std::unique_ptr<proto::Http1Session> session;
@@ -128,6 +139,9 @@ void Worker::make_session(Connection& c) {
                                                     script_->static_is_head(), &known_head_);
   } else {
     session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
+  }
+  if (config.follow_redirects > 0 || config.compressed) {  // wire
+    session->enable_wire(config.target, config.follow_redirects, config.compressed);
   }
   c.http1 = session.get();
   c.session = std::move(session);

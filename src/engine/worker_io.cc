@@ -84,6 +84,7 @@ bool Worker::send_request(Connection& c, TimeNs t_sched) {
   slot.in_use = true;
   slot.t_sched = t_sched;
   slot.t_send = now_;
+  slot.t_first = 0;
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
   if (is_recorded(t_sched)) {
@@ -207,6 +208,22 @@ void Worker::handle_response(Connection& c, std::uint32_t token, int status) {
   count_response(c, slot, status);
 }
 
+void Worker::handle_first_byte(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = c.slots[token];
+  // Like the last byte (count_response): the read's kernel stamp, unless it predates the send.
+  if (slot.in_use && slot.t_first == 0) slot.t_first = arrived_ns_ >= slot.t_send ? arrived_ns_ : now_;
+}
+
+void Worker::handle_redirect(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = c.slots[token];
+  slot.t_first = 0;  // time to first byte: the final response's
+  if (is_recorded(slot.t_sched)) ++result_.counters.redirects;
+}
+
+void Worker::handle_decoded(Connection& c, std::uint32_t token, std::uint64_t bytes) {
+  if (is_recorded(c.slots[token].t_sched)) result_.counters.bytes_decoded += bytes;
+}
+
 void Worker::handle_batch_response(Connection& c, std::uint32_t token, int status) {
   count_response(c, c.slots[token], status);
 }
@@ -233,6 +250,11 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   record_latency(latency_ns, false);
   result_.names.record_latency(slot.name, latency_ns);
   window_latency_ns_ += latency_ns;
+  // Time to first byte, from the send (a response always has a first byte; a
+  // script's later batch responses share their token's first one).
+  const TimeNs ttfb_ns = std::min(slot.t_first != 0 ? slot.t_first : done, done) - slot.t_send;
+  result_.ttfb.record(ttfb_ns);
+  result_.names.record_ttfb(slot.name, ttfb_ns);
   if (is_open()) {
     result_.service.record(done - slot.t_send);
     service_ns_sum_ += done - slot.t_send;
@@ -250,6 +272,12 @@ void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::Re
   }
   RequestSlot& slot = release_slot(c, token);
   slot.free_ns = now_;
+  if (why == proto::RequestFailure::kRedirect || why == proto::RequestFailure::kDecode) {  // wire
+    note_error(0, c.session->failure_detail());
+    count_error(slot, why == proto::RequestFailure::kRedirect ? &stats::ErrorCounts::redirect
+                                                              : &stats::ErrorCounts::decode);
+    return;
+  }
   if (why == proto::RequestFailure::kMalformed) {
     note_error(0, "malformed HTTP/2 response (:status not three digits 100-599)");
     count_error(slot, &stats::ErrorCounts::parse);

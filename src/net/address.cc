@@ -5,6 +5,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/un.h>
 
 #include <cerrno>
 #include <cstring>
@@ -18,6 +19,7 @@
 namespace pacer::net {
 
 std::string Address::to_string() const {
+  if (family() == AF_UNIX) return "unix:" + std::string(reinterpret_cast<const sockaddr_un*>(&storage)->sun_path);
   char text[INET6_ADDRSTRLEN] = {};
   if (family() == AF_INET6) {
     const auto* a = reinterpret_cast<const sockaddr_in6*>(&storage);
@@ -54,6 +56,18 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
   }
   if (out.empty()) return runtime_error(fmt::format("host '{}' has no IPv4 or IPv6 address", host));
   return out;
+}
+
+Result<Address> unix_address(const std::string& path) {
+  Address a;
+  auto* un = reinterpret_cast<sockaddr_un*>(&a.storage);
+  if (path.empty() || path.size() >= sizeof un->sun_path) {
+    return runtime_error(fmt::format("unix socket path '{}' does not fit a socket address", path));
+  }
+  un->sun_family = AF_UNIX;
+  std::memcpy(un->sun_path, path.data(), path.size());
+  a.length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + path.size() + 1);
+  return a;
 }
 
 namespace {

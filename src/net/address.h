@@ -19,14 +19,18 @@ struct Address {
   socklen_t length = 0;
   int family() const { return storage.ss_family; }
   const sockaddr* sockaddr_ptr() const { return reinterpret_cast<const sockaddr*>(&storage); }
-  std::string to_string() const;  // "127.0.0.1:8080" or "[::1]:8080"
+  std::string to_string() const;  // "127.0.0.1:8080", "[::1]:8080" or "unix:/run/app.sock"
 };
+
+// wire: the address of a Unix domain stream socket (--unix-socket). The path fits
+// sun_path (cli checks it); an error names the path otherwise.
+Result<Address> unix_address(const std::string& path);
 
 // Every IPv4 and IPv6 address of host (in getaddrinfo's order). An error names
 // the host and the resolver's reason.
 Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port);
 
-// A connected, non-blocking TCP socket and where it goes.
+// A connected, non-blocking stream socket (TCP or Unix) and where it goes.
 struct Connected {
   Address address;
   UniqueFd fd;

@@ -52,24 +52,33 @@ int ResponseParser::capture_bytes(std::string& into, const CaptureCap& cap, cons
   return 0;
 }
 
+// Each callback serves the capture (a script's response()) and the inspection
+// (wire: Location, Content-Encoding, body decoding), whichever the parser has.
 int ResponseParser::on_header_field(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
+  if (self->inspect_ != nullptr) self->inspect_->name_piece(at, length);
+  if (self->capture_ == nullptr) return 0;
   return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, at, length);
 }
 
 int ResponseParser::on_header_value(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
+  if (self->inspect_ != nullptr) self->inspect_->value_piece(at, length);
+  if (self->capture_ == nullptr) return 0;
   return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, at, length);
 }
 
 int ResponseParser::on_field_complete(llhttp_t* parser) {
   ResponseParser* self = self_of(parser);
+  if (self->capture_ == nullptr) return 0;
   static constexpr char kSeparator = '\0';
   return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, &kSeparator, 1);
 }
 
 int ResponseParser::on_value_complete(llhttp_t* parser) {
   ResponseParser* self = self_of(parser);
+  if (self->inspect_ != nullptr) self->inspect_->field_done();
+  if (self->capture_ == nullptr) return 0;
   ResponseCapture& capture = *self->capture_;
   if (++capture.header_count > capture.max_headers.max) {
     self->error_reason_ = capture.max_headers.reason.c_str();
@@ -80,6 +89,8 @@ int ResponseParser::on_value_complete(llhttp_t* parser) {
 
 int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
+  if (self->inspect_ != nullptr) self->inspect_->body(at, length);
+  if (self->capture_ == nullptr) return 0;
   return self->capture_bytes(self->capture_->body, self->capture_->max_body_bytes, at, length);
 }
 
@@ -89,7 +100,8 @@ ResponseParser::ResponseParser(OnComplete on_complete, void* context, KnownHead*
 }
 
 void ResponseParser::reset() {
-  llhttp_init(&parser_, HTTP_RESPONSE, capture_ != nullptr ? &capturing_settings() : &settings());
+  const bool reads_more = capture_ != nullptr || inspect_ != nullptr;
+  llhttp_init(&parser_, HTTP_RESPONSE, reads_more ? &capturing_settings() : &settings());
   parser_.data = this;
   outstanding_ = 0;
   head_bits_ = 0;
@@ -124,6 +136,8 @@ int ResponseParser::on_message_begin(llhttp_t* parser) {
   }
   self->in_message_ = true;
   self->in_head_ = true;
+  if (self->on_begin_ != nullptr) self->on_begin_(self->context_);
+  if (self->inspect_ != nullptr) self->inspect_->begin();
   if (self->capture_ != nullptr) {
     self->capture_->fields.clear();
     self->capture_->body.clear();
@@ -147,6 +161,7 @@ int ResponseParser::on_headers_complete(llhttp_t* parser) {
     self->error_reason_ = "101 Switching Protocols: the server switched protocols, but pacer asked for no upgrade";
     return -1;
   }
+  if (self->inspect_ != nullptr) self->inspect_->head_done();
   // 1xx (interim), 204 and 304 never carry a body, whatever their headers say.
   if ((status >= 100 && status < 200) || status == 204 || status == 304) return 1;
   // The response to HEAD has a Content-Length but no body.
@@ -172,7 +187,7 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
     const bool framed = (parser->flags & F_CONTENT_LENGTH) != 0 && (parser->flags & F_CHUNKED) == 0;
     // Not with a capture: a script's response() needs every response's headers.
     self->learn_ = keep_alive && framed && status >= 200 && !head && self->known_ != nullptr &&
-                   self->capture_ == nullptr;
+                   self->capture_ == nullptr && self->inspect_ == nullptr;
   }
   // llhttp stops after every response, so that feed() knows where each one ended
   // (llhttp_get_error_pos) and the next starts (the known head, the status and
@@ -221,7 +236,7 @@ void ResponseParser::complete(int status, bool keep_alive) {
 }
 
 bool ResponseParser::starts_with_known_head(const char* p, const char* end) const {
-  return known_ != nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
+  return known_ != nullptr && inspect_ == nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
          static_cast<std::size_t>(end - p) >= known_->length &&
          std::memcmp(p, known_->bytes.data(), known_->length) == 0;
 }
@@ -269,6 +284,7 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
       // The status is taken now: another connection may learn another head meanwhile.
       p += known_->length;
       in_message_ = true;
+      if (on_begin_ != nullptr) on_begin_(context_);
       known_body_left_ = known_->body;
       known_status_ = known_->status;
       p += skip_known_body(static_cast<std::size_t>(end - p));

@@ -29,6 +29,8 @@
 #include <cstdint>
 #include <string>
 
+#include "proto/response_inspect.h"
+
 namespace pacer::proto {
 
 // One cap on what a capture holds. Past it, the response is a parse error
@@ -67,6 +69,9 @@ class ResponseParser {
   // Called once per final response, in order, from inside feed() or finish().
   // keep_alive: the server allows another request on this connection.
   using OnComplete = void (*)(void* context, int status_code, bool keep_alive);
+  // Called at the first byte of every response (interim ones too), from inside
+  // feed(), before its OnComplete; the oldest outstanding request is its request.
+  using OnBegin = void (*)(void* context);
 
   static constexpr int kMaxOutstanding = 64;  // pipelined requests per connection
   // The longest response head accepted, status line to blank line (Chromium's cap).
@@ -91,6 +96,15 @@ class ResponseParser {
   // OnComplete callback. nullptr (the default) copies nothing.
   void set_capture(ResponseCapture* capture) { capture_ = capture; }
   const ResponseCapture* capture() const { return capture_; }
+
+  // wire: from the next reset() on, hands each response's Location and
+  // Content-Encoding headers and its body to `inspect` (outliving the parser);
+  // the known head is then never used. nullptr (the default): nothing.
+  void set_inspect(ResponseInspect* inspect) { inspect_ = inspect; }
+  ResponseInspect* inspect() const { return inspect_; }
+
+  // Time to first byte: on_begin is called at each response's first byte (null: never).
+  void set_on_begin(OnBegin on_begin) { on_begin_ = on_begin; }
 
   // One request was written; is_head: its response carries no body. Returns false
   // if kMaxOutstanding requests are already outstanding.
@@ -143,8 +157,10 @@ class ResponseParser {
 
   llhttp_t parser_{};
   OnComplete on_complete_;
+  OnBegin on_begin_ = nullptr;
   void* context_;
   ResponseCapture* capture_ = nullptr;
+  ResponseInspect* inspect_ = nullptr;
   int outstanding_ = 0;
   std::uint64_t head_bits_ = 0;  // bit i: the i-th oldest outstanding request is HEAD
   bool in_message_ = false;

@@ -11,12 +11,15 @@ Http1Session::Http1Session(std::string_view request, std::string_view repeated, 
     : single_{request, repeated, is_head},
       requests_(&single_, 1),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
-      parser_(&Http1Session::on_complete, this, known) {}
+      parser_(&Http1Session::on_complete, this, known) {
+  parser_.set_on_begin(&Http1Session::on_begin);
+}
 
 Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known)
     : requests_(requests),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
       parser_(&Http1Session::on_complete, this, known) {
+  parser_.set_on_begin(&Http1Session::on_begin);
   if (requests.size() < 2 || depth_ < 2) return;
   std::size_t largest = 0;
   for (const Http1Bytes& r : requests) largest = std::max(largest, r.bytes.size());
@@ -25,8 +28,18 @@ Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t d
   scratch_ = std::span<char>(gather_.get(), bytes);
 }
 
+void Http1Session::enable_wire(const Target& target, int follow_redirects, bool decode) {
+  std::size_t largest = 0;
+  for (const Http1Bytes& r : requests_) largest = std::max(largest, r.bytes.size());
+  if (follow_redirects > 0) redirector_ = std::make_unique<Redirector>(target, follow_redirects, largest);
+  inspect_ = std::make_unique<ResponseInspect>(follow_redirects > 0, decode);
+  parser_.set_inspect(inspect_.get());
+  parser_.reset();
+}
+
 void Http1Session::reset() {
   parser_.reset();
+  chain_ = false;
   head_ = outstanding_ = written_ = queued_ = 0;
   offset_ = 0;
   custom_ = {};
@@ -41,6 +54,8 @@ void Http1Session::submit_bytes(std::uint32_t token, std::string_view bytes, std
   ++queued_;
   custom_ = bytes;
   batch_left_ = responses;
+  chain_ = redirector_ != nullptr && responses == 1;  // a script's batch is not followed
+  if (chain_) redirector_->start(bytes);
   for (std::uint32_t i = 0; i < responses; ++i) parser_.expect(((head_bits >> i) & 1) != 0);
 }
 
@@ -51,6 +66,8 @@ void Http1Session::submit(std::uint32_t token, std::uint32_t target) {
   ++outstanding_;
   ++queued_;
   parser_.expect(requests_[target].is_head);
+  chain_ = redirector_ != nullptr;
+  if (chain_) redirector_->start(requests_[target].bytes);
 }
 
 std::span<const char> Http1Session::pending_output() {
@@ -126,7 +143,48 @@ void Http1Session::on_complete(void* context, int status, bool keep_alive) {
   const std::uint32_t token = self.tokens_[self.head_];
   self.head_ = (self.head_ + 1) % kMaxDepth;
   --self.outstanding_;
-  self.events_->on_response(token, status);
+  if (self.inspect_ == nullptr) {
+    self.events_->on_response(token, status);
+    return;
+  }
+  self.finish_response(token, status, keep_alive);
+}
+
+void Http1Session::finish_response(std::uint32_t token, int status, bool keep_alive) {
+  if (chain_ && is_followed_redirect(status)) {
+    // Its follow-up goes on this connection, alone (depth 1): a server closing it fails the chain.
+    if (!keep_alive || closing_) {
+      failure_detail_ = "redirect: the server closed the connection with the redirect";
+      events_->on_request_failed(token, RequestFailure::kRedirect);
+      return;
+    }
+    if (redirector_->redirect(status, inspect_->location(), inspect_->location_too_long()) ==
+        Redirector::Step::kFail) {
+      failure_detail_ = redirector_->reason();
+      events_->on_request_failed(token, RequestFailure::kRedirect);
+      return;
+    }
+    events_->on_redirect(token);
+    tokens_[(head_ + outstanding_) % kMaxDepth] = token;
+    ++outstanding_;
+    ++queued_;
+    custom_ = redirector_->follow_up();
+    offset_ = 0;
+    parser_.expect(redirector_->follow_up_is_head());
+    return;
+  }
+  if (!inspect_->end_body()) {
+    failure_detail_ = inspect_->decode_reason();
+    events_->on_request_failed(token, RequestFailure::kDecode);
+    return;
+  }
+  if (inspect_->decodes()) events_->on_decoded(token, inspect_->decoded_bytes());
+  events_->on_response(token, status);
+}
+
+void Http1Session::on_begin(void* context) {
+  auto& self = *static_cast<Http1Session*>(context);
+  if (self.outstanding_ > 0) self.events_->on_first_byte(self.tokens_[self.head_]);
 }
 
 bool Http1Session::receive(const char* data, std::size_t len, SessionEvents& events) {

@@ -24,6 +24,8 @@
 #include "proto/http1_request.h"
 
 #include "proto/http1_parser.h"
+#include "proto/redirect.h"
+#include "proto/response_inspect.h"
 #include "proto/session.h"
 
 namespace pacer::proto {
@@ -57,6 +59,10 @@ class Http1Session final : public Session {
     parser_.set_capture(capture);
     parser_.reset();
   }
+  // wire: follow redirects (follow_redirects > 0, depth 1 only) on target's
+  // origin and/or decode bodies (decode). Before reset(); the known head is then off.
+  void enable_wire(const Target& target, int follow_redirects, bool decode);
+  const char* failure_detail() const override { return failure_detail_; }
   std::span<const char> pending_output() override;
   void consume(std::size_t bytes) override;
   bool receive(const char* data, std::size_t len, SessionEvents& events) override;
@@ -69,6 +75,10 @@ class Http1Session final : public Session {
   // The ring position of the i-th queued request.
   std::uint32_t queued_at(std::uint32_t i) const { return (head_ + written_ + i) % kMaxDepth; }
   std::span<const char> gather_queued();
+  static void on_begin(void* context);  // the oldest outstanding request's first response byte
+  // wire: the final response to `token` is complete: follows a redirect, or
+  // reports a decode failure, the decoded size and the response.
+  void finish_response(std::uint32_t token, int status, bool keep_alive);
 
   Http1Bytes single_;                   // the one request of the first constructor
   std::span<const Http1Bytes> requests_;
@@ -87,6 +97,11 @@ class Http1Session final : public Session {
   std::uint32_t batch_left_ = 0;    // submit_bytes(): responses still due for the oldest token
   bool closing_ = false;            // no new requests on this connection
   SessionEvents* events_ = nullptr; // during receive()/finish()
+  // wire (null unless enable_wire asked for them).
+  std::unique_ptr<ResponseInspect> inspect_;
+  std::unique_ptr<Redirector> redirector_;
+  bool chain_ = false;              // the oldest request's redirects may be followed
+  const char* failure_detail_ = "";
 };
 
 }  // namespace pacer::proto

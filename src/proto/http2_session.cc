@@ -33,6 +33,7 @@ Http2Session::Http2Session(std::span<const Http2Request> requests, std::uint32_t
   callbacks_.reset(callbacks);
   nghttp2_session_callbacks_set_on_header_callback(callbacks, &Http2Session::on_header);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Http2Session::on_frame_recv);
+  nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, &Http2Session::on_begin_headers);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Http2Session::on_stream_close);
   nghttp2_option* option = nullptr;
   nghttp2_option_new(&option);
@@ -40,6 +41,85 @@ Http2Session::Http2Session(std::span<const Http2Request> requests, std::uint32_t
   // Until the server's SETTINGS arrive, open no more streams than every server
   // should allow (RFC 9113 recommends at least 100), so none is refused for it.
   nghttp2_option_set_peer_max_concurrent_streams(option, std::min<std::uint32_t>(streams_, 100));
+}
+
+void Http2Session::enable_wire(const Target& target, int follow_redirects, bool decode) {
+  inspect_.clear();
+  redirectors_.clear();
+  for (std::uint32_t i = 0; i < streams_; ++i) {
+    inspect_.push_back(std::make_unique<ResponseInspect>(follow_redirects > 0, decode));
+    if (follow_redirects > 0) {
+      redirectors_.push_back(std::make_unique<Redirector>(target, follow_redirects, 256, false));
+    }
+  }
+  follow_headers_.assign(follow_redirects > 0 ? streams_ : 0, {});
+  std::size_t most_headers = 0;
+  for (const Http2Request& r : requests_) most_headers = std::max(most_headers, r.header_count());
+  for (auto& headers : follow_headers_) headers.reserve(most_headers);
+  body_started_.assign(streams_, false);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks_.get(), &Http2Session::on_data_chunk);
+}
+
+namespace {
+
+std::string_view header_value(const nghttp2_nv* headers, std::size_t count, std::string_view name) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::string_view(reinterpret_cast<const char*>(headers[i].name), headers[i].namelen) == name) {
+      return {reinterpret_cast<const char*>(headers[i].value), headers[i].valuelen};
+    }
+  }
+  return {};
+}
+
+bool is_content_header(std::string_view name) {
+  return name == "content-length" || name == "content-type" || name == "content-encoding";
+}
+
+nghttp2_nv no_copy(std::string_view name, std::string_view value) {
+  nghttp2_nv nv{};
+  nv.name = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name.data()));
+  nv.namelen = name.size();
+  nv.value = reinterpret_cast<std::uint8_t*>(const_cast<char*>(value.data()));
+  nv.valuelen = value.size();
+  nv.flags = NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE;
+  return nv;
+}
+
+}  // namespace
+
+bool Http2Session::follow_redirect(std::uint32_t token) {
+  if (redirectors_.empty() || !is_followed_redirect(status_[token])) return false;
+  Redirector& r = *redirectors_[token];
+  const ResponseInspect& inspect = *inspect_[token];
+  if (goaway_last_stream_ >= 0) {
+    failure_detail_ = "redirect: the server's GOAWAY takes no follow-up on this connection";
+  } else if (r.redirect(status_[token], inspect.location(), inspect.location_too_long()) ==
+             Redirector::Step::kFail) {
+    failure_detail_ = r.reason();
+  } else {
+    // The run's header list with :method and :path replaced (content headers
+    // dropped with the body): views into the Redirector, stable until its next hop.
+    std::vector<nghttp2_nv>& headers = follow_headers_[token];
+    headers.clear();
+    const Http2Request& request = requests_[target_of_[token]];
+    for (std::size_t i = 0; i < request.header_count(); ++i) {
+      const nghttp2_nv& nv = request.headers()[i];
+      const std::string_view name(reinterpret_cast<const char*>(nv.name), nv.namelen);
+      if (r.body_dropped() && is_content_header(name)) continue;
+      if (name == ":method") {
+        headers.push_back(no_copy(name, r.method()));
+      } else if (name == ":path") {
+        headers.push_back(no_copy(name, r.target()));
+      } else {
+        headers.push_back(nv);
+      }
+    }
+    events_->on_redirect(token);
+    if (submit_stream(token, headers.data(), headers.size(), request.has_body() && !r.body_dropped())) return true;
+    failure_detail_ = "redirect: the follow-up could not be queued";
+  }
+  events_->on_request_failed(token, RequestFailure::kRedirect);
+  return true;
 }
 
 void Http2Session::reset() {
@@ -77,21 +157,30 @@ std::uint32_t Http2Session::capacity() const {
 }
 
 void Http2Session::submit(std::uint32_t token, std::uint32_t target) {
-  status_[token] = 0;
-  body_sent_[token] = 0;
   target_of_[token] = target;
   const Http2Request& request = requests_[target];
+  if (!redirectors_.empty()) {  // wire: a new redirect chain starts at this request
+    const nghttp2_nv* h = request.headers();
+    redirectors_[token]->start_target(header_value(h, request.header_count(), ":method"),
+                                      header_value(h, request.header_count(), ":path"));
+  }
+  submit_stream(token, request.headers(), request.header_count(), request.has_body());
+}
+
+bool Http2Session::submit_stream(std::uint32_t token, const nghttp2_nv* headers, std::size_t count, bool with_body) {
+  status_[token] = 0;
+  body_sent_[token] = 0;
   nghttp2_data_provider body{};
   body.read_callback = &Http2Session::read_body;
   const std::int32_t stream_id =
-      nghttp2_submit_request(session_.get(), nullptr, request.headers(), request.header_count(),
-                             request.has_body() ? &body : nullptr, as_user_data(token));
+      nghttp2_submit_request(session_.get(), nullptr, headers, count, with_body ? &body : nullptr, as_user_data(token));
   if (stream_id < 0) {
     // Out of stream ids (2^31 requests on one connection) or out of memory.
     fail(nghttp2_strerror(stream_id));
-    return;
+    return false;
   }
   stream_of_[token] = stream_id;
+  return true;
 }
 
 std::span<const char> Http2Session::pending_output() {
@@ -160,6 +249,17 @@ std::int64_t Http2Session::token_of(std::int32_t stream_id) const {
 
 void Http2Session::complete(std::uint32_t token) {
   stream_of_[token] = 0;
+  if (!inspect_.empty()) {  // wire: --follow-redirects, --compressed
+    if (follow_redirect(token)) return;
+    ResponseInspect& inspect = *inspect_[token];
+    if (!body_started_[token]) inspect.head_done();
+    if (!inspect.end_body()) {
+      failure_detail_ = inspect.decode_reason();
+      events_->on_request_failed(token, RequestFailure::kDecode);
+      return;
+    }
+    if (inspect.decodes()) events_->on_decoded(token, inspect.decoded_bytes());
+  }
   events_->on_response(token, status_[token]);
 }
 
@@ -172,7 +272,16 @@ int Http2Session::on_header(nghttp2_session*, const nghttp2_frame* frame, const 
                             std::size_t namelen, const std::uint8_t* value, std::size_t valuelen, std::uint8_t,
                             void* user_data) {
   Http2Session& self = self_of(user_data);
-  if (frame->hd.type != NGHTTP2_HEADERS || namelen != 7 || std::memcmp(name, ":status", 7) != 0) return 0;
+  if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+  if (!self.inspect_.empty() && (namelen != 7 || std::memcmp(name, ":status", 7) != 0)) {  // wire
+    const std::int64_t token = self.token_of(frame->hd.stream_id);
+    if (token >= 0) {
+      self.inspect_[static_cast<std::size_t>(token)]->field({reinterpret_cast<const char*>(name), namelen},
+                                                            {reinterpret_cast<const char*>(value), valuelen});
+    }
+    return 0;
+  }
+  if (namelen != 7 || std::memcmp(name, ":status", 7) != 0) return 0;
   const std::int64_t token = self.token_of(frame->hd.stream_id);
   if (token < 0) return 0;
   // nghttp2 checks only that it is three digits; as for HTTP/1.1, a status
@@ -187,6 +296,38 @@ int Http2Session::on_header(nghttp2_session*, const nghttp2_frame* frame, const 
     return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
   }
   self.status_[t] = status;
+  return 0;
+}
+
+// Time to first byte: a stream's response starts with its first HEADERS frame
+// (the engine keeps the first report per request, so trailers change nothing).
+int Http2Session::on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  Http2Session& self = self_of(user_data);
+  if (frame->hd.type != NGHTTP2_HEADERS || self.events_ == nullptr) return 0;
+  const std::int64_t token = self.token_of(frame->hd.stream_id);
+  if (token < 0) return 0;
+  const auto t = static_cast<std::uint32_t>(token);
+  self.events_->on_first_byte(t);
+  if (!self.inspect_.empty() && frame->headers.cat == NGHTTP2_HCAT_RESPONSE) {
+    self.inspect_[t]->begin();
+    self.body_started_[t] = false;
+  }
+  return 0;
+}
+
+// wire: --compressed: a stream's body, to its decoder (its coding is known by
+// its first DATA frame: every header block before it has been read).
+int Http2Session::on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream_id, const std::uint8_t* data,
+                                std::size_t len, void* user_data) {
+  Http2Session& self = self_of(user_data);
+  const std::int64_t token = self.token_of(stream_id);
+  if (token < 0 || self.inspect_.empty()) return 0;
+  const auto t = static_cast<std::uint32_t>(token);
+  if (!self.body_started_[t]) {
+    self.inspect_[t]->head_done();
+    self.body_started_[t] = true;
+  }
+  self.inspect_[t]->body(reinterpret_cast<const char*>(data), len);
   return 0;
 }
 

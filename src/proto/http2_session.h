@@ -9,6 +9,10 @@
 // after keepalive_requests) and as kGoaway otherwise. After a GOAWAY the session
 // takes no new requests (capacity 0): the worker reconnects once the rest complete.
 //
+// wire: with --follow-redirects a redirect's follow-up is a new stream under the
+// same token (its header list the run's with :method and :path replaced); with
+// --compressed each token's body goes through its own decoder.
+//
 // Invariant: stream_of_[token] is the stream carrying `token`, 0 when the token
 // is free; callbacks for any other stream (a cancelled one) are ignored.
 // Thread: the owning worker's; all memory comes from that worker's H2Memory.
@@ -25,6 +29,8 @@
 
 #include "proto/h2_memory.h"
 #include "proto/http2_request.h"
+#include "proto/redirect.h"
+#include "proto/response_inspect.h"
 #include "proto/session.h"
 
 namespace pacer::proto {
@@ -46,6 +52,12 @@ class Http2Session final : public Session {
   bool finish(SessionEvents& events) override;
   bool cancel(std::uint32_t token) override;
   const char* error_reason() const override { return error_reason_; }
+  // wire: follow redirects (follow_redirects > 0) on target's origin, each
+  // follow-up a new stream under the same token, and/or decode every stream's
+  // body (decode; one decoder per stream slot, its codecs created on first use).
+  // Before reset().
+  void enable_wire(const Target& target, int follow_redirects, bool decode);
+  const char* failure_detail() const override { return failure_detail_; }
 
  private:
   struct SessionDeleter {
@@ -60,14 +72,22 @@ class Http2Session final : public Session {
 
   static int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t namelen,
                        const std::uint8_t* value, std::size_t valuelen, std::uint8_t flags, void* user_data);
+  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
   static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
   static int on_stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t error_code, void* user_data);
+  static int on_data_chunk(nghttp2_session*, std::uint8_t flags, std::int32_t stream_id, const std::uint8_t* data,
+                           std::size_t len, void* user_data);
   static ssize_t read_body(nghttp2_session*, std::int32_t stream_id, std::uint8_t* buf, std::size_t length,
                                  std::uint32_t* data_flags, nghttp2_data_source* source, void* user_data);
 
   // The token whose current stream is stream_id, or -1.
   std::int64_t token_of(std::int32_t stream_id) const;
   void complete(std::uint32_t token);
+  // wire: token's response is a redirect to follow: its follow-up is submitted
+  // (true), or the chain failed (reported; true). False: not a followed redirect.
+  bool follow_redirect(std::uint32_t token);
+  // Submits token's request: the run's, or its redirect chain's current one.
+  bool submit_stream(std::uint32_t token, const nghttp2_nv* headers, std::size_t count, bool with_body);
   void fail(const char* reason);
 
   std::span<const Http2Request> requests_;
@@ -93,6 +113,11 @@ class Http2Session final : public Session {
   bool broken_ = false;                    // nghttp2 failed: no new requests
   const char* error_reason_ = "";
   SessionEvents* events_ = nullptr;        // during receive()/finish()
+  std::vector<std::unique_ptr<ResponseInspect>> inspect_;  // wire: per token, with --compressed only
+  std::vector<bool> body_started_;         // wire: per token, the decoder has its coding
+  std::vector<std::unique_ptr<Redirector>> redirectors_;  // wire: per token, with --follow-redirects only
+  std::vector<std::vector<nghttp2_nv>> follow_headers_;   // wire: per token, its follow-up's header list
+  const char* failure_detail_ = "";
 };
 
 }  // namespace pacer::proto

@@ -47,11 +47,15 @@ std::string error_classes_lines(const stats::ErrorCounts& e) {
   return out + line + "\n";
 }
 
+// With --latency: the name's latency distribution, and its time to first byte
+// beside it (wire) when the report has one (reports before TTFB have none).
 std::string distribution_lines(const EndpointReport& e) {
-  std::string out = "    Latency Distribution\n";
+  const bool ttfb = e.ttfb.total_count() > 0;
+  std::string out = ttfb ? "    Latency Distribution (total, first byte)\n" : "    Latency Distribution\n";
   for (double p : kDistributionPercentiles) {
     const std::string label = p == 100 ? "100%" : fmt::format("{:g}%", p);
-    out += fmt::format("{:>10} {:>9}\n", label, latency_cell(e.latency, p));
+    out += fmt::format("{:>10} {:>9}", label, latency_cell(e.latency, p));
+    out += ttfb ? fmt::format(" {:>9}\n", latency_cell(e.ttfb, p)) : "\n";
   }
   return out;
 }
@@ -101,7 +105,8 @@ Status merge_endpoints(RunReport& into, const RunReport& from, const std::string
     auto it = std::find_if(into.endpoints.begin(), into.endpoints.end(),
                            [&e](const EndpointReport& x) { return x.name == e.name; });
     if (it == into.endpoints.end()) {
-      into.endpoints.push_back(EndpointReport{e.name, {}, stats::Histogram::for_latency_ns()});
+      into.endpoints.push_back(
+          EndpointReport{e.name, {}, stats::Histogram::for_latency_ns(), stats::Histogram::for_latency_ns()});
       it = std::prev(into.endpoints.end());
     }
     if (const std::string field = it->counts.merge_checked(e.counts); !field.empty()) {
@@ -110,6 +115,9 @@ Status merge_endpoints(RunReport& into, const RunReport& from, const std::string
     }
     if (it->latency.merge_checked(e.latency) != stats::Histogram::MergeOutcome::kMerged) {
       return bad_input(fmt::format("{}: endpoints[\"{}\"].latency: the histograms cannot be merged", source, e.name));
+    }
+    if (it->ttfb.merge_checked(e.ttfb) != stats::Histogram::MergeOutcome::kMerged) {  // wire
+      return bad_input(fmt::format("{}: endpoints[\"{}\"].ttfb: the histograms cannot be merged", source, e.name));
     }
   }
   into.names_capped = into.names_capped || from.names_capped;

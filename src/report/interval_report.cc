@@ -66,6 +66,9 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
     out["endpoints"][stats::printable_name(in.name_table->name(static_cast<stats::NameId>(id)))] = {
         {"completed", n.completed}, {"errors", n.errors}};
   }
+  // wire: the classes of --follow-redirects and --compressed, when they occurred.
+  if (e.redirect > 0) out["errors"]["redirect"] = e.redirect;
+  if (e.decode > 0) out["errors"]["decode"] = e.decode;
   if (shard_count > 1) out["shard"] = {{"index", shard_index}, {"count", shard_count}};
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);
   return out.dump() + "\n";

@@ -94,6 +94,26 @@ json shard_json(const RunReport& r) {
   };
 }
 
+// wire (issue 15): its options, only when given (older readers see what they knew).
+void add_wire_config(json& c, const RunReport& r) {
+  if (!r.unix_socket.empty()) c["unix_socket"] = r.unix_socket;
+  if (r.follow_redirects > 0) c["follow_redirects"] = r.follow_redirects;
+  if (r.compressed) c["compressed"] = true;
+}
+
+// wire: the counts and error classes of --follow-redirects and --compressed, when on.
+void add_wire_counts(json& out, const RunReport& r) {
+  const stats::Counters& c = r.counters;
+  if (r.follow_redirects > 0) {
+    out["counts"]["redirects"] = c.redirects;
+    out["errors"]["redirect"] = c.errors.redirect;
+  }
+  if (r.compressed) {
+    out["counts"]["bytes_decoded"] = c.bytes_decoded;
+    out["errors"]["decode"] = c.errors.decode;
+  }
+}
+
 json config_json(const RunReport& r) {
   json c = {
       {"url", r.url},
@@ -115,6 +135,7 @@ json config_json(const RunReport& r) {
   if (!r.io_engine.empty()) c["io_engine"] = r.io_engine;        // uring's block
   if (!r.io_fallback.empty()) c["io_fallback"] = r.io_fallback;
   if (r.targets_count > 0) c["targets"] = {{"count", r.targets_count}, {"order", r.targets_order}};  // issue 15
+  add_wire_config(c, r);
   if (r.load_model == LoadModel::kClosed) return c;
   c["arrival"] = r.poisson ? "poisson" : "uniform";
   if (r.poisson) c["seed"] = r.seed;
@@ -149,6 +170,7 @@ json endpoints_json(const RunReport& r) {
     item["errors"] = std::move(errors);
     item["completed_per_s"] = secs > 0 ? static_cast<double>(c.responses) / secs : 0.0;
     item["latency"] = summary(e.latency, nullptr);
+    item["ttfb"] = summary(e.ttfb, nullptr);  // wire
     out.push_back(std::move(item));
   }
   return out;
@@ -208,6 +230,7 @@ std::string render_json(const RunReport& r) {
       {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
       {"connect_time", summary(r.connect, nullptr)},
       {"tls_handshake_time", summary(r.tls_handshake, nullptr)},
+      {"ttfb", summary(r.ttfb, nullptr)},  // wire: time to first byte
       // Per-thread requests/second, one sample per 100 ms: what `pacer merge` needs
       // to print wrk's Req/Sec row for several shards.
       {"req_per_s", {{"histogram", stats::encode_v2_base64(r.rate_samples)}}},
@@ -219,6 +242,7 @@ std::string render_json(const RunReport& r) {
   };
   out["endpoints"] = endpoints_json(r);
   out["endpoint_names"] = {{"max_names", r.max_names}, {"capped", r.names_capped}, {"targets_file", r.targets_file}};
+  add_wire_counts(out, r);
   if (r.merge) out["merge"] = merge_json(*r.merge);
   return out.dump(2) + "\n";
 }

@@ -122,9 +122,10 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
       {&merged.connect, &shard.connect},         {&merged.service, &shard.service},
       {&merged.queue_delay, &shard.queue_delay}, {&merged.rate_samples, &shard.rate_samples},
       {&merged.tls_handshake, &shard.tls_handshake},
+      {&merged.ttfb, &shard.ttfb},
   };
-  const char* const what[] = {"latency",     "censored latency", "connect", "service time",
-                              "queue delay", "Req/Sec",          "TLS handshake"};
+  const char* const what[] = {"latency",     "censored latency", "connect",        "service time",
+                              "queue delay", "Req/Sec",          "TLS handshake", "time to first byte"};
   for (std::size_t i = 0; i < std::size(histograms); ++i) {
     if (Status s = merge_histogram(*histograms[i].first, *histograms[i].second, what[i], name); !s) return s;
   }

@@ -36,6 +36,7 @@ struct EndpointReport {
   std::string name;
   stats::NameCounts counts;
   stats::Histogram latency = stats::Histogram::for_latency_ns();  // t_done - t_sched, timeouts censored
+  stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // wire: first response byte - t_send
 };
 
 struct RunReport {
@@ -73,6 +74,10 @@ struct RunReport {
   int test_connections = 0;                // the whole test's -c (0: unknown, an older report)
   std::optional<std::uint64_t> test_request_count;  // the whole test's -n
   std::optional<MergeInfo> merge;          // set by pacer merge
+  // wire (issue 15): what the run asked of the wire.
+  std::string unix_socket;                 // --unix-socket ("" over TCP)
+  int follow_redirects = 0;                // --follow-redirects N (0: off)
+  bool compressed = false;                 // --compressed
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
   // The I/O engine (uring's block): "io_uring" or "epoll" ("" in older reports),
@@ -94,6 +99,7 @@ struct RunReport {
   stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();    // TCP connected -> TLS handshake done
   stats::Histogram service = stats::Histogram::for_latency_ns();          // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();      // t_send - t_sched (open model)
+  stats::Histogram ttfb = stats::Histogram::for_latency_ns();             // wire: first response byte - t_send
   stats::Histogram rate_samples = make_rate_histogram();                  // per thread, per 100 ms
   // Per request name, in the order the names were first seen (formatters sort).
   std::vector<EndpointReport> endpoints;

@@ -242,6 +242,8 @@ std::string errors_text(const RunReport& r) {
     classes.insert(classes.end(), {{"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent}});
   }
   if (r.protocol == "h2") classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}});
+  if (r.follow_redirects > 0) classes.push_back({"redirect", e.redirect});  // wire
+  if (r.compressed) classes.push_back({"decode", e.decode});                // wire
   std::string out;
   for (const auto& [name, count] : classes) out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", name, kNoBreak, count);
   return out;
@@ -262,6 +264,18 @@ std::string avg_p99_max(const stats::Histogram& h) {
                      format_time_ns(static_cast<double>(h.max())));
 }
 
+// wire (issue 15): redirects followed and decoded bytes, when asked for.
+void append_wire_lines(std::string& out, const RunReport& r) {
+  const stats::Counters& c = r.counters;
+  if (r.follow_redirects > 0) {
+    out += labelled("Redirects:", fmt::format("{} followed (at most {} per request)", c.redirects, r.follow_redirects));
+  }
+  if (r.compressed) {
+    out += labelled("Decoded:", fmt::format("{} of bodies from {} read", format_bytes(static_cast<double>(c.bytes_decoded)),
+                                            format_bytes(static_cast<double>(c.bytes_read))));
+  }
+}
+
 // pacer's own lines, after wrk's; every one within kReportColumns.
 void append_pacer_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
@@ -272,6 +286,10 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (r.connect.total_count() > 0) {
     out += labelled("Connect:", fmt::format("{} ({} connections opened)", avg_p99_max(r.connect), c.connects));
   }
+  if (r.ttfb.total_count() > 0) {  // wire: time to first byte, beside the total
+    out += labelled("TTFB:", fmt::format("{} (send to first byte)", avg_p99_max(r.ttfb)));
+  }
+  append_wire_lines(out, r);
   if (r.tls_handshake.total_count() > 0) {
     out += labelled("TLS handshake:", fmt::format("{} ({} handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
                                                   c.tls_handshakes, c.tls_resumed));

@@ -42,8 +42,13 @@ int run_serve(const ServeConfig& config) {
   }
   const std::string host = config.listen_host.empty() ? "0.0.0.0" : config.listen_host;
   const bool is_ipv6 = host.find(':') != std::string::npos;
-  fmt::print("pacer serve: listening on {}://{}{}{}:{}/\n", config.is_tls() ? "https" : "http", is_ipv6 ? "[" : "",
+  if (!config.unix_path.empty()) {  // wire: a client reaches it with --unix-socket PATH
+    fmt::print("pacer serve: listening on unix:{} ({}://localhost/ with --unix-socket)\n", config.unix_path,
+               config.is_tls() ? "https" : "http");
+  } else {
+    fmt::print("pacer serve: listening on {}://{}{}{}:{}/\n", config.is_tls() ? "https" : "http", is_ipv6 ? "[" : "",
              host, is_ipv6 ? "]" : "", (*server)->port());
+  }
   std::fflush(stdout);
 
   int received = 0;

@@ -6,6 +6,9 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -25,7 +28,26 @@ std::string host_port(const std::string& host, std::uint16_t port) {
   return host.find(':') == std::string::npos ? fmt::format("{}:{}", host, port) : fmt::format("[{}]:{}", host, port);
 }
 
+// wire: --listen unix:PATH. A socket file left by an earlier server is replaced;
+// any other file at PATH is not touched.
+Result<UniqueFd> listen_on_unix(const ServeConfig& config) {
+  const std::string& path = config.unix_path;
+  sockaddr_un address{};
+  if (path.size() >= sizeof address.sun_path) return bad_argument(fmt::format("unix socket path too long: {}", path));
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.data(), path.size());
+  struct stat existing{};
+  if (::lstat(path.c_str(), &existing) == 0 && S_ISSOCK(existing.st_mode)) ::unlink(path.c_str());
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd.valid() || ::bind(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+      ::listen(fd.get(), kListenBacklog) != 0) {
+    return runtime_error(fmt::format("cannot listen on unix:{}: {}", path, std::strerror(errno)));
+  }
+  return fd;
+}
+
 Result<UniqueFd> listen_on(const ServeConfig& config) {
+  if (!config.unix_path.empty()) return listen_on_unix(config);
   const std::string where = host_port(config.listen_host, config.listen_port);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -66,6 +88,7 @@ Result<std::uint16_t> bound_port(int fd) {
   if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     return runtime_error(fmt::format("getsockname: {}", std::strerror(errno)));
   }
+  if (address.ss_family == AF_UNIX) return std::uint16_t{0};
   if (address.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
   return ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
 }

@@ -32,10 +32,13 @@ struct ErrorCounts {
   std::uint64_t unsent = 0;     // open model: waited in the backlog past --timeout, never written
   std::uint64_t stream_reset = 0;  // HTTP/2: the server reset the request's stream (RST_STREAM)
   std::uint64_t goaway = 0;        // HTTP/2: the server's GOAWAY refused the request's stream
+  // wire (issue 15):
+  std::uint64_t redirect = 0;      // --follow-redirects: another origin, a loop, too many hops, a bad Location
+  std::uint64_t decode = 0;        // --compressed: a body that did not decode
   std::uint64_t status = 0;
 
   // Every field, by its name in the JSON report's "errors" (status last).
-  static constexpr std::array<CountField<ErrorCounts>, 12> kFields{{
+  static constexpr std::array<CountField<ErrorCounts>, 14> kFields{{
       {"connect", &ErrorCounts::connect},
       {"tls", &ErrorCounts::tls},
       {"read", &ErrorCounts::read},
@@ -47,6 +50,8 @@ struct ErrorCounts {
       {"unsent", &ErrorCounts::unsent},
       {"stream_reset", &ErrorCounts::stream_reset},
       {"goaway", &ErrorCounts::goaway},
+      {"redirect", &ErrorCounts::redirect},  // wire
+      {"decode", &ErrorCounts::decode},      // wire
       {"status", &ErrorCounts::status},
   }};
 
@@ -77,11 +82,14 @@ struct Counters {
   std::uint64_t scheduled = 0;          // open model: recorded arrivals the schedule produced
   std::uint64_t peak_backlog = 0;       // open model: most arrivals waiting for a connection at once
                                         // (merge: the sum of the workers' peaks, an upper bound)
+  // wire (issue 15):
+  std::uint64_t redirects = 0;          // --follow-redirects: redirects followed (recorded requests)
+  std::uint64_t bytes_decoded = 0;      // --compressed: what the recorded responses' bodies decoded to
   ErrorCounts errors;
   std::array<std::uint64_t, kMaxStatusCode + 1> status_counts{};  // index = status code
 
   // Every plain count, by its name in the JSON report's "counts".
-  static constexpr std::array<CountField<Counters>, 9> kFields{{
+  static constexpr std::array<CountField<Counters>, 11> kFields{{
       {"requests_sent", &Counters::requests_sent},
       {"responses", &Counters::responses},
       {"bytes_read", &Counters::bytes_read},
@@ -91,6 +99,8 @@ struct Counters {
       {"tls_resumed", &Counters::tls_resumed},
       {"scheduled", &Counters::scheduled},
       {"peak_backlog", &Counters::peak_backlog},
+      {"redirects", &Counters::redirects},          // wire
+      {"bytes_decoded", &Counters::bytes_decoded},  // wire
   }};
 
   // Responses with a status below 400.

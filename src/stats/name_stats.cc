@@ -22,6 +22,7 @@ NameRecorder::NameRecorder(std::size_t id_limit) : records_(id_limit), at_interv
 void NameRecorder::prepare(std::size_t count) {
   for (std::size_t id = 0; id < count && id < records_.size(); ++id) {
     if (!records_[id].latency) records_[id].latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
+    if (!records_[id].ttfb) records_[id].ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());  // wire
   }
 }
 

@@ -59,6 +59,7 @@ struct NameIntervalCounts {
 struct NameRecord {
   NameCounts counts;
   std::unique_ptr<Histogram> latency;  // t_done - t_sched, timeouts at their censored value
+  std::unique_ptr<Histogram> ttfb;     // wire: first response byte - t_send (responses only)
 };
 
 class NameRecorder {
@@ -76,6 +77,12 @@ class NameRecorder {
     NameRecord& r = records_[id];
     if (!r.latency) r.latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
     r.latency->record_n(latency_ns, count);
+  }
+  // wire: time to first byte, as record_latency.
+  void record_ttfb(NameId id, std::int64_t ttfb_ns) {
+    NameRecord& r = records_[id];
+    if (!r.ttfb) r.ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());
+    r.ttfb->record(ttfb_ns);
   }
   const std::vector<NameRecord>& records() const { return records_; }
 

@@ -29,7 +29,8 @@ std::string error_list(const stats::ErrorCounts& e) {
       {"connect", e.connect}, {"tls", e.tls},           {"read", e.read},
       {"write", e.write},     {"timeout", e.timeout},   {"parse", e.parse},
       {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
-      {"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"status", e.status}};
+      {"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"redirect", e.redirect}, {"decode", e.decode},
+      {"status", e.status}};
   std::string list;
   for (const auto& [name, count] : classes) {
     if (count > 0) list += (list.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);

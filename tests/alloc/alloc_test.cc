@@ -85,6 +85,26 @@ TEST(Allocations, RequestsAfterSetupAllocateNothing) {
   }
 }
 
+// wire: following pacer serve's /redirect (302 to /) builds each follow-up into
+// the session's reserved buffers; --compressed inspects every head and body.
+TEST(Allocations, FollowedRedirectsAndInspectedBodiesAllocateNothingPerRequest) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  for (const char* path : {"/redirect", "/bytes/4096"}) {
+    Config c = testing::config_for(*srv, path);
+    c.threads = 2;
+    c.connections = 8;
+    c.follow_redirects = 2;
+    c.compressed = true;
+    c.headers.push_back({"Accept-Encoding", "gzip, deflate, br, zstd"});
+    c.request_count = 2'000;
+    const long small = allocations_for(c, 2'000);
+    c.request_count = 20'000;
+    const long large = allocations_for(c, 20'000);
+    EXPECT_LT(large - small, 50) << path << ": " << small << " vs " << large << " allocations";
+  }
+}
+
 TEST(Allocations, ClosingIntervalsAllocatesNothing) {
   auto srv = testing::start_loopback_server(1);
   ASSERT_NE(srv, nullptr);

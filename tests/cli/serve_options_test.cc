@@ -78,8 +78,14 @@ TEST(ServeOptions, ListenPortZeroMeansAnyFreePort) {
   EXPECT_EQ(serve_config({"serve", "--listen", "127.0.0.1:0"}).listen_port, 0);
 }
 
+TEST(ServeOptions, ListenOnAUnixSocketTakesItsPathAndRefusesOneTooLong) {
+  EXPECT_EQ(serve_config({"serve", "--listen", "unix:/tmp/pacer.sock"}).unix_path, "/tmp/pacer.sock");
+  EXPECT_NE(error_of({"serve", "--listen", "unix:"}).find("a Unix socket path of 1 to 107 bytes"), std::string::npos);
+  EXPECT_NE(error_of({"serve", "--listen", "unix:/" + std::string(200, 'x')}).find("--listen"), std::string::npos);
+}
+
 TEST(ServeOptions, MalformedListenAddressIsRefusedNamingTheFlag) {
-  const std::string expected = " (expected 127.0.0.1:8080, [::1]:8080 or :8080)";
+  const std::string expected = " (expected 127.0.0.1:8080, [::1]:8080, :8080 or unix:PATH)";
   EXPECT_EQ(error_of({"serve", "--listen", "8080"}), "--listen: '8080' has no port" + expected);
   EXPECT_EQ(error_of({"serve", "--listen", "localhost:80"}),
             "--listen: 'localhost:80' has an invalid IPv4 address" + expected);

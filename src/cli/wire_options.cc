@@ -1,0 +1,79 @@
+// The wire options. See wire_options.h.
+#include "cli/wire_options.h"
+
+#include <strings.h>
+#include <sys/un.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/units.h"
+
+namespace pacer::cli {
+
+namespace {
+
+Result<std::string> parse_unix_socket(const ScannedOption& option) {
+  constexpr std::size_t kMaxPathBytes = sizeof(sockaddr_un{}.sun_path) - 1;
+  if (option.value.empty()) return bad_argument(fmt::format("{}: the socket path is empty", option.flag));
+  if (option.value.size() > kMaxPathBytes) {
+    return bad_argument(fmt::format("{}: socket path is {} bytes, longer than the {} a Unix socket address holds",
+                                    option.flag, option.value.size(), kMaxPathBytes));
+  }
+  if (option.value.find('\0') != std::string::npos) {
+    return bad_argument(fmt::format("{}: socket path contains NUL", option.flag));
+  }
+  return option.value;
+}
+
+Result<int> parse_follow_redirects(const ScannedOption& option) {
+  auto count = parse_count(option.value, option.flag);
+  if (!count) return count.error();
+  if (*count > static_cast<std::uint64_t>(kMaxFollowRedirects)) {
+    return bad_argument(fmt::format("{}: redirects to follow must be from 0 to {}, got {}", option.flag,
+                                    kMaxFollowRedirects, option.value));
+  }
+  return static_cast<int>(*count);
+}
+
+}  // namespace
+
+std::optional<Status> apply_wire_option(const ScannedOption& option, Config& config) {
+  switch (option.id) {
+    case kUnixSocket: {
+      auto path = parse_unix_socket(option);
+      if (!path) return Status(path.error());
+      config.unix_socket_path = std::move(*path);
+      return Status(Ok{});
+    }
+    case kFollowRedirects: {
+      auto hops = parse_follow_redirects(option);
+      if (!hops) return Status(hops.error());
+      config.follow_redirects = *hops;
+      return Status(Ok{});
+    }
+    case kCompressed:
+      config.compressed = true;
+      return Status(Ok{});
+    default:
+      return std::nullopt;
+  }
+}
+
+Status finish_wire_options(Config& config) {
+  if (config.follow_redirects > 0 && config.pipeline > 1) {
+    return bad_argument("--follow-redirects: not with --pipeline (a follow-up request cannot be put back in line)");
+  }
+  if (config.follow_redirects > 0 && !config.keep_alive) {
+    return bad_argument("--follow-redirects: needs keep-alive (a follow-up goes on the same connection); "
+                        "not with --disable-keepalive");
+  }
+  // What pacer can decode, unless -H already asks for something.
+  const bool asked = std::any_of(config.headers.begin(), config.headers.end(),
+                                 [](const Header& h) { return strcasecmp(h.name.c_str(), "Accept-Encoding") == 0; });
+  if (config.compressed && !asked) config.headers.push_back({"Accept-Encoding", "gzip, deflate, br, zstd"});
+  return Ok{};
+}
+
+}  // namespace pacer::cli

@@ -1,0 +1,93 @@
+// --follow-redirects N (wire): what to send after a 301, 302, 303, 307 or 308.
+// The follow-up request is built from the bytes of the request that got the
+// redirect (whatever built those: the command line, a target), with RFC 9110's
+// rules: 303 becomes GET (HEAD stays HEAD); 301 and 302 turn POST into GET, as
+// browsers and curl do (RFC 9110 15.4.2/15.4.3 allow it); 307 and 308 keep the
+// method and body. A request turned into GET loses its body and its
+// Content-Length, Content-Type, Content-Encoding and Transfer-Encoding headers.
+//
+// Only the run's origin (scheme, host, port) is followed; another origin, a
+// Location seen before in the same chain (a loop), more than N hops, a missing,
+// too long or unusable Location each stop the chain with a reason (a `redirect`
+// error). HTTP/1.1: the follow-up's bytes go to one of two buffers reserved at
+// construction (a hop reads the previous follow-up while writing the next);
+// HTTP/2 takes method() and target() for its pseudo-headers. The resolved
+// targets alternate between two reserved strings too, so following allocates
+// nothing per request. Thread: the owning connection's worker.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/config.h"
+
+namespace pacer::proto {
+
+// Whether `status` is one of the redirects followed.
+inline bool is_followed_redirect(int status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+class Redirector {
+ public:
+  static constexpr int kMaxHops = 30;  // cli's cap on --follow-redirects
+
+  // target: the run's URL (its origin is the one followed). max_hops: 1..kMaxHops.
+  // request_bytes: room to reserve for a request (grown, once, if a larger one
+  // comes). builds_bytes: HTTP/1.1 (follow_up() is the next request's bytes);
+  // false for HTTP/2, which sends method() and target() as pseudo-headers.
+  Redirector(const Target& target, int max_hops, std::size_t request_bytes, bool builds_bytes = true);
+
+  // HTTP/1.1: a new request (not a follow-up) was sent with these bytes (they
+  // stay valid while it is in flight).
+  void start(std::string_view request);
+  // HTTP/2: a new request with this method and target (valid while it is in flight).
+  void start_target(std::string_view method, std::string_view target);
+
+  enum class Step : std::uint8_t { kFollow, kFail };
+  // The current request got redirect `status` with `location` (empty: none;
+  // too_long: longer than the inspection keeps). kFollow: send follow_up().
+  Step redirect(int status, std::string_view location, bool location_too_long);
+
+  std::string_view follow_up() const { return current_; }
+  // The request in flight in this chain (after kFollow: the follow-up's).
+  std::string_view method() const { return method_; }
+  std::string_view target() const { return target_; }
+  bool follow_up_is_head() const;
+  // A hop turned the request into GET: its body and content headers are gone.
+  bool body_dropped() const { return body_dropped_; }
+  int hops() const { return hops_; }
+  // Why the chain stopped (valid until the next redirect()).
+  const char* reason() const { return reason_.data(); }
+
+  // For tests: resolves `location` against `current_target` into the origin-form
+  // target it names; false (with reason()) if it is not this origin's.
+  bool resolve(std::string_view location, std::string_view current_target, std::string& out);
+
+ private:
+  Step fail(const char* what, std::string_view detail = {});
+  bool reject(const char* what, std::string_view detail = {});  // fail(), as false
+  bool same_origin(std::string_view scheme, std::string_view authority) const;
+  void build(std::string_view method, std::string_view target, bool drop_body);
+
+  std::string scheme_;
+  std::string host_;        // lower case, without brackets
+  std::uint16_t port_;
+  int max_hops_;
+  bool builds_bytes_;
+  std::string_view current_;          // HTTP/1.1: the bytes of the request in flight in this chain
+  std::array<std::string, 2> buffers_;  // HTTP/1.1: follow-ups are built into these, in turn
+  int next_buffer_ = 0;
+  std::string_view method_;           // of the request in flight
+  std::string_view target_;
+  std::array<std::string, 2> targets_;  // resolved targets, in turn (one is target_)
+  int next_target_ = 0;
+  std::array<std::uint64_t, kMaxHops + 1> visited_{};  // hashes of the chain's targets
+  int hops_ = 0;
+  bool body_dropped_ = false;
+  std::array<char, 192> reason_{};
+};
+
+}  // namespace pacer::proto
