@@ -69,7 +69,10 @@
     if (failures.length) return {ok: false, text: 'gate failed: ' + failures.join('; ')};
     if (r.no_request_succeeded) return {ok: false, text: 'failed: not one request succeeded'};
     if (r.interrupted) return {ok: null, text: 'interrupted: partial run'};
-    return {ok: true, text: (r.gates && r.gates.passed !== undefined) ? 'passed' : 'completed'};
+    // No gate failed; errors are shown, since a run without gates "passes" with any.
+    const errors = errorTotal(r);
+    if (errors) return {ok: null, text: `completed, no gate failed; ${C.fmtPct(r.error_rate)} errors (${C.fmtCount(errors)})`};
+    return {ok: true, text: 'completed, no gate failed, no error'};
   }
 
   // Histograms decoded once, with the report's exact min and max (V2 keeps buckets only).
