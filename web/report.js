@@ -43,7 +43,12 @@
 
   // ---- Reading the report --------------------------------------------------------
 
-  function errorTotal(r) { return ERROR_CLASSES.reduce((n, k) => n + ((r.errors || {})[k] || 0), 0); }
+  // Every class the report has (other modules add classes: redirect, decode, check...).
+  function errorClasses(errors) {
+    const keys = Object.keys(errors || {});
+    return ERROR_CLASSES.filter((k) => keys.includes(k)).concat(keys.filter((k) => !ERROR_CLASSES.includes(k)));
+  }
+  function errorTotal(r) { return errorClasses(r.errors).reduce((n, k) => n + (r.errors[k] || 0), 0); }
 
   function loadModelText(c) {
     if (!c || c.load_model === 'closed') return 'closed loop';
@@ -147,7 +152,7 @@
       {label: 'p50', values: ms('p50')}, {label: 'p90', values: ms('p90')}, {label: 'p99', values: ms('p99')},
       {label: 'max', values: ms('max')},
       {label: 'oldest in flight', values: ts.map((p) => (p.oldest_in_flight_ns ? p.oldest_in_flight_ns / 1e6 : null)), dash: [3, 3]}]});
-    const errSeries = ERROR_CLASSES.filter((k) => k !== 'status' && ts.some((p) => p.errors && p.errors[k]))
+    const errSeries = errorClasses(r.errors).filter((k) => k !== 'status' && ts.some((p) => p.errors && p.errors[k]))
       .map((k) => ({label: k, values: ts.map((p) => p.errors[k] / p.duration_s)}));
     errSeries.push({label: 'status ≥ 400 (non-2xx/3xx)', values: ts.map((p) => (p.errors ? p.errors.status : 0) / p.duration_s)});
     C.timeChart(s, {title: 'Errors per second, by class', unit: '/s', x, series: errSeries});
@@ -201,7 +206,7 @@
     if (r.first_error) reasons[r.first_error.split(':')[0]] = r.first_error;
     if (r.tls_first_error) reasons.tls = r.tls_first_error;
     for (const [k, v] of Object.entries(r.first_errors || {})) reasons[k] = v;
-    const errs = ERROR_CLASSES.filter((k) => (r.errors || {})[k]).map((k) => ({cls: k, count: r.errors[k], reason: reasons[k] || ''}));
+    const errs = errorClasses(r.errors).filter((k) => r.errors[k]).map((k) => ({cls: k, count: r.errors[k], reason: reasons[k] || ''}));
     s.append(h('h3', {}, 'Errors by class'));
     if (errs.length) {
       C.table(s, {columns: [{key: 'cls', label: 'class'}, {key: 'count', label: 'count', num: true},
@@ -243,8 +248,8 @@
 
   // ---- Two runs ------------------------------------------------------------------
 
-  function changeText(c) {
-    if (c == null) return '–';
+  function changeText(c, row) {
+    if (c == null) return row && row.candidate ? 'new' : '–';
     return (c > 0 ? '+' : '') + (c * 100).toFixed(2) + '%';
   }
 
@@ -265,7 +270,8 @@
       {key: 'baseline', label: 'baseline', num: true, format: (v, row) => row.fmt(v)},
       {key: 'candidate', label: 'candidate', num: true, format: (v, row) => row.fmt(v)},
       {key: 'change', label: 'change', num: true, format: changeText}],
-    rows: cmp.changes.map((c) => Object.assign({fmt: c.unit === 'ns' ? C.fmtNs : c.unit === '/s' ? C.fmtRate : C.fmtCount}, c))});
+    rows: cmp.changes.map((c) => Object.assign({fmt: c.unit === 'ns' ? C.fmtNs : c.unit === '/s' ? C.fmtRate :
+      c.unit === 'fraction' ? C.fmtPct : C.fmtCount}, c))});
     Array.from(t.tBodies[0].rows).forEach((tr, i) => {
       const c = cmp.changes[i];
       tr.dataset.figure = c.figure;

@@ -2,6 +2,9 @@
 // comma, quote or line break is quoted, quotes doubled).
 #include "report/csv.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -95,10 +98,25 @@ Result<std::string> render_stats(const json& r) {
   return out + *total;
 }
 
+// The report's error classes: pacer's own in their usual order, then any other
+// module's (redirect, decode, ...) in the report's order.
+std::vector<std::string> error_classes(const json& errors) {
+  std::vector<std::string> out;
+  for (const char* c : kErrorClasses) {
+    if (errors.is_object() && errors.contains(c)) out.emplace_back(c);
+  }
+  if (!errors.is_object()) return out;
+  for (const auto& [key, value] : errors.items()) {
+    if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+  }
+  return out;
+}
+
 std::string render_history(const json& r) {
   std::string out = "interval,start_s,start_time,duration_s,sent,completed,req_per_s,target_per_s,failures,"
                     "failures_per_s,p50_ms,p90_ms,p99_ms,max_ms,open_connections,in_flight,backlog";
-  for (const char* c : kErrorClasses) out += fmt::format(",errors_{}", c);
+  const std::vector<std::string> classes = error_classes(r.at("errors"));
+  for (const std::string& c : classes) out += fmt::format(",errors_{}", c);
   out += "\n";
   if (!r.contains("timeseries") || !r["timeseries"].is_array()) return out;
   for (const json& p : r["timeseries"]) {
@@ -116,7 +134,7 @@ std::string render_history(const json& r) {
                        target.is_number() ? num(target.get<double>()) : "", failures,
                        num(secs > 0 ? static_cast<double>(failures) / secs : 0.0), lat_ms("p50"), lat_ms("p90"),
                        lat_ms("p99"), lat_ms("max"), gauge("open_connections"), gauge("in_flight"), gauge("backlog"));
-    for (const char* c : kErrorClasses) out += fmt::format(",{}", errors.value(c, std::uint64_t{0}));
+    for (const std::string& c : classes) out += fmt::format(",{}", errors.value(c, std::uint64_t{0}));
     out += "\n";
   }
   return out;
@@ -139,11 +157,11 @@ std::string render_failures(const json& r) {
   std::string out = "class,name,first_reason,count\n";
   const auto add = [&](const json& errors, const std::string& name, bool with_reason) {
     if (!errors.is_object()) return;
-    for (const char* c : kErrorClasses) {
-      const std::uint64_t n = errors.value(c, std::uint64_t{0});
+    for (const std::string& c : error_classes(errors)) {
+      const std::uint64_t n = errors[c].is_number_unsigned() ? errors[c].get<std::uint64_t>() : 0;
       if (n == 0) continue;
       std::string reason = with_reason ? first_reason(r, c) : "";
-      if (std::string(c) == "status" && with_reason && r.contains("status_codes")) {
+      if (c == "status" && with_reason && r.contains("status_codes")) {
         for (const auto& [code, count] : r["status_codes"].items()) {
           if (std::stoi(code) >= 400) reason += fmt::format("{}{} x{}", reason.empty() ? "HTTP " : ", ", code, count.dump());
         }
