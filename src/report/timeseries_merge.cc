@@ -22,8 +22,9 @@ bool is_derived_field(const std::string& key) {
          key == "shard" || key == "start_s" || key == "start_time";
 }
 
-// into += from, field by field (see the header for the rule per field).
-void add_fields(json& into, const json& from) {
+// into += from, field by field (see the header for the rule per field). False when
+// a count would pass 2^64 - 1 (refused, never wrapped, as merge_reports does).
+bool add_fields(json& into, const json& from) {
   for (auto it = from.begin(); it != from.end(); ++it) {
     const std::string& key = it.key();
     if (is_derived_field(key)) continue;
@@ -31,7 +32,7 @@ void add_fields(json& into, const json& from) {
     const json& value = it.value();
     if (value.is_object()) {
       if (!slot.is_object()) slot = json::object();
-      add_fields(slot, value);
+      if (!add_fields(slot, value)) return false;
     } else if (value.is_number()) {
       if (!slot.is_number()) {
         slot = value;
@@ -39,7 +40,9 @@ void add_fields(json& into, const json& from) {
         slot = std::max(slot.get<double>(), value.get<double>());
         if (value.is_number_unsigned() && slot.get<double>() == value.get<double>()) slot = value;
       } else if (slot.is_number_unsigned() && value.is_number_unsigned()) {
-        slot = slot.get<std::uint64_t>() + value.get<std::uint64_t>();
+        std::uint64_t sum = 0;
+        if (__builtin_add_overflow(slot.get<std::uint64_t>(), value.get<std::uint64_t>(), &sum)) return false;
+        slot = sum;
       } else {
         slot = slot.get<double>() + value.get<double>();
       }
@@ -47,6 +50,7 @@ void add_fields(json& into, const json& from) {
       slot = value;  // null target rates of the closed loop, strings
     }
   }
+  return true;
 }
 
 json latency_summary(const stats::Histogram& h) {
@@ -73,7 +77,9 @@ Result<json> merge_interval(const std::vector<json>& parts, const std::vector<st
         (!out.contains("start_time") || p["start_time"].get<std::string>() < out["start_time"].get<std::string>())) {
       out["start_time"] = p["start_time"];
     }
-    add_fields(out, p);
+    if (!add_fields(out, p)) {
+      return bad_input(fmt::format("{}: timeseries[{}]: the merged count would pass 2^64 - 1", names[i], k));
+    }
     const auto hist = stats::decode_v2_base64(p.value("histogram", std::string()));
     if (!hist) return bad_input(fmt::format("{}: timeseries[{}].histogram: {}", names[i], k, hist.error().message));
     if (!latency.merge(*hist)) {

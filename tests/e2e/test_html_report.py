@@ -324,3 +324,12 @@ def test_bad_report_input_exits_2_with_the_reason(tmp_path, args, message):
     run = subprocess.run([PACER_BIN, *args], cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert run.returncode == 2, (run.stdout, run.stderr)
     assert message in run.stderr
+
+
+def test_an_unwritable_html_path_exits_2_before_the_run(tmp_path):
+    run = run_pacer("-d1s", "--html", str(tmp_path / "no-such-dir" / "r.html"), "http://127.0.0.1:1/")
+    assert run.rc == 2, run
+    assert "--html" in run.stderr
+    run = run_pacer("-d1s", "--csv", str(tmp_path / "no-such-dir" / "r"), "http://127.0.0.1:1/")
+    assert run.rc == 2, run
+    assert "--csv" in run.stderr

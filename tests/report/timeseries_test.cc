@@ -121,5 +121,18 @@ TEST(TimeSeries, ACorruptIntervalHistogramIsRefusedNamingFileAndInterval) {
       << merged.error().message;
 }
 
+TEST(TimeSeries, ACountPastTwoToThe64IsRefusedNotWrapped) {
+  RunReport a = shard(0, 1'000'000);
+  RunReport b = shard(1, 1'000'000);
+  json big = json::parse((*b.timeseries)[0]);
+  big["sent"] = UINT64_MAX;
+  (*b.timeseries)[0] = big.dump();
+  auto merged = merge_reports({a, b}, {"a.json", "b.json"}, MergeRules{});
+  ASSERT_FALSE(merged);
+  EXPECT_NE(merged.error().message.find("b.json: timeseries[0]: the merged count would pass 2^64 - 1"),
+            std::string::npos)
+      << merged.error().message;
+}
+
 }  // namespace
 }  // namespace pacer::report
