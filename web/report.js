@@ -214,27 +214,29 @@
     } else s.append(h('p', {class: 'pr-note', 'data-figure': 'no-errors'}, 'No error.'));
   }
 
-  // Endpoints (per request name), when the report has them: whatever figures each
-  // entry carries, its latency percentiles spread into columns.
+  // Endpoints (per request name: targets' endpoints[], docs/report.schema.json), when
+  // the report has them: a sortable table of each name's figures.
   function renderEndpoints(el, r) {
     const eps = r.endpoints;
     if (!Array.isArray(eps) || !eps.length) return;
     const s = section(el, 'Endpoints', 'endpoints');
     const rows = eps.map((e) => {
-      const lat = e.latency || {};
-      const errors = typeof e.errors === 'object' && e.errors ? Object.values(e.errors).reduce((a, b) => a + (b || 0), 0) : e.errors;
-      const responses = e.responses ?? (e.counts && e.counts.responses) ?? e.requests;
-      const row = {name: e.name, responses, errors, rps: e.completed_per_s ?? (e.rates && e.rates.completed_per_s) ??
-        (r.duration_s > 0 && responses != null ? responses / r.duration_s : null)};
-      for (const k of ['50', '90', '99', '100']) row['p' + k] = pct(lat, k);
+      const errors = e.errors && typeof e.errors === 'object' ? Object.values(e.errors).reduce((a, b) => a + (b || 0), 0) : e.errors;
+      const row = {name: e.name, sent: e.requests_sent, responses: e.responses, non2xx: e.non_2xx_3xx, errors,
+        rps: e.completed_per_s ?? (r.duration_s > 0 && e.responses != null ? e.responses / r.duration_s : null)};
+      for (const k of ['50', '90', '99', '100']) row['p' + k] = pct(e.latency, k);
       return row;
     });
     const pcol = (k) => ({key: 'p' + k, label: k === '100' ? 'max' : 'p' + k, num: true, format: (v) => v.text});
     const t = C.table(s, {sortable: true, columns: [{key: 'name', label: 'name'},
-      {key: 'responses', label: 'responses', num: true}, {key: 'errors', label: 'errors', num: true},
+      {key: 'sent', label: 'sent', num: true}, {key: 'responses', label: 'responses', num: true},
+      {key: 'non2xx', label: 'non-2xx/3xx', num: true}, {key: 'errors', label: 'errors', num: true},
       {key: 'rps', label: 'req/s', num: true, format: C.fmtRate}, pcol('50'), pcol('90'), pcol('99'), pcol('100')],
-      rows});
+    rows});
     t.id = 'endpoints-table';
+    if (r.endpoint_names && r.endpoint_names.capped) {
+      s.append(h('p', {class: 'pr-note'}, `Names past --max-names ${r.endpoint_names.max_names} are counted under (other).`));
+    }
   }
 
   async function render(el, r) {

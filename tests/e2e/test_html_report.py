@@ -277,24 +277,24 @@ def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
     _, files = shards
     doc = json.loads(files[0].read_text())
     # Per-name statistics as the targets work adds them (endpoints[] with V2 histograms).
-    doc["endpoints"] = [
-        {"name": "GET /a", "responses": 10, "errors": {"status": 1}, "latency": doc["latency"]},
-        {"name": "GET /b", "responses": 30, "errors": {"status": 0}, "latency": doc["latency"]},
-        {"name": "POST /c", "responses": 20, "errors": {"status": 5}, "latency": doc["latency"]},
-    ]
+    def endpoint(name, responses, status_errors):
+        return {"name": name, "requests_sent": responses + 1, "responses": responses, "non_2xx_3xx": status_errors,
+                "errors": {"timeout": 0, "status": status_errors}, "completed_per_s": responses / 2,
+                "latency": doc["latency"]}
+    doc["endpoints"] = [endpoint("GET /a", 10, 1), endpoint("GET /b", 30, 0), endpoint("POST /c", 20, 5)]
     (tmp_path / "ep.json").write_text(json.dumps(doc))
     run = run_pacer("report", str(tmp_path / "ep.json"), "-o", str(tmp_path / "ep.html"), "--csv", str(tmp_path / "ep"))
     assert run.rc == 0, run
     page = open_report(browser, tmp_path / "ep.html", "report-endpoints.png")
     names = "Array.from(document.querySelectorAll('#endpoints-table tbody tr')).map(r => r.cells[0].textContent)"
     assert page.evaluate(names) == ["GET /a", "GET /b", "POST /c"]
-    page.evaluate("document.querySelectorAll('#endpoints-table th')[1].click()")  # responses, descending
+    page.evaluate("document.querySelectorAll('#endpoints-table th')[2].click()")  # responses, descending
     assert page.evaluate(names) == ["GET /b", "POST /c", "GET /a"]
-    page.evaluate("document.querySelectorAll('#endpoints-table th')[1].click()")  # again: ascending
+    page.evaluate("document.querySelectorAll('#endpoints-table th')[2].click()")  # again: ascending
     assert page.evaluate(names) == ["GET /a", "POST /c", "GET /b"]
     page.evaluate("document.querySelectorAll('#endpoints-table th')[0].click()")  # by name
     assert page.evaluate(names) == ["GET /a", "GET /b", "POST /c"]
-    p99 = "Array.from(document.querySelectorAll('#endpoints-table tbody tr')).map(r => r.cells[6].dataset.value)"
+    p99 = "Array.from(document.querySelectorAll('#endpoints-table tbody tr')).map(r => r.cells[8].dataset.value)"
     assert page.evaluate(p99) == [str(doc["latency"]["percentiles_ns"]["99"])] * 3
     with open(tmp_path / "ep_stats.csv", newline="") as f:
         rows = list(csv.DictReader(f))
