@@ -147,6 +147,7 @@
       rps.push({label: 'sent', values: ts.map((p) => (p.duration_s > 0 ? p.sent / p.duration_s : null))});
     }
     C.timeChart(s, {title: 'Requests per second', unit: '/s', x, series: rps});
+    renderEndpointRates(s, ts, x);
     const ms = (k) => ts.map((p) => (p.latency_ns && p.latency_ns.count ? p.latency_ns[k] / 1e6 : null));
     C.timeChart(s, {title: 'Latency per interval (log)', unit: 'ms', log: true, x, series: [
       {label: 'p50', values: ms('p50')}, {label: 'p90', values: ms('p90')}, {label: 'p99', values: ms('p99')},
@@ -160,6 +161,24 @@
       {label: 'requests in flight', values: ts.map((p) => p.in_flight)}];
     if (open) conns.push({label: 'backlog', values: ts.map((p) => p.backlog)});
     C.timeChart(s, {title: 'Connections', unit: '', x, series: conns});
+  }
+
+  // Completed requests per second of each request name (the intervals' "endpoints"),
+  // when there are several: the eight busiest, the rest summed as "others".
+  function renderEndpointRates(s, ts, x) {
+    const totals = {};
+    for (const p of ts) for (const [name, c] of Object.entries(p.endpoints || {})) totals[name] = (totals[name] || 0) + (c.completed || 0);
+    const names = Object.keys(totals).sort((a, b) => totals[b] - totals[a]);
+    if (names.length < 2) return;
+    const shown = names.slice(0, 8);
+    const rate = (p, c) => (p.duration_s > 0 ? c / p.duration_s : null);
+    const series = shown.map((name) => ({label: name,
+      values: ts.map((p) => rate(p, ((p.endpoints || {})[name] || {}).completed || 0))}));
+    if (names.length > shown.length) {
+      series.push({label: `${names.length - shown.length} others`, values: ts.map((p) => rate(p,
+        Object.entries(p.endpoints || {}).filter(([n]) => !shown.includes(n)).reduce((a, [, c]) => a + (c.completed || 0), 0)))});
+    }
+    C.timeChart(s, {title: 'Requests per second by endpoint', unit: '/s', x, series});
   }
 
   // The first byte's histogram under whichever name the report gives it.

@@ -178,7 +178,10 @@ def test_csv_files_parse_and_add_up_to_the_json_report(stalled_run):
     out, doc = stalled_run
     with open(out / "run_stats.csv", newline="") as f:
         stats = list(csv.DictReader(f))
-    assert [r["name"] for r in stats] == ["Aggregated"]
+    assert [r["name"] for r in stats] == [e["name"] for e in doc["endpoints"]] + ["Aggregated"]
+    for row, e in zip(stats, doc["endpoints"]):
+        assert int(row["failures"]) == sum(e["errors"].values())
+        assert round(float(row["p99_ms"]) * 1e6) == e["latency"]["percentiles_ns"]["99"]
     total = stats[-1]
     errors = sum(doc["errors"].values())
     assert int(total["failures"]) == errors
@@ -195,8 +198,12 @@ def test_csv_files_parse_and_add_up_to_the_json_report(stalled_run):
     assert sum(float(r["duration_s"]) for r in history) == pytest.approx(doc["duration_s"], abs=1e-6)
     with open(out / "run_failures.csv", newline="") as f:
         failures = list(csv.DictReader(f))
-    assert {r["class"]: int(r["count"]) for r in failures} == {k: n for k, n in doc["errors"].items() if n}
-    assert next(r for r in failures if r["class"] == "status")["first_reason"].startswith("HTTP 500 x")
+    aggregated = [r for r in failures if r["name"] == "Aggregated"]
+    assert {r["class"]: int(r["count"]) for r in aggregated} == {k: n for k, n in doc["errors"].items() if n}
+    assert next(r for r in aggregated if r["class"] == "status")["first_reason"].startswith("HTTP 500 x")
+    for e in doc["endpoints"]:
+        mine = {r["class"]: int(r["count"]) for r in failures if r["name"] == e["name"]}
+        assert mine == {k: n for k, n in e["errors"].items() if n}
 
 
 @pytest.fixture(scope="module")
@@ -278,9 +285,11 @@ def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
     doc = json.loads(files[0].read_text())
     # Per-name statistics as the targets work adds them (endpoints[] with V2 histograms).
     def endpoint(name, responses, status_errors):
-        return {"name": name, "requests_sent": responses + 1, "responses": responses, "non_2xx_3xx": status_errors,
-                "errors": {"timeout": 0, "status": status_errors}, "completed_per_s": responses / 2,
-                "latency": doc["latency"]}
+        e = json.loads(json.dumps(doc["endpoints"][0]))  # the run's own, in the schema's shape
+        e.update(name=name, requests_sent=responses + 1, responses=responses, non_2xx_3xx=status_errors,
+                 completed_per_s=responses / 2)
+        e["errors"] = {k: 0 for k in e["errors"]} | {"status": status_errors}
+        return e
     doc["endpoints"] = [endpoint("GET /a", 10, 1), endpoint("GET /b", 30, 0), endpoint("POST /c", 20, 5)]
     (tmp_path / "ep.json").write_text(json.dumps(doc))
     run = run_pacer("report", str(tmp_path / "ep.json"), "-o", str(tmp_path / "ep.html"), "--csv", str(tmp_path / "ep"))
@@ -355,3 +364,25 @@ def test_a_report_without_time_series_still_draws(browser, server, tmp_path):
     assert_figures_match(page, doc)
     verdict = page.evaluate("document.querySelector('[data-field=verdict]').textContent")
     assert verdict == "completed, no gate failed, no error"
+
+
+def test_a_targets_run_draws_each_endpoint(browser, server, tmp_path):
+    (tmp_path / "targets.txt").write_text(f"GET {server.url}\nGET {server.url}bytes/100\nGET {server.url}status/404\n")
+    run = subprocess.run([PACER_BIN, "-t1", "-c3", "-d2s", "--interval", "500ms", "--targets", "targets.txt",
+                          "--format", "json", "-o", "run.json", "--html", "run.html", "--csv", "run", server.url],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, (run.stdout, run.stderr)
+    doc = json.loads((tmp_path / "run.json").read_text())
+    assert len(doc["endpoints"]) == 3
+    page = open_report(browser, tmp_path / "run.html", "report-targets.png")
+    table = page.evaluate("Array.from(document.querySelectorAll('#endpoints-table tbody tr'))"
+                          ".map(r => [r.cells[0].textContent, Number(r.cells[2].dataset.value), Number(r.cells[3].dataset.value)])")
+    assert table == [[e["name"], e["responses"], e["non_2xx_3xx"]] for e in doc["endpoints"]]
+    by_name = next(c for c in chart_state(page) if c["title"] == "Requests per second by endpoint")
+    assert sorted(by_name["series"]) == sorted(e["name"] for e in doc["endpoints"])
+    assert by_name["inked"] > 1000 and by_name["hasData"]
+    with open(tmp_path / "run_stats.csv", newline="") as f:
+        rows = {r["name"]: r for r in csv.DictReader(f)}
+    for e in doc["endpoints"]:
+        assert int(rows[e["name"]]["failures"]) == sum(e["errors"].values())
+    assert int(rows["Aggregated"]["failures"]) == sum(doc["errors"].values())
