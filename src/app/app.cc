@@ -97,10 +97,13 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
                             script.get());
   live.finish();  // the terminal is back before anything else is printed
+  if (result) {
+    // report: before any copy of the report is rendered (the web view's too).
+    result->command_line = config.command_line;  // the HTML report's header
+    result->timeseries = live.take_series();     // --timeseries, --html, --csv
+  }
   if (web_view != nullptr) web_view->finish(result ? report::render_json(*result) : web::failure_json(result.error()));
   if (!result) return fail(result.error());
-  result->command_line = config.command_line;  // report: the HTML report's header
-  result->timeseries = live.take_series();     // report: --timeseries, --html, --csv
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {
     std::fputs(report::render_text(*result).c_str(), report_out);
