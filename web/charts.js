@@ -28,8 +28,9 @@
  *
  *   PacerCharts.table(el, spec) -> <table>
  *       spec: {columns: [{key, label, num?, format?}], rows: [{key: value}],
- *       sortable?}. With sortable, a click on a header sorts by that column
- *       (again: reversed). Numeric cells keep their raw value in data-value.
+ *       sortable?}. A value may be {value, text}: shown as text, sorted by value.
+ *       With sortable, a click on a header sorts by that column (again:
+ *       reversed). Numeric cells keep their raw value in data-value.
  *
  *   PacerCharts.fmtNs(ns), fmtCount(n), fmtRate(perS), fmtPct(fraction)
  *       The report's number formats ("1.23ms", "12,345", "1.2k/s", "12.5%").
@@ -338,6 +339,9 @@
 
   // ---- Tables --------------------------------------------------------------------
 
+  // A cell's raw value: a number or text, or {value, text} (a figure and how it is shown).
+  function raw(v) { return v != null && typeof v === 'object' && 'value' in v ? v.value : v; }
+
   function table(el, spec) {
     const t = document.createElement('table');
     t.className = 'pc-table' + (spec.sortable ? ' pc-sortable' : '');
@@ -357,7 +361,7 @@
           const td = tr.insertCell();
           const v = r[c.key];
           td.textContent = c.format ? c.format(v, r) : (v == null ? '–' : c.num ? fmtCount(v) : String(v));
-          if (c.num) { td.className = 'num'; if (v != null) td.dataset.value = String(v); }
+          if (c.num) { td.className = 'num'; if (raw(v) != null) td.dataset.value = String(raw(v)); }
         }
       }
     };
@@ -371,7 +375,7 @@
           descending = sortedBy === c.key ? !descending : !!c.num;
           sortedBy = c.key;
           const rows = spec.rows.slice().sort((a, b) => {
-            const x = a[c.key], y = b[c.key];
+            const x = raw(a[c.key]), y = raw(b[c.key]);
             const cmp = c.num ? (x ?? -Infinity) - (y ?? -Infinity) : String(x ?? '').localeCompare(String(y ?? ''));
             return descending ? -cmp : cmp;
           });

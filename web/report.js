@@ -43,7 +43,12 @@
 
   // ---- Reading the report --------------------------------------------------------
 
-  function errorTotal(r) { return ERROR_CLASSES.reduce((n, k) => n + ((r.errors || {})[k] || 0), 0); }
+  // Every class the report has (other modules add classes: redirect, decode, check...).
+  function errorClasses(errors) {
+    const keys = Object.keys(errors || {});
+    return ERROR_CLASSES.filter((k) => keys.includes(k)).concat(keys.filter((k) => !ERROR_CLASSES.includes(k)));
+  }
+  function errorTotal(r) { return errorClasses(r.errors).reduce((n, k) => n + (r.errors[k] || 0), 0); }
 
   function loadModelText(c) {
     if (!c || c.load_model === 'closed') return 'closed loop';
@@ -66,10 +71,14 @@
   function verdict(r) {
     const failures = (r.gates && r.gates.failures) || [];
     if (r.gave_up) return {ok: false, text: 'gave up: ' + r.gave_up};
-    if (failures.length) return {ok: false, text: 'gate failed: ' + failures.join('; ')};
+    // Each failure names its gate and the breach ("gate failed: p99<50ms (measured 594ms)").
+    if (failures.length) return {ok: false, text: failures.map((f) => (/^gate failed/.test(f) ? f : 'gate failed: ' + f)).join('; ')};
     if (r.no_request_succeeded) return {ok: false, text: 'failed: not one request succeeded'};
     if (r.interrupted) return {ok: null, text: 'interrupted: partial run'};
-    return {ok: true, text: (r.gates && r.gates.passed !== undefined) ? 'passed' : 'completed'};
+    // No gate failed; errors are shown, since a run without gates "passes" with any.
+    const errors = errorTotal(r);
+    if (errors) return {ok: null, text: `completed, no gate failed; ${C.fmtPct(r.error_rate)} errors (${C.fmtCount(errors)})`};
+    return {ok: true, text: 'completed, no gate failed, no error'};
   }
 
   // Histograms decoded once, with the report's exact min and max (V2 keeps buckets only).
@@ -139,12 +148,13 @@
       rps.push({label: 'sent', values: ts.map((p) => (p.duration_s > 0 ? p.sent / p.duration_s : null))});
     }
     C.timeChart(s, {title: 'Requests per second', unit: '/s', x, series: rps});
+    renderEndpointRates(s, ts, x);
     const ms = (k) => ts.map((p) => (p.latency_ns && p.latency_ns.count ? p.latency_ns[k] / 1e6 : null));
     C.timeChart(s, {title: 'Latency per interval (log)', unit: 'ms', log: true, x, series: [
       {label: 'p50', values: ms('p50')}, {label: 'p90', values: ms('p90')}, {label: 'p99', values: ms('p99')},
       {label: 'max', values: ms('max')},
       {label: 'oldest in flight', values: ts.map((p) => (p.oldest_in_flight_ns ? p.oldest_in_flight_ns / 1e6 : null)), dash: [3, 3]}]});
-    const errSeries = ERROR_CLASSES.filter((k) => k !== 'status' && ts.some((p) => p.errors && p.errors[k]))
+    const errSeries = errorClasses(r.errors).filter((k) => k !== 'status' && ts.some((p) => p.errors && p.errors[k]))
       .map((k) => ({label: k, values: ts.map((p) => p.errors[k] / p.duration_s)}));
     errSeries.push({label: 'status ≥ 400 (non-2xx/3xx)', values: ts.map((p) => (p.errors ? p.errors.status : 0) / p.duration_s)});
     C.timeChart(s, {title: 'Errors per second, by class', unit: '/s', x, series: errSeries});
@@ -152,6 +162,24 @@
       {label: 'requests in flight', values: ts.map((p) => p.in_flight)}];
     if (open) conns.push({label: 'backlog', values: ts.map((p) => p.backlog)});
     C.timeChart(s, {title: 'Connections', unit: '', x, series: conns});
+  }
+
+  // Completed requests per second of each request name (the intervals' "endpoints"),
+  // when there are several: the eight busiest, the rest summed as "others".
+  function renderEndpointRates(s, ts, x) {
+    const totals = {};
+    for (const p of ts) for (const [name, c] of Object.entries(p.endpoints || {})) totals[name] = (totals[name] || 0) + (c.completed || 0);
+    const names = Object.keys(totals).sort((a, b) => totals[b] - totals[a]);
+    if (names.length < 2) return;
+    const shown = names.slice(0, 8);
+    const rate = (p, c) => (p.duration_s > 0 ? c / p.duration_s : null);
+    const series = shown.map((name) => ({label: name,
+      values: ts.map((p) => rate(p, ((p.endpoints || {})[name] || {}).completed || 0))}));
+    if (names.length > shown.length) {
+      series.push({label: `${names.length - shown.length} others`, values: ts.map((p) => rate(p,
+        Object.entries(p.endpoints || {}).filter(([n]) => !shown.includes(n)).reduce((a, [, c]) => a + (c.completed || 0), 0)))});
+    }
+    C.timeChart(s, {title: 'Requests per second by endpoint', unit: '/s', x, series});
   }
 
   // The first byte's histogram under whichever name the report gives it.
@@ -198,7 +226,7 @@
     if (r.first_error) reasons[r.first_error.split(':')[0]] = r.first_error;
     if (r.tls_first_error) reasons.tls = r.tls_first_error;
     for (const [k, v] of Object.entries(r.first_errors || {})) reasons[k] = v;
-    const errs = ERROR_CLASSES.filter((k) => (r.errors || {})[k]).map((k) => ({cls: k, count: r.errors[k], reason: reasons[k] || ''}));
+    const errs = errorClasses(r.errors).filter((k) => r.errors[k]).map((k) => ({cls: k, count: r.errors[k], reason: reasons[k] || ''}));
     s.append(h('h3', {}, 'Errors by class'));
     if (errs.length) {
       C.table(s, {columns: [{key: 'cls', label: 'class'}, {key: 'count', label: 'count', num: true},
@@ -206,27 +234,29 @@
     } else s.append(h('p', {class: 'pr-note', 'data-figure': 'no-errors'}, 'No error.'));
   }
 
-  // Endpoints (per request name), when the report has them: whatever figures each
-  // entry carries, its latency percentiles spread into columns.
+  // Endpoints (per request name: targets' endpoints[], docs/report.schema.json), when
+  // the report has them: a sortable table of each name's figures.
   function renderEndpoints(el, r) {
     const eps = r.endpoints;
     if (!Array.isArray(eps) || !eps.length) return;
     const s = section(el, 'Endpoints', 'endpoints');
     const rows = eps.map((e) => {
-      const lat = e.latency || {};
-      const errors = typeof e.errors === 'object' && e.errors ? Object.values(e.errors).reduce((a, b) => a + (b || 0), 0) : e.errors;
-      const responses = e.responses ?? (e.counts && e.counts.responses) ?? e.requests;
-      const row = {name: e.name, responses, errors, rps: e.completed_per_s ?? (e.rates && e.rates.completed_per_s) ??
-        (r.duration_s > 0 && responses != null ? responses / r.duration_s : null)};
-      for (const k of ['50', '90', '99', '100']) row['p' + k] = pct(lat, k);
+      const errors = e.errors && typeof e.errors === 'object' ? Object.values(e.errors).reduce((a, b) => a + (b || 0), 0) : e.errors;
+      const row = {name: e.name, sent: e.requests_sent, responses: e.responses, non2xx: e.non_2xx_3xx, errors,
+        rps: e.completed_per_s ?? (r.duration_s > 0 && e.responses != null ? e.responses / r.duration_s : null)};
+      for (const k of ['50', '90', '99', '100']) row['p' + k] = pct(e.latency, k);
       return row;
     });
     const pcol = (k) => ({key: 'p' + k, label: k === '100' ? 'max' : 'p' + k, num: true, format: (v) => v.text});
     const t = C.table(s, {sortable: true, columns: [{key: 'name', label: 'name'},
-      {key: 'responses', label: 'responses', num: true}, {key: 'errors', label: 'errors', num: true},
+      {key: 'sent', label: 'sent', num: true}, {key: 'responses', label: 'responses', num: true},
+      {key: 'non2xx', label: 'non-2xx/3xx', num: true}, {key: 'errors', label: 'errors', num: true},
       {key: 'rps', label: 'req/s', num: true, format: C.fmtRate}, pcol('50'), pcol('90'), pcol('99'), pcol('100')],
-      rows: rows.map((x) => Object.assign({}, x, {p50: x.p50, p90: x.p90, p99: x.p99, p100: x.p100}))});
+    rows});
     t.id = 'endpoints-table';
+    if (r.endpoint_names && r.endpoint_names.capped) {
+      s.append(h('p', {class: 'pr-note'}, `Names past --max-names ${r.endpoint_names.max_names} are counted under (other).`));
+    }
   }
 
   async function render(el, r) {
@@ -240,8 +270,8 @@
 
   // ---- Two runs ------------------------------------------------------------------
 
-  function changeText(c) {
-    if (c == null) return '–';
+  function changeText(c, row) {
+    if (c == null) return row && row.candidate ? 'new' : '–';
     return (c > 0 ? '+' : '') + (c * 100).toFixed(2) + '%';
   }
 
@@ -262,7 +292,8 @@
       {key: 'baseline', label: 'baseline', num: true, format: (v, row) => row.fmt(v)},
       {key: 'candidate', label: 'candidate', num: true, format: (v, row) => row.fmt(v)},
       {key: 'change', label: 'change', num: true, format: changeText}],
-    rows: cmp.changes.map((c) => Object.assign({fmt: c.unit === 'ns' ? C.fmtNs : c.unit === '/s' ? C.fmtRate : C.fmtCount}, c))});
+    rows: cmp.changes.map((c) => Object.assign({fmt: c.unit === 'ns' ? C.fmtNs : c.unit === '/s' ? C.fmtRate :
+      c.unit === 'fraction' ? C.fmtPct : C.fmtCount}, c))});
     Array.from(t.tBodies[0].rows).forEach((tr, i) => {
       const c = cmp.changes[i];
       tr.dataset.figure = c.figure;

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "app/live_output.h"
+#include "app/report_command.h"
 #include "app/run_description.h"
 #include "app/signals.h"
 #include "cli/cli.h"
@@ -22,6 +23,7 @@
 #include "engine/run.h"
 #include "io/select.h"
 #include "core/atomic_file.h"
+#include "html/report_files.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
 #include "report/json.h"
@@ -95,6 +97,11 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
                             script.get());
   live.finish();  // the terminal is back before anything else is printed
+  if (result) {
+    // report: before any copy of the report is rendered (the web view's too).
+    result->command_line = config.command_line;  // the HTML report's header
+    result->timeseries = live.take_series();     // --timeseries, --html, --csv
+  }
   if (web_view != nullptr) web_view->finish(result ? report::render_json(*result) : web::failure_json(result.error()));
   if (!result) return fail(result.error());
   const std::vector<std::string> gates = report::failed_gates(*result);
@@ -113,6 +120,13 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   if (!config.hgrm_path.empty()) {
     const std::string hgrm = report::render_hgrm(result->latency, 1e6);  // ns -> ms, as wrk2 prints
     if (Status written = write_file_atomically(config.hgrm_path, hgrm); !written) return fail(written.error());
+  }
+  // report: --html and --csv, drawn from the JSON report (so is `pacer report`).
+  if (!config.html_path.empty() || !config.csv_prefix.empty()) {
+    if (Status written = html::write_report_files(report::render_json(*result), config.html_path, config.csv_prefix);
+        !written) {
+      return fail(written.error());
+    }
   }
   if (script) {
     // done() prints after the report; os.exit(n) in it decides the exit code.
@@ -252,6 +266,8 @@ int main_entry(int argc, char** argv) {
       return to_int(run_merge(inv.merge));
     case cli::Command::kCert:
       return to_int(run_cert(inv.cert));
+    case cli::Command::kReport:
+      return to_int(run_report_command(inv.report));
   }
   return to_int(ExitCode::kRunFailed);
 }

@@ -8,6 +8,7 @@
 
 #include "core/shard_share.h"
 #include "report/interval_report.h"
+#include "report/timeseries_merge.h"
 #include "report/units.h"
 #include "ui/dashboard_render.h"
 #include "ui/plain_progress.h"
@@ -52,6 +53,7 @@ LiveOutput::LiveOutput(const Config& config, const ui::DisplayChoice& display, s
       per_interval_(display.live ? report::intervals_per_interval(config.interval_ns, config.refresh_ns) : 1),
       run_info_(run_info_for(config)) {
   engine_interval_ns_ = config.interval_ns / per_interval_;
+  if (config.keeps_timeseries()) kept_series_.emplace();
   if (display_.live) {
     model_.emplace(run_info_);
     screen_ = std::make_unique<ui::LiveScreen>(STDOUT_FILENO);
@@ -99,6 +101,10 @@ void LiveOutput::emit_interval() {
       std::fflush(series_);
     }
     if (listener_) listener_(interval, line);  // the same line: one serializer for both
+  }
+  if (kept_series_) {
+    kept_series_->push_back(report::timeseries_entry(
+        report::render_interval_ndjson(interval, true, config_.shard_index, config_.shard_count)));
   }
   if (model_) {
     model_->on_interval(interval);

@@ -12,6 +12,8 @@
 #include <memory>
 #include <string>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/config.h"
 #include "engine/run.h"
@@ -45,6 +47,11 @@ class LiveOutput {
   // report prints on the normal screen. Idempotent.
   void finish();
 
+  // report (issue 17): with config.keeps_timeseries(), every interval's NDJSON object
+  // with its histogram (report/timeseries_merge.h), for the JSON report, --html and
+  // --csv; nullopt otherwise. Call after finish().
+  std::optional<std::vector<std::string>> take_series() { return std::move(kept_series_); }
+
  private:
   void on_engine_interval(const report::IntervalReport& interval);
   void emit_interval();
@@ -63,6 +70,7 @@ class LiveOutput {
   std::optional<ui::DashboardModel> model_;
   std::unique_ptr<ui::LiveScreen> screen_;
   TimeNs last_draw_ns_ = 0;
+  std::optional<std::vector<std::string>> kept_series_;
 };
 
 // The live view's short description of the load model ("closed loop", "open, constant 1000/s").

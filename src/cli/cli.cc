@@ -31,6 +31,7 @@
 #include "cli/merge_options.h"
 #include "cli/option_scan.h"
 #include "cli/protocol_options.h"
+#include "cli/report_options.h"
 #include "cli/serve_options.h"
 #include "cli/units.h"
 #include "proto/http1_request.h"
@@ -53,9 +54,10 @@ enum RunOption : int {
   // Targets and request names (issue 15).
   kTargets, kTargetsOrder, kMaxNames,
   kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
+  kHtml, kCsv,  // report (issue 17)
 };
 
-constexpr std::array<OptionSpec, 54> kRunOptions{{
+constexpr std::array<OptionSpec, 56> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -111,6 +113,8 @@ constexpr std::array<OptionSpec, 54> kRunOptions{{
     {kWeb, '\0', "web", false, &looks_like_web_address},
     {kWebToken, '\0', "web-token", true},
     {kWebLinger, '\0', "web-linger", true},
+    {kHtml, '\0', "html", true},
+    {kCsv, '\0', "csv", true},
 }};
 
 // The run options and the wire options (cli/wire_options.h), scanned as one table.
@@ -333,6 +337,11 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       config.script_path = option.value;
       return Ok{};
     case kHdr: config.hgrm_path = option.value; return Ok{};
+    case kHtml: config.html_path = option.value; return Ok{};
+    case kCsv:
+      if (option.value.empty()) return bad_argument(fmt::format("{}: the prefix is empty", option.flag));
+      config.csv_prefix = option.value;
+      return Ok{};
     case kHttp2: config.http2 = true; return Ok{};
     case kStreams:
       draft.streams_given = true;
@@ -380,7 +389,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
 Status check_positionals(const std::vector<std::string>& positionals, Command command,
                          Config& config) {
   for (const std::string& arg : positionals) {
-    if (arg == "serve" || arg == "demo" || arg == "merge" || arg == "cert") {
+    if (arg == "serve" || arg == "demo" || arg == "merge" || arg == "cert" || arg == "report") {
       return bad_argument(fmt::format("'{}' must come first: pacer {} [options]", arg, arg));
     }
   }
@@ -527,10 +536,29 @@ Result<Invocation> parse(const std::vector<std::string>& args, std::istream& std
   if (!args.empty() && args[0] == "serve") return parse_serve(all.subspan(1));
   if (!args.empty() && args[0] == "merge") return parse_merge(all.subspan(1));
   if (!args.empty() && args[0] == "cert") return parse_cert(all.subspan(1));
-  if (!args.empty() && args[0] == "demo") {
-    return parse_run(Command::kDemo, all.subspan(1), stdin_stream);
+  if (!args.empty() && args[0] == "report") return parse_report(all.subspan(1));
+  auto run = !args.empty() && args[0] == "demo" ? parse_run(Command::kDemo, all.subspan(1), stdin_stream)
+                                                 : parse_run(Command::kRun, all, stdin_stream);
+  if (run) run->run.command_line = quote_command_line(args);  // report: the HTML report's header
+  return run;
+}
+
+std::string quote_command_line(const std::vector<std::string>& args) {
+  std::string out = "pacer";
+  for (const std::string& arg : args) {
+    const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./:=,@%+").find(c) != std::string_view::npos;
+    });
+    out += ' ';
+    if (plain) {
+      out += arg;
+      continue;
+    }
+    out += '\'';
+    for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
   }
-  return parse_run(Command::kRun, all, stdin_stream);
+  return out;
 }
 
 }  // namespace pacer::cli

@@ -21,6 +21,7 @@ enum class Command {
   kDemo,     // pacer demo [options]: built-in target in-process + a short run
   kMerge,    // pacer merge [options] FILE...: combine shards' JSON reports
   kCert,     // pacer cert --out DIR: write a self-signed certificate and key
+  kReport,   // pacer report [options] FILE...: HTML/CSV from JSON reports, or --compare two
   kHelp,     // -h/--help (also `pacer serve --help`): print usage, exit 0
   kVersion,  // -v/--version
 };
@@ -43,22 +44,40 @@ struct CertOptions {
   int valid_days = 30;
 };
 
+// report (issue 17): `pacer report`: which JSON reports to draw, and where.
+struct ReportOptions {
+  std::vector<std::string> paths;       // one run (several: its shards, merged), or two with --compare
+  std::string output_path;              // -o: the HTML report
+  std::string csv_prefix;               // --csv: PREFIX_stats.csv, _history.csv, _failures.csv
+  bool compare = false;                 // --compare BASELINE CANDIDATE
+  std::string max_regression;           // --max-regression p99=10%,rps=5% (checked at parse time)
+  bool force = false;                   // as pacer merge's
+  bool allow_missing = false;
+  TimeNs start_tolerance_ns = kNsPerS;
+};
+
 struct Invocation {
   Command command = Command::kRun;
   Config run;                  // kRun and kDemo (for kDemo, target is filled in by the app)
   server::ServeConfig serve;   // kServe
   MergeOptions merge;          // kMerge
   CertOptions cert;            // kCert
+  ReportOptions report;        // kReport
   std::string help_text;       // kHelp: the usage text to print
 };
 
 // args: argv[1..]. stdin_stream is read only for `-b @-`.
 Result<Invocation> parse(const std::vector<std::string>& args, std::istream& stdin_stream);
 
+// report: argv[1..] as one shell command line ("pacer -c 10 'http://x/?a b'"):
+// arguments with characters a shell would read specially are single-quoted.
+std::string quote_command_line(const std::vector<std::string>& args);
+
 std::string usage();        // `pacer --help`
 std::string serve_usage();  // `pacer serve --help`
 std::string merge_usage();  // `pacer merge --help`
 std::string cert_usage();   // `pacer cert --help`
+std::string report_usage(); // `pacer report --help`
 std::string version_line(); // "pacer X.Y.Z [io_uring]", "[epoll]", "[epoll; io_uring unavailable: why]""
 
 }  // namespace pacer::cli

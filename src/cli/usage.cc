@@ -17,6 +17,7 @@ std::string usage() {
        pacer demo [options]
        pacer merge [options] FILE...
        pacer cert --out DIR [options]
+       pacer report [options] RUN.json... -o report.html
 
   URL is http:// or https://, e.g. http://127.0.0.1:8080/index.html
 
@@ -146,6 +147,11 @@ Output:
       --plain          no live view: one progress line per --interval
                        on stderr (the default when stdout is not a
                        terminal, or TERM=dumb); NO_COLOR turns off colour
+      --html FILE      write the run as one self-contained HTML page
+                       (charts, percentile plot, tables; no request to
+                       any host), also on Ctrl-C; see pacer report
+      --csv PREFIX     write PREFIX_stats.csv, PREFIX_history.csv and
+                       PREFIX_failures.csv (Locust's columns)
 
 Live web view (see docs/web.md):
       --web [ADDR]     serve a live page while the run goes: charts,
@@ -286,6 +292,37 @@ Options:                                                      [default]
                        (repeatable)       [localhost, 127.0.0.1, ::1]
       --days N         how long it is valid                      [30]
   -h, --help           print this help and exit
+)";
+}
+
+std::string report_usage() {
+  return R"(Usage: pacer report [options] RUN.json... -o report.html
+       pacer report BASELINE.json CANDIDATE.json --compare [-o diff.html]
+
+Draws pacer's JSON reports as one self-contained HTML page (the page --html
+writes): several files are the shards of one run, merged as pacer merge
+merges them. With --compare, the change of each headline figure from the
+baseline to the candidate is printed as a table, and drawn overlaid.
+A report drawn over time needs its time series (run with --timeseries,
+--html or --csv).
+
+Options:                                                      [default]
+  -o, --output FILE    write the HTML page to FILE, atomically
+      --csv PREFIX     also write PREFIX_stats.csv, PREFIX_history.csv
+                       and PREFIX_failures.csv (one run only)
+      --compare        BASELINE.json CANDIDATE.json: print and draw
+                       the change of each figure
+      --max-regression LIST
+                       with --compare, exit 3 when a figure got worse
+                       by more than its bound, e.g. "p99=10%,rps=5%";
+                       figures: requests rps errors error_rate p50 p90
+                       p99 p99.9 max mean (latency and errors: higher
+                       is worse; requests and rps: lower is worse)
+      --force, --allow-missing, --start-tolerance T
+                       as pacer merge, for the shards of one run
+  -h, --help           print this help and exit
+
+Exit: 0 drawn, 2 bad arguments or unreadable report, 3 a bound broken.
 )";
 }
 

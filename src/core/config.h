@@ -195,6 +195,12 @@ struct Config {
   TimeNs refresh_ns = 100 * kNsPerMs;     // --refresh: how often the live view is redrawn
   bool plain = false;                     // --plain: plain progress lines, never the live view
   WebViewOptions web;                     // --web (live web view)
+  // report (issue 17): files written at the end of the run (and of an interrupted one).
+  std::string html_path;                  // --html FILE: the self-contained HTML report
+  std::string csv_prefix;                 // --csv PREFIX: PREFIX_stats.csv, _history.csv, _failures.csv
+  // The JSON report (and these files) carry the time series.
+  std::string command_line;               // the command as given, shell-quoted (the HTML report's header)
+  bool keeps_timeseries() const { return !timeseries_path.empty() || !html_path.empty() || !csv_prefix.empty(); }
   // stdout carries data for a program: the JSON report (--format json without -o)
   // or the time series (--timeseries -). Nothing else may be written there.
   bool stdout_is_data() const { return timeseries_path == "-" || (json_format && output_path.empty()); }

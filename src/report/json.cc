@@ -176,6 +176,16 @@ json endpoints_json(const RunReport& r) {
   return out;
 }
 
+// report (issue 17): the command line, and the time series (--timeseries, --html):
+// each interval's NDJSON object with its histogram. Both absent when not known.
+void add_report_fields(json& out, const RunReport& r) {
+  if (!r.command_line.empty()) out["command_line"] = r.command_line;
+  if (!r.timeseries) return;
+  json series = json::array();
+  for (const std::string& entry : *r.timeseries) series.push_back(json::parse(entry));
+  out["timeseries"] = std::move(series);
+}
+
 }  // namespace
 
 std::string render_json(const RunReport& r) {
@@ -244,6 +254,7 @@ std::string render_json(const RunReport& r) {
   out["endpoint_names"] = {{"max_names", r.max_names}, {"capped", r.names_capped}, {"targets_file", r.targets_file}};
   add_wire_counts(out, r);
   if (r.merge) out["merge"] = merge_json(*r.merge);
+  add_report_fields(out, r);
   return out.dump(2) + "\n";
 }
 

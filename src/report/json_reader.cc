@@ -296,6 +296,25 @@ void read_endpoints(const Field& root, RunReport& r) {
   }
 }
 
+// report (issue 17): the command line and the time series, both optional. Each
+// interval is kept as its JSON text; its histogram is decoded when merged.
+void read_report_fields(const Field& root, RunReport& r) {
+  if (root.has("command_line") && !root.at("command_line").is_null()) r.command_line = root.at("command_line").string();
+  if (!root.has("timeseries")) return;
+  const Field series = root.at("timeseries");
+  if (!series.value().is_array()) series.fail("expected an array");
+  std::vector<std::string> entries;
+  for (std::size_t i = 0; i < series.value().size(); ++i) {
+    const Field entry(series.value()[i], fmt::format("timeseries[{}]", i));
+    entry.at("start_s").number();
+    entry.at("duration_s").number();
+    entry.at("completed").count();
+    entry.at("histogram").string();
+    entries.push_back(entry.value().dump());
+  }
+  r.timeseries = std::move(entries);
+}
+
 RunReport read_report(const json& doc) {
   const Field root(doc, "");
   if (!doc.is_object()) root.fail(fmt::format("expected a JSON object, got {}", doc.type_name()));
@@ -328,6 +347,7 @@ RunReport read_report(const json& doc) {
   const Field tls_first_error = root.at("tls_first_error");
   if (!tls_first_error.is_null()) r.tls_first_error = tls_first_error.string();
   read_endpoints(root, r);
+  read_report_fields(root, r);
   return r;
 }
 

@@ -108,6 +108,13 @@ struct RunReport {
   bool targets_file = false;               // --targets was used (the text report shows Endpoints)
   std::size_t targets_count = 0;           // --targets: how many targets the file held (0: not known)
   std::string targets_order;               // --targets-order ("round-robin", "random", "weighted")
+
+  // report (issue 17): the time series, kept with --timeseries or --html: each
+  // interval's NDJSON object (report/interval_report.h) with its V2 histogram, in
+  // order, as compact JSON text, so whatever fields the lines carry come along.
+  // nullopt: not kept (the JSON report then has no "timeseries").
+  std::optional<std::vector<std::string>> timeseries;
+  std::string command_line;                // the command as given, shell-quoted; "" when unknown
 };
 
 // The part of the whole test this report covers, with its figures

@@ -32,6 +32,12 @@ TEST(Usage, CertUsageFitsIn80Columns) { expect_lines_fit_80_columns(cert_usage()
 
 TEST(Usage, MergeUsageFitsIn80Columns) { expect_lines_fit_80_columns(merge_usage()); }
 
+TEST(Usage, ReportUsageFitsIn80ColumnsAndTheRunListsItsFiles) {
+  expect_lines_fit_80_columns(report_usage());
+  expect_mentions(report_usage(), {"--compare", "--max-regression LIST", "--csv PREFIX", "-o, --output FILE"});
+  expect_mentions(usage(), {"--html FILE", "--csv PREFIX", "pacer report"});
+}
+
 TEST(Usage, RunUsageListsTheTlsOptions) {
   expect_mentions(usage(), {"-k, --insecure", "--cacert FILE", "--cert FILE", "--key FILE", "--no-tls-resume",
                             "https://", "pacer cert"});

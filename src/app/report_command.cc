@@ -1,0 +1,103 @@
+// `pacer report`; see the header. One run: a single file is drawn as it is (every
+// field it has, gates and endpoints included); several are merged first, exactly
+// as `pacer merge` merges them, and the merge's JSON report is drawn.
+#include "app/report_command.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.h"
+#include "html/compare.h"
+#include "html/html_page.h"
+#include "html/report_files.h"
+#include "report/json.h"
+#include "report/json_reader.h"
+#include "report/merge.h"
+
+namespace pacer::app {
+namespace {
+
+ExitCode fail(const Error& error) {
+  std::fprintf(stderr, "pacer report: %s\n", error.message.c_str());
+  return error.kind == ErrorKind::kRuntime ? ExitCode::kRunFailed : ExitCode::kBadArguments;
+}
+
+// A file's text, checked to be a pacer report (read back whole, as pacer merge does).
+Result<std::string> read_report_text(const std::string& path, report::RunReport* parsed) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad_input(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto report = report::read_json_report(text.str(), path);
+  if (!report) return report.error();
+  if (parsed != nullptr) *parsed = std::move(*report);
+  return text.str();
+}
+
+// The JSON report of the run the files hold: one file's own text, or the merge's.
+Result<std::string> run_json(const cli::ReportOptions& options) {
+  if (options.paths.size() == 1) return read_report_text(options.paths[0], nullptr);
+  std::vector<report::RunReport> shards(options.paths.size());
+  for (std::size_t i = 0; i < options.paths.size(); ++i) {
+    auto text = read_report_text(options.paths[i], &shards[i]);
+    if (!text) return text.error();
+  }
+  report::MergeRules rules;
+  rules.force = options.force;
+  rules.allow_missing = options.allow_missing;
+  rules.start_tolerance_ns = options.start_tolerance_ns;
+  auto merged = report::merge_reports(shards, options.paths, rules);
+  if (!merged) return merged.error();
+  return report::render_json(*merged);
+}
+
+ExitCode compare(const cli::ReportOptions& options) {
+  auto base = read_report_text(options.paths[0], nullptr);
+  if (!base) return fail(base.error());
+  auto cand = read_report_text(options.paths[1], nullptr);
+  if (!cand) return fail(cand.error());
+  auto changes = html::compare_reports(*base, *cand);
+  if (!changes) return fail(changes.error());
+  std::vector<html::RegressionBound> bounds;
+  if (!options.max_regression.empty()) {
+    auto parsed = html::parse_regression_bounds(options.max_regression, "--max-regression");
+    if (!parsed) return fail(parsed.error());
+    bounds = std::move(*parsed);
+  }
+  const std::vector<html::BoundResult> results = html::check_bounds(*changes, bounds);
+  std::fputs(html::render_compare_text(*changes, results, options.paths[0], options.paths[1]).c_str(), stdout);
+  std::fflush(stdout);
+  if (!options.output_path.empty()) {
+    const std::string data =
+        html::render_compare_json(*base, *cand, *changes, results, options.paths[0], options.paths[1]);
+    const std::string page = html::render_page("pacer: " + options.paths[0] + " vs " + options.paths[1], data);
+    if (Status written = write_file_atomically(options.output_path, page); !written) return fail(written.error());
+  }
+  std::string broken;
+  for (const html::BoundResult& r : results) {
+    if (r.broken) broken += fmt::format("{}{} (bound {:g}%)", broken.empty() ? "" : ", ", r.bound.figure, r.bound.limit * 100);
+  }
+  if (broken.empty()) return ExitCode::kOk;
+  std::fprintf(stderr, "pacer report: regression beyond --max-regression: %s\n", broken.c_str());
+  return ExitCode::kGateFailed;
+}
+
+}  // namespace
+
+ExitCode run_report_command(const cli::ReportOptions& options) {
+  if (options.compare) return compare(options);
+  auto json = run_json(options);
+  if (!json) return fail(json.error());
+  if (Status written = html::write_report_files(*json, options.output_path, options.csv_prefix); !written) {
+    return fail(written.error());
+  }
+  return ExitCode::kOk;
+}
+
+}  // namespace pacer::app

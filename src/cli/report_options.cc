@@ -1,0 +1,94 @@
+// `pacer report` options; see the header. Drawing is app/report_command.cc.
+#include "cli/report_options.h"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "cli/option_scan.h"
+#include "cli/units.h"
+#include "core/atomic_file.h"
+#include "html/compare.h"
+
+namespace pacer::cli {
+namespace {
+
+enum ReportOption : int { kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kHelp };
+
+constexpr std::array<OptionSpec, 8> kReportOptions{{
+    {kOutput, 'o', "output", true},
+    {kCsv, '\0', "csv", true},
+    {kCompare, '\0', "compare", false},
+    {kMaxRegression, '\0', "max-regression", true},
+    {kForce, '\0', "force", false},
+    {kAllowMissing, '\0', "allow-missing", false},
+    {kStartTolerance, '\0', "start-tolerance", true},
+    {kHelp, 'h', "help", false},
+}};
+
+Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
+  switch (option.id) {
+    case kOutput:
+      report.output_path = option.value;
+      return check_writable_path(option.value, option.flag);
+    case kCsv:
+      if (option.value.empty()) return bad_argument(fmt::format("{}: the prefix is empty", option.flag));
+      report.csv_prefix = option.value;
+      for (const char* suffix : {"_stats.csv", "_history.csv", "_failures.csv"}) {
+        if (Status ok = check_writable_path(option.value + suffix, option.flag); !ok) return ok;
+      }
+      return Ok{};
+    case kCompare: report.compare = true; return Ok{};
+    case kMaxRegression: {
+      auto bounds = html::parse_regression_bounds(option.value, option.flag);
+      if (!bounds) return bounds.error();
+      report.max_regression = option.value;
+      return Ok{};
+    }
+    case kForce: report.force = true; return Ok{};
+    case kAllowMissing: report.allow_missing = true; return Ok{};
+    case kStartTolerance: {
+      auto tolerance = parse_duration(option.value, option.flag);
+      if (!tolerance) return tolerance.error();
+      report.start_tolerance_ns = *tolerance;
+      return Ok{};
+    }
+    default: return Ok{};
+  }
+}
+
+Status check_report_options(const ReportOptions& r) {
+  if (r.paths.empty()) return bad_argument("report: give at least one JSON report file (pacer report --help)");
+  if (r.compare && r.paths.size() != 2) {
+    return bad_argument(fmt::format("report --compare: give two reports, BASELINE.json CANDIDATE.json (got {})",
+                                    r.paths.size()));
+  }
+  if (!r.max_regression.empty() && !r.compare) return bad_argument("report: --max-regression needs --compare");
+  if (!r.compare && r.output_path.empty() && r.csv_prefix.empty()) {
+    return bad_argument("report: give -o FILE (the HTML report) or --csv PREFIX");
+  }
+  if (r.compare && !r.csv_prefix.empty()) return bad_argument("report: --csv draws one run, not a --compare");
+  return Ok{};
+}
+
+}  // namespace
+
+Result<Invocation> parse_report(std::span<const std::string> args) {
+  const ScanResult scan = scan_options(args, kReportOptions, "pacer report --help");
+  Invocation out;
+  if (scan.has(kHelp)) {
+    out.command = Command::kHelp;
+    out.help_text = report_usage();
+    return out;
+  }
+  if (scan.first_error) return *scan.first_error;
+  for (const ScannedOption& option : scan.options) {
+    if (Status applied = apply_report_option(option, out.report); !applied) return applied.error();
+  }
+  out.report.paths = scan.positionals;
+  if (Status ok = check_report_options(out.report); !ok) return ok.error();
+  out.command = Command::kReport;
+  return out;
+}
+
+}  // namespace pacer::cli

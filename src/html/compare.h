@@ -1,0 +1,62 @@
+// report (issue 17): `pacer report BASE.json CAND.json --compare`: each headline
+// figure's change from the baseline to the candidate, the --max-regression bounds
+// checked against them, the text table for stdout and the "pacer-compare" JSON the
+// HTML page draws (web/report.js). Pure; main thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/expected.h"
+
+namespace pacer::html {
+
+// One headline figure of both runs. change = (candidate - baseline) / baseline;
+// nullopt when the baseline is 0 and the candidate is not.
+struct FigureChange {
+  std::string figure;      // its name in --max-regression: requests, rps, errors, error_rate, p50 ... max, mean
+  std::string label;       // for people
+  std::string unit;        // "ns", "/s", "" (a count) or "fraction"
+  double baseline = 0;
+  double candidate = 0;
+  std::optional<double> change;
+  bool higher_is_worse = true;  // latency and errors; false for throughput
+};
+
+// --max-regression p99=10%,rps=5%: how much worse a figure may get, as a fraction.
+struct RegressionBound {
+  std::string figure;
+  double limit = 0;  // 0.10 for 10%
+};
+
+struct BoundResult {
+  RegressionBound bound;
+  std::optional<double> change;  // nullopt: from 0 to more than 0
+  bool broken = false;           // worse by more than the limit
+};
+
+// Parses "p99=10%,rps=5%" (percentages; a figure named at most once). kBadArgument
+// naming the flag and the part at fault.
+Result<std::vector<RegressionBound>> parse_regression_bounds(std::string_view text, std::string_view flag);
+
+// The figures of two JSON reports (render_json's text). kBadInput when one is not a
+// pacer report.
+Result<std::vector<FigureChange>> compare_reports(std::string_view baseline_json, std::string_view candidate_json);
+
+std::vector<BoundResult> check_bounds(const std::vector<FigureChange>& changes,
+                                      const std::vector<RegressionBound>& bounds);
+
+// The table printed on stdout: figure, baseline, candidate, change; then one line
+// per bound ("p99: +12.00% > 10.00%: regression").
+std::string render_compare_text(const std::vector<FigureChange>& changes, const std::vector<BoundResult>& bounds,
+                                const std::string& baseline_name, const std::string& candidate_name);
+
+// {"schema": "pacer-compare", baseline_name, candidate_name, baseline, candidate,
+// changes, bounds}: what the HTML page draws.
+std::string render_compare_json(std::string_view baseline_json, std::string_view candidate_json,
+                                const std::vector<FigureChange>& changes, const std::vector<BoundResult>& bounds,
+                                const std::string& baseline_name, const std::string& candidate_name);
+
+}  // namespace pacer::html

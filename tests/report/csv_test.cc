@@ -1,0 +1,119 @@
+// --csv (src/report/csv.h): Locust's columns from the JSON report, exact.
+#include "report/csv.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/json.h"
+
+namespace pacer::report {
+namespace {
+
+std::vector<std::vector<std::string>> rows(const std::string& csv) {
+  std::vector<std::vector<std::string>> out;
+  std::istringstream in(csv);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::string cell;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+        cell += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        cells.push_back(cell);
+        cell.clear();
+      } else {
+        cell += c;
+      }
+    }
+    cells.push_back(cell);
+    out.push_back(cells);
+  }
+  return out;
+}
+
+RunReport sample() {
+  RunReport r;
+  r.url = "http://127.0.0.1:1/";
+  r.threads = 1;
+  r.connections = 2;
+  r.duration_ns = 2 * kNsPerS;
+  r.timeout_ns = kNsPerS;
+  r.measured_ns = 2 * kNsPerS;
+  r.counters.responses = 100;
+  r.counters.status_counts[200] = 90;
+  r.counters.status_counts[503] = 10;
+  r.counters.errors.status = 10;
+  r.counters.errors.timeout = 4;
+  r.first_error = "timeout: no response within 1s, \"quoted\"";
+  r.latency.record_n(1'000'000, 50);
+  r.latency.record_n(2'000'000, 50);
+  return r;
+}
+
+TEST(Csv, StatsHasLocustsColumnsAndTheAggregatedRow) {
+  auto csv = render_csv(render_json(sample()));
+  ASSERT_TRUE(csv) << csv.error().message;
+  const auto t = rows(csv->stats);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0][0], "name");
+  EXPECT_EQ(t[0][1], "requests");
+  EXPECT_EQ(t[0][3], "median_ms");
+  EXPECT_EQ(t[0].back(), "failures_per_s");
+  EXPECT_EQ(t[1][0], "Aggregated");
+  EXPECT_EQ(t[1][1], "104");  // 100 responses + 4 timeouts
+  EXPECT_EQ(t[1][2], "14");   // 10 status >= 400 + 4 timeouts
+  EXPECT_EQ(t[1][3], "1.000447");  // the median: the 1 ms bucket's highest value, as the text report
+  EXPECT_EQ(t[1][5], "1.000000");  // min, exact
+  EXPECT_EQ(t[1][6], "2.000000");  // max, exact
+  EXPECT_EQ(t[1][t[1].size() - 2], "52.000000");  // 104 requests / 2 s
+}
+
+TEST(Csv, FailuresNameTheClassAndTheFirstReasonQuoted) {
+  auto csv = render_csv(render_json(sample()));
+  ASSERT_TRUE(csv);
+  const auto t = rows(csv->failures);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0], (std::vector<std::string>{"class", "name", "first_reason", "count"}));
+  EXPECT_EQ(t[1], (std::vector<std::string>{"timeout", "Aggregated", "timeout: no response within 1s, \"quoted\"", "4"}));
+  EXPECT_EQ(t[2][0], "status");
+  EXPECT_EQ(t[2][2], "HTTP 503 x10");
+}
+
+TEST(Csv, HistoryHasARowPerIntervalOrOnlyItsHeader) {
+  auto none = render_csv(render_json(sample()));
+  ASSERT_TRUE(none);
+  EXPECT_EQ(rows(none->history).size(), 1u);
+  RunReport r = sample();
+  r.timeseries = std::vector<std::string>{
+      R"({"interval":0,"start_s":0.0,"start_time":"t","duration_s":1.0,"drain_s":0.0,"sent":5,"completed":4,)"
+      R"("target_rate_per_s":null,"achieved_rate_per_s":4.0,"open_connections":2,"backlog":null,)"
+      R"("errors":{"timeout":1,"status":0},"latency_ns":{"count":4,"p50":1000,"p90":2000,"p99":3000,"max":4000},"histogram":""})"};
+  auto csv = render_csv(render_json(r));
+  ASSERT_TRUE(csv);
+  const auto t = rows(csv->history);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[1][0], "0");
+  EXPECT_EQ(t[1][5], "4");         // completed
+  EXPECT_EQ(t[1][8], "1");         // failures
+  EXPECT_EQ(t[1][10], "0.001000");  // p50 in ms
+  EXPECT_EQ(t[1][16], "");         // backlog: closed loop
+}
+
+TEST(Csv, ANonReportIsRefused) {
+  EXPECT_FALSE(render_csv("[]"));
+  EXPECT_FALSE(render_csv("{"));
+  EXPECT_FALSE(render_csv(R"({"schema":"x"})"));
+}
+
+}  // namespace
+}  // namespace pacer::report
