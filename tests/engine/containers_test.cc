@@ -1,6 +1,9 @@
 // The worker's allocation-free containers: the backlog ring and the intrusive
 // connection lists.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "engine/connection.h"
 #include "engine/time_ring.h"
@@ -23,6 +26,33 @@ TEST(TimeRing, IsAFifoThatRefusesWhenFull) {
   EXPECT_EQ(ring.front(), 5);
   EXPECT_EQ(ring.pop(), 5);
   EXPECT_TRUE(ring.empty());
+}
+
+long resident_bytes() {
+  long pages = 0;
+  long resident = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return resident * ::sysconf(_SC_PAGESIZE);
+}
+
+// The backlog is sized for a 10 s stall at the peak rate (up to 32 MiB) but a
+// healthy run queues an arrival or two at a time: the ring's memory must become
+// resident only as deep as it was ever filled, not its capacity, whatever the
+// number of arrivals that passed through it.
+TEST(TimeRing, MemoryIsResidentOnlyAsDeepAsTheQueueWent) {
+  const long before = resident_bytes();
+  ASSERT_GT(before, 0);
+  TimeRing ring(4 * 1024 * 1024);  // 32 MiB of slots
+  for (TimeNs t = 0; t < 8 * 1024 * 1024; t += 2) {
+    ASSERT_TRUE(ring.push(t));
+    ASSERT_TRUE(ring.push(t + 1));
+    ASSERT_EQ(ring.pop(), t);
+    ASSERT_EQ(ring.pop(), t + 1);
+  }
+  EXPECT_LT(resident_bytes() - before, 4L * 1024 * 1024);
 }
 
 TEST(IntrusiveList, KeepsInsertionOrderAndRemovesFromAnywhere) {
