@@ -228,14 +228,17 @@ std::int64_t Histogram::value_at_percentile(double percentile) const {
   if (!(percentile > 0.0)) return min();
   const std::int64_t rank = rank_at_percentile(percentile, total_count_);
   std::int64_t cumulative = 0;
-  int found = -1;
-  for_each_count([&](int i, std::int64_t n) {
-    if (found >= 0) return;
-    cumulative += n;
-    if (cumulative >= rank) found = i;
-  });
-  if (found < 0) return max();  // unreachable while the counts sum to total_count_
-  return std::min(highest_equivalent(value_at_index(found)), max());
+  for (std::size_t c = 0; c < chunks_.size(); ++c) {  // stops at the rank: no for_each_count
+    const std::int64_t* chunk = chunks_[c].get();
+    if (chunk == nullptr) continue;
+    const int base = static_cast<int>(c) << kChunkShift;
+    const int end = std::min(kChunkCounts, counts_len_ - base);
+    for (int k = 0; k < end; ++k) {
+      cumulative += chunk[k];
+      if (cumulative >= rank) return std::min(highest_equivalent(value_at_index(base + k)), max());
+    }
+  }
+  return max();  // unreachable while the counts sum to total_count_
 }
 
 double Histogram::fraction_within(double lo, double hi) const {
