@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <vector>
 
 #include "core/clock.h"
 #include "engine/connection_list.h"
+#include "engine/slot_storage.h"
 #include "io/engine.h"
 #include "net/tls_stream.h"
 #include "proto/http1_session.h"
@@ -70,8 +70,8 @@ struct Connection final : proto::SessionEvents, io::Channel {
 
   Worker* worker;
   std::unique_ptr<proto::Session> session;
-  std::vector<RequestSlot> slots;
-  std::vector<std::uint32_t> free_tokens;  // a stack of free slot indexes
+  SlotArray<RequestSlot> slots;     // in place for one slot (engine/slot_storage.h)
+  TokenStack free_tokens;           // a stack of free slot indexes
   int index = 0;                    // in the worker's connection list
   proto::Http1Session* http1 = nullptr;  // scripts: the session, when it is HTTP/1.1 (set with it)
   net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)

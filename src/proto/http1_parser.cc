@@ -151,9 +151,9 @@ int ResponseParser::on_headers_complete(llhttp_t* parser) {
   self->in_head_ = false;
   const int status = llhttp_get_status_code(parser);
   if (status < 100 || status > 599) {
-    std::snprintf(self->reason_buffer_.data(), self->reason_buffer_.size(), "status code %03d is outside 100-599",
-                  status);
-    self->error_reason_ = self->reason_buffer_.data();
+    self->reason_format_ = "status code %03lld is outside 100-599";
+    self->reason_value_ = status;
+    self->error_reason_ = self->reason_format_;
     return -1;
   }
   // After a 101 the server speaks another protocol; pacer asked for none.
@@ -197,10 +197,9 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
 
 bool ResponseParser::fail_head_too_long() {
   if (max_head_bytes_ == kMaxHeadBytes) return fail("response head longer than 256 KiB (the header-size cap)");
-  std::snprintf(reason_buffer_.data(), reason_buffer_.size(),
-                "response head longer than %zu KiB (the header-size cap: --max-capture-header-bytes + 64 KiB)",
-                max_head_bytes_ / 1024);
-  return fail(reason_buffer_.data());
+  reason_format_ = "response head longer than %lld KiB (the header-size cap: --max-capture-header-bytes + 64 KiB)";
+  reason_value_ = static_cast<long long>(max_head_bytes_ / 1024);
+  return fail(reason_format_);
 }
 
 bool ResponseParser::fail(const char* reason) {
@@ -337,6 +336,13 @@ bool ResponseParser::finish() {
   return true;
 }
 
-const char* ResponseParser::error_reason() const { return error_reason_; }
+const char* ResponseParser::error_reason() const {
+  if (error_reason_ != reason_format_) return error_reason_;
+  // A reason naming a value is formatted here, in a buffer of the thread's, rather
+  // than kept in every connection's parser (see reason_format_).
+  thread_local std::array<char, 128> formatted{};
+  std::snprintf(formatted.data(), formatted.size(), reason_format_, reason_value_);
+  return formatted.data();
+}
 
 }  // namespace pacer::proto

@@ -125,7 +125,8 @@ class ResponseParser {
   // false if a response was cut short.
   bool finish();
 
-  // Why the last feed()/finish() failed (static string, valid until the next call).
+  // Why the last feed()/finish() failed (valid until the next call on this parser
+  // or, for a reason naming a value, until the next such call on this thread).
   const char* error_reason() const;
 
  private:
@@ -172,7 +173,11 @@ class ResponseParser {
   StatusScan status_scan_ = StatusScan::kDone;
   int status_digits_ = 0;
   int status_line_bytes_ = 0;
-  std::array<char, 128> reason_buffer_{};  // error_reason_ when it names a value
+  // A reason that names a value: error_reason_ points at reason_format_ (a printf
+  // format taking reason_value_), formatted by error_reason() in a buffer of the
+  // thread's, so that every connection's parser does not carry one.
+  const char* reason_format_ = nullptr;
+  long long reason_value_ = 0;
   bool closed_ = false;          // a response said the connection closes: what follows is ignored
   bool learn_ = false;           // the response llhttp completed last may become the known head
   KnownHead* known_;

@@ -13,6 +13,7 @@ Http1Session::Http1Session(std::string_view request, std::string_view repeated, 
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
       parser_(&Http1Session::on_complete, this, known) {
   parser_.set_on_begin(&Http1Session::on_begin);
+  allocate_ring();
 }
 
 Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known)
@@ -20,6 +21,7 @@ Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t d
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
       parser_(&Http1Session::on_complete, this, known) {
   parser_.set_on_begin(&Http1Session::on_begin);
+  allocate_ring();
   if (requests.size() < 2 || depth_ < 2) return;
   std::size_t largest = 0;
   for (const Http1Bytes& r : requests) largest = std::max(largest, r.bytes.size());
@@ -37,6 +39,13 @@ void Http1Session::enable_wire(const Target& target, int follow_redirects, bool 
   parser_.reset();
 }
 
+void Http1Session::allocate_ring() {
+  if (depth_ > 1) {
+    pipeline_entries_ = std::make_unique<Outstanding[]>(depth_);
+    ring_ = pipeline_entries_.get();
+  }
+}
+
 void Http1Session::reset() {
   parser_.reset();
   chain_ = false;
@@ -49,7 +58,7 @@ void Http1Session::reset() {
 
 void Http1Session::submit_bytes(std::uint32_t token, std::string_view bytes, std::uint32_t responses,
                                 std::uint64_t head_bits) {
-  tokens_[(head_ + outstanding_) % kMaxDepth] = token;
+  ring_[ring_at(outstanding_)].token = token;
   ++outstanding_;
   ++queued_;
   custom_ = bytes;
@@ -60,9 +69,7 @@ void Http1Session::submit_bytes(std::uint32_t token, std::string_view bytes, std
 }
 
 void Http1Session::submit(std::uint32_t token, std::uint32_t target) {
-  const std::uint32_t at = (head_ + outstanding_) % kMaxDepth;
-  tokens_[at] = token;
-  targets_[at] = target;
+  ring_[ring_at(outstanding_)] = {token, target};
   ++outstanding_;
   ++queued_;
   parser_.expect(requests_[target].is_head);
@@ -73,9 +80,9 @@ void Http1Session::submit(std::uint32_t token, std::uint32_t target) {
 std::span<const char> Http1Session::pending_output() {
   if (queued_ == 0) return {};
   if (!custom_.empty()) return {custom_.data() + offset_, custom_.size() - offset_};
-  const std::uint32_t first = targets_[queued_at(0)];
+  const std::uint32_t first = ring_[queued_at(0)].target;
   std::uint32_t same = 1;
-  while (same < queued_ && targets_[queued_at(same)] == first) ++same;
+  while (same < queued_ && ring_[queued_at(same)].target == first) ++same;
   const Http1Bytes& request = requests_[first];
   if (same == queued_ || same > 1 || scratch_.empty()) {
     // `repeated` holds depth_ >= `same` copies back to back, so the run of
@@ -89,12 +96,12 @@ std::span<const char> Http1Session::pending_output() {
 std::span<const char> Http1Session::gather_queued() {
   // A batch mixing targets: as many whole queued requests as fit after the
   // rest of the first, copied into the scratch buffer.
-  const std::string_view first = requests_[targets_[queued_at(0)]].bytes;
+  const std::string_view first = requests_[ring_[queued_at(0)].target].bytes;
   std::size_t used = first.size() - offset_;
   if (used > scratch_.size()) return {first.data() + offset_, used};
   std::memcpy(scratch_.data(), first.data() + offset_, used);
   for (std::uint32_t i = 1; i < queued_; ++i) {
-    const std::string_view next = requests_[targets_[queued_at(i)]].bytes;
+    const std::string_view next = requests_[ring_[queued_at(i)].target].bytes;
     if (used + next.size() > scratch_.size()) break;
     std::memcpy(scratch_.data() + used, next.data(), next.size());
     used += next.size();
@@ -113,7 +120,7 @@ void Http1Session::consume(std::size_t bytes) {
     return;
   }
   while (queued_ > 0) {
-    const std::size_t size = requests_[targets_[queued_at(0)]].bytes.size();
+    const std::size_t size = requests_[ring_[queued_at(0)].target].bytes.size();
     if (offset_ < size) break;
     offset_ -= size;
     --queued_;
@@ -126,7 +133,7 @@ void Http1Session::on_complete(void* context, int status, bool keep_alive) {
   if (self.batch_left_ > 1) {  // a script's pipelined batch: not its last response yet
     --self.batch_left_;
     if (!keep_alive) self.closing_ = true;
-    self.events_->on_batch_response(self.tokens_[self.head_], status);
+    self.events_->on_batch_response(self.ring_[self.head_].token, status);
     return;
   }
   self.batch_left_ = 0;
@@ -140,8 +147,8 @@ void Http1Session::on_complete(void* context, int status, bool keep_alive) {
     --self.written_;
   }
   if (!keep_alive) self.closing_ = true;
-  const std::uint32_t token = self.tokens_[self.head_];
-  self.head_ = (self.head_ + 1) % kMaxDepth;
+  const std::uint32_t token = self.ring_[self.head_].token;
+  self.head_ = self.ring_at(1);
   --self.outstanding_;
   if (self.inspect_ == nullptr) {
     self.events_->on_response(token, status);
@@ -165,7 +172,7 @@ void Http1Session::finish_response(std::uint32_t token, int status, bool keep_al
       return;
     }
     events_->on_redirect(token);
-    tokens_[(head_ + outstanding_) % kMaxDepth] = token;
+    ring_[ring_at(outstanding_)].token = token;
     ++outstanding_;
     ++queued_;
     custom_ = redirector_->follow_up();
@@ -184,7 +191,7 @@ void Http1Session::finish_response(std::uint32_t token, int status, bool keep_al
 
 void Http1Session::on_begin(void* context) {
   auto& self = *static_cast<Http1Session*>(context);
-  if (self.outstanding_ > 0) self.events_->on_first_byte(self.tokens_[self.head_]);
+  if (self.outstanding_ > 0) self.events_->on_first_byte(self.ring_[self.head_].token);
 }
 
 bool Http1Session::receive(const char* data, std::size_t len, SessionEvents& events) {

@@ -10,12 +10,11 @@
 // it while other connections write), a request too large for it being written
 // from its own bytes.
 //
-// Invariants: tokens_ holds the outstanding requests oldest first; the first
+// Invariants: ring_ holds the outstanding requests oldest first; the first
 // `written_` of them are fully written, the next `queued_` wait for (part of)
 // their bytes. Thread: the owning worker's.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -73,7 +72,10 @@ class Http1Session final : public Session {
  private:
   static void on_complete(void* context, int status, bool keep_alive);
   // The ring position of the i-th queued request.
-  std::uint32_t queued_at(std::uint32_t i) const { return (head_ + written_ + i) % kMaxDepth; }
+  std::uint32_t queued_at(std::uint32_t i) const { return ring_at(written_ + i); }
+  // The ring position of the i-th outstanding request (i < depth_).
+  std::uint32_t ring_at(std::uint32_t i) const { return head_ + i < depth_ ? head_ + i : head_ + i - depth_; }
+  void allocate_ring();  // by the constructors, once depth_ is known
   std::span<const char> gather_queued();
   static void on_begin(void* context);  // the oldest outstanding request's first response byte
   // wire: the final response to `token` is complete: follows a redirect, or
@@ -86,8 +88,17 @@ class Http1Session final : public Session {
   std::span<char> scratch_;             // gather_'s bytes; empty without one
   std::uint32_t depth_;
   ResponseParser parser_;
-  std::array<std::uint32_t, kMaxDepth> tokens_{};  // ring, oldest at head_
-  std::array<std::uint32_t, kMaxDepth> targets_{}; // the request each token sends, same ring
+  // The outstanding requests, a ring of depth_ entries oldest at head_: each one's
+  // token and the request it sends (its index in requests_). In place for depth 1,
+  // on the heap for a pipeline, so that a connection does not carry room for
+  // kMaxDepth of them.
+  struct Outstanding {
+    std::uint32_t token = 0;
+    std::uint32_t target = 0;
+  };
+  Outstanding single_entry_;
+  std::unique_ptr<Outstanding[]> pipeline_entries_;
+  Outstanding* ring_ = &single_entry_;
   std::uint32_t head_ = 0;
   std::uint32_t outstanding_ = 0;
   std::uint32_t written_ = 0;       // outstanding requests whose bytes are all written

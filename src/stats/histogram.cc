@@ -1,8 +1,9 @@
 // HdrHistogram with HdrHistogram_c's bucket layout: bucket b holds values
 // [sub_bucket_half_count << (b + unit), sub_bucket_count << (b + unit)) in
 // sub_bucket_half_count sub-buckets (bucket 0 also holds the lower half), and
-// counts_[counts_index(b, s)] is ordered by value, so walking counts_ in index order
-// walks values in increasing order. counts_ is sized once by the constructor.
+// the count at counts_index(b, s) is ordered by value, so walking the counts in index
+// order walks values in increasing order. The counts live in chunks of kChunkCounts
+// indexes, allocated on first use (record or merge) and kept until destruction.
 // Not thread-safe; each instance is owned by one thread.
 #include "stats/histogram.h"
 
@@ -69,10 +70,60 @@ Histogram::Histogram(std::int64_t lowest_discernible, std::int64_t highest_track
   sub_bucket_mask_ = static_cast<std::int64_t>(sub_bucket_count_ - 1) << unit_magnitude_;
   bucket_count_ = buckets_needed_to_cover(highest_trackable, sub_bucket_count_, unit_magnitude_);
   counts_len_ = (bucket_count_ + 1) * sub_bucket_half_count_;
-  counts_.assign(static_cast<std::size_t>(counts_len_), 0);
+  chunks_.resize(static_cast<std::size_t>((counts_len_ + kChunkCounts - 1) >> kChunkShift));
 }
 
 Histogram Histogram::for_latency_ns() { return Histogram(1, 3'600'000'000'000, 3); }
+
+std::atomic<long> Histogram::chunk_allocations_{0};
+
+Histogram::Histogram(const Histogram& other)
+    : lowest_discernible_(other.lowest_discernible_),
+      highest_trackable_(other.highest_trackable_),
+      significant_figures_(other.significant_figures_),
+      unit_magnitude_(other.unit_magnitude_),
+      sub_bucket_half_count_magnitude_(other.sub_bucket_half_count_magnitude_),
+      sub_bucket_count_(other.sub_bucket_count_),
+      sub_bucket_half_count_(other.sub_bucket_half_count_),
+      sub_bucket_mask_(other.sub_bucket_mask_),
+      bucket_count_(other.bucket_count_),
+      counts_len_(other.counts_len_),
+      total_count_(other.total_count_),
+      clamped_count_(other.clamped_count_),
+      min_(other.min_),
+      max_(other.max_),
+      chunks_(other.chunks_.size()) {
+  for (std::size_t c = 0; c < chunks_.size(); ++c) {
+    if (other.chunks_[c] == nullptr) continue;
+    std::copy_n(other.chunks_[c].get(), kChunkCounts, allocate_chunk(c));
+  }
+}
+
+Histogram& Histogram::operator=(const Histogram& other) {
+  if (this != &other) *this = Histogram(other);
+  return *this;
+}
+
+std::int64_t* Histogram::allocate_chunk(std::size_t chunk) {
+  chunks_[chunk] = std::make_unique<std::int64_t[]>(kChunkCounts);  // zeroed
+  chunk_allocations_.fetch_add(1, std::memory_order_relaxed);
+  return chunks_[chunk].get();
+}
+
+std::int64_t* Histogram::chunk_for(int index) {
+  const auto chunk = static_cast<std::size_t>(index >> kChunkShift);
+  std::int64_t* counts = chunks_[chunk].get();
+  return counts != nullptr ? counts : allocate_chunk(chunk);
+}
+
+int Histogram::allocated_chunks() const {
+  return static_cast<int>(std::count_if(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return c != nullptr; }));
+}
+
+std::size_t Histogram::memory_bytes() const {
+  return sizeof(*this) + chunks_.capacity() * sizeof(Chunk) +
+         static_cast<std::size_t>(allocated_chunks()) * kChunkCounts * sizeof(std::int64_t);
+}
 
 int Histogram::bucket_index(std::int64_t value) const noexcept {
   // The mask folds every value below sub_bucket_count << unit into bucket 0.
@@ -107,7 +158,10 @@ void Histogram::record_n(std::int64_t value, std::int64_t count) noexcept {
   if (value > highest_trackable_) clamped_count_ += count;
   const std::int64_t v = clamp_to_range(value);
   const int bucket = bucket_index(v);
-  counts_[static_cast<std::size_t>(counts_index(bucket, sub_bucket_index(v, bucket)))] += count;
+  const int index = counts_index(bucket, sub_bucket_index(v, bucket));
+  std::int64_t* chunk = chunks_[static_cast<std::size_t>(index >> kChunkShift)].get();
+  if (chunk == nullptr) [[unlikely]] chunk = allocate_chunk(static_cast<std::size_t>(index >> kChunkShift));
+  chunk[index & (kChunkCounts - 1)] += count;
   total_count_ += count;
   min_ = std::min(min_, v);
   max_ = std::max(max_, v);
@@ -122,11 +176,13 @@ Histogram::MergeOutcome Histogram::merge_checked(const Histogram& other) {
       __builtin_add_overflow(clamped_count_, other.clamped_count_, &clamped)) {
     return MergeOutcome::kCountOverflows;
   }
-  for (std::size_t i = 0; i < counts_.size(); ++i) {
+  bool overflows = false;
+  other.for_each_count([&](int i, std::int64_t n) {
     std::int64_t sum = 0;
-    if (__builtin_add_overflow(counts_[i], other.counts_[i], &sum)) return MergeOutcome::kCountOverflows;
-  }
-  for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+    overflows = overflows || __builtin_add_overflow(count_at_index(i), n, &sum);
+  });
+  if (overflows) return MergeOutcome::kCountOverflows;
+  other.for_each_count([&](int i, std::int64_t n) { chunk_for(i)[i & (kChunkCounts - 1)] += n; });
   total_count_ = total;
   clamped_count_ = clamped;
   min_ = std::min(min_, other.min_);
@@ -135,7 +191,9 @@ Histogram::MergeOutcome Histogram::merge_checked(const Histogram& other) {
 }
 
 void Histogram::reset() noexcept {
-  std::fill(counts_.begin(), counts_.end(), 0);
+  for (const Chunk& chunk : chunks_) {
+    if (chunk != nullptr) std::fill_n(chunk.get(), kChunkCounts, 0);
+  }
   total_count_ = 0;
   clamped_count_ = 0;
   min_ = INT64_MAX;
@@ -170,11 +228,17 @@ std::int64_t Histogram::value_at_percentile(double percentile) const {
   if (!(percentile > 0.0)) return min();
   const std::int64_t rank = rank_at_percentile(percentile, total_count_);
   std::int64_t cumulative = 0;
-  for (int i = 0; i < counts_len_; ++i) {
-    cumulative += counts_[static_cast<std::size_t>(i)];
-    if (cumulative >= rank) return std::min(highest_equivalent(value_at_index(i)), max());
+  for (std::size_t c = 0; c < chunks_.size(); ++c) {  // stops at the rank: no for_each_count
+    const std::int64_t* chunk = chunks_[c].get();
+    if (chunk == nullptr) continue;
+    const int base = static_cast<int>(c) << kChunkShift;
+    const int end = std::min(kChunkCounts, counts_len_ - base);
+    for (int k = 0; k < end; ++k) {
+      cumulative += chunk[k];
+      if (cumulative >= rank) return std::min(highest_equivalent(value_at_index(base + k)), max());
+    }
   }
-  return max();  // unreachable while counts_ sums to total_count_
+  return max();  // unreachable while the counts sum to total_count_
 }
 
 double Histogram::fraction_within(double lo, double hi) const {
@@ -190,7 +254,9 @@ double Histogram::fraction_within(double lo, double hi) const {
 std::int64_t Histogram::count_at_or_below(std::int64_t value) const {
   const int last = index_of(value);
   std::int64_t cumulative = 0;
-  for (int i = 0; i <= last; ++i) cumulative += counts_[static_cast<std::size_t>(i)];
+  for_each_count([&](int i, std::int64_t n) {
+    if (i <= last) cumulative += n;
+  });
   return cumulative;
 }
 

@@ -1,11 +1,19 @@
-// HdrHistogram: records integer values in O(1) into a fixed array of counts whose
+// HdrHistogram: records integer values in O(1) into an array of counts whose
 // layout (unit magnitude, sub-bucket count, bucket count, counts index) is the one
-// HdrHistogram_c and the Java reference use, so the V2 encoding can be added later
-// without a conversion. All memory is allocated by the constructor; record() never
-// allocates. Not thread-safe: each worker owns its histograms; merge() combines them.
+// HdrHistogram_c and the Java reference use, so the V2 encoding needs no conversion.
+// The counts are stored lazily, in chunks of kChunkCounts consecutive indexes
+// (2 KiB): a chunk is allocated the first time a value of its range is recorded or
+// merged in, and kept until the histogram is destroyed (reset() zeroes it), so a
+// histogram costs what the ranges it has seen cost, and record() allocates at most
+// once per chunk in its lifetime. Not thread-safe: each worker owns its
+// histograms; merge() combines them.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pacer::stats {
@@ -19,8 +27,19 @@ class Histogram {
   // The latency layout used everywhere: 1 ns to 1 h, 3 significant digits.
   static Histogram for_latency_ns();
 
+  Histogram(const Histogram& other);
+  Histogram& operator=(const Histogram& other);
+  Histogram(Histogram&&) noexcept = default;
+  Histogram& operator=(Histogram&&) noexcept = default;
+  ~Histogram() = default;
+
+  // Counts per chunk (a power of two): the unit of lazy allocation.
+  static constexpr int kChunkShift = 8;
+  static constexpr int kChunkCounts = 1 << kChunkShift;
+
   // Records value (count times). A negative value is recorded as 0; a value above
-  // highest_trackable() is clamped to it and counted in clamped_count().
+  // highest_trackable() is clamped to it and counted in clamped_count(). The first
+  // value of a chunk's range allocates that chunk (std::bad_alloc terminates).
   void record(std::int64_t value) noexcept { record_n(value, 1); }
   void record_n(std::int64_t value, std::int64_t count) noexcept;
 
@@ -32,7 +51,18 @@ class Histogram {
   enum class MergeOutcome { kMerged, kLayoutDiffers, kCountOverflows };
   [[nodiscard]] MergeOutcome merge_checked(const Histogram& other);
   bool merge(const Histogram& other) { return merge_checked(other) == MergeOutcome::kMerged; }
+  // Zeroes every count; allocated chunks stay allocated (a reused histogram, such
+  // as an interval ring's, does not allocate again for the ranges it has seen).
   void reset() noexcept;
+
+  // Memory: chunks allocated by this histogram, and its footprint in bytes (the
+  // object, the chunk table and the chunks).
+  int allocated_chunks() const;
+  std::size_t memory_bytes() const;
+  // Chunks allocated by every Histogram of the process so far (a relaxed counter,
+  // touched only when a chunk is allocated): lets the allocation test tell the
+  // bounded first-touch allocations from per-request ones.
+  static long chunk_allocations_total() { return chunk_allocations_.load(std::memory_order_relaxed); }
 
   std::int64_t total_count() const { return total_count_; }
   std::int64_t clamped_count() const { return clamped_count_; }
@@ -59,7 +89,10 @@ class Histogram {
   int significant_figures() const { return significant_figures_; }
   int counts_len() const { return counts_len_; }
   int index_of(std::int64_t value) const;
-  std::int64_t count_at_index(int index) const { return counts_[static_cast<std::size_t>(index)]; }
+  std::int64_t count_at_index(int index) const {
+    const std::int64_t* chunk = chunks_[static_cast<std::size_t>(index >> kChunkShift)].get();
+    return chunk == nullptr ? 0 : chunk[index & (kChunkCounts - 1)];
+  }
   std::int64_t value_at_index(int index) const;           // lowest value of that bucket
   std::int64_t lowest_equivalent(std::int64_t value) const;
   std::int64_t highest_equivalent(std::int64_t value) const;
@@ -70,11 +103,23 @@ class Histogram {
   // with a non-zero count, in increasing value order.
   template <typename Fn>
   void for_each_recorded(Fn&& fn) const {
-    for (int i = 0; i < counts_len_; ++i) {
-      const std::int64_t n = counts_[static_cast<std::size_t>(i)];
-      if (n != 0) {
-        const std::int64_t lo = value_at_index(i);
-        fn(lo, highest_equivalent(lo), n);
+    for_each_count([&](int i, std::int64_t n) {
+      const std::int64_t lo = value_at_index(i);
+      fn(lo, highest_equivalent(lo), n);
+    });
+  }
+
+  // Calls fn(index, count) for each non-zero count, in increasing index order;
+  // skips the chunks never allocated.
+  template <typename Fn>
+  void for_each_count(Fn&& fn) const {
+    for (std::size_t c = 0; c < chunks_.size(); ++c) {
+      const std::int64_t* chunk = chunks_[c].get();
+      if (chunk == nullptr) continue;
+      const int base = static_cast<int>(c) << kChunkShift;
+      const int end = std::min(kChunkCounts, counts_len_ - base);
+      for (int k = 0; k < end; ++k) {
+        if (chunk[k] != 0) fn(base + k, chunk[k]);
       }
     }
   }
@@ -87,6 +132,12 @@ class Histogram {
   std::int64_t value_from(int bucket, int sub_bucket) const noexcept;
   std::int64_t clamp_to_range(std::int64_t value) const noexcept;
   bool same_layout(const Histogram& other) const noexcept;
+  // The chunk holding counts index `index`, allocated (zeroed) if it was not.
+  std::int64_t* chunk_for(int index);
+  [[gnu::noinline, gnu::cold]] std::int64_t* allocate_chunk(std::size_t chunk);
+
+  using Chunk = std::unique_ptr<std::int64_t[]>;
+  static std::atomic<long> chunk_allocations_;
 
   std::int64_t lowest_discernible_;
   std::int64_t highest_trackable_;
@@ -102,7 +153,7 @@ class Histogram {
   std::int64_t clamped_count_ = 0;
   std::int64_t min_ = INT64_MAX;
   std::int64_t max_ = 0;
-  std::vector<std::int64_t> counts_;
+  std::vector<Chunk> chunks_;  // counts_len_ / kChunkCounts rounded up; null: all zero
 };
 
 // A percentile read from a latency histogram that also holds censored samples

@@ -1,6 +1,9 @@
-// The worker's allocation-free containers: the backlog ring and the intrusive
-// connection lists.
+// The worker's allocation-free containers: the backlog ring, the intrusive
+// connection lists and a connection's slot storage.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "engine/connection.h"
 #include "engine/time_ring.h"
@@ -23,6 +26,33 @@ TEST(TimeRing, IsAFifoThatRefusesWhenFull) {
   EXPECT_EQ(ring.front(), 5);
   EXPECT_EQ(ring.pop(), 5);
   EXPECT_TRUE(ring.empty());
+}
+
+long resident_bytes() {
+  long pages = 0;
+  long resident = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return resident * ::sysconf(_SC_PAGESIZE);
+}
+
+// The backlog is sized for a 10 s stall at the peak rate (up to 32 MiB) but a
+// healthy run queues an arrival or two at a time: the ring's memory must become
+// resident only as deep as it was ever filled, not its capacity, whatever the
+// number of arrivals that passed through it.
+TEST(TimeRing, MemoryIsResidentOnlyAsDeepAsTheQueueWent) {
+  const long before = resident_bytes();
+  ASSERT_GT(before, 0);
+  TimeRing ring(4 * 1024 * 1024);  // 32 MiB of slots
+  for (TimeNs t = 0; t < 8 * 1024 * 1024; t += 2) {
+    ASSERT_TRUE(ring.push(t));
+    ASSERT_TRUE(ring.push(t + 1));
+    ASSERT_EQ(ring.pop(), t);
+    ASSERT_EQ(ring.pop(), t + 1);
+  }
+  EXPECT_LT(resident_bytes() - before, 4L * 1024 * 1024);
 }
 
 TEST(IntrusiveList, KeepsInsertionOrderAndRemovesFromAnywhere) {
@@ -61,6 +91,43 @@ TEST(IntrusiveList, AConnectionOnTheIdleListIsIndependentOfItsSlotsInFlight) {
   in_flight.remove(a.slots[0]);
   EXPECT_TRUE(a.idle.linked);
   EXPECT_EQ(idle.front(), &a);
+}
+
+// A one-slot connection keeps its slot and its free token in place (no
+// allocation, nothing outside the Connection); several slots share one array.
+TEST(Connection, AOneSlotConnectionKeepsItsSlotInPlace) {
+  Connection one(nullptr, 1);
+  const auto* begin = reinterpret_cast<const char*>(&one);
+  const auto* slot = reinterpret_cast<const char*>(&one.slots[0]);
+  EXPECT_TRUE(slot >= begin && slot < begin + sizeof(Connection));
+  EXPECT_EQ(one.slots.end() - one.slots.begin(), 1);
+  EXPECT_EQ(one.free_tokens.size(), 1u);
+  EXPECT_EQ(one.free_tokens.back(), 0u);
+  one.free_tokens.pop_back();
+  EXPECT_EQ(one.in_flight_count(), 1u);
+  one.free_tokens.push_back(0);
+  EXPECT_EQ(one.in_flight_count(), 0u);
+
+  Connection many(nullptr, 5);
+  const auto* many_begin = reinterpret_cast<const char*>(&many);
+  const auto* slot0 = reinterpret_cast<const char*>(&many.slots[0]);
+  EXPECT_FALSE(slot0 >= many_begin && slot0 < many_begin + sizeof(Connection));
+  EXPECT_EQ(&many.slots[4] - &many.slots[0], 4);
+}
+
+TEST(TokenStack, IsLastInFirstOutUpToItsCapacity) {
+  for (std::uint32_t capacity : {1u, 3u}) {
+    TokenStack stack;
+    stack.reserve(capacity);
+    EXPECT_TRUE(stack.empty());
+    for (std::uint32_t t = 0; t < capacity; ++t) stack.push_back(t + 10);
+    EXPECT_EQ(stack.size(), capacity);
+    for (std::uint32_t t = capacity; t-- > 0;) {
+      EXPECT_EQ(stack.back(), t + 10);
+      stack.pop_back();
+    }
+    EXPECT_TRUE(stack.empty());
+  }
 }
 
 }  // namespace

@@ -109,5 +109,54 @@ TEST(Http1Session, ARequestCannotBeCancelledWithoutClosingTheConnection) {
   EXPECT_FALSE(s.cancel(0));
 }
 
+// The token ring is depth entries long (3 here, not a power of two): responses
+// keep matching their tokens in order as it wraps round many times.
+TEST(Http1Session, ResponsesMatchTheirTokensAsTheRingWraps) {
+  const std::string batch = repeated(3);
+  Http1Session s(kRequest, batch, 3, false);
+  s.reset();
+  Recorder events;
+  std::vector<std::pair<std::uint32_t, int>> expected;
+  std::uint32_t next = 0;
+  for (int round = 0; round < 20; ++round) {
+    const int n = 1 + round % 3;
+    std::string answers;
+    for (int i = 0; i < n; ++i) {
+      s.submit(next, 0);
+      expected.emplace_back(next++, 200);
+      answers += kOk;
+    }
+    drain(s);
+    ASSERT_TRUE(s.receive(answers.data(), answers.size(), events)) << s.error_reason();
+  }
+  EXPECT_EQ(events.responses, expected);
+}
+
+// A reason naming a value (here the status code) is formatted when asked for,
+// so each session keeps its own even after another one failed.
+TEST(Http1Session, EachSessionKeepsItsOwnReasonNamingAValue) {
+  const std::string batch = repeated(1);
+  Http1Session a(kRequest, batch, 1, false);
+  Http1Session b(kRequest, batch, 1, false);
+  a.reset();
+  b.reset();
+  a.submit(0, 0);
+  b.submit(0, 0);
+  Recorder events;
+  const std::string_view high = "HTTP/1.1 600 High\r\nContent-Length: 0\r\n\r\n";
+  const std::string_view low = "HTTP/1.1 042 Low\r\nContent-Length: 0\r\n\r\n";
+  EXPECT_FALSE(a.receive(high.data(), high.size(), events));
+  EXPECT_FALSE(b.receive(low.data(), low.size(), events));
+  EXPECT_STREQ(a.error_reason(), "status code 600 is outside 100-599");
+  EXPECT_STREQ(b.error_reason(), "status code 042 is outside 100-599");
+}
+
+// Per-connection memory: an unpipelined session carries no room for a pipeline
+// (the token ring is on the heap only for depth > 1) and no per-connection buffer
+// for error texts; 10,000 connections hold 10,000 of these.
+TEST(Http1Session, AnUnpipelinedSessionStaysSmall) {
+  EXPECT_LE(sizeof(Http1Session), 512u);
+}
+
 }  // namespace
 }  // namespace pacer::proto
