@@ -226,6 +226,7 @@ def test_a_freeze_shows_in_both_steps_in_the_open_model_and_not_in_the_closed(st
         # A stalled user sends nothing: one request per user waits out the freeze, of
         # the ~16 tasks each user runs, so the stall is past p90 of either step.
         assert count >= 100, run
-        assert lat["p90_ns"] / 1e9 < 0.1, f"closed model, {step}: p90 {lat['p90_ns'] / 1e9:.3f}s\n{run}"
+        # (The open model's p90 of either step is ~0.6 s.)
+        assert lat["p90_ns"] / 1e9 < 0.3 * freeze, f"closed model, {step}: p90 {lat['p90_ns'] / 1e9:.3f}s\n{run}"
     longest = max(names(closed)[step]["latency"]["max_ns"] for step in ("step1", "step2")) / 1e9
     assert longest > 0.5 * freeze, f"the stalled requests themselves are there\n{run}"
