@@ -30,7 +30,14 @@ nlohmann::ordered_json summary(const stats::Histogram& h) {
 
 std::string render_text(const ScenarioStats& s) {
   if (!s.active) return {};
-  std::string out = "Tasks (from the scheduled start to the end):\n";
+  std::string out =
+      s.open_model
+          ? fmt::format("Scenario:     the rate is of tasks, each started on a free virtual user (at most {}, "
+                        "--max-users);\n              a step is due when the previous one ended (plus u:sleep), "
+                        "a task's first\n              step when the task was scheduled.\n", s.user_limit)
+          : fmt::format("Scenario:     {} virtual users, each on its own connection, running tasks one\n"
+                        "              after another with their think time.\n", s.user_limit);
+  out += "Tasks (from the scheduled start to the end):\n";
   out += fmt::format("  {:<26} {:>8} {:>7} {:>8} {:>8} {:>8}\n", "Task", "Count", "Failed", "p50", "p99", "Max");
   for (const TaskRow& row : s.tasks) {
     const stats::Histogram& h = row.duration;
@@ -69,7 +76,9 @@ nlohmann::ordered_json to_json(const ScenarioStats& s) {
   }
   nlohmann::ordered_json messages = nlohmann::ordered_json::array();
   for (const Message& m : s.messages) messages.push_back({{"class", m.error_class}, {"where", m.where}, {"text", m.text}, {"count", m.count}});
-  return {{"users_started", s.users_started},
+  return {{"open_model", s.open_model},
+          {"user_limit", s.user_limit},
+          {"users_started", s.users_started},
           {"errors", {{"check", s.check}, {"script", s.script}}},
           {"tasks", std::move(tasks)},
           {"names", std::move(names)},

@@ -6,6 +6,8 @@ namespace pacer::scenario {
 void ScenarioStats::merge(const ScenarioStats& other) {
   if (!other.active) return;
   active = true;
+  open_model = other.open_model;
+  user_limit += other.user_limit;
   if (tasks.size() < other.tasks.size()) {
     for (std::size_t i = tasks.size(); i < other.tasks.size(); ++i) tasks.push_back(TaskRow{other.tasks[i].name});
   }

@@ -40,6 +40,8 @@ struct Message {
 struct ScenarioStats {
   static constexpr std::size_t kMaxMessages = 10;  // distinct messages kept
   bool active = false;                 // a scenario ran
+  bool open_model = false;             // -R/--stages: the rate is of tasks
+  std::uint64_t user_limit = 0;        // users the run may create (-u, or --max-users)
   std::vector<TaskRow> tasks;
   std::vector<NameRow> names;
   std::uint64_t check = 0;             // `check` errors: u:fail calls (at most one per request)

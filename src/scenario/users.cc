@@ -41,6 +41,8 @@ Status Users::prepare(Port& port) {
   pick_ = WeightedPick(shape->weights);
   rng_ = Rng(config_.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(worker_) + 1);
   stats_.active = true;
+  stats_.open_model = open_;
+  stats_.user_limit = users_.size();
   for (const std::string& name : shape->names) stats_.tasks.push_back(TaskRow{name});
   host_header_ = config_.target.host_header();
   name_scratch_.reserve(256);

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from conftest import REPO
 
 SHOP = REPO / "examples" / "scenarios" / "shop.lua"
+SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text())
 
 
 def scenario(tmp_path: Path, text: str, name: str = "scenario.lua") -> str:
@@ -27,7 +29,9 @@ def scenario(tmp_path: Path, text: str, name: str = "scenario.lua") -> str:
 def run_json(pacer, *args: str, timeout: float = 60) -> tuple[dict, object]:
     run = pacer("--format", "json", *args, timeout=timeout)
     assert run.rc in (0, 3), run
-    return json.loads(run.stdout), run
+    report = json.loads(run.stdout)
+    jsonschema.validate(report, SCHEMA)
+    return report, run
 
 
 def names(report: dict) -> dict[str, dict]:
@@ -71,6 +75,7 @@ def test_per_name_counts_equal_the_servers_and_the_weights_show(server, pacer, t
     assert tasks["order"]["count"] == by_name["order"]["requests"]
     assert tasks["order"]["failures"] == 0
     assert report["scenario"]["users_started"] == 8
+    assert report["scenario"]["user_limit"] == 8 and not report["scenario"]["open_model"]
 
 
 def test_the_shop_example_runs_with_its_think_time(server, pacer):
@@ -230,3 +235,45 @@ def test_a_freeze_shows_in_both_steps_in_the_open_model_and_not_in_the_closed(st
         assert lat["p90_ns"] / 1e9 < 0.3 * freeze, f"closed model, {step}: p90 {lat['p90_ns'] / 1e9:.3f}s\n{run}"
     longest = max(names(closed)[step]["latency"]["max_ns"] for step in ("step1", "step2")) / 1e9
     assert longest > 0.5 * freeze, f"the stalled requests themselves are there\n{run}"
+
+
+def test_spawn_rate_starts_users_gradually(server, pacer, tmp_path):
+    path = scenario(tmp_path, 'return { wait = 0.05, tasks = { {1, function(u) u:get("/") end} } }')
+    report, run = run_json(pacer, "-t2", "-u", "40", "--spawn-rate", "10", "-d", "1s", "--scenario", path, server.url)
+    # Users 0..39 start at id / 10 s: ten of them within the first second.
+    assert 9 <= report["scenario"]["users_started"] <= 11, run
+
+
+def test_open_model_starts_tasks_at_the_rate_on_users_created_as_needed(server, pacer, tmp_path):
+    path = scenario(tmp_path, """
+local user = {}
+function user.on_start(u) u:get("/", nil, "start") end
+user.tasks = { {1, function(u) u:get("/delay/20", nil, "a"); u:get("/", nil, "b") end} }
+return user
+""")
+    report, run = run_json(pacer, "-t2", "-R", "100", "-d", "2s", "--scenario", path, server.url)
+    s = report["scenario"]
+    assert s["open_model"] and s["user_limit"] == 10000
+    tasks = s["tasks"][0]["count"]
+    assert report["counts"]["scheduled"] == 200, run
+    # Tasks still in progress at the end of -d are cut (not counted): a few at most.
+    assert 190 <= tasks <= 200, run
+    by_name = names(report)
+    assert by_name["b"]["requests"] == tasks
+    assert tasks <= by_name["a"]["requests"] <= tasks + s["users_started"]
+    # Each task holds its user ~20 ms: about 100/s x 20 ms = 2 users busy at once.
+    assert 2 <= s["users_started"] <= 30, run
+    assert by_name["start"]["requests"] == s["users_started"]
+
+
+def test_open_model_tasks_wait_for_a_user_and_are_given_up_after_the_timeout(server, pacer, tmp_path):
+    path = scenario(tmp_path, 'return { tasks = { {1, function(u) u:get("/delay/200") end} } }')
+    report, run = run_json(pacer, "-t1", "-R", "40", "-d", "2s", "--max-users", "2", "--timeout", "500ms",
+                           "--scenario", path, server.url)
+    s = report["scenario"]
+    assert s["users_started"] == 2, run
+    # Two users finish 10 tasks/s of the 40 due: the rest wait, and past --timeout are given up.
+    assert report["errors"]["unsent"] > 20, run
+    assert s["tasks"][0]["count"] <= 2 * 2 / 0.2 + 2, run
+    # A task's duration counts from its scheduled time: waiting for a user shows.
+    assert s["tasks"][0]["duration"]["p99_ns"] / 1e9 > 0.4, run
