@@ -234,7 +234,7 @@ void Worker::close_intervals(bool final) {
     slot.errors.subtract(at_interval_start_.errors);
     slot.end_ns = final ? now_ : next_interval_ns_;
     slot.open_connections = count_open_connections();
-    slot.backlog = backlog_.size();
+    slot.backlog = backlog_.size() + (users_ ? users_->backlog_size() : 0);  // scenarios: tasks waiting for a user
     slot.schedule_lag_ns = backlog_.empty() ? 0 : std::max<TimeNs>(0, now_ - backlog_.front());
     fill_in_flight_gauges(slot);
     slot.service_ns_sum = service_ns_sum_ - service_ns_at_interval_start_;
