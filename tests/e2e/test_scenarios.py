@@ -38,6 +38,13 @@ def names(report: dict) -> dict[str, dict]:
     return {n["name"]: n for n in report["scenario"]["names"]}
 
 
+def latency(report: dict, name: str) -> dict:
+    """A name's latency (from each step's due time): the run's per-name figures."""
+    endpoint = next(e for e in report["endpoints"] if e["name"] == name)
+    lat = endpoint["latency"]
+    return {"p90_ns": lat["percentiles_ns"]["90"], "p99_ns": lat["percentiles_ns"]["99"], "max_ns": lat["max_ns"]}
+
+
 FAST_SHOP = """
 local user = {}
 function user.on_start(u)
@@ -67,6 +74,13 @@ def test_per_name_counts_equal_the_servers_and_the_weights_show(server, pacer, t
     total = sum(n["requests"] for n in by_name.values())
     assert total == report["counts"]["responses"], run
     assert server.wait_for("requests_answered", total) == total, "the server answered exactly the named requests"
+    by_path = server.stats()["requests_by_name"]
+    assert by_path.get("POST /api/login") == by_name["login"]["requests"], by_path
+    assert by_path.get("GET /api/products") == by_name["products"]["requests"], by_path
+    assert by_path.get("POST /api/orders") == by_name["order"]["requests"], by_path
+    endpoints = {e["name"]: e for e in report["endpoints"]}
+    for name, row in by_name.items():
+        assert endpoints[name]["responses"] == row["requests"], (name, endpoints[name])
     assert report["scenario"]["errors"] == {"check": 0, "script": 0}, run
     ratio = by_name["products"]["requests"] / by_name["order"]["requests"]
     assert 3.6 <= ratio <= 4.4, f"4:1 weights, got {ratio:.2f}"
@@ -180,6 +194,7 @@ end} } }
         ("return { tasks = { {1, function(u) end} } }", ("-u", "5", "-R", "10"), "-u: not with -R/--stages"),
         ("return { tasks = { {1, function(u) end} } }", ("-s", "x.lua"), "--scenario and -s/--script cannot be used together"),
         ("return { tasks = { {1, function(u) end} } }", ("--http2",), "--http2: not supported with --scenario"),
+        ("return { tasks = { {1, function(u) end} } }", ("--targets", "t.txt"), "--targets: not with --scenario"),
         ("return { tasks = { {1, function(u) end} } }", ("--spawn-rate", "5", "-R", "10"), "--spawn-rate: not with -R"),
         ("return { tasks = { {1, function(u) end} } }", ("--max-users", "5"), "--max-users: only with -R or --stages"),
     ],
@@ -211,7 +226,7 @@ def test_a_freeze_shows_in_both_steps_in_the_open_model_and_not_in_the_closed(st
     report, run = run_json(pacer, "-t1", "-R", "200", "-d", "4s", "--timeout", "5s", "--scenario", path, server.url)
     by_name = names(report)
     for step in ("step1", "step2"):
-        lat, count = by_name[step]["latency"], by_name[step]["requests"]
+        lat, count = latency(report, step), by_name[step]["requests"]
         # Each step due during the freeze waits for its end, and they are due at R per
         # second: step 1s of the tasks that arrive in it, step 2s of the tasks whose step 1
         # ended in the s = 0.5 s before it. So the k-th longest latency of either step is
@@ -227,13 +242,13 @@ def test_a_freeze_shows_in_both_steps_in_the_open_model_and_not_in_the_closed(st
     closed, run = run_json(pacer, "-t1", "-u", "10", "-d", "8s", "--timeout", "5s", "--scenario", path,
                            closed_server.url)
     for step in ("step1", "step2"):
-        lat, count = names(closed)[step]["latency"], names(closed)[step]["requests"]
+        lat, count = latency(closed, step), names(closed)[step]["requests"]
         # A stalled user sends nothing: one request per user waits out the freeze, of
         # the ~16 tasks each user runs, so the stall is past p90 of either step.
         assert count >= 100, run
         # (The open model's p90 of either step is ~0.6 s.)
         assert lat["p90_ns"] / 1e9 < 0.3 * freeze, f"closed model, {step}: p90 {lat['p90_ns'] / 1e9:.3f}s\n{run}"
-    longest = max(names(closed)[step]["latency"]["max_ns"] for step in ("step1", "step2")) / 1e9
+    longest = max(latency(closed, step)["max_ns"] for step in ("step1", "step2")) / 1e9
     assert longest > 0.5 * freeze, f"the stalled requests themselves are there\n{run}"
 
 
