@@ -454,6 +454,9 @@ Status load_targets(RunDraft& draft, bool no_url, std::istream& stdin_stream) {
   if (!config.script_path.empty()) {
     return bad_argument("--targets and --script both say what to send: a script's request() builds its own requests");
   }
+  if (config.is_scenario()) {  // scenarios (issue 16)
+    return bad_argument("--targets: not with --scenario (a scenario names its own requests)");
+  }
   if (config.targets_path == "-" && draft.body && draft.body->value == "@-") {
     return bad_argument("--targets - and -b @- both read stdin: give one of them a file");
   }

@@ -32,9 +32,6 @@ Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
   if (!config.script_path.empty()) {
     return bad_argument("--scenario and -s/--script cannot be used together: a scenario is its own script");
   }
-  if (!config.targets_path.empty()) {
-    return bad_argument("--targets: not with --scenario (a scenario names its own requests)");
-  }
   if (config.http2) return bad_argument("--http2: not supported with --scenario (scenarios speak HTTP/1.1)");
   if (config.pipeline > 1) return bad_argument("--pipeline: not supported with --scenario (one request per user at a time)");
   if (config.is_open_model()) {
