@@ -41,7 +41,8 @@ std::uint32_t Worker::free_capacity(const Connection& c) const {
 void Worker::connection_ready(Connection& c) {
   if (c.state != Connection::State::kOpen) return;
   if (users_) {
-    scenario_send(c);  // its user's request, if it has one
+    users_->resume_answered(c.index);  // its user had a response: its next step now
+    scenario_send(c);                  // its user's request, if it has one
   } else if (is_open()) {
     TimeNs t_sched = 0;
     while (free_capacity(c) > 0 && pop_backlog(t_sched)) send_request(c, t_sched);

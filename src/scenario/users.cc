@@ -125,8 +125,15 @@ void Users::spawn(int index, TimeNs now_ns) {
 void Users::queue(User& u, Resume kind) {
   u.state = User::State::kQueued;
   u.resume_kind = kind;
+  if (u.in_ring) return;  // already on the ring (resumed early by resume_answered, then queued again)
+  u.in_ring = true;
   ready_[(ready_head_ + ready_count_) % ready_.size()] = u.index;
   ++ready_count_;
+}
+
+void Users::resume_answered(int index) {
+  const User& u = user(index);
+  if (u.state == User::State::kQueued && u.resume_kind == kResumeResponse) resume(index);
 }
 
 void Users::add_timer(int index, TimeNs at_ns) {
@@ -157,6 +164,9 @@ void Users::run_due(TimeNs now_ns) {
     const int index = ready_[ready_head_];
     ready_head_ = (ready_head_ + 1) % ready_.size();
     --ready_count_;
+    User& u = user(index);
+    u.in_ring = false;
+    if (u.state != User::State::kQueued) continue;  // resumed early (resume_answered)
     resume(index);
   }
 }

@@ -69,6 +69,7 @@ struct User {
   bool last_failed = false;      // the last request failed or had a status >= 400
   bool capturing = false;
   bool has_request = false;      // made a request yet (u:fail names it)
+  bool in_ring = false;          // its index is on the ready ring (at most once)
   std::uint8_t resume_kind = 0;  // what the queued resume passes (Users::Resume)
   int task = -1;                 // the running task, or the next one to start (queued)
   int co_ref = LUA_NOREF;        // the coroutine, kept from the garbage collector
@@ -108,6 +109,10 @@ class Users {
   void run_due(TimeNs now_ns);
   TimeNs next_due_ns() const;  // INT64_MAX when nothing waits; now when users are queued
   bool has_ready() const { return ready_count_ > 0; }
+  // The worker, outside the parser, right after a user's connection was read:
+  // a user queued with its response resumes now, so its next request leaves in
+  // this wake-up (as a script's request() would), not at the next turn.
+  void resume_answered(int index);
 
   // The worker's events.
   std::string_view request_bytes(int index) const { return users_[static_cast<std::size_t>(index)].request; }

@@ -88,6 +88,29 @@ TEST_F(UsersTest, ResumesWithTheResponseAndSendsTheNextStep) {
   EXPECT_EQ(users_->stats().names[users_->user(0).name].name, "GET /second") << "the query is not in the name";
 }
 
+TEST_F(UsersTest, AnAnsweredUserResumesAtOnceAndOnlyOnce) {
+  load(R"(return { tasks = { {1, function(u)
+      local r = u:get("/one")
+      u:get("/two?after=" .. r.status)
+      u:get("/three")
+    end} } })");
+  users_->start(port_.now_ns);
+  users_->run_due(port_.now_ns);
+  users_->sent(0);
+  users_->on_response(0, 200, port_.now_ns + 10, true);
+  EXPECT_EQ(users_->user(0).state, User::State::kQueued);
+  users_->resume_answered(0);  // the worker, right after reading the connection
+  ASSERT_EQ(users_->user(0).state, User::State::kWantsSend);
+  EXPECT_EQ(request_line(), "GET /two?after=200 HTTP/1.1");
+  const std::size_t sends = port_.sends.size();
+  users_->run_due(port_.now_ns + 20);  // its stale ring entry is skipped
+  EXPECT_EQ(users_->user(0).state, User::State::kWantsSend);
+  EXPECT_EQ(request_line(), "GET /two?after=200 HTTP/1.1");
+  EXPECT_EQ(port_.sends.size(), sends);
+  answer(0, 200, port_.now_ns + 30);  // queued again, through the ring this time
+  EXPECT_EQ(request_line(), "GET /three HTTP/1.1");
+}
+
 TEST_F(UsersTest, AFailedRequestResumesWithStatusZeroAndItsErrorClass) {
   load(R"(return { tasks = { {1, function(u)
       local r = u:get("/slow")
