@@ -272,12 +272,13 @@ return user
     tasks = s["tasks"][0]["count"]
     assert report["counts"]["scheduled"] == 200, run
     # Tasks still in progress at the end of -d are cut (not counted): a few at most.
-    assert 190 <= tasks <= 200, run
+    assert 180 <= tasks <= 200, run
     by_name = names(report)
     assert by_name["b"]["requests"] == tasks
     assert tasks <= by_name["a"]["requests"] <= tasks + s["users_started"]
-    # Each task holds its user ~20 ms: about 100/s x 20 ms = 2 users busy at once.
-    assert 2 <= s["users_started"] <= 30, run
+    # Each task holds its user ~20 ms: about 100/s x 20 ms = 2 users busy at once
+    # (more when a loaded machine slows the server), far below --max-users.
+    assert 2 <= s["users_started"] <= 60, run
     assert by_name["start"]["requests"] == s["users_started"]
 
 
