@@ -30,6 +30,8 @@ packages+=(liburing-dev)
 # that validates deploy/k8s offline; npm only where Node does not bring its own.
 packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client nodejs)
 command -v npm >/dev/null || packages+=(npm)
+# Scenarios (--scenario, docs/scenarios.md): r:json() decodes with Debian's lua-cjson.
+packages+=(lua-cjson)
 # Peers the benchmarks compare against (nginx is also a test peer, above).
 # wire: --compressed decodes bodies with zlib (above), brotli and zstd.
 packages+=(libbrotli-dev libzstd-dev)

@@ -24,6 +24,7 @@
 #include "io/select.h"
 #include "core/atomic_file.h"
 #include "html/report_files.h"
+#include "scenario/scenario_load.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
 #include "report/json.h"
@@ -72,6 +73,9 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   }
   // --io uring where io_uring cannot run: the reason, before any output (uring's block).
   if (const auto io = io::choose_engine(config.io); !io) return fail(io.error());
+  if (config.is_scenario()) {
+    if (Status checked = scenario::check_scenario(config); !checked) return fail(checked.error());
+  }
   const report::RunReport header = header_fields(config);
   if (const std::string note = unsynchronised_start_note(config); !note.empty()) {
     std::fprintf(stderr, "pacer: note: %s\n", note.c_str());

@@ -90,6 +90,11 @@ std::string describe_run(const Config& config, std::int64_t now_unix_ns) {
     out += fmt::format("  Targets: {} from {}, {}\n", config.targets.size(), config.targets_path,
                        targets::targets_order_name(config.targets_order));
   }
+  if (config.is_scenario()) {  // scenarios (issue 16)
+    out += fmt::format("  Scenario: {}, {} (not loaded by --check-args)\n", config.scenario_path,
+                       config.is_open_model() ? fmt::format("tasks at the rate, up to {} users", config.max_users)
+                                              : fmt::format("{} users", config.users));
+  }
   const std::string note = unsynchronised_start_note(config);
   if (!note.empty()) out += "  Note:    " + note + "\n";
   return out;

@@ -32,6 +32,7 @@
 #include "cli/option_scan.h"
 #include "cli/protocol_options.h"
 #include "cli/report_options.h"
+#include "cli/scenario_options.h"
 #include "cli/serve_options.h"
 #include "cli/units.h"
 #include "proto/http1_request.h"
@@ -55,9 +56,10 @@ enum RunOption : int {
   kTargets, kTargetsOrder, kMaxNames,
   kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
   kHtml, kCsv,  // report (issue 17)
+  kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
 };
 
-constexpr std::array<OptionSpec, 56> kRunOptions{{
+constexpr std::array<OptionSpec, 60> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -115,6 +117,10 @@ constexpr std::array<OptionSpec, 56> kRunOptions{{
     {kWebLinger, '\0', "web-linger", true},
     {kHtml, '\0', "html", true},
     {kCsv, '\0', "csv", true},
+    {kScenario, '\0', "scenario", true},
+    {kUsers, 'u', "users", true},
+    {kSpawnRate, '\0', "spawn-rate", true},
+    {kMaxUsers, '\0', "max-users", true},
 }};
 
 // The run options and the wire options (cli/wire_options.h), scanned as one table.
@@ -135,6 +141,7 @@ struct RunDraft {
   bool targets_order_given = false;
   bool web_token_given = false;
   bool web_linger_given = false;
+  ScenarioFlags scenario;  // which scenario options were given
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
@@ -367,6 +374,14 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kTargetsOrder:
       draft.targets_order_given = true;
       return store(targets::parse_targets_order(option.value, option.flag), config.targets_order);
+    case kScenario: draft.scenario.scenario = option.flag; return apply_scenario_path(option, config);
+    case kUsers:
+      draft.scenario.users = option.flag;
+      return store(parse_positive_int(option, "users"), config.users);
+    case kSpawnRate: draft.scenario.spawn_rate = option.flag; return apply_spawn_rate(option, config);
+    case kMaxUsers:
+      draft.scenario.max_users = option.flag;
+      return store(parse_positive_int(option, "max users"), config.max_users);
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
@@ -405,6 +420,8 @@ Status check_positionals(const std::vector<std::string>& positionals, Command co
   if (positionals.size() > 1 && !config.script_path.empty()) {
     // As in wrk: what follows the URL goes to the script's init(args).
     config.script_args.assign(positionals.begin() + 1, positionals.end());
+  } else if (positionals.size() > 1 && config.is_scenario()) {
+    config.scenario_args.assign(positionals.begin() + 1, positionals.end());  // pacer.args
   } else if (positionals.size() > 1) {
     return bad_argument(fmt::format("unexpected argument '{}' (only one URL is allowed)",
                                     positionals[1]));
@@ -437,6 +454,9 @@ Status load_targets(RunDraft& draft, bool no_url, std::istream& stdin_stream) {
   if (!config.script_path.empty()) {
     return bad_argument("--targets and --script both say what to send: a script's request() builds its own requests");
   }
+  if (config.is_scenario()) {  // scenarios (issue 16)
+    return bad_argument("--targets: not with --scenario (a scenario names its own requests)");
+  }
   if (config.targets_path == "-" && draft.body && draft.body->value == "@-") {
     return bad_argument("--targets - and -b @- both read stdin: give one of them a file");
   }
@@ -468,6 +488,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
     return protocol;
   }
   if (Status wire = finish_wire_options(config); !wire) return wire;
+  if (Status scenario = finish_scenario_options(config, draft.scenario); !scenario) return scenario;
   if (Status share = apply_shard_share(config); !share) return share;
   if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
     return bad_argument(config.tls_cert_file.empty() ? "--key needs --cert too (the client certificate)"

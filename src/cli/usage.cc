@@ -129,6 +129,15 @@ Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
       --max-capture-body SIZE
                        most body bytes given to response()    [8M]
 
+Scenarios (virtual users in Lua; see docs/scenarios.md):
+      --scenario FILE  run FILE's user definition: each user a coroutine
+                       with its own connection, weighted tasks, think
+                       time, checks; arguments after the URL: pacer.args
+  -u, --users N        closed model: virtual users             [-c]
+      --spawn-rate R   closed model: users started per second  [all]
+      --max-users N    open model (-R: tasks/second): users created
+                       at most, as tasks need them             [10000]
+
 Output:
       --format F       text (wrk's layout) or json               [text]
   -o, --output FILE    write the final report to FILE, atomically

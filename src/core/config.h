@@ -125,6 +125,16 @@ struct Config {
   std::string script_path;                // -s/--script: a wrk-compatible Lua script; empty: none
   std::vector<std::string> script_args;   // after the URL (or `--`): init(args)'s args[1..]
 
+  // Scenarios (issue 16, --scenario FILE; src/scenario/): virtual users as Lua
+  // coroutines, one connection each. cli sets `connections` to the users' count
+  // (closed model: -u, default -c; open model: --max-users).
+  std::string scenario_path;              // --scenario: empty: none
+  std::vector<std::string> scenario_args; // after the URL: pacer.args[1..]
+  int users = 0;                          // -u/--users (closed model); 0: not given
+  double spawn_rate_per_s = 0;            // --spawn-rate: users started per second; 0: all at once
+  int max_users = 10000;                  // --max-users: open model, users created at most
+  bool is_scenario() const { return !scenario_path.empty(); }
+
   // Input caps (docs/limits.md). A script's response() is given copies of each
   // response's headers and body; past a cap the response is a parse error.
   std::uint64_t max_request_body_bytes = kDefaultMaxRequestBodyBytes;     // --max-request-body: -b @FILE, @-

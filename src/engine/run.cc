@@ -414,6 +414,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     report.queue_delay.merge(r.queue_delay);
     report.ttfb.merge(r.ttfb);
     report.rate_samples.merge(r.rate_samples);
+    report.scenario.merge(r.scenario);
     finished = std::max(finished, r.finished_ns);
     if (report.first_error.empty()) report.first_error = r.first_error;
   }

@@ -15,6 +15,7 @@
 #include "load/schedule.h"
 #include "net/address.h"
 #include "net/tls_context.h"
+#include "scenario/scenario_stats.h"
 #include "proto/http2_request.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
@@ -72,6 +73,7 @@ struct WorkerResult {
   std::array<char, 256> tls_first_error{};
   TimeNs tls_first_error_ns = -1;
   stats::NameRecorder names;         // per request name (stats/name_stats.h), indexed by NameId
+  scenario::ScenarioStats scenario;  // --scenario: tasks, checks, script errors, names
   explicit WorkerResult(stats::Histogram rate) : rate_samples(std::move(rate)) {}
 };
 

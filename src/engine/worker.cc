@@ -92,6 +92,9 @@ Status Worker::prepare() {
     make_session(*connections_.back());
   }
   if (script_) script_->prepare_connections(connections_);
+  if (shared_.config->is_scenario()) {
+    if (Status s = prepare_scenario(); !s) return s;
+  }
   backoff_.reserve(static_cast<std::size_t>(connection_count_));
   if (shared_.profile != nullptr) {
     // With --shard i/N, this process's workers are i*W .. i*W+W-1 of N*W: the
@@ -166,11 +169,15 @@ void Worker::run() {
     const std::optional<TimeNs> first = schedule_->next();
     next_arrival_ns_ = first ? shared_.start_ns + *first : kNever;
   }
-  for (auto& c : connections_) {
-    if (adopted_fd_.valid()) {
-      open_adopted(*c);
-    } else {
-      start_connect(*c);
+  if (users_) {
+    users_->start(now_);  // each user opens its own connection when it starts
+  } else {
+    for (auto& c : connections_) {
+      if (adopted_fd_.valid()) {
+        open_adopted(*c);
+      } else {
+        start_connect(*c);
+      }
     }
   }
   while (true) {
@@ -185,12 +192,18 @@ void Worker::run() {
     if (is_open()) expire_backlog();
     run_due_reconnects();
     if (script_) send_delayed();
+    if (users_) scenario_turn();
     sample_rate();
     if (intervals_ && now_ >= next_interval_ns_) close_intervals(false);
     if (finished()) break;
     wait_for_events();
   }
   result_.finished_ns = now_;
+  if (users_) {
+    users_->stop();  // on_stop
+    users_->name_rows();
+    result_.scenario = std::move(users_->stats());
+  }
   // The last interval closes before the connections do, so its gauges are the
   // run's last state rather than the teardown's (closing counts nothing).
   if (intervals_) close_intervals(true);
@@ -221,7 +234,7 @@ void Worker::close_intervals(bool final) {
     slot.errors.subtract(at_interval_start_.errors);
     slot.end_ns = final ? now_ : next_interval_ns_;
     slot.open_connections = count_open_connections();
-    slot.backlog = backlog_.size();
+    slot.backlog = backlog_.size() + (users_ ? users_->backlog_size() : 0);  // scenarios: tasks waiting for a user
     slot.schedule_lag_ns = backlog_.empty() ? 0 : std::max<TimeNs>(0, now_ - backlog_.front());
     fill_in_flight_gauges(slot);
     slot.service_ns_sum = service_ns_sum_ - service_ns_at_interval_start_;
@@ -339,6 +352,7 @@ TimeNs Worker::next_wake_ns() const {
                    oldest_expiry(handshaking_, &Connection::handshake_start_ns)});
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   if (script_) next = std::min(next, script_->next_due_ns());
+  if (users_) next = std::min(next, users_->next_due_ns());
   // Open model: wake a little before the next arrival and poll the last stretch,
   // because a timer wake-up from sleep can be tens of microseconds late.
   if (!draining_ || next_arrival_ns_ < shared_.end_ns) {

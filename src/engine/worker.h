@@ -58,6 +58,7 @@
 #include "proto/h2_memory.h"
 #include "proto/http1_parser.h"
 #include "targets/order.h"
+#include "scenario/users.h"
 
 #include <sys/types.h>
 
@@ -87,6 +88,7 @@ class Worker final : io::Events {
 
  private:
   friend struct Connection;  // forwards its session's events
+  friend class ScenarioPort; // scenarios (worker_scenario.cc)
   static constexpr std::size_t kReadBufferBytes = 64 * 1024;  // the budgets' unit
   // Read budgets: a server can send faster than pacer parses (an endless body in
   // tiny chunks), and reading until the socket drains would never return to the
@@ -210,6 +212,12 @@ class Worker final : io::Events {
   // stops at the first younger one).
   void fill_in_flight_gauges(IntervalSnapshot& slot) const;
 
+  // Scenarios (worker_scenario.cc): virtual users, one per connection.
+  Status prepare_scenario();
+  void scenario_turn();                 // due timers, queued users, the open model's task backlog
+  void scenario_send(Connection& c);    // c's user has a request to send
+  void scenario_failed(Connection& c, const char* error_class, bool recorded);
+
   // Open model (worker_open.cc).
   void dispatch_arrivals();
   void take_arrival(TimeNs t_sched);
@@ -273,6 +281,9 @@ class Worker final : io::Events {
   // Scripts (-s): null without a script. address_: where connections go (thread.addr).
   std::unique_ptr<WorkerScript> script_;
   net::Address address_;
+  // Scenarios (--scenario): null without one.
+  std::unique_ptr<scenario::Users> users_;
+  std::unique_ptr<scenario::Port> scenario_port_;
   // Intervals (optional).
   std::unique_ptr<IntervalRing> intervals_;
   IntervalSnapshot* filling_ = nullptr;      // the ring slot the current interval records into

@@ -40,7 +40,10 @@ std::uint32_t Worker::free_capacity(const Connection& c) const {
 
 void Worker::connection_ready(Connection& c) {
   if (c.state != Connection::State::kOpen) return;
-  if (is_open()) {
+  if (users_) {
+    users_->resume_answered(c.index);  // its user had a response: its next step now
+    scenario_send(c);                  // its user's request, if it has one
+  } else if (is_open()) {
     TimeNs t_sched = 0;
     while (free_capacity(c) > 0 && pop_backlog(t_sched)) send_request(c, t_sched);
   } else if (script_ && script_->has_delay()) {
@@ -56,7 +59,7 @@ void Worker::connection_ready(Connection& c) {
     reopen(c);  // `Connection: close`, a GOAWAY, or --disable-keepalive
     return;
   }
-  if (is_open() && free_capacity(c) > 0 && !c.idle.linked) idle_.push_back(c);
+  if (is_open() && !users_ && free_capacity(c) > 0 && !c.idle.linked) idle_.push_back(c);
 }
 
 bool Worker::send_request(Connection& c, TimeNs t_sched) {
@@ -77,6 +80,11 @@ bool Worker::send_request(Connection& c, TimeNs t_sched) {
   std::string_view bytes;
   if (script_ && script_->custom_bytes()) {
     if (!script_->next_request(c, bytes, batch, slot.name)) return false;  // the run stops
+  } else if (users_) {
+    // Scenarios: the user's own request, named by the run's name table.
+    bytes = users_->request_bytes(c.index);
+    batch.head_bits = users_->user(c.index).head ? 1 : 0;
+    slot.name = users_->user(c.index).name;
   } else {
     choose_request(slot);
   }
@@ -231,6 +239,10 @@ void Worker::handle_batch_response(Connection& c, std::uint32_t token, int statu
 void Worker::count_response(Connection& c, const RequestSlot& slot, int status) {
   ++c.answered_on_connection;
   if (script_) script_->on_response(c, status);
+  // The kernel's receive stamp, unless it predates the send (a clock step) or the
+  // response was completed without a read (the connection's end): then the wake-up.
+  const TimeNs done = arrived_ns_ >= slot.t_send ? arrived_ns_ : now_;
+  if (users_) users_->on_response(c.index, status, done, is_recorded(slot.t_sched));
   stats::Counters& counters = result_.counters;
   if (!is_recorded(slot.t_sched)) {
     ++counters.warmup_responses;
@@ -243,9 +255,6 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   ++named.responses;
   if (status < 200 || status >= 400) ++named.non_2xx_3xx;
   if (status >= 400) ++named.errors.status;
-  // The kernel's receive stamp, unless it predates the send (a clock step) or the
-  // response was completed without a read (the connection's end): then the wake-up.
-  const TimeNs done = arrived_ns_ >= slot.t_send ? arrived_ns_ : now_;
   const TimeNs latency_ns = done - slot.t_sched;
   record_latency(latency_ns, false);
   result_.names.record_latency(slot.name, latency_ns);
@@ -315,10 +324,21 @@ void Worker::retry_request(Connection& c, std::uint32_t token) {
 // ---- failures and timeouts ---------------------------------------------------
 
 void Worker::fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error) {
+  bool failed = false;
+  bool recorded = false;
   for (RequestSlot& slot : c.slots) {
     if (!slot.in_use) continue;
+    failed = true;
+    recorded = recorded || is_recorded(slot.t_sched);
     count_error(slot, error);
     release_slot(c, slot.token).free_ns = now_;
+  }
+  if (users_ && failed) {
+    const char* name = "error";
+    for (const auto& field : stats::ErrorCounts::kFields) {
+      if (field.member == error) name = field.name;
+    }
+    scenario_failed(c, name, recorded);
   }
   reopen(c);
 }
@@ -339,6 +359,7 @@ void Worker::expire_timeouts() {
     RequestSlot& expired = *in_flight_.front();
     Connection& c = *expired.connection;
     count_timeout(expired);
+    if (users_) scenario_failed(c, "timeout", is_recorded(expired.t_sched));
     const bool connection_survives = c.session->cancel(expired.token);
     release_slot(c, expired.token).free_ns = now_;
     if (connection_survives) {

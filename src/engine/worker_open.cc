@@ -69,6 +69,10 @@ void Worker::skip_due_arrivals(TimeNs until_ns, bool stale) {
 }
 
 void Worker::take_arrival(TimeNs t_sched) {
+  if (users_) {
+    users_->start_task(t_sched);  // scenarios: an arrival is a task, for a free user
+    return;
+  }
   while (Connection* c = idle_.front()) {
     if (free_capacity(*c) == 0) {
       // It can take no more requests (a GOAWAY, `Connection: close`): it reopens

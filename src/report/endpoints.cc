@@ -73,7 +73,9 @@ std::vector<const EndpointReport*> endpoints_by_requests(const RunReport& r) {
   return out;
 }
 
-bool shows_endpoints(const RunReport& r) { return r.targets_file || r.endpoints.size() > 1; }
+bool shows_endpoints(const RunReport& r) {
+  return r.targets_file || r.endpoints.size() > 1 || r.scenario.active;  // scenarios: their named steps
+}
 
 std::string render_endpoints_text(const RunReport& r) {
   if (!shows_endpoints(r)) return "";

@@ -8,7 +8,8 @@ namespace pacer::report {
 
 double error_rate(const RunReport& r) {
   const stats::ErrorCounts& e = r.counters.errors;
-  const double failed = static_cast<double>(e.socket_total() + e.status);
+  // Scenarios: a response u:fail marked is a failure too (unless it already was one).
+  const double failed = static_cast<double>(e.socket_total() + e.status + r.scenario.extra_failures());
   const double finished = static_cast<double>(r.counters.responses + e.socket_total());
   return finished > 0 ? failed / finished : 0;
 }
@@ -55,7 +56,8 @@ std::vector<std::string> failed_gates(const RunReport& r) {
     if (rate > *r.max_error_rate) {
       const stats::ErrorCounts& e = r.counters.errors;
       failures.push_back(fmt::format("gate failed: max-error-rate {:g}% (measured {:.2f}%: {} errors in {} requests)",
-                                     *r.max_error_rate * 100, rate * 100, e.socket_total() + e.status,
+                                     *r.max_error_rate * 100, rate * 100,
+                                     e.socket_total() + e.status + r.scenario.extra_failures(),
                                      r.counters.responses + e.socket_total()));
     }
   }

@@ -1,3 +1,4 @@
+#include "scenario/scenario_report.h"
 #include "report/json.h"
 
 #include <ctime>
@@ -255,6 +256,7 @@ std::string render_json(const RunReport& r) {
   add_wire_counts(out, r);
   if (r.merge) out["merge"] = merge_json(*r.merge);
   add_report_fields(out, r);
+  if (r.scenario.active) out["scenario"] = scenario::to_json(r.scenario);  // --scenario (issue 16)
   return out.dump(2) + "\n";
 }
 

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/shard_share.h"
+#include "scenario/scenario_stats.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 #include "stats/name_stats.h"
@@ -115,6 +116,8 @@ struct RunReport {
   // nullopt: not kept (the JSON report then has no "timeseries").
   std::optional<std::vector<std::string>> timeseries;
   std::string command_line;                // the command as given, shell-quoted; "" when unknown
+  // --scenario (issue 16): the Tasks table, `check` and `script` errors, names.
+  scenario::ScenarioStats scenario;
 };
 
 // The part of the whole test this report covers, with its figures

@@ -1,3 +1,4 @@
+#include "scenario/scenario_report.h"
 #include "report/text.h"
 
 #include <algorithm>
@@ -244,6 +245,7 @@ std::string errors_text(const RunReport& r) {
   if (r.protocol == "h2") classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}});
   if (r.follow_redirects > 0) classes.push_back({"redirect", e.redirect});  // wire
   if (r.compressed) classes.push_back({"decode", e.decode});                // wire
+  if (r.scenario.active) classes.insert(classes.end(), {{"check", r.scenario.check}, {"script", r.scenario.script}});
   std::string out;
   for (const auto& [name, count] : classes) out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", name, kNoBreak, count);
   return out;
@@ -295,6 +297,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
                                                   c.tls_handshakes, c.tls_resumed));
   }
   out += labelled("Errors:", errors_text(r));
+  out += scenario::render_text(r.scenario);  // --scenario: Tasks, names, first messages
   const std::string statuses = status_counts_line(c);
   out += labelled("Status codes:", statuses.empty() ? "none (no response)" : statuses);
   if (const std::string hint = body_hint(r); !hint.empty()) out += labelled("Status 415:", hint);

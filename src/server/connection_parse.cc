@@ -60,7 +60,7 @@ int Connection::on_headers_complete(llhttp_t* parser) {
   const std::string_view path = target.substr(0, target.find_first_of("?#"));
   c.path_bytes_ = std::min(path.size(), c.path_.size());
   std::copy_n(path.begin(), c.path_bytes_, c.path_.begin());
-  if (c.route_.kind == RouteKind::kAuth) {
+  if (c.route_.kind == RouteKind::kAuth || c.route_.kind == RouteKind::kShopOrder) {
     // The whole head is still in the input buffer (released only after this).
     c.route_.value = has_login_token(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
   } else if (c.route_.kind == RouteKind::kJson) {

@@ -17,6 +17,10 @@ constexpr std::string_view kOctetStream = "application/octet-stream";
 constexpr std::string_view kLoginBody = R"({"token":"pacer-token-1"})";
 static_assert(kLoginBody.find(kLoginToken) != std::string_view::npos);
 constexpr std::string_view kJsonOkBody = R"({"ok":true})";
+// The shop (scenarios): a small product list and an order's receipt.
+constexpr std::string_view kProductsBody =
+    R"([{"sku":"A-100","name":"kettle","price":25},{"sku":"B-200","name":"teapot","price":18}])";
+constexpr std::string_view kOrderBody = R"({"order":"created","sku":"A-100"})";
 
 struct StatusText {
   int status;
@@ -119,6 +123,8 @@ Route match_route(std::string_view target) {
       {"/", RouteKind::kRoot},         {"/never", RouteKind::kNever}, {"/close", RouteKind::kClose},
       {"/redirect", RouteKind::kRedirect}, {"/echo", RouteKind::kEcho},   {"/stats", RouteKind::kStats},
       {"/login", RouteKind::kLogin},   {"/auth", RouteKind::kAuth},   {"/json", RouteKind::kJson},
+      {"/api/login", RouteKind::kLogin}, {"/api/products", RouteKind::kShopProducts},
+      {"/api/orders", RouteKind::kShopOrder},
   };
   for (const Prefix& p : kExact) {
     if (target == p.text) return Route{p.kind, 0};
@@ -249,6 +255,18 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
       if (route.value == 0) return status_reply(415);
       reply.text = kJsonOkBody;
       reply.body_bytes = kJsonOkBody.size();
+      reply.content_type = "application/json";
+      return reply;
+    case RouteKind::kShopProducts:
+      reply.text = kProductsBody;
+      reply.body_bytes = kProductsBody.size();
+      reply.content_type = "application/json";
+      return reply;
+    case RouteKind::kShopOrder:
+      if (route.value == 0) return status_reply(401);
+      reply.status = 201;
+      reply.text = kOrderBody;
+      reply.body_bytes = kOrderBody.size();
       reply.content_type = "application/json";
       return reply;
     case RouteKind::kNotFound:

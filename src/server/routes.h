@@ -23,6 +23,10 @@ enum class RouteKind : std::uint8_t {
   kLogin,         // /login: a fixed token, as JSON (for scripts' login examples)
   kAuth,          // /auth: 200 with "Authorization: Bearer <the /login token>", else 401
   kJson,          // /json: 200 with a JSON Content-Type, else 415 (as JSON APIs answer)
+  // The shop the scenario examples and tests drive (docs/scenarios.md):
+  // /api/login is /login's token; /api/products a JSON list;
+  kShopProducts,
+  kShopOrder,     // /api/orders: 201 with "Authorization: Bearer <the /login token>", else 401
   kNotFound,      // no such path (also /bytes/abc: a parameter that is not a number)
   kBadParameter,  // a numeric parameter too large to parse
 };

@@ -291,5 +291,45 @@ TEST(Allocations, ScriptHooksAllocateNothingOnTheCppSidePerRequest) {
   EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
 }
 
+// Scenarios (issue 16): a user's requests are built into its own buffer and
+// named by index; Lua allocates its strings and response tables in its own heap.
+long allocations_for_scenario(server::Server& srv, std::uint64_t requests, const std::string& scenario_path) {
+  Config c = testing::config_for(srv, "/");
+  c.threads = 2;
+  c.connections = 8;
+  c.users = 8;
+  c.request_count = requests;
+  c.scenario_path = scenario_path;
+  return allocations_for(c, requests);
+}
+
+TEST(Allocations, ScenarioTasksAllocateNothingOnTheCppSidePerRequest) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  testing::ScriptFile file(
+      "return { tasks = {\n"
+      "  {3, function(u) u:get('/', {['X-A'] = 'b'}, 'home') end},\n"
+      "  {1, function(u) local r = u:post('/echo', 'abc'); if r.status ~= 200 then u:fail('x') end end},\n"
+      "} }\n");
+  const long small = allocations_for_scenario(*srv, 2'000, file.path());
+  const long large = allocations_for_scenario(*srv, 20'000, file.path());
+  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+}
+
+// Reading headers and bodies: the parser copies them into the user's capture
+// (capacity reused); the Lua strings and the decoded JSON are Lua's.
+TEST(Allocations, ScenarioReadingBodiesAllocatesNothingOnTheCppSidePerRequest) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  testing::ScriptFile file(
+      "return { tasks = { {1, function(u)\n"
+      "  local r = u:post('/api/login', '{}', nil, 'login')\n"
+      "  if r:json().token ~= 'pacer-token-1' or r.headers['content-type'] == nil then u:fail(r.body) end\n"
+      "end} } }\n");
+  const long small = allocations_for_scenario(*srv, 2'000, file.path());
+  const long large = allocations_for_scenario(*srv, 20'000, file.path());
+  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+}
+
 }  // namespace
 }  // namespace pacer

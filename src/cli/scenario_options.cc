@@ -1,0 +1,56 @@
+// See scenario_options.h.
+#include "cli/scenario_options.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "cli/load_options.h"
+
+namespace pacer::cli {
+
+Status apply_scenario_path(const ScannedOption& option, Config& config) {
+  if (option.value.empty()) return bad_argument(fmt::format("{}: scenario path is empty", option.flag));
+  config.scenario_path = option.value;
+  return Ok{};
+}
+
+Status apply_spawn_rate(const ScannedOption& option, Config& config) {
+  auto rate = parse_rate(option.value, option.flag, false);
+  if (!rate) return rate.error();
+  config.spawn_rate_per_s = *rate;
+  return Ok{};
+}
+
+Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
+  if (!config.is_scenario()) {
+    for (const std::string* flag : {&flags.users, &flags.spawn_rate, &flags.max_users}) {
+      if (!flag->empty()) return bad_argument(fmt::format("{}: only with --scenario FILE", *flag));
+    }
+    return Ok{};
+  }
+  if (!config.script_path.empty()) {
+    return bad_argument("--scenario and -s/--script cannot be used together: a scenario is its own script");
+  }
+  if (config.http2) return bad_argument("--http2: not supported with --scenario (scenarios speak HTTP/1.1)");
+  if (config.pipeline > 1) return bad_argument("--pipeline: not supported with --scenario (one request per user at a time)");
+  if (config.is_open_model()) {
+    if (!flags.users.empty()) {
+      return bad_argument(fmt::format("{}: not with -R/--stages: the open model starts tasks at the rate and creates "
+                                      "users as they are needed, up to --max-users", flags.users));
+    }
+    if (!flags.spawn_rate.empty()) {
+      return bad_argument(fmt::format("{}: not with -R/--stages (users are created as tasks need them)", flags.spawn_rate));
+    }
+    config.connections = config.max_users;
+    return Ok{};
+  }
+  if (!flags.max_users.empty()) {
+    return bad_argument(fmt::format("{}: only with -R or --stages (the closed model runs -u users)", flags.max_users));
+  }
+  if (config.users > 0) config.connections = config.users;
+  config.users = config.connections;
+  return Ok{};
+}
+
+}  // namespace pacer::cli

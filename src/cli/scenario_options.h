@@ -1,0 +1,28 @@
+// Scenarios' options (issue 16): --scenario FILE, -u/--users, --spawn-rate,
+// --max-users, and how they go with the rest of the command line (exit 2 with
+// the reason when they do not).
+#pragma once
+
+#include <string>
+
+#include "cli/option_scan.h"
+#include "core/config.h"
+#include "core/expected.h"
+
+namespace pacer::cli {
+
+// The flags as the user spelled them (empty: not given), for messages.
+struct ScenarioFlags {
+  std::string scenario;
+  std::string users;
+  std::string spawn_rate;
+  std::string max_users;
+};
+
+Status apply_scenario_path(const ScannedOption& option, Config& config);
+Status apply_spawn_rate(const ScannedOption& option, Config& config);
+// After every option: the checks between them, then the connections a
+// scenario needs (one per user: -u, default -c; open model: --max-users).
+Status finish_scenario_options(Config& config, const ScenarioFlags& flags);
+
+}  // namespace pacer::cli

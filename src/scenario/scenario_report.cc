@@ -1,0 +1,88 @@
+// See scenario_report.h.
+#include "scenario/scenario_report.h"
+
+#include <fmt/format.h>
+
+#include "report/units.h"
+
+namespace pacer::scenario {
+
+namespace {
+
+constexpr std::size_t kNameColumns = 26;
+
+std::string cut(const std::string& name) {
+  return name.size() <= kNameColumns ? name : name.substr(0, kNameColumns - 3) + "...";
+}
+
+std::string t(std::int64_t ns) { return report::format_time_ns(static_cast<double>(ns)); }
+
+nlohmann::ordered_json summary(const stats::Histogram& h) {
+  if (h.total_count() == 0) return nullptr;
+  return {{"mean_ns", h.mean()},
+          {"p50_ns", h.value_at_percentile(50)},
+          {"p90_ns", h.value_at_percentile(90)},
+          {"p99_ns", h.value_at_percentile(99)},
+          {"max_ns", h.max()}};
+}
+
+}  // namespace
+
+std::string render_text(const ScenarioStats& s) {
+  if (!s.active) return {};
+  std::string out =
+      s.open_model
+          ? fmt::format("Scenario:     the rate is of tasks, each started on a free virtual user (at most {}, "
+                        "--max-users);\n              a step is due when the previous one ended (plus u:sleep), "
+                        "a task's first\n              step when the task was scheduled.\n", s.user_limit)
+          : fmt::format("Scenario:     {} virtual users, each on its own connection, running tasks one\n"
+                        "              after another with their think time.\n", s.user_limit);
+  out += "Tasks (from the scheduled start to the end):\n";
+  out += fmt::format("  {:<26} {:>8} {:>7} {:>8} {:>8} {:>8}\n", "Task", "Count", "Failed", "p50", "p99", "Max");
+  for (const TaskRow& row : s.tasks) {
+    const stats::Histogram& h = row.duration;
+    const bool any = h.total_count() > 0;
+    out += fmt::format("  {:<26} {:>8} {:>7} {:>8} {:>8} {:>8}\n", cut(row.name), row.count, row.failures,
+                       any ? t(h.value_at_percentile(50)) : "-", any ? t(h.value_at_percentile(99)) : "-",
+                       any ? t(h.max()) : "-");
+  }
+  out += "Requests by name (latency per name: Endpoints, from each step's due time):\n";
+  out += fmt::format("  {:<26} {:>8} {:>7} {:>6}\n", "Name", "Count", "Failed", "Checks");
+  for (const NameRow& row : s.names) {
+    if (row.requests == 0 && row.checks == 0) continue;
+    out += fmt::format("  {:<26} {:>8} {:>7} {:>6}\n", cut(row.name), row.requests, row.failed, row.checks);
+  }
+  out += fmt::format("  Users: {} started\n", s.users_started);
+  for (const Message& m : s.messages) {
+    std::string line = fmt::format("  {} error{}: {}: {}", m.error_class == "check" ? "Check" : "Script",
+                                   m.count == 1 ? "" : fmt::format(" x{}", m.count), m.where, m.text);
+    if (line.size() > 200) line = line.substr(0, 197) + "...";
+    out += line + "\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json to_json(const ScenarioStats& s) {
+  if (!s.active) return nullptr;
+  nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+  for (const TaskRow& row : s.tasks) {
+    tasks.push_back({{"name", row.name}, {"count", row.count}, {"failures", row.failures},
+                     {"duration", summary(row.duration)}});
+  }
+  nlohmann::ordered_json names = nlohmann::ordered_json::array();
+  for (const NameRow& row : s.names) {
+    if (row.requests == 0 && row.checks == 0) continue;
+    names.push_back({{"name", row.name}, {"requests", row.requests}, {"failed", row.failed}, {"checks", row.checks}});
+  }
+  nlohmann::ordered_json messages = nlohmann::ordered_json::array();
+  for (const Message& m : s.messages) messages.push_back({{"class", m.error_class}, {"where", m.where}, {"text", m.text}, {"count", m.count}});
+  return {{"open_model", s.open_model},
+          {"user_limit", s.user_limit},
+          {"users_started", s.users_started},
+          {"errors", {{"check", s.check}, {"script", s.script}}},
+          {"tasks", std::move(tasks)},
+          {"names", std::move(names)},
+          {"first_messages", std::move(messages)}};
+}
+
+}  // namespace pacer::scenario

@@ -1,0 +1,317 @@
+// The Lua API a scenario sees (docs/scenarios.md): `pacer` (between, constant,
+// random, args, url), the methods of every virtual user u (get, post, request,
+// sleep, fail) and the response table. The C functions carry the worker's Users
+// as an upvalue (null while the main thread only checks the file). A request
+// call builds the bytes into the user's own buffer and yields; the worker sends
+// them and resumes the coroutine with the response (users.cc).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <string_view>
+
+#include "scenario/scenario_load.h"
+#include "scenario/users.h"
+
+namespace pacer::scenario {
+
+namespace {
+
+constexpr const char* kApiLua = R"lua(
+local C, args, url = ...
+package.cpath = package.cpath .. ";/usr/lib/x86_64-linux-gnu/lua/5.1/?.so;/usr/lib/aarch64-linux-gnu/lua/5.1/?.so;/usr/lib/lua/5.1/?.so"
+local random = C.random or math.random
+local tonumber, error = tonumber, error
+pacer = {args = args, url = url, random = random}
+function pacer.between(a, b)
+  a, b = tonumber(a), tonumber(b)
+  if not a or not b or a < 0 or b < a then error("pacer.between(a, b): needs 0 <= a <= b (seconds)", 2) end
+  return function() return a + (b - a) * random() end
+end
+function pacer.constant(s)
+  s = tonumber(s)
+  if not s or s < 0 then error("pacer.constant(s): needs s >= 0 (seconds)", 2) end
+  return function() return s end
+end
+local decode
+local function json(r)
+  local body = r.body
+  if body == nil then error("r:json(): no body (status " .. tostring(r.status) .. ")", 2) end
+  if not decode then
+    local ok, m = pcall(require, "cjson")
+    if not ok then error("r:json() needs lua-cjson (Debian: apt-get install lua-cjson): " .. tostring(m), 2) end
+    decode = m.decode
+  end
+  return decode(body)
+end
+local Response = {__index = {json = json}}
+local User = {__index = {get = C.get, post = C.post, request = C.request, sleep = C.sleep, fail = C.fail}}
+return Response, User
+)lua";
+
+Users* users_of(lua_State* L) { return static_cast<Users*>(lua_touserdata(L, lua_upvalueindex(1))); }
+
+User& running_user(lua_State* L, Users* users) {
+  if (users == nullptr || users->current() == nullptr) {
+    luaL_error(L, "u:get, u:post, u:request, u:sleep and u:fail work only inside on_start, a task or on_stop");
+  }
+  return *users->current();
+}
+
+std::string_view check_text(lua_State* L, int index, const char* what) {
+  std::size_t len = 0;
+  const char* text = lua_tolstring(L, index, &len);
+  if (text == nullptr) luaL_error(L, "%s must be a string", what);
+  const std::string_view view(text, len);
+  if (view.find_first_of("\r\n") != std::string_view::npos) luaL_error(L, "%s holds a line break", what);
+  return view;
+}
+
+void append_number(std::string& out, std::size_t value) {
+  char digits[24];
+  const char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, static_cast<std::size_t>(end - digits));
+}
+
+bool table_has(lua_State* L, int table, const char* name) {
+  if (table == 0) return false;
+  lua_getfield(L, table, name);
+  const bool has = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  return has;
+}
+
+struct RequestArgs {
+  std::string_view method = "GET";
+  std::string_view path;
+  int headers = 0;  // stack index of the headers table, 0: none
+  const char* body = nullptr;
+  std::size_t body_len = 0;
+  std::string_view name;  // empty: "METHOD path"
+};
+
+// Builds the request into u.request, names it, and yields until its response.
+int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
+  if (a.path.empty() || a.path.front() != '/') luaL_error(L, "the path must start with '/' (got '%s')", a.path.data());
+  if (a.method.empty() || a.method.find(' ') != std::string_view::npos) luaL_error(L, "bad method");
+  const Config& config = users.config();
+  std::string& out = u.request;
+  out.clear();
+  out.append(a.method).append(" ").append(a.path).append(" HTTP/1.1\r\n");
+  if (!table_has(L, a.headers, "Host")) out.append("Host: ").append(users.host_header()).append("\r\n");
+  for (const Header& h : config.headers) {
+    if (table_has(L, a.headers, h.name.c_str())) continue;
+    out.append(h.name).append(": ").append(h.value).append("\r\n");
+  }
+  if (a.headers != 0) {
+    lua_pushnil(L);
+    while (lua_next(L, a.headers) != 0) {
+      if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "header names must be strings");
+      const std::string_view name = check_text(L, -2, "a header name");
+      const std::string_view value = check_text(L, -1, "a header value");
+      out.append(name).append(": ").append(value).append("\r\n");
+      lua_pop(L, 1);
+    }
+  }
+  if (a.body != nullptr && !table_has(L, a.headers, "Content-Length")) {
+    out.append("Content-Length: ");
+    append_number(out, a.body_len);
+    out.append("\r\n");
+  }
+  if (!config.keep_alive) out.append("Connection: close\r\n");
+  out.append("\r\n");
+  if (a.body != nullptr) out.append(a.body, a.body_len);
+  u.name = a.name.empty() ? users.default_name(a.method, a.path) : users.name_index(a.name);
+  u.head = a.method == "HEAD";
+  u.has_request = true;
+  u.checked = false;
+  u.state = User::State::kWantsSend;
+  return lua_yield(L, 0);
+}
+
+int optional_table(lua_State* L, int index, const char* what) {
+  if (lua_isnoneornil(L, index)) return 0;
+  if (!lua_istable(L, index)) luaL_error(L, "%s must be a table", what);
+  return index;
+}
+
+std::string_view optional_name(lua_State* L, int index) {
+  if (lua_isnoneornil(L, index)) return {};
+  return check_text(L, index, "the name");
+}
+
+// u:get(path, headers, name)
+int api_get(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  RequestArgs a;
+  a.path = check_text(L, 2, "the path");
+  a.headers = optional_table(L, 3, "the headers");
+  a.name = optional_name(L, 4);
+  return send_and_wait(L, *users, u, a);
+}
+
+// u:post(path, body, headers, name)
+int api_post(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  RequestArgs a;
+  a.method = "POST";
+  a.path = check_text(L, 2, "the path");
+  if (!lua_isnoneornil(L, 3)) {
+    if (lua_type(L, 3) != LUA_TSTRING) luaL_error(L, "the body must be a string");
+    a.body = lua_tolstring(L, 3, &a.body_len);
+  } else {
+    a.body = "";
+  }
+  a.headers = optional_table(L, 4, "the headers");
+  a.name = optional_name(L, 5);
+  return send_and_wait(L, *users, u, a);
+}
+
+// u:request{method=, path=, headers=, body=, name=}
+int api_request(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_settop(L, 2);
+  lua_getfield(L, 2, "method");  // 3
+  lua_getfield(L, 2, "path");    // 4
+  lua_getfield(L, 2, "headers"); // 5
+  lua_getfield(L, 2, "body");    // 6
+  lua_getfield(L, 2, "name");    // 7
+  RequestArgs a;
+  if (!lua_isnil(L, 3)) a.method = check_text(L, 3, "method");
+  a.path = check_text(L, 4, "path");
+  a.headers = optional_table(L, 5, "headers");
+  if (!lua_isnil(L, 6)) {
+    if (lua_type(L, 6) != LUA_TSTRING) luaL_error(L, "body must be a string");
+    a.body = lua_tolstring(L, 6, &a.body_len);
+  }
+  a.name = optional_name(L, 7);
+  return send_and_wait(L, *users, u, a);
+}
+
+// u:sleep(seconds): the next step is due that much after the previous one ended.
+int api_sleep(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  const double s = luaL_checknumber(L, 2);
+  if (!(s >= 0)) luaL_error(L, "u:sleep(seconds): needs a number >= 0");
+  constexpr double kMaxSleepNs = 1e18;  // ~31 years: longer than any run
+  u.mark_ns += static_cast<TimeNs>(std::min(s * 1e9, kMaxSleepNs));
+  u.wake_ns = u.mark_ns;
+  u.state = User::State::kSleeping;
+  return lua_yield(L, 0);
+}
+
+// u:fail(message): the last request failed (a `check` error under its name).
+int api_fail(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  std::size_t len = 0;
+  const char* text = luaL_optlstring(L, 2, "failed", &len);
+  users->fail_last(u, std::string_view(text, len));
+  return 0;
+}
+
+// next_task(u, wait_seconds) (prelude): the end of on_start or a task.
+int api_next_task(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  const double wait = lua_tonumber(L, 2);
+  if (users->task_boundary(u, std::isfinite(wait) && wait > 0 ? wait : 0)) return lua_yield(L, 0);
+  lua_pushinteger(L, 0);
+  return 1;
+}
+
+// script_error(u, message, hook) (prelude).
+int api_script_error(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  std::size_t len = 0;
+  const char* text = lua_tolstring(L, 2, &len);
+  users->script_error(u, text != nullptr ? std::string_view(text, len) : "error", luaL_optstring(L, 3, "task"));
+  return 0;
+}
+
+int api_random(lua_State* L) {
+  lua_pushnumber(L, users_of(L)->random());
+  return 1;
+}
+
+void push_api_functions(lua_State* L, Users* users) {
+  const luaL_Reg functions[] = {
+      {"get", &api_get},           {"post", &api_post},   {"request", &api_request},
+      {"sleep", &api_sleep},       {"fail", &api_fail},   {"next_task", &api_next_task},
+      {"script_error", &api_script_error},
+  };
+  lua_newtable(L);
+  for (const luaL_Reg& f : functions) {
+    lua_pushlightuserdata(L, users);
+    lua_pushcclosure(L, f.func, 1);
+    lua_setfield(L, -2, f.name);
+  }
+  if (users != nullptr) {
+    lua_pushlightuserdata(L, users);
+    lua_pushcclosure(L, &api_random, 1);
+    lua_setfield(L, -2, "random");
+  }
+}
+
+}  // namespace
+
+void install_api(lua_State* L, Users* users, const Config& config, ScenarioRefs& refs) {
+  push_api_functions(L, users);
+  if (luaL_loadbuffer(L, kApiLua, std::strlen(kApiLua), "=pacer-api") != 0) std::abort();
+  lua_insert(L, -2);  // chunk, C
+  lua_createtable(L, static_cast<int>(config.scenario_args.size()), 1);
+  lua_pushstring(L, config.target.url.c_str());
+  lua_rawseti(L, -2, 0);
+  for (std::size_t i = 0; i < config.scenario_args.size(); ++i) {
+    lua_pushstring(L, config.scenario_args[i].c_str());
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+  lua_pushstring(L, config.target.url.c_str());
+  if (lua_pcall(L, 3, 2, 0) != 0) std::abort();
+  refs.user_meta = luaL_ref(L, LUA_REGISTRYINDEX);
+  refs.response_meta = luaL_ref(L, LUA_REGISTRYINDEX);
+  push_api_functions(L, users);
+  run_prelude(L, refs);
+}
+
+void push_response(lua_State* L, const User& u, int response_meta_ref) {
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, u.status);
+  lua_setfield(L, -2, "status");
+  if (u.error != nullptr) {
+    lua_pushstring(L, u.error);
+    lua_setfield(L, -2, "error");
+  }
+  if (u.capturing && u.status != 0) {
+    lua_createtable(L, 0, static_cast<int>(u.capture.header_count));
+    std::string_view fields = u.capture.fields;
+    char lower[256];
+    while (!fields.empty()) {
+      const std::size_t name_end = fields.find('\0');
+      const std::size_t value_end = fields.find('\0', name_end + 1);
+      if (value_end == std::string_view::npos) break;
+      const std::size_t n = std::min(name_end, sizeof lower);
+      for (std::size_t i = 0; i < n; ++i) {
+        const char c = fields[i];
+        lower[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+      }
+      lua_pushlstring(L, lower, n);
+      lua_pushlstring(L, fields.data() + name_end + 1, value_end - name_end - 1);
+      lua_rawset(L, -3);
+      fields.remove_prefix(value_end + 1);
+    }
+    lua_setfield(L, -2, "headers");
+    lua_pushlstring(L, u.capture.body.data(), u.capture.body.size());
+    lua_setfield(L, -2, "body");
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, response_meta_ref);
+  lua_setmetatable(L, -2);
+}
+
+}  // namespace pacer::scenario

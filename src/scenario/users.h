@@ -1,0 +1,210 @@
+// One worker's virtual users (issue 16): a LuaJIT coroutine per user, bound to
+// the worker's connection of the same index, and the rules of when each runs.
+//
+// A user's coroutine runs the prelude's loop (scenario_load.cc): on_start, then
+// tasks, each picked by weight. It gives control back only by yielding from the
+// API (user_api.cc): a request (kWantsSend: the worker sends it when the
+// user's connection can take it), u:sleep (kSleeping), or the end of a task
+// (closed model: think time, kThinking; open model: kIdle, free for the next
+// task). Events (a response, a failed request, a due timer, an arrival) never
+// resume a coroutine where they happen: they queue the user (ready_), and
+// run_ready() resumes the queued users in order, once per turn of the worker's
+// loop, so no Lua runs inside the parser or the worker's bookkeeping.
+//
+// Timing (docs/scenarios.md): a step is due when the previous step finished
+// (the response's receive stamp, or the failure) plus any u:sleep; a task's first
+// step is due at the task's scheduled time (closed model: the end of the think
+// time; open model: its arrival). Latency is measured from the due time.
+//
+// Per request: no C++ allocation (the request bytes go into the user's own
+// buffer, capacity reused; names are indexes). Lua allocates its strings and the
+// response table, as any Lua code does.
+#pragma once
+
+#include <lua.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/expected.h"
+#include "proto/http1_parser.h"
+#include "scenario/scenario_load.h"
+#include "scenario/scenario_stats.h"
+#include "scenario/weighted_pick.h"
+#include "script/lua_state.h"
+#include "stats/name_table.h"
+
+namespace pacer::scenario {
+
+// What the users need from the worker (implemented in engine/worker_scenario.cc).
+class Port {
+ public:
+  virtual ~Port() = default;
+  virtual void connect(int user) = 0;                 // open the user's connection (it is created)
+  virtual void send(int user) = 0;                    // the user's request is ready: send it when its connection can
+  virtual TimeNs now() const = 0;
+  virtual bool recorded(TimeNs t_sched) const = 0;    // after the warm-up
+  virtual void give_up_task(TimeNs t_sched) = 0;      // open model: a task waited too long for a user (`unsent`)
+};
+
+struct User {
+  enum class State : std::uint8_t {
+    kUnborn,     // not created yet (spawn rate, open model)
+    kQueued,     // on the ready queue: its coroutine resumes at the next run_ready()
+    kWantsSend,  // yielded a request, not written yet
+    kInFlight,   // its request is on the wire
+    kSleeping,   // u:sleep, until wake_ns
+    kThinking,   // closed model: between tasks (wait), until wake_ns
+    kIdle,       // open model: free for the next task
+    kDead,       // its coroutine ended or the run ends
+  };
+  State state = State::kUnborn;
+  bool in_task = false;
+  bool task_failed = false;
+  bool checked = false;          // u:fail already counted on the last request
+  bool last_failed = false;      // the last request failed or had a status >= 400
+  bool capturing = false;
+  bool has_request = false;      // made a request yet (u:fail names it)
+  bool in_ring = false;          // its index is on the ready ring (at most once)
+  std::uint8_t resume_kind = 0;  // what the queued resume passes (Users::Resume)
+  int task = -1;                 // the running task, or the next one to start (queued)
+  int co_ref = LUA_NOREF;        // the coroutine, kept from the garbage collector
+  int table_ref = LUA_NOREF;     // u
+  lua_State* co = nullptr;
+  std::uint32_t id = 0;          // u.id: unique in the run
+  int index = 0;                 // in the worker's users (= its connection's index)
+  std::uint32_t name = 0;        // the last request's name (ScenarioStats::names)
+  bool head = false;             // the last request is HEAD
+  int status = 0;                // the last response's status (0: failed)
+  const char* error = nullptr;   // the last request's error class (status 0)
+  TimeNs mark_ns = 0;            // the previous step's end plus sleeps: the next step's due time
+  TimeNs wake_ns = 0;            // kSleeping, kThinking
+  TimeNs task_start_ns = 0;      // the running task's scheduled start
+  std::string request;           // the bytes of the request being sent
+  proto::ResponseCapture capture;
+};
+
+class Users {
+ public:
+  // users: this worker's share (closed: -u; open: --max-users); worker/workers:
+  // for u.id; backlog: room for tasks waiting for a user (open model).
+  Users(const Config& config, int worker, int workers, int users, std::size_t backlog);
+  ~Users();
+  Users(const Users&) = delete;
+  Users& operator=(const Users&) = delete;
+
+  // Before the run, main thread: the worker's state, the file, the users' tables.
+  Status prepare(Port& port);
+  int count() const { return static_cast<int>(users_.size()); }
+  User& user(int index) { return users_[static_cast<std::size_t>(index)]; }
+  bool captures() const { return captures_; }
+
+  // The run starts at start_ns: the closed model spawns users (--spawn-rate).
+  void start(TimeNs start_ns);
+  // Timers due (spawns, sleeps, think times), then the queued resumes.
+  void run_due(TimeNs now_ns);
+  TimeNs next_due_ns() const;  // INT64_MAX when nothing waits; now when users are queued
+  bool has_ready() const { return ready_count_ > 0; }
+  // The worker, outside the parser, right after a user's connection was read:
+  // a user queued with its response resumes now, so its next request leaves in
+  // this wake-up (as a script's request() would), not at the next turn.
+  void resume_answered(int index);
+
+  // The worker's events.
+  std::string_view request_bytes(int index) const { return users_[static_cast<std::size_t>(index)].request; }
+  void sent(int index) { user(index).state = User::State::kInFlight; }
+  // done_ns: the response's receive stamp.
+  void on_response(int index, int status, TimeNs done_ns, bool recorded);
+  void on_failed(int index, const char* error_class, TimeNs at_ns, bool recorded);
+  // Open model: a task arrives, scheduled at t_sched.
+  void start_task(TimeNs t_sched);
+  // Open model: tasks that waited in the backlog longer than limit_ns are given up.
+  void expire_backlog(TimeNs now_ns, TimeNs limit_ns);
+  bool backlog_empty() const { return backlog_size_ == 0; }
+  std::size_t backlog_size() const { return backlog_size_; }
+  // The run ended: on_stop for every user created (its requests are not sent).
+  void stop();
+
+  ScenarioStats& stats() { return stats_; }
+
+  // The API's side (user_api.cc): the running user and what its calls do.
+  User* current() { return current_; }
+  std::string_view host_header() const { return host_header_; }
+  const Config& config() const { return config_; }
+  // A request name's id: the run's name table's (targets), or the users' own without one (tests).
+  std::uint32_t name_index(std::string_view name) {
+    return names_ != nullptr ? names_->intern(name) : stats_.name_index(name);
+  }
+  // Before prepare(): the run's name table (request names; --max-names caps them).
+  void set_name_table(stats::NameTable* names) { names_ = names; }
+  // After the run: the name rows get their text from the table.
+  void name_rows();
+  // "METHOD path": the name of a request that was given none.
+  std::uint32_t default_name(std::string_view method, std::string_view path);
+  // The end of on_start or of a task (next_task in the prelude): true if the
+  // coroutine yields (its next task comes later), false if it ends (the run ends).
+  bool task_boundary(User& u, double wait_s);
+  void fail_last(User& u, std::string_view message);
+  void script_error(User& u, std::string_view message, std::string_view hook);
+  double random() { return rng_.uniform(); }
+  bool stopping() const { return stopping_; }
+
+  enum Resume : std::uint8_t { kResumeStart, kResumeNothing, kResumeResponse, kResumeTask };
+
+ private:
+  struct Timer {
+    TimeNs at_ns;
+    int user;
+  };
+  static bool later(const Timer& a, const Timer& b) { return a.at_ns > b.at_ns; }
+  void spawn(int index, TimeNs now_ns);
+  void queue(User& u, Resume kind);
+  void wake(User& u);  // a sleep or think time is over
+  void resume(int index);
+  void after_yield(int index);
+  void end_task(User& u);
+  void begin_task(User& u, TimeNs t_sched);
+  void add_timer(int index, TimeNs at_ns);
+  bool take_backlog(User& u);
+
+  const Config& config_;
+  const int worker_;
+  const int workers_;
+  Port* port_ = nullptr;
+  script::LuaStatePtr state_;
+  ScenarioRefs refs_;
+  stats::NameTable* names_ = nullptr;
+  std::string name_scratch_;      // default_name's key (capacity reused)
+  std::string host_header_;
+  bool captures_ = false;
+  bool open_ = false;
+  bool stopping_ = false;
+  WeightedPick pick_;
+  Rng rng_;
+  std::vector<User> users_;
+  int born_ = 0;                  // users created so far (indexes 0..born_-1)
+  int free_count_ = 0;
+  std::vector<int> free_;         // open model: idle users (a stack)
+  int starting_ = 0;              // open model: created users not yet through on_start
+  std::vector<int> ready_;        // ring of queued users
+  std::size_t ready_head_ = 0;
+  std::size_t ready_count_ = 0;
+  std::vector<Timer> timers_;     // min-heap; stale entries are skipped
+  std::vector<TimeNs> backlog_;   // ring of waiting tasks' scheduled times
+  std::size_t backlog_head_ = 0;
+  std::size_t backlog_size_ = 0;
+  TimeNs start_ns_ = 0;
+  TimeNs spawn_gap_ns_ = 0;       // closed model with --spawn-rate: between two users of the run
+  User* current_ = nullptr;
+  ScenarioStats stats_;
+};
+
+// Pushes u's last response (status, error, and headers and body when captured)
+// as a table with the response metatable (user_api.cc).
+void push_response(lua_State* L, const User& u, int response_meta_ref);
+
+}  // namespace pacer::scenario
