@@ -244,6 +244,9 @@ std::string errors_text(const RunReport& r) {
   if (r.protocol == "h2") classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}});
   if (r.follow_redirects > 0) classes.push_back({"redirect", e.redirect});  // wire
   if (r.compressed) classes.push_back({"decode", e.decode});                // wire
+  if (r.protocol == "h3") {  // HTTP/3
+    classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"quic", e.quic}});
+  }
   std::string out;
   for (const auto& [name, count] : classes) out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", name, kNoBreak, count);
   return out;
