@@ -9,8 +9,8 @@
 //
 // Errors: a handshake that fails (certificate, alert) is `tls`; a connection the
 // server closes with an error, or that fails locally, is `quic` for each request
-// in flight (one if none was); an idle timeout with nothing in flight reopens
-// quietly. A datagram refused (ICMP unreachable) is `connect` before the
+// in flight (one if none was); an idle timeout, or the server's close with
+// NO_ERROR, with nothing in flight reopens quietly. A datagram refused (ICMP unreachable) is `connect` before the
 // handshake and `read` after. See worker.h for the loop's invariants.
 #include <unistd.h>
 
@@ -150,8 +150,9 @@ void Worker::quic_ended(Connection& c) {
     schedule_reconnect(c);
     return;
   }
-  if (ending == quic::Ending::kIdle && c.in_flight_count() == 0) {
-    reopen(c);  // an idle connection the idle timeout closed: nothing was lost
+  const bool quiet = ending == quic::Ending::kIdle || (ending == quic::Ending::kPeerClosed && c.http3->closed_gracefully());
+  if (quiet && c.in_flight_count() == 0) {
+    reopen(c);  // an idle connection closed by the idle timeout or by the server with NO_ERROR: nothing was lost
     return;
   }
   note_error(0, reason);

@@ -65,6 +65,7 @@ class Http3Session final : public Session, private quic::StreamHandler {
   // The connection ended (handshake failure, the server's CONNECTION_CLOSE, idle
   // timeout): how, and why (a static-lifetime buffer of the session).
   quic::Ending ending() const { return quic_.ending(); }
+  bool closed_gracefully() const { return quic_.closed_gracefully(); }
   // One datagram received at `now`. False once the connection has ended.
   bool receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now, SessionEvents& events);
   // The packets to send now (written by ngtcp2 on demand); the caller sends what

@@ -178,6 +178,7 @@ void Connection::reset() {
   session_ = nullptr;
   ending_ = Ending::kNone;
   peer_closed_ = false;
+  graceful_ = false;
   close_code_ = NGHTTP3_H3_NO_ERROR;
   close_is_transport_ = false;
   close_liberr_ = 0;
@@ -344,6 +345,7 @@ void Connection::describe_peer_close() {
     return;
   }
   ending_ = Ending::kPeerClosed;
+  graceful_ = compat::is_application_error(e) ? code == NGHTTP3_H3_NO_ERROR : code == NGTCP2_NO_ERROR;
   std::snprintf(reason_.data(), reason_.size(), "QUIC: the server closed the connection with %s error 0x%llx%s%.*s",
                 compat::is_application_error(e) ? "application" : "transport", code, reason_length > 0 ? ": " : "",
                 reason_length, text);

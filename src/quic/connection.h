@@ -102,6 +102,9 @@ class Connection {
   void fail_application(std::uint64_t app_error_code, const char* why);
 
   Ending ending() const { return ending_; }
+  // kPeerClosed with NO_ERROR (transport 0x0 or H3_NO_ERROR): the server closed an
+  // idle connection on purpose, like a TCP close of an idle keep-alive connection.
+  bool closed_gracefully() const { return graceful_; }
   const char* reason() const { return reason_.data(); }
 
  private:
@@ -123,6 +126,7 @@ class Connection {
   net::Address remote_;
   Ending ending_ = Ending::kNone;
   bool peer_closed_ = false;       // no CONNECTION_CLOSE of ours is due
+  bool graceful_ = false;          // the peer closed with NO_ERROR
   std::uint64_t close_code_ = 0;   // application error for write_close
   bool close_is_transport_ = false;
   int close_liberr_ = 0;

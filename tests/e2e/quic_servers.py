@@ -113,9 +113,9 @@ class GtlsServer(_Server):
 
     name = "gtlsserver"
 
-    def __init__(self, directory: Path, certs: Path, htdocs: Path):
+    def __init__(self, directory: Path, certs: Path, htdocs: Path, *extra: str):
         port = free_udp_port()
-        args = ["gtlsserver", "--no-quic-dump", "--no-http-dump", "-d", str(htdocs), "127.0.0.1", str(port),
+        args = ["gtlsserver", "--no-quic-dump", "--no-http-dump", *extra, "-d", str(htdocs), "127.0.0.1", str(port),
                 str(certs / "server.key"), str(certs / "server.pem")]
         super().__init__(args, port, directory / "gtlsserver.log")
 

@@ -107,6 +107,22 @@ def test_gtlsserver_bodies_of_every_size_arrive_whole(pacer, tmp_path, gtls, cer
     assert wait_for_count(gtls.requests, n) == n
 
 
+def test_idle_connections_closed_by_the_server_reopen_quietly_and_resume(pacer, tmp_path, certs, htdocs):
+    # The server's idle timeout (300 ms) is shorter than the 500 ms between arrivals:
+    # every request finds its connection closed, reconnects and resumes the TLS session.
+    server = GtlsServer(tmp_path, certs, htdocs, "--timeout=300ms")
+    try:
+        run, report = json_run(pacer, tmp_path, "--cacert", str(certs / "ca.pem"), "-c", "1", "-R", "2", "-d", "3s",
+                               server.url("/index.html"))
+    finally:
+        server.stop()
+    assert run.rc == 0, run
+    counts, errors = report["counts"], report["errors"]
+    assert counts["responses"] == 6 and errors["quic"] == 0 and sum(errors.values()) == 0, report
+    assert counts["tls_handshakes"] >= 4 and counts["tls_resumed"] >= counts["tls_handshakes"] - 1, counts
+    assert report["tls_handshake_time"] is not None, report
+
+
 # ------------------------------------------------------------------ Caddy
 
 
