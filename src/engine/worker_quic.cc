@@ -56,8 +56,8 @@ void Worker::start_quic(Connection& c) {
 void Worker::quic_readable(Connection& c) {
   for (int read = 0;;) {
     if (read >= kDatagramsPerWake || wake_reads_spent_) {
-      defer_read(c, io::kReadable);
-      return;
+      defer_read(c, io::kReadable);  // the rest after the timers; what was read is answered below
+      break;
     }
     const int n = datagrams_->receive(c.fd);
     if (n < 0) {
