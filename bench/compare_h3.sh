@@ -79,6 +79,9 @@ run_h() {
     "$PACER" "--http${tool#h}" --cacert "$CERTS/ca.pem" --streams "$streams" -t"$threads" -c"$conns" -d"$DURATION" \
     "$CADDY_URL" >"$RUN_OUT" 2>&1 || true
   parse_client_output "$RUN_OUT"
+  # With --streams the report also has a "requests in flight" line: take the count line only.
+  RUN_REQUESTS=$(awk '/^ *[0-9]+ requests in / { print $1; exit }' "$RUN_OUT")
+  RUN_REQUESTS=${RUN_REQUESTS:-0}
   read -r user sys RUN_RSS_KB < <(tail -1 "$time_file" 2>/dev/null || echo "0 0 0")
   RUN_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
 }
