@@ -165,6 +165,7 @@ TEST_F(Http3SessionTest, NgtcpAndNghttp3StopAllocatingAfterAWarmUp) {
   };
   run_batches(50);
   const std::uint64_t warmed = c.memory().fresh_blocks();
+  EXPECT_GT(warmed, 0u) << "ngtcp2/nghttp3 do not allocate from the worker's pool";
   run_batches(250);
   EXPECT_EQ(c.events.responses.size(), 300u * 4);
   EXPECT_LE(c.memory().fresh_blocks(), warmed + 8) << "ngtcp2/nghttp3 kept allocating after the warm-up";

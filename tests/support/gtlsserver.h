@@ -4,6 +4,7 @@
 // the destructor. Readiness: its UDP port in /proc/net/udp.
 #pragma once
 
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -55,6 +56,9 @@ class Gtlsserver {
     const std::string port = std::to_string(port_);
     pid_ = ::fork();
     if (pid_ == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);  // its banner and logs are not the test's output
+      ::dup2(null, 1);
+      ::dup2(null, 2);
       ::execlp("gtlsserver", "gtlsserver", "-q", "-d", htdocs_.c_str(), "127.0.0.1", port.c_str(), files.key.c_str(),
                files.cert.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
