@@ -57,7 +57,7 @@ enum RunOption : int {
   kHtml, kCsv,  // report (issue 17)
 };
 
-constexpr std::array<OptionSpec, 56> kRunOptions{{
+constexpr std::array<OptionSpec, 57> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
