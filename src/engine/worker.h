@@ -33,7 +33,8 @@
 //
 // Files: worker.cc (loop, bookkeeping), worker_connect.cc (connect, close,
 // backoff), worker_tls.cc (handshake), worker_io.cc (send, receive, session
-// events, timeouts), worker_open.cc (the open model's arrivals and backlog).
+// events, timeouts), worker_open.cc (the open model's arrivals and backlog),
+// worker_quic.cc (--http3: UDP sockets, the QUIC handshake, datagrams, QUIC timers).
 // The I/O mechanism: src/io/.
 #pragma once
 
