@@ -151,6 +151,18 @@ def test_caddy_empty_and_large_bodies(pacer, tmp_path, caddy, certs):
     assert wait_for_count(caddy.h3_requests, 56) == 56
 
 
+def test_targets_go_on_their_own_streams_with_per_name_statistics(pacer, tmp_path, caddy, certs):
+    targets = tmp_path / "targets.txt"
+    targets.write_text("GET /index.html\nGET /missing\n")
+    run, report = json_run(pacer, tmp_path, "--cacert", str(certs / "ca.pem"), "-t", "1", "-c", "1", "--streams", "2",
+                           "-n", "40", "--targets", str(targets), caddy.url("/"))
+    assert run.rc == 0, run
+    assert report["status_codes"] == {"200": 20, "404": 20}, report["status_codes"]
+    names = {e["name"]: e["responses"] for e in report["endpoints"]}
+    assert names == {"GET /index.html": 20, "GET /missing": 20}, report["endpoints"]
+    assert wait_for_count(caddy.h3_requests, 40) == 40 and caddy.h3_requests(404) == 20
+
+
 def test_caddy_open_model_sends_the_rate_the_server_sees(pacer, tmp_path, caddy, certs):
     run, report = json_run(pacer, tmp_path, "--cacert", str(certs / "ca.pem"), "-c", "4", "-R", "1000", "-d", "3s",
                            caddy.url("/index.html"))

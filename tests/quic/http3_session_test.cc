@@ -50,8 +50,9 @@ class Client {
     auto tls = quic::TlsClient::create(o);
     EXPECT_TRUE(tls.ok());
     tls_ = std::move(*tls);
-    request_ = std::make_unique<Http3Request>(config_);
-    session_ = std::make_unique<Http3Session>(*request_, streams, memory_);
+    h2_request_ = std::make_unique<Http2Request>(config_);
+    request_ = std::make_unique<Http3Request>(*h2_request_);
+    session_ = std::make_unique<Http3Session>(std::span<const Http3Request>(request_.get(), 1), streams, memory_);
     sockaddr_in* a = reinterpret_cast<sockaddr_in*>(&remote_.storage);
     a->sin_family = AF_INET;
     a->sin_port = htons(static_cast<std::uint16_t>(port));
@@ -104,6 +105,7 @@ class Client {
   Config config_;
   std::unique_ptr<quic::TlsClient> tls_;
   H2Memory memory_;
+  std::unique_ptr<Http2Request> h2_request_;
   std::unique_ptr<Http3Request> request_;
   std::unique_ptr<Http3Session> session_;
   net::Address remote_;
@@ -128,7 +130,7 @@ TEST_F(Http3SessionTest, RequestsOnEveryStreamCompleteWithTheirStatus) {
   Client c(files_, server_->port(), 4);
   ASSERT_TRUE(c.connect());
   ASSERT_EQ(c.session().capacity(), 4u);
-  for (std::uint32_t t = 0; t < 4; ++t) c.session().submit(t);
+  for (std::uint32_t t = 0; t < 4; ++t) c.session().submit(t, 0);
   ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 4; }));
   std::vector<std::uint32_t> tokens;
   for (auto [token, status] : c.events.responses) {
@@ -143,10 +145,10 @@ TEST_F(Http3SessionTest, RequestsOnEveryStreamCompleteWithTheirStatus) {
 TEST_F(Http3SessionTest, ACancelledStreamLeavesTheConnectionUsable) {
   Client c(files_, server_->port(), 2);
   ASSERT_TRUE(c.connect());
-  c.session().submit(0);
+  c.session().submit(0, 0);
   EXPECT_TRUE(c.session().cancel(0));  // reset before any answer: the connection carries on
-  c.session().submit(0);
-  c.session().submit(1);
+  c.session().submit(0, 0);
+  c.session().submit(1, 0);
   ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 2; }));
   EXPECT_TRUE(c.events.failures.empty());  // the cancelled stream's events are ignored
   EXPECT_EQ(c.session().ending(), quic::Ending::kNone);
@@ -158,7 +160,7 @@ TEST_F(Http3SessionTest, NgtcpAndNghttp3StopAllocatingAfterAWarmUp) {
   std::size_t done = 0;
   const auto run_batches = [&](int batches) {
     for (int b = 0; b < batches; ++b) {
-      for (std::uint32_t t = 0; t < 4; ++t) c.session().submit(t);
+      for (std::uint32_t t = 0; t < 4; ++t) c.session().submit(t, 0);
       done += 4;
       ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == done; }));
     }
@@ -174,7 +176,8 @@ TEST_F(Http3SessionTest, NgtcpAndNghttp3StopAllocatingAfterAWarmUp) {
 TEST(Http3Request, HeadersFollowHttp2sRules) {
   auto parsed = testing::parse_args({"--http3", "-H", "X-Test: 1", "-H", "Host: example.com", "https://127.0.0.1:1/p?q"});
   ASSERT_TRUE(parsed.ok());
-  const Http3Request r(parsed->run);
+  const Http2Request h2(parsed->run);
+  const Http3Request r(h2);
   std::vector<std::pair<std::string, std::string>> h;
   for (std::size_t i = 0; i < r.header_count(); ++i) {
     const nghttp3_nv& nv = r.headers()[i];
