@@ -26,6 +26,9 @@ packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3
 packages+=(chromium)
 # The io_uring engine (src/io/uring_engine.*).
 packages+=(liburing-dev)
+# HTTP/3 (--http3, docs/http3.md): ngtcp2 with its GnuTLS crypto, nghttp3, GnuTLS;
+# the e2e tests' HTTP/3 servers (gtlsserver from ngtcp2-server, Caddy).
+packages+=(libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev ngtcp2-server caddy)
 # Cluster engines the e2e tests run shards under (test_engines_*.py) and the Node
 # that validates deploy/k8s offline; npm only where Node does not bring its own.
 packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client nodejs)

@@ -25,7 +25,7 @@ ui::RunInfo run_info_for(const Config& config) {
   info.request_count = config.request_count;
   info.open_model = config.is_open_model();
   info.requests_per_connection = config.requests_per_connection();
-  info.http2 = config.http2;
+  info.http2 = config.http2 || config.http3;  // streams per connection (HTTP/3 too)
   info.interval_ns = config.interval_ns;
   // A shard shows its own part of the test's rates and says which part it is.
   const ShardShare share = shard_share(config);

@@ -48,7 +48,7 @@ enum RunOption : int {
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
   kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
   kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
-  kHttp2, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
+  kHttp2, kHttp3, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
   kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
   kGiveUp,
   kIo,  // uring's block
@@ -59,7 +59,7 @@ enum RunOption : int {
   kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
 };
 
-constexpr std::array<OptionSpec, 60> kRunOptions{{
+constexpr std::array<OptionSpec, 61> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -92,6 +92,7 @@ constexpr std::array<OptionSpec, 60> kRunOptions{{
     {kRefresh, '\0', "refresh", true},
     {kPlain, '\0', "plain", false},
     {kHttp2, '\0', "http2", false},
+    {kHttp3, '\0', "http3", false},
     {kStreams, '\0', "streams", true},
     {kPipeline, '\0', "pipeline", true},
     {kInsecure, 'k', "insecure", false},
@@ -350,6 +351,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       config.csv_prefix = option.value;
       return Ok{};
     case kHttp2: config.http2 = true; return Ok{};
+    case kHttp3: config.http3 = true; return Ok{};
     case kStreams:
       draft.streams_given = true;
       return store(parse_streams(option.value, option.flag), config.streams);

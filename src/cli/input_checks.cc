@@ -54,7 +54,7 @@ Status check_request_headers(const Config& config) {
     if (is_named(header, "content-length")) {
       if (Status length = check_content_length(header, config); !length) return length;
     }
-    if (config.http2 && is_http2_connection_specific(header)) {
+    if ((config.http2 || config.http3) && is_http2_connection_specific(header)) {
       return bad_argument(fmt::format("-H: '{}: {}' is a connection-specific header, which HTTP/2 forbids "
                                       "(--http2; RFC 9113 section 8.2.2)",
                                       header.name, header.value));

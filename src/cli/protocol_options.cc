@@ -27,9 +27,25 @@ Result<int> parse_pipeline(std::string_view text, std::string_view flag) {
   return parse_bounded(text, flag, "pipeline depth", kMaxPipeline);
 }
 
+// --http3 (issue 19): QUIC needs TLS, so https:// only; one HTTP version per run.
+Status finish_http3_options(const Config& config, bool pipeline_given) {
+  if (!config.http3) return Ok{};
+  if (config.http2) return bad_argument("--http3: cannot be combined with --http2 (one HTTP version per run)");
+  if (!config.target.is_tls()) {
+    return bad_argument("--http3: needs an https:// URL (QUIC always runs TLS 1.3), got " + config.target.url);
+  }
+  if (pipeline_given) return bad_argument("--pipeline: HTTP/1.1 only; with --http3 use --streams");
+  if (!config.script_path.empty()) {
+    return bad_argument("--http3: not supported with a script (-s); scripts speak HTTP/1.1 as in wrk");
+  }
+  if (!config.keep_alive) return bad_argument("--http3: --disable-keepalive is not supported (a QUIC handshake per request)");
+  return Ok{};
+}
+
 Status finish_protocol_options(const Config& config, bool streams_given, bool pipeline_given) {
-  if (streams_given && !config.http2) {
-    return bad_argument("--streams: needs --http2 (for HTTP/1.1 see --pipeline)");
+  if (Status h3 = finish_http3_options(config, pipeline_given); !h3) return h3;
+  if (streams_given && !config.http2 && !config.http3) {
+    return bad_argument("--streams: needs --http2 or --http3 (for HTTP/1.1 see --pipeline)");
   }
   if (pipeline_given && config.http2) {
     return bad_argument("--pipeline: HTTP/1.1 only; with --http2 use --streams");

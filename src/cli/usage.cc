@@ -66,8 +66,12 @@ More options:
 Protocol:
       --http2          HTTP/2 (nghttp2): prior knowledge (h2c) on
                        http://, ALPN "h2" on https://
-      --streams N      HTTP/2 requests in flight per connection; -c
-                       stays connections, -R the total rate  [1]
+      --http3          HTTP/3 over QUIC (ngtcp2, nghttp3, GnuTLS):
+                       https:// only, ALPN "h3", one UDP socket per
+                       connection; certificates checked as for HTTPS
+      --streams N      HTTP/2 or HTTP/3 requests in flight per
+                       connection; -c stays connections, -R the total
+                       rate  [1]
       --pipeline N     HTTP/1.1 requests written ahead on each
                        connection, answered in order (1..64)  [1]
       --unix-socket PATH
@@ -82,7 +86,7 @@ Protocol:
       --compressed     ask for gzip, deflate, br, zstd and decode each
                        body; Decoded: beside the wire bytes     [off]
 
-HTTPS (https:// URLs; OpenSSL, TLS 1.2 or 1.3):
+HTTPS (https:// URLs; OpenSSL, TLS 1.2 or 1.3; GnuTLS, TLS 1.3 with --http3):
   -k, --insecure       do not verify the server's certificate or name
       --cacert FILE    trust the CA certificates in FILE (PEM) instead
                        of the system's

@@ -147,8 +147,10 @@ struct Config {
   bool http2 = false;                     // --http2: prior knowledge (h2c) on http://, ALPN "h2" on https://
   int streams = 1;                        // --streams: HTTP/2 requests in flight per connection
   int pipeline = 1;                       // --pipeline: HTTP/1.1 requests written ahead per connection
-  int requests_per_connection() const { return http2 ? streams : pipeline; }
-  const char* protocol_name() const { return http2 ? "h2" : "http/1.1"; }  // as reports name it
+  // HTTP/3 (issue 19): --http3, QUIC over UDP with ALPN "h3" (https:// only); --streams per connection.
+  bool http3 = false;
+  int requests_per_connection() const { return http2 || http3 ? streams : pipeline; }
+  const char* protocol_name() const { return http3 ? "h3" : http2 ? "h2" : "http/1.1"; }  // as reports name it
   // HTTPS (target.is_tls()); ignored for http:// URLs.
   bool tls_verify = true;                 // false: -k/--insecure (no chain or host name check)
   std::string tls_ca_file;                // --cacert: trust only this CA bundle (else the system store)

@@ -76,7 +76,8 @@ Status Worker::prepare() {
   auto engine = io::make_engine(shared_.io_engine, io::EngineSizing{connection_count_, shared_.tls != nullptr});
   if (!engine) return engine.error();
   engine_ = std::move(*engine);
-  if (shared_.http2_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
+  if (shared_.http2_request != nullptr || shared_.http3_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
+  if (shared_.http3_request != nullptr) datagrams_ = std::make_unique<quic::DatagramReader>();
   address_ = shared_.address;
   if (shared_.script != nullptr) {
     script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_),
@@ -124,6 +125,13 @@ Status Worker::prepare() {
 }
 
 void Worker::make_session(Connection& c) {
+  if (shared_.http3_request != nullptr) {
+    const std::span<const proto::Http3Request> requests(shared_.http3_request, shared_.http3_request_count);
+    auto session = std::make_unique<proto::Http3Session>(requests, shared_.slots_per_connection, *h2_memory_);
+    c.http3 = session.get();
+    c.session = std::move(session);
+    return;
+  }
   const targets::RequestSet& requests = *shared_.requests;
   const Config& config = *shared_.config;
   if (shared_.http2_request != nullptr) {
@@ -189,6 +197,7 @@ void Worker::run() {
     expire_timeouts();
     if (!connecting_.empty()) expire_connects();
     if (!handshaking_.empty()) expire_handshakes();
+    if (shared_.http3_request != nullptr) quic_timers();
     if (is_open()) expire_backlog();
     run_due_reconnects();
     if (script_) send_delayed();
@@ -359,6 +368,7 @@ TimeNs Worker::next_wake_ns() const {
     next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
   }
   next = std::min(next, next_interval_ns_);
+  if (shared_.http3_request != nullptr) next = std::min(next, quic_next_timer());
   if (!backlog_.empty()) next = std::min(next, backlog_.front() + backlog_limit_ns());
   // The give-up check, once this worker has had no open connection long enough
   // (past it, the 100 ms rate samples and the reconnects bring the flag).
@@ -376,7 +386,12 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
       if ((flags & io::kConnected) != 0) finish_connect(c, err);
       break;
     case Connection::State::kHandshaking:
-      continue_handshake(c);
+      if (c.http3 != nullptr) {
+        if ((flags & (io::kReadable | io::kPeerClosing)) != 0) quic_readable(c);
+        if (c.state == Connection::State::kHandshaking && c.write_blocked && (flags & io::kWritable) != 0) quic_flush(c);
+      } else {
+        continue_handshake(c);
+      }
       break;
     case Connection::State::kOpen:
       if ((flags & io::kReadable) != 0) handle_readable(c, flags);

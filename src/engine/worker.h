@@ -33,7 +33,8 @@
 //
 // Files: worker.cc (loop, bookkeeping), worker_connect.cc (connect, close,
 // backoff), worker_tls.cc (handshake), worker_io.cc (send, receive, session
-// events, timeouts), worker_open.cc (the open model's arrivals and backlog).
+// events, timeouts), worker_open.cc (the open model's arrivals and backlog),
+// worker_quic.cc (--http3: UDP sockets, the QUIC handshake, datagrams, QUIC timers).
 // The I/O mechanism: src/io/.
 #pragma once
 
@@ -59,6 +60,7 @@
 #include "proto/http1_parser.h"
 #include "targets/order.h"
 #include "scenario/users.h"
+#include "quic/udp_io.h"
 
 #include <sys/types.h>
 
@@ -142,6 +144,17 @@ class Worker final : io::Events {
   void handshake_failed(Connection& c, const char* reason);  // reason null: ask the TLS stream
   void expire_handshakes();
   void note_tls_failure(const Connection& c, const char* reason);  // keeps the first reason only
+
+  // HTTP/3 (worker_quic.cc): UDP socket, QUIC handshake, datagrams, QUIC timers.
+  void start_quic(Connection& c);
+  void quic_readable(Connection& c);
+  void quic_handshake_done(Connection& c);
+  bool quic_flush(Connection& c);  // false if the connection failed (and was reopened)
+  void quic_socket_failed(Connection& c, int err, const char* what);
+  void quic_ended(Connection& c);  // the session's QUIC connection ended: count and reopen
+  void quic_timers();              // runs the QUIC timers that are due
+  TimeNs quic_next_timer() const;  // the earliest QUIC timer of the worker's connections
+  void quic_close(Connection& c);  // CONNECTION_CLOSE to the server, then drop the state
 
   // Sending and receiving (worker_io.cc).
   // Requests c can take now: its free slots, or 0 if it must not take more.
@@ -253,6 +266,9 @@ class Worker final : io::Events {
   TimeNs wake_ns_ = 0;                       // when this wake-up began
   bool wake_reads_spent_ = false;            // this wake-up's reading time is used up
   net::TlsSessionCache tls_sessions_;        // https: the session new connections resume
+  quic::TicketCache quic_tickets_;           // --http3: the ticket new connections resume
+  std::unique_ptr<quic::DatagramReader> datagrams_;  // --http3: recvmmsg slots
+  bool udp_gso_ = true;                      // --http3: the kernel takes UDP GSO trains (until it refuses one)
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
   net::TlsStream adopted_tls_;

@@ -30,6 +30,10 @@ void Worker::start_connect(Connection& c) {
     c.state = Connection::State::kClosed;
     return;
   }
+  if (c.http3 != nullptr) {
+    start_quic(c);  // UDP and the QUIC handshake (worker_quic.cc)
+    return;
+  }
   c.connect_start_ns = now_;
   const int fd = net::open_tcp_socket(address_.family());
   if (fd < 0) {
@@ -53,8 +57,10 @@ void Worker::start_connect(Connection& c) {
 }
 
 bool Worker::register_socket(Connection& c, int fd, bool connected) {
-  // TLS reads and writes the socket itself (OpenSSL's BIO): the engine reports readiness only.
-  const io::Mode mode = shared_.tls != nullptr ? io::Mode::kReadiness : io::Mode::kStream;
+  // TLS reads and writes the socket itself (OpenSSL's BIO), and so does QUIC (its
+  // datagrams, batched: worker_quic.cc): the engine reports readiness only.
+  const bool owner_moves_bytes = shared_.tls != nullptr || shared_.http3_request != nullptr;
+  const io::Mode mode = owner_moves_bytes ? io::Mode::kReadiness : io::Mode::kStream;
   if (engine_->attach(c, fd, mode, connected)) return true;
   const int err = errno;
   if (c.fd < 0) ::close(fd);
@@ -158,6 +164,7 @@ void Worker::close_connection(Connection& c) {
   unread_.remove(c);
   c.unread_events = 0;
   c.tls.close();
+  if (c.http3 != nullptr) quic_close(c);
   if (c.state == Connection::State::kOpen && --open_connections_ == 0) {
     idle_since_ns_ = now_;
     if (shared_.give_up != nullptr) shared_.give_up->set_idle_since(worker_index_, now_);

@@ -109,6 +109,7 @@ bool Worker::send_request(Connection& c, TimeNs t_sched) {
 }
 
 bool Worker::flush(Connection& c) {
+  if (c.http3 != nullptr) return quic_flush(c);  // datagrams, batched (worker_quic.cc)
   while (true) {
     const std::span<const char> out = c.session->pending_output();
     if (out.empty()) {
@@ -140,6 +141,10 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
   }
   unread_.remove(c);
   events |= std::exchange(c.unread_events, 0);
+  if (c.http3 != nullptr) {
+    quic_readable(c);  // datagrams (worker_quic.cc)
+    return;
+  }
   const bool peer_closing = (events & io::kPeerClosing) != 0;
   std::size_t budget = kReadBytesPerConnection;
   while (true) {

@@ -55,7 +55,9 @@ void Worker::handshake_failed(Connection& c, const char* reason) {
 
 void Worker::expire_handshakes() {
   while (oldest_expiry(handshaking_, &Connection::handshake_start_ns) <= now_) {
-    handshake_failed(*handshaking_.front(), "TLS handshake timed out (--timeout)");
+    handshake_failed(*handshaking_.front(), shared_.http3_request != nullptr
+                                                ? "QUIC handshake timed out (--timeout): no answer over UDP"
+                                                : "TLS handshake timed out (--timeout)");
   }
 }
 

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <span>
 
+#include "core/clock.h"
+
 namespace pacer::proto {
 
 // Why a request ended without a response, as the protocol reports it.
@@ -97,6 +99,12 @@ class Session {
   // wire: why the last on_request_failed(kRedirect or kDecode) request failed;
   // valid until the next receive().
   virtual const char* failure_detail() const { return ""; }
+  // Timers of a protocol that has them (HTTP/3: QUIC's loss recovery, ACK delay
+  // and idle timeout). The worker wakes by next_timer_ns() (monotonic; INT64_MAX:
+  // none) and then calls on_timer(now), after which output may be waiting.
+  // on_timer returns false when the connection has ended (see error_reason()).
+  virtual TimeNs next_timer_ns() const { return INT64_MAX; }
+  virtual bool on_timer(TimeNs /*now*/) { return true; }
 };
 
 }  // namespace pacer::proto

@@ -87,7 +87,7 @@ std::optional<Capacity> run_shortfall(const RunReport& r) {
   const bool behind =
       c.errors.unsent > 0 || c.errors.backlog > 0 || sent_rate_per_s(r) < kBehindTarget * r.target_rate_per_s;
   if (!behind) return std::nullopt;
-  return capacity_for(r.connections, r.requests_per_connection, r.protocol == "h2", r.service.mean(),
+  return capacity_for(r.connections, r.requests_per_connection, r.protocol == "h2" || r.protocol == "h3", r.service.mean(),
                       r.target_rate_per_s);
 }
 

@@ -56,6 +56,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
        {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
         {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
         {"stream_reset", e.stream_reset}, {"goaway", e.goaway},
+        {"quic", e.quic},  // HTTP/3
         {"status", e.status}}},
       {"latency_ns", std::move(latency)},
   };

@@ -232,6 +232,7 @@ std::string render_json(const RunReport& r) {
        {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
         {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
         {"stream_reset", e.stream_reset}, {"goaway", e.goaway},
+        {"quic", e.quic},  // HTTP/3
         {"status", e.status}}},
       {"error_rate", error_rate(r)},
       {"status_codes", std::move(status_codes)},

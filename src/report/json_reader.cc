@@ -231,6 +231,7 @@ void read_counts(const Field& root, stats::Counters& c) {
   if (errors.has("decode")) e.decode = errors.at("decode").count();        // wire: only with --compressed
   if (counts.has("redirects")) c.redirects = counts.at("redirects").count();
   if (counts.has("bytes_decoded")) c.bytes_decoded = counts.at("bytes_decoded").count();
+  if (errors.has("quic")) e.quic = errors.at("quic").count();  // HTTP/3; absent before it existed
   e.status = errors.at("status").count();
   if (e.status > c.responses) errors.at("status").fail("more status errors than responses");
 

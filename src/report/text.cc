@@ -133,14 +133,14 @@ std::string labelled(std::string_view label, std::string_view text) {
 std::string connections_text(const RunReport& r) {
   const int slots = r.requests_per_connection;
   if (slots <= 1) return fmt::format("{} connections", r.connections);
-  const char* what = r.protocol == "h2" ? "HTTP/2 streams" : "pipelined requests";
+  const char* what = r.protocol == "h2" ? "HTTP/2 streams" : r.protocol == "h3" ? "HTTP/3 streams" : "pipelined requests";
   return fmt::format("{} connections with {} {} each ({} requests in flight at most)", r.connections, slots, what,
                      static_cast<std::int64_t>(r.connections) * slots);
 }
 
 std::string closed_loop_text(const RunReport& r) {
   std::string each = "each sending its next request when the previous response completes.";
-  if (r.requests_per_connection > 1 && r.protocol == "h2") {
+  if (r.requests_per_connection > 1 && (r.protocol == "h2" || r.protocol == "h3")) {
     each = "each stream sending its next request when its own response completes, whatever the other streams do.";
   } else if (r.requests_per_connection > 1) {
     each = "each slot of the pipeline sending its next request when its response completes; responses come back "
@@ -245,6 +245,9 @@ std::string errors_text(const RunReport& r) {
   if (r.protocol == "h2") classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}});
   if (r.follow_redirects > 0) classes.push_back({"redirect", e.redirect});  // wire
   if (r.compressed) classes.push_back({"decode", e.decode});                // wire
+  if (r.protocol == "h3") {  // HTTP/3
+    classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"quic", e.quic}});
+  }
   if (r.scenario.active) classes.insert(classes.end(), {{"check", r.scenario.check}, {"script", r.scenario.script}});
   std::string out;
   for (const auto& [name, count] : classes) out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", name, kNoBreak, count);
@@ -334,8 +337,8 @@ std::string render_header(const RunReport& r) {
         share.is_part() ? share.label() : fmt::format("shard {}/{}", r.shard_index, r.shard_count);
     out += fmt::format(" ({}{})", label, r.shard_source.empty() ? "" : " from " + r.shard_source);
   }
-  if (r.protocol == "h2") {
-    out += fmt::format(", HTTP/2 with {} stream{} each", r.requests_per_connection,
+  if (r.protocol == "h2" || r.protocol == "h3") {
+    out += fmt::format(", HTTP/{} with {} stream{} each", r.protocol == "h3" ? 3 : 2, r.requests_per_connection,
                        r.requests_per_connection == 1 ? "" : "s");
   } else if (r.requests_per_connection > 1) {
     out += fmt::format(", HTTP/1.1 pipelined {} deep", r.requests_per_connection);

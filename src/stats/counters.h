@@ -35,10 +35,11 @@ struct ErrorCounts {
   // wire (issue 15):
   std::uint64_t redirect = 0;      // --follow-redirects: another origin, a loop, too many hops, a bad Location
   std::uint64_t decode = 0;        // --compressed: a body that did not decode
+  std::uint64_t quic = 0;          // HTTP/3: the QUIC connection closed (transport/application error, idle) under the request
   std::uint64_t status = 0;
 
   // Every field, by its name in the JSON report's "errors" (status last).
-  static constexpr std::array<CountField<ErrorCounts>, 14> kFields{{
+  static constexpr std::array<CountField<ErrorCounts>, 15> kFields{{
       {"connect", &ErrorCounts::connect},
       {"tls", &ErrorCounts::tls},
       {"read", &ErrorCounts::read},
@@ -52,6 +53,7 @@ struct ErrorCounts {
       {"goaway", &ErrorCounts::goaway},
       {"redirect", &ErrorCounts::redirect},  // wire
       {"decode", &ErrorCounts::decode},      // wire
+      {"quic", &ErrorCounts::quic},
       {"status", &ErrorCounts::status},
   }};
 

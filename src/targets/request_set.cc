@@ -14,7 +14,7 @@ RequestSet::RequestSet(const Config& config, stats::NameTable& names) {
   }
   const auto count = requests.size();
   bytes_.reserve(count);
-  http2_.reserve(config.http2 ? count : 0);
+  http2_.reserve(config.http2 || config.http3 ? count : 0);  // HTTP/3 builds on the same header lists
   repeated_.reserve(count);
   std::vector<std::uint32_t> weights;
   for (const RequestTarget& r : requests) {
@@ -25,7 +25,7 @@ RequestSet::RequestSet(const Config& config, stats::NameTable& names) {
       for (int i = 0; i < config.pipeline; ++i) repeated += bytes_.back();
     }
     repeated_.push_back(std::move(repeated));
-    if (config.http2) http2_.emplace_back(config, r);
+    if (config.http2 || config.http3) http2_.emplace_back(config, r);
     names_.push_back(names.intern(r.name.empty() ? stats::default_request_name(r.method, r.path) : r.name));
     weights.push_back(r.weight);
   }

@@ -29,7 +29,7 @@ std::string error_list(const stats::ErrorCounts& e) {
       {"connect", e.connect}, {"tls", e.tls},           {"read", e.read},
       {"write", e.write},     {"timeout", e.timeout},   {"parse", e.parse},
       {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
-      {"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"redirect", e.redirect}, {"decode", e.decode},
+      {"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"redirect", e.redirect}, {"decode", e.decode}, {"quic", e.quic},
       {"status", e.status}};
   std::string list;
   for (const auto& [name, count] : classes) {

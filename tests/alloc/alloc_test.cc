@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/gtlsserver.h"
 #include "../support/loopback.h"
 #include "../support/script_file.h"
 #include "engine/run.h"
@@ -263,6 +264,35 @@ TEST(Allocations, Http2RequestsAfterSetupAllocateNothing) {
   c.request_count = 20'000;
   const long large_targets = allocations_for(c, 20'000);
   EXPECT_LT(large_targets - small_targets, 50) << small_targets << " vs " << large_targets << " allocations";
+}
+
+// --http3 against gtlsserver: ngtcp2's and nghttp3's allocations go through the
+// worker's pool (tests/quic/http3_session_test.cc checks that it stops growing);
+// what is counted here is everything else of the QUIC path (GnuTLS's per-connection
+// set-up happens in both runs alike).
+TEST(Allocations, Http3RequestsAfterSetupAllocateNothing) {
+  if (!testing::gtlsserver_installed()) GTEST_SKIP() << "gtlsserver (ngtcp2-server) is not installed";
+  testing::TlsFiles files;
+  ASSERT_TRUE(files.ok);
+  testing::Gtlsserver server(files);
+  ASSERT_TRUE(server.running());
+  Config c;
+  c.target.scheme = "https";
+  c.target.host = "127.0.0.1";
+  c.target.port = static_cast<std::uint16_t>(server.port());
+  c.target.has_explicit_port = true;
+  c.target.path = "/index.html";
+  c.target.url = "https://127.0.0.1:" + std::to_string(server.port()) + c.target.path;
+  c.tls_ca_file = files.cert;
+  c.threads = 1;
+  c.connections = 2;
+  c.http3 = true;
+  c.streams = 8;
+  c.request_count = 2'000;
+  const long small = allocations_for(c, 2'000);
+  c.request_count = 20'000;
+  const long large = allocations_for(c, 20'000);
+  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
 }
 
 // A script that only sets wrk.method, wrk.body and wrk.headers is built once:

@@ -45,7 +45,32 @@ TEST(ProtocolOptions, StreamsWithoutHttp2IsRefused) {
   auto parsed = parse_args({"--streams", "4", "http://127.0.0.1:1/"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.error().kind, ErrorKind::kBadArgument);
-  EXPECT_EQ(parsed.error().message, "--streams: needs --http2 (for HTTP/1.1 see --pipeline)");
+  EXPECT_EQ(parsed.error().message, "--streams: needs --http2 or --http3 (for HTTP/1.1 see --pipeline)");
+}
+
+// --http3 (issue 19): https:// only, --streams yes, --pipeline/--http2/scripts no.
+TEST(ProtocolOptions, Http3NeedsHttps) {
+  auto parsed = parse_args({"--http3", "http://127.0.0.1:1/"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().kind, ErrorKind::kBadArgument);
+  EXPECT_EQ(parsed.error().message, "--http3: needs an https:// URL (QUIC always runs TLS 1.3), got http://127.0.0.1:1/");
+}
+
+TEST(ProtocolOptions, Http3RefusesPipelineAndHttp2) {
+  auto pipelined = parse_args({"--http3", "--pipeline", "2", "https://127.0.0.1:1/"});
+  ASSERT_FALSE(pipelined.ok());
+  EXPECT_EQ(pipelined.error().message, "--pipeline: HTTP/1.1 only; with --http3 use --streams");
+  auto both = parse_args({"--http3", "--http2", "https://127.0.0.1:1/"});
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.error().message, "--http3: cannot be combined with --http2 (one HTTP version per run)");
+}
+
+TEST(ProtocolOptions, Http3TakesStreams) {
+  auto parsed = parse_args({"--http3", "--streams", "8", "https://127.0.0.1:1/"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_TRUE(parsed->run.http3);
+  EXPECT_EQ(parsed->run.requests_per_connection(), 8);
+  EXPECT_STREQ(parsed->run.protocol_name(), "h3");
 }
 
 TEST(ProtocolOptions, PipelineWithHttp2IsRefused) {

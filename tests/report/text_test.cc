@@ -279,6 +279,20 @@ TEST(TextReport, Http2ClosedLoopSaysWhatEachStreamDoes) {
   expect_matches_golden(render_text(r), "text_http2_streams.txt");
 }
 
+// HTTP/3 (issue 19): streams like HTTP/2's, and the quic class beside stream_reset and goaway.
+TEST(TextReport, Http3SaysStreamsAndListsTheQuicClass) {
+  RunReport r = healthy_run();
+  r.protocol = "h3";
+  r.requests_per_connection = 4;
+  r.counters.errors.quic = 3;
+  const std::string text = unwrapped(render_text(r));
+  EXPECT_NE(render_header(r).find("HTTP/3 with 4 streams each"), std::string::npos) << render_header(r);
+  EXPECT_NE(text.find("10 connections with 4 HTTP/3 streams each (40 requests in flight"), std::string::npos) << text;
+  EXPECT_NE(text.find("each stream sending its next request when its own response"), std::string::npos) << text;
+  EXPECT_EQ(text.find("pipelined"), std::string::npos) << text;
+  EXPECT_NE(text.find("stream_reset 0, goaway 0, quic 3"), std::string::npos) << text;
+}
+
 TEST(TextReport, PipelinedClosedLoopSaysWhatEachSlotDoes) {
   RunReport r = healthy_run();
   r.requests_per_connection = 4;

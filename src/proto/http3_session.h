@@ -1,0 +1,134 @@
+// HTTP/3 behind the Session seam: nghttp3 over one quic::Connection, both driven
+// in memory (datagrams in through receive()/receive_datagram(), packets out
+// through datagrams()), so the session never touches a socket; the worker owns
+// the UDP socket and moves datagrams (src/engine/worker_quic.cc). Requests are
+// bidirectional streams; `streams` of them may be open at once (fewer while the
+// server's MAX_STREAMS allows fewer). QUIC's timers (loss recovery, ACK delay,
+// idle timeout) are next_timer_ns()/on_timer(), which the worker folds into its wake time.
+//
+// Life cycle: start() begins the handshake (Initial packet waiting); once
+// handshake_completed(), the worker calls reset(), which opens the control and
+// QPACK streams (SETTINGS). A stream the server resets ends its request as
+// kStreamReset; a GOAWAY refuses the streams it did not process (kRefused) and
+// takes no new requests (capacity 0). cancel() resets one stream (H3_REQUEST_CANCELLED)
+// and the connection carries on.
+//
+// Invariant: stream_of_[token] is the stream carrying `token`, -1 when the token
+// is free; callbacks for any other stream (a cancelled one) are ignored.
+// Thread: the owning worker's; ngtcp2's and nghttp3's memory comes from that
+// worker's H2Memory pool (size-class free lists), so requests reach no malloc
+// once warmed up.
+#pragma once
+
+#include <nghttp3/nghttp3.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "proto/h2_memory.h"
+#include "proto/http2_request.h"
+#include "proto/session.h"
+#include "quic/connection.h"
+
+namespace pacer::proto {
+
+// The HTTP/3 form of one request: HTTP/2's header list (the same rules: pseudo-
+// headers first, names lower-cased, connection-specific headers dropped) as
+// nghttp3 takes it, pointing into the Http2Request, which outlives it. Built once
+// per request (per target with --targets) before the clock starts.
+class Http3Request {
+ public:
+  explicit Http3Request(const Http2Request& request);
+  const nghttp3_nv* headers() const { return nv_.data(); }
+  std::size_t header_count() const { return nv_.size(); }
+  const std::string& body() const { return request_->body(); }
+  bool has_body() const { return request_->has_body(); }
+
+ private:
+  const Http2Request* request_;
+  std::vector<nghttp3_nv> nv_;
+};
+
+class Http3Session final : public Session, private quic::StreamHandler {
+ public:
+  // requests: one per target (submit's `target` indexes it); they outlive the session.
+  Http3Session(std::span<const Http3Request> requests, std::uint32_t streams, H2Memory& memory);
+  ~Http3Session() override;
+
+  // A new QUIC connection (the previous one, if any, is dropped).
+  bool start(const quic::ConnectionSetup& setup, TimeNs now);
+  bool handshake_completed() const { return quic_.handshake_completed(); }
+  bool resumed() const { return quic_.resumed(); }
+  // The connection ended (handshake failure, the server's CONNECTION_CLOSE, idle
+  // timeout): how, and why (a static-lifetime buffer of the session).
+  quic::Ending ending() const { return quic_.ending(); }
+  bool closed_gracefully() const { return quic_.closed_gracefully(); }
+  // One datagram received at `now`. False once the connection has ended.
+  bool receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now, SessionEvents& events);
+  // The packets to send now (written by ngtcp2 on demand); the caller sends what
+  // it can and marks it with PacketBatch::sent. False if the connection ended.
+  bool fill_datagrams(TimeNs now);
+  quic::PacketBatch& datagrams() { return out_; }
+  // A CONNECTION_CLOSE for the server, into datagrams(), before the socket closes.
+  void close(TimeNs now);
+  // Drops the QUIC state (after close(), or when the connection failed).
+  void drop();
+
+  // proto::Session
+  void reset() override;
+  std::uint32_t capacity() const override;
+  void submit(std::uint32_t token, std::uint32_t target) override;
+  // One datagram at a time (a send on a connected UDP socket keeps it whole).
+  std::span<const char> pending_output() override;
+  void consume(std::size_t bytes) override;
+  bool receive(const char* data, std::size_t len, SessionEvents& events) override;
+  bool finish(SessionEvents& events) override;
+  bool cancel(std::uint32_t token) override;
+  const char* error_reason() const override;
+  TimeNs next_timer_ns() const override { return quic_.expiry(); }
+  bool on_timer(TimeNs now) override;
+
+ private:
+  // quic::StreamHandler
+  int on_stream_data(std::int64_t stream_id, const std::uint8_t* data, std::size_t length, bool fin) override;
+  int on_acked(std::int64_t stream_id, std::uint64_t bytes) override;
+  int on_stream_close(std::int64_t stream_id, std::uint64_t app_error_code) override;
+  int on_stream_reset(std::int64_t stream_id, std::uint64_t app_error_code) override;
+  int on_stop_sending(std::int64_t stream_id, std::uint64_t app_error_code) override;
+  int on_stream_unblocked(std::int64_t stream_id) override;
+  long next_stream_data(std::int64_t* stream_id, int* fin, ngtcp2_vec* vec, std::size_t count) override;
+  int on_written(std::int64_t stream_id, std::size_t bytes) override;
+  void on_stream_blocked(std::int64_t stream_id) override;
+  void on_stream_shut(std::int64_t stream_id) override;
+
+  friend struct Http3Glue;  // nghttp3's callbacks
+  // The token whose current stream is stream_id, from nghttp3's stream user data; -1 if none.
+  std::int64_t token_of(std::int64_t stream_id, void* stream_user_data) const;
+  void complete(std::uint32_t token);
+  void fail_request(std::uint32_t token, RequestFailure why);
+  void refuse_from(std::int64_t first_unprocessed);  // GOAWAY
+  int h3_failed(int rv, const char* what);
+  void free_h3();
+
+  std::span<const Http3Request> requests_;
+  std::uint32_t streams_;
+  H2Memory& memory_;
+  ngtcp2_mem ngtcp2_mem_{};
+  nghttp3_mem nghttp3_mem_{};
+  quic::Connection quic_;
+  quic::PacketBatch out_;
+  nghttp3_conn* h3_ = nullptr;
+  std::vector<std::int64_t> stream_of_;  // per token
+  std::vector<int> status_;              // per token: the final :status seen
+  std::vector<std::uint32_t> target_of_; // per token: its request (the body nghttp3 reads)
+  std::uint32_t in_flight_ = 0;
+  bool goaway_ = false;
+  bool broken_ = false;
+  const char* error_reason_ = "";
+  SessionEvents* events_ = nullptr;      // during receive
+};
+
+}  // namespace pacer::proto

@@ -1,0 +1,193 @@
+// Http3Session and quic::Connection against a real HTTP/3 server: gtlsserver
+// (package ngtcp2-server), started by the test on 127.0.0.1 with a self-signed
+// certificate that the client trusts through --cacert. The test moves the
+// datagrams itself (poll, recvmmsg, sendmmsg), as the worker does. Skipped when
+// gtlsserver is not installed.
+#include "proto/http3_session.h"
+
+#include <gtest/gtest.h>
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../support/cli_args.h"
+#include "../support/gtlsserver.h"
+#include "../support/tls_files.h"
+#include "quic/tls_client.h"
+#include "quic/udp_io.h"
+
+namespace pacer::proto {
+namespace {
+
+struct Events final : SessionEvents {
+  std::vector<std::pair<std::uint32_t, int>> responses;
+  std::vector<std::pair<std::uint32_t, RequestFailure>> failures;
+  void on_response(std::uint32_t token, int status) override { responses.emplace_back(token, status); }
+  void on_request_failed(std::uint32_t token, RequestFailure why) override { failures.emplace_back(token, why); }
+};
+
+// One client connection driven by hand: the worker's steps in miniature.
+class Client {
+ public:
+  Client(const testing::TlsFiles& files, int port, std::uint32_t streams, const std::string& path = "/index.html") {
+    auto parsed = testing::parse_args({"--http3", "--cacert", files.cert, "--streams", std::to_string(streams),
+                                       "https://127.0.0.1:" + std::to_string(port) + path});
+    EXPECT_TRUE(parsed.ok());
+    config_ = parsed->run;
+    net::TlsClientOptions o;
+    o.server_name = "127.0.0.1";
+    o.ca_file = files.cert;
+    auto tls = quic::TlsClient::create(o);
+    EXPECT_TRUE(tls.ok());
+    tls_ = std::move(*tls);
+    h2_request_ = std::make_unique<Http2Request>(config_);
+    request_ = std::make_unique<Http3Request>(*h2_request_);
+    session_ = std::make_unique<Http3Session>(std::span<const Http3Request>(request_.get(), 1), streams, memory_);
+    sockaddr_in* a = reinterpret_cast<sockaddr_in*>(&remote_.storage);
+    a->sin_family = AF_INET;
+    a->sin_port = htons(static_cast<std::uint16_t>(port));
+    a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    remote_.length = sizeof(sockaddr_in);
+  }
+  ~Client() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  bool connect() {
+    quic::ConnectionSetup setup;
+    setup.tls = tls_.get();
+    setup.remote = remote_;
+    fd_ = quic::open_udp_socket(remote_, setup.local);
+    if (fd_ < 0 || !session_->start(setup, monotonic_now_ns())) return false;
+    if (!pump([this] { return session_->handshake_completed(); })) return false;
+    session_->reset();
+    return true;
+  }
+
+  // Moves datagrams and runs timers until done() or 5 s pass. False on timeout or failure.
+  bool pump(const std::function<bool()>& done) {
+    const TimeNs deadline = monotonic_now_ns() + 5 * kNsPerS;
+    while (!done()) {
+      TimeNs now = monotonic_now_ns();
+      if (now > deadline) return false;
+      if (!session_->fill_datagrams(now) && session_->datagrams().empty()) return false;
+      if (quic::send_packets(fd_, session_->datagrams(), gso_) == quic::SendStatus::kError) return false;
+      const TimeNs wake = std::min(deadline, session_->next_timer_ns());
+      pollfd p{fd_, POLLIN, 0};
+      ::poll(&p, 1, static_cast<int>(std::clamp<TimeNs>((wake - now) / kNsPerMs, 0, 10)));
+      now = monotonic_now_ns();
+      const int n = reader_.receive(fd_);
+      if (n < 0) return false;
+      for (int i = 0; i < n; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (!session_->receive_datagram(reader_.data(k), reader_.length(k), now, events)) return false;
+      }
+      if (session_->next_timer_ns() <= now && !session_->on_timer(now)) return false;
+    }
+    return true;
+  }
+
+  Http3Session& session() { return *session_; }
+  H2Memory& memory() { return memory_; }
+  Events events;
+
+ private:
+  Config config_;
+  std::unique_ptr<quic::TlsClient> tls_;
+  H2Memory memory_;
+  std::unique_ptr<Http2Request> h2_request_;
+  std::unique_ptr<Http3Request> request_;
+  std::unique_ptr<Http3Session> session_;
+  net::Address remote_;
+  int fd_ = -1;
+  quic::DatagramReader reader_;
+  bool gso_ = true;
+};
+
+class Http3SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!testing::gtlsserver_installed()) GTEST_SKIP() << "gtlsserver not installed (ngtcp2-server)";
+    ASSERT_TRUE(files_.ok);
+    server_ = std::make_unique<testing::Gtlsserver>(files_);
+    ASSERT_TRUE(server_->running()) << "gtlsserver did not start";
+  }
+  testing::TlsFiles files_;
+  std::unique_ptr<testing::Gtlsserver> server_;
+};
+
+TEST_F(Http3SessionTest, RequestsOnEveryStreamCompleteWithTheirStatus) {
+  Client c(files_, server_->port(), 4);
+  ASSERT_TRUE(c.connect());
+  ASSERT_EQ(c.session().capacity(), 4u);
+  for (std::uint32_t t = 0; t < 4; ++t) c.session().submit(t, 0);
+  ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 4; }));
+  std::vector<std::uint32_t> tokens;
+  for (auto [token, status] : c.events.responses) {
+    EXPECT_EQ(status, 200);
+    tokens.push_back(token);
+  }
+  std::sort(tokens.begin(), tokens.end());
+  EXPECT_EQ(tokens, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  EXPECT_TRUE(c.events.failures.empty());
+}
+
+TEST_F(Http3SessionTest, ACancelledStreamLeavesTheConnectionUsable) {
+  Client c(files_, server_->port(), 2);
+  ASSERT_TRUE(c.connect());
+  c.session().submit(0, 0);
+  EXPECT_TRUE(c.session().cancel(0));  // reset before any answer: the connection carries on
+  c.session().submit(0, 0);
+  c.session().submit(1, 0);
+  ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 2; }));
+  EXPECT_TRUE(c.events.failures.empty());  // the cancelled stream's events are ignored
+  EXPECT_EQ(c.session().ending(), quic::Ending::kNone);
+}
+
+TEST_F(Http3SessionTest, NgtcpAndNghttp3StopAllocatingAfterAWarmUp) {
+  Client c(files_, server_->port(), 4);
+  ASSERT_TRUE(c.connect());
+  std::size_t done = 0;
+  const auto run_batches = [&](int batches) {
+    for (int b = 0; b < batches; ++b) {
+      for (std::uint32_t t = 0; t < 4; ++t) c.session().submit(t, 0);
+      done += 4;
+      ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == done; }));
+    }
+  };
+  run_batches(50);
+  const std::uint64_t warmed = c.memory().fresh_blocks();
+  EXPECT_GT(warmed, 0u) << "ngtcp2/nghttp3 do not allocate from the worker's pool";
+  run_batches(250);
+  EXPECT_EQ(c.events.responses.size(), 300u * 4);
+  EXPECT_LE(c.memory().fresh_blocks(), warmed + 8) << "ngtcp2/nghttp3 kept allocating after the warm-up";
+}
+
+TEST(Http3Request, HeadersFollowHttp2sRules) {
+  auto parsed = testing::parse_args({"--http3", "-H", "X-Test: 1", "-H", "Host: example.com", "https://127.0.0.1:1/p?q"});
+  ASSERT_TRUE(parsed.ok());
+  const Http2Request h2(parsed->run);
+  const Http3Request r(h2);
+  std::vector<std::pair<std::string, std::string>> h;
+  for (std::size_t i = 0; i < r.header_count(); ++i) {
+    const nghttp3_nv& nv = r.headers()[i];
+    h.emplace_back(std::string(reinterpret_cast<const char*>(nv.name), nv.namelen),
+                   std::string(reinterpret_cast<const char*>(nv.value), nv.valuelen));
+  }
+  const std::vector<std::pair<std::string, std::string>> expected{
+      {":method", "GET"}, {":scheme", "https"}, {":authority", "example.com"}, {":path", "/p?q"}, {"x-test", "1"}};
+  EXPECT_EQ(h, expected);
+}
+
+}  // namespace
+}  // namespace pacer::proto
