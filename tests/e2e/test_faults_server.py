@@ -313,10 +313,12 @@ def test_a_server_killed_and_restarted_mid_run_loses_only_what_was_in_flight(pac
     assert before["answered"] >= 100 and after["answered"] > 0, context
     # Each of the 600 requests is counted once: answered, or lost with its connection.
     # Lost are at least those the server had read and dropped, at most one per
-    # connection (none when pacer had read every answer but not yet sent again).
+    # connection opened (none when pacer had read every answer but not yet sent
+    # again): a reconnect that lands in the dying server's listen queue while it is
+    # killed loses its one request too, so the bound is the connections opened.
     lost = report.errors["read"] + report.errors["write"]
     assert report.requests + lost == 600, context
-    assert before["dropped"] <= lost <= 4, context
+    assert before["dropped"] <= lost <= report.connections_opened, context
     assert report.errors["timeout"] == report.errors["parse"] == 0, context
     assert report.errors["connect"] > 0, context  # refused while the server was down
 
