@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/error_json.h"
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
@@ -52,12 +53,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"in_flight", in.in_flight},
       {"oldest_in_flight_ns", in.oldest_in_flight_ns},
       {"in_flight_over_interval", in.in_flight_over_interval},
-      {"errors",
-       {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
-        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
-        {"stream_reset", e.stream_reset}, {"goaway", e.goaway},
-        {"quic", e.quic},  // HTTP/3
-        {"status", e.status}}},
+      {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
       {"latency_ns", std::move(latency)},
   };
   out["endpoints"] = json::object();
@@ -67,9 +63,6 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
     out["endpoints"][stats::printable_name(in.name_table->name(static_cast<stats::NameId>(id)))] = {
         {"completed", n.completed}, {"errors", n.errors}};
   }
-  // wire: the classes of --follow-redirects and --compressed, when they occurred.
-  if (e.redirect > 0) out["errors"]["redirect"] = e.redirect;
-  if (e.decode > 0) out["errors"]["decode"] = e.decode;
   if (shard_count > 1) out["shard"] = {{"index", shard_index}, {"count", shard_count}};
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);
   return out.dump() + "\n";

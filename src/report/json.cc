@@ -1,4 +1,3 @@
-#include "scenario/scenario_report.h"
 #include "report/json.h"
 
 #include <ctime>
@@ -6,7 +5,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/error_json.h"
 #include "report/gates.h"
+#include "scenario/scenario_report.h"
 #include "stats/hdr_codec.h"
 
 #ifndef PACER_VERSION
@@ -102,17 +103,12 @@ void add_wire_config(json& c, const RunReport& r) {
   if (r.compressed) c["compressed"] = true;
 }
 
-// wire: the counts and error classes of --follow-redirects and --compressed, when on.
+// The counts of --follow-redirects and --compressed, when on (their error classes
+// are in error_classes_json).
 void add_wire_counts(json& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
-  if (r.follow_redirects > 0) {
-    out["counts"]["redirects"] = c.redirects;
-    out["errors"]["redirect"] = c.errors.redirect;
-  }
-  if (r.compressed) {
-    out["counts"]["bytes_decoded"] = c.bytes_decoded;
-    out["errors"]["decode"] = c.errors.decode;
-  }
+  if (r.follow_redirects > 0) out["counts"]["redirects"] = c.redirects;
+  if (r.compressed) out["counts"]["bytes_decoded"] = c.bytes_decoded;
 }
 
 json config_json(const RunReport& r) {
@@ -191,7 +187,6 @@ void add_report_fields(json& out, const RunReport& r) {
 
 std::string render_json(const RunReport& r) {
   const stats::Counters& c = r.counters;
-  const stats::ErrorCounts& e = c.errors;
   const double secs = seconds(r.measured_ns);
   auto per_second = [secs](std::uint64_t n) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; };
 
@@ -228,12 +223,7 @@ std::string render_json(const RunReport& r) {
         {"tls_resumed", c.tls_resumed},
         {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
         {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)}}},
-      {"errors",
-       {{"connect", e.connect}, {"tls", e.tls}, {"read", e.read}, {"write", e.write}, {"timeout", e.timeout},
-        {"parse", e.parse}, {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
-        {"stream_reset", e.stream_reset}, {"goaway", e.goaway},
-        {"quic", e.quic},  // HTTP/3
-        {"status", e.status}}},
+      {"errors", error_classes_json(c.errors, r.follow_redirects > 0, r.compressed)},
       {"error_rate", error_rate(r)},
       {"status_codes", std::move(status_codes)},
       {"rates", std::move(rates)},

@@ -25,15 +25,10 @@ LatencyFigures latency_figures(const stats::Histogram& h) {
 }
 
 std::string error_list(const stats::ErrorCounts& e) {
-  const std::pair<const char*, std::uint64_t> classes[] = {
-      {"connect", e.connect}, {"tls", e.tls},           {"read", e.read},
-      {"write", e.write},     {"timeout", e.timeout},   {"parse", e.parse},
-      {"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent},
-      {"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"redirect", e.redirect}, {"decode", e.decode}, {"quic", e.quic},
-      {"status", e.status}};
   std::string list;
-  for (const auto& [name, count] : classes) {
-    if (count > 0) list += (list.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
+  for (const auto& f : stats::ErrorCounts::kFields) {
+    const std::uint64_t count = e.*f.member;
+    if (count > 0) list += (list.empty() ? "" : ", ") + std::string(f.name) + " " + std::to_string(count);
   }
   return list;
 }
