@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -56,6 +57,7 @@ class Gtlsserver {
     const std::string port = std::to_string(port_);
     pid_ = ::fork();
     if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // an aborted test leaves no server behind
       const int null = ::open("/dev/null", O_WRONLY);  // its banner and logs are not the test's output
       ::dup2(null, 1);
       ::dup2(null, 2);
