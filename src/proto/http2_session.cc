@@ -263,6 +263,20 @@ void Http2Session::complete(std::uint32_t token) {
   events_->on_response(token, status_[token]);
 }
 
+void Http2Session::refuse_unprocessed() {
+  // Every stream above last_stream_id, whether nghttp2 has sent its HEADERS or
+  // still holds them behind a write in flight (io_uring's sends complete later):
+  // nghttp2 closes the sent ones after this callback and drops the queued ones in
+  // a later mem_send, outside receive(), where nothing could be reported. Each
+  // token is settled here, once; those closes then find no token (token_of).
+  const RequestFailure why = goaway_error_code_ == NGHTTP2_NO_ERROR ? RequestFailure::kRefused : RequestFailure::kGoaway;
+  for (std::uint32_t token = 0; token < streams_; ++token) {
+    if (stream_of_[token] <= goaway_last_stream_) continue;  // free (0), or processed by the server
+    stream_of_[token] = 0;
+    events_->on_request_failed(token, why);
+  }
+}
+
 void Http2Session::fail(const char* reason) {
   broken_ = true;
   error_reason_ = reason;
@@ -337,6 +351,7 @@ int Http2Session::on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, vo
     case NGHTTP2_GOAWAY:
       self.goaway_last_stream_ = frame->goaway.last_stream_id;
       self.goaway_error_code_ = frame->goaway.error_code;
+      self.refuse_unprocessed();
       break;
     case NGHTTP2_HEADERS:
     case NGHTTP2_DATA:
@@ -355,19 +370,16 @@ int Http2Session::on_stream_close(nghttp2_session*, std::int32_t stream_id, std:
                                   void* user_data) {
   Http2Session& self = self_of(user_data);
   // Outside receive() (during mem_send, or while a session is deleted) nothing is
-  // reported; a request lost there ends at its timeout.
+  // reported. Requests a GOAWAY refused (nghttp2 closes them after the GOAWAY
+  // and drops the unsent ones in mem_send) were settled when it arrived
+  // (refuse_unprocessed); any other lost there ends at its timeout.
   if (self.events_ == nullptr) return 0;
   const std::int64_t token = self.token_of(stream_id);
-  if (token < 0) return 0;  // completed or cancelled already
+  if (token < 0) return 0;  // completed, cancelled or refused already
+  if (error_code == NGHTTP2_NO_ERROR) return 0;  // closed cleanly without END_STREAM: cannot happen with a conforming server
   const auto t = static_cast<std::uint32_t>(token);
   self.stream_of_[t] = 0;
-  RequestFailure why = RequestFailure::kStreamReset;
-  if (self.goaway_last_stream_ >= 0 && stream_id > self.goaway_last_stream_) {
-    why = self.goaway_error_code_ == NGHTTP2_NO_ERROR ? RequestFailure::kRefused : RequestFailure::kGoaway;
-  } else if (error_code == NGHTTP2_NO_ERROR) {
-    return 0;  // closed cleanly without END_STREAM: cannot happen with a conforming server
-  }
-  self.events_->on_request_failed(t, why);
+  self.events_->on_request_failed(t, RequestFailure::kStreamReset);
   return 0;
 }
 

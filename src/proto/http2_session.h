@@ -6,7 +6,9 @@
 //
 // A stream reset by the server ends its request as kStreamReset; streams a
 // GOAWAY refused end as kRefused when the GOAWAY is graceful (NO_ERROR: nginx
-// after keepalive_requests) and as kGoaway otherwise. After a GOAWAY the session
+// after keepalive_requests) and as kGoaway otherwise, all of them when the GOAWAY
+// is read: those above its last_stream_id, including requests nghttp2 still
+// queues unsent behind a write in flight (it never sends them). After a GOAWAY the session
 // takes no new requests (capacity 0): the worker reconnects once the rest complete.
 //
 // wire: with --follow-redirects a redirect's follow-up is a new stream under the
@@ -14,7 +16,7 @@
 // --compressed each token's body goes through its own decoder.
 //
 // Invariant: stream_of_[token] is the stream carrying `token`, 0 when the token
-// is free; callbacks for any other stream (a cancelled one) are ignored.
+// is free; callbacks for any other stream (a cancelled or refused one) are ignored.
 // Thread: the owning worker's; all memory comes from that worker's H2Memory.
 #pragma once
 
@@ -83,6 +85,9 @@ class Http2Session final : public Session {
   // The token whose current stream is stream_id, or -1.
   std::int64_t token_of(std::int32_t stream_id) const;
   void complete(std::uint32_t token);
+  // A GOAWAY arrived: every request on a stream above its last_stream_id fails now
+  // (kRefused when graceful, else kGoaway), sent or still queued in nghttp2.
+  void refuse_unprocessed();
   // wire: token's response is a redirect to follow: its follow-up is submitted
   // (true), or the chain failed (reported; true). False: not a followed redirect.
   bool follow_redirect(std::uint32_t token);

@@ -235,6 +235,43 @@ TEST(Http2Session, AGracefulGoawayRefusesUnprocessedStreamsForRetryAndStopsNewOn
   }
 }
 
+// The io_uring engine's order (issue 18): a send is in flight (its bytes not
+// consumed yet), so a request submitted meanwhile waits in nghttp2's queue, with
+// its stream id; a graceful GOAWAY arrives before the send completes. nghttp2 then
+// never sends that request (it drops it in the next mem_send, where the session
+// has no one to tell): it must come back as refused when the GOAWAY is read, not
+// stay open until the server's close fails it as "streams open".
+TEST(Http2Session, AGracefulGoawayRefusesARequestStillQueuedBehindASendInFlight) {
+  Client c({"--http2", "--streams", "4"}, 4);
+  Http2Session& client = c.session;
+  for (std::uint32_t t = 0; t < 3; ++t) client.submit(t, 0);
+  const auto in_flight = client.pending_output();  // the queued send: streams 1, 3, 5
+  FakeServer server(Answer::k200);
+  ASSERT_EQ(nghttp2_session_mem_recv(server.session(), reinterpret_cast<const std::uint8_t*>(in_flight.data()),
+                                     in_flight.size()),
+            static_cast<ssize_t>(in_flight.size()));
+  client.submit(3, 0);  // stream 7: behind the send in flight, not serialised yet
+  // The server answers what it received and ends the connection gracefully.
+  nghttp2_submit_goaway(server.session(), NGHTTP2_FLAG_NONE, 5, NGHTTP2_NO_ERROR, nullptr, 0);
+  Recorder events;
+  const std::uint8_t* data = nullptr;
+  for (ssize_t n = nghttp2_session_mem_send(server.session(), &data); n > 0;
+       n = nghttp2_session_mem_send(server.session(), &data)) {
+    ASSERT_TRUE(client.receive(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n), events));
+  }
+  EXPECT_EQ(events.responses.size(), 3u);
+  ASSERT_EQ(events.failures.size(), 1u);
+  EXPECT_EQ(events.failures[0].first, 3u);
+  EXPECT_EQ(events.failures[0].second, RequestFailure::kRefused);
+  // The send completes; the next output never carries stream 7, and the server's
+  // close finds no stream open.
+  client.consume(in_flight.size());
+  for (auto out = client.pending_output(); !out.empty(); out = client.pending_output()) client.consume(out.size());
+  EXPECT_TRUE(client.finish(events)) << client.error_reason();
+  EXPECT_EQ(events.failures.size(), 1u);
+  EXPECT_EQ(server.requests, 3);
+}
+
 TEST(Http2Session, AGoawayWithAnErrorCodeFailsTheStreamsItRefused) {
   Client c({"--http2", "--streams", "2"}, 2);
   Http2Session& client = c.session;
