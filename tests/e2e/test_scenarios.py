@@ -205,6 +205,14 @@ def test_bad_scenarios_and_arguments_exit_2(pacer, tmp_path, text, args, message
     assert message in run.stderr, run
 
 
+def test_http3_is_refused_with_a_scenario(pacer, tmp_path):
+    # Users write HTTP/1.1 bytes into an HTTP/1.1 session: an HTTP/3 connection has none.
+    run = pacer("--scenario", scenario(tmp_path, "return { tasks = { {1, function(u) end} } }"), "--http3",
+                "https://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2, run
+    assert "--http3: not supported with --scenario" in run.stderr, run
+
+
 def test_users_without_a_scenario_exit_2(pacer):
     run = pacer("-u", "5", "http://127.0.0.1:9/", timeout=20)
     assert run.rc == 2 and "-u: only with --scenario FILE" in run.stderr, run
