@@ -2,7 +2,7 @@
 -- products four times as often as they order, thinking 1 to 3 s between tasks.
 -- Runs against `pacer serve` (its /api/login, /api/products and /api/orders):
 --
---   pacer serve --port 8080 &
+--   pacer serve --listen :8080 &
 --   pacer --scenario examples/scenarios/shop.lua -u 50 -d 30s http://127.0.0.1:8080/
 --   pacer --scenario examples/scenarios/shop.lua -R 100 -d 30s http://127.0.0.1:8080/
 local user = {}

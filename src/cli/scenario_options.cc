@@ -33,6 +33,7 @@ Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
     return bad_argument("--scenario and -s/--script cannot be used together: a scenario is its own script");
   }
   if (config.http2) return bad_argument("--http2: not supported with --scenario (scenarios speak HTTP/1.1)");
+  if (config.http3) return bad_argument("--http3: not supported with --scenario (scenarios speak HTTP/1.1)");
   if (config.pipeline > 1) return bad_argument("--pipeline: not supported with --scenario (one request per user at a time)");
   if (config.is_open_model()) {
     if (!flags.users.empty()) {

@@ -200,7 +200,8 @@ class Worker final : io::Events {
   void fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error);
   void expire_timeouts();
   void count_timeout(const RequestSlot& slot);
-  // A recorded request ended without a response: counts `error` for the run and its name.
+  // A request ended without a response: counts `error` for the run and its name (if
+  // recorded) and resumes a scenario's user with it.
   void count_error(const RequestSlot& slot, std::uint64_t stats::ErrorCounts::*error);
   // A read or write failed with r (not kOk, not would-block): counts it as a
   // read/write or TLS error and reopens c.
@@ -229,7 +230,8 @@ class Worker final : io::Events {
   Status prepare_scenario();
   void scenario_turn();                 // due timers, queued users, the open model's task backlog
   void scenario_send(Connection& c);    // c's user has a request to send
-  void scenario_failed(Connection& c, const char* error_class, bool recorded);
+  // c's request ended without a response (error: its class, counted by count_error).
+  void scenario_failed(Connection& c, std::uint64_t stats::ErrorCounts::*error, bool recorded);
 
   // Open model (worker_open.cc).
   void dispatch_arrivals();

@@ -303,6 +303,8 @@ void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::Re
 }
 
 void Worker::count_error(const RequestSlot& slot, std::uint64_t stats::ErrorCounts::*error) {
+  // Every way a request ends without a response passes here: a scenario's user resumes with the class.
+  if (users_) scenario_failed(*slot.connection, error, is_recorded(slot.t_sched));
   if (!is_recorded(slot.t_sched)) return;
   ++(result_.counters.errors.*error);
   ++(result_.names.counts(slot.name).errors.*error);
@@ -329,28 +331,17 @@ void Worker::retry_request(Connection& c, std::uint32_t token) {
 // ---- failures and timeouts ---------------------------------------------------
 
 void Worker::fail_connection(Connection& c, std::uint64_t stats::ErrorCounts::*error) {
-  bool failed = false;
-  bool recorded = false;
   for (RequestSlot& slot : c.slots) {
     if (!slot.in_use) continue;
-    failed = true;
-    recorded = recorded || is_recorded(slot.t_sched);
     count_error(slot, error);
     release_slot(c, slot.token).free_ns = now_;
-  }
-  if (users_ && failed) {
-    const char* name = "error";
-    for (const auto& field : stats::ErrorCounts::kFields) {
-      if (field.member == error) name = field.name;
-    }
-    scenario_failed(c, name, recorded);
   }
   reopen(c);
 }
 
 void Worker::count_timeout(const RequestSlot& slot) {
-  if (!is_recorded(slot.t_sched)) return;
   count_error(slot, &stats::ErrorCounts::timeout);
+  if (!is_recorded(slot.t_sched)) return;
   // Censored: the true latency is at least this.
   if (shared_.config->record_timeouts) {
     record_latency(now_ - slot.t_sched, true);
@@ -364,7 +355,6 @@ void Worker::expire_timeouts() {
     RequestSlot& expired = *in_flight_.front();
     Connection& c = *expired.connection;
     count_timeout(expired);
-    if (users_) scenario_failed(c, "timeout", is_recorded(expired.t_sched));
     const bool connection_survives = c.session->cancel(expired.token);
     release_slot(c, expired.token).free_ns = now_;
     if (connection_survives) {

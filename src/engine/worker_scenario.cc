@@ -63,7 +63,11 @@ void Worker::scenario_send(Connection& c) {
   if (send_request(c, u.mark_ns)) users_->sent(c.index);
 }
 
-void Worker::scenario_failed(Connection& c, const char* error_class, bool recorded) {
+void Worker::scenario_failed(Connection& c, std::uint64_t stats::ErrorCounts::*error, bool recorded) {
+  const char* error_class = "error";
+  for (const auto& field : stats::ErrorCounts::kFields) {
+    if (field.member == error) error_class = field.name;
+  }
   users_->on_failed(c.index, error_class, now_, recorded);
 }
 

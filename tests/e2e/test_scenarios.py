@@ -182,6 +182,29 @@ end} } }
     assert report["status_codes"].get("204", 0) >= 2 and "500" not in report["status_codes"], run
 
 
+def test_a_body_that_does_not_decode_returns_status_0_and_the_user_goes_on(hostile_server, pacer, tmp_path):
+    from hostile import answer_each_request
+
+    body = b"\x1f\x8b\x08\x00" + b"this is not deflate data at all" * 4
+    head = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(body)
+    srv = hostile_server(answer_each_request(head + body))
+    path = scenario(tmp_path, """
+return { wait = 0, tasks = { {1, function(u)
+  local r = u:get("/", nil, "gz")
+  if r.status == 0 and r.error == "decode" then u:fail("decode") end
+end, "fetch"} } }
+""")
+    run = pacer("--format", "json", "-t1", "-u", "2", "-d", "1s", "--compressed", "--scenario", path, srv.url,
+                timeout=60)
+    assert run.rc == 1, run  # not one request succeeded
+    report = json.loads(run.stdout)
+    s = report["scenario"]
+    # Each user resumes after each failed request: many tasks, not one per user.
+    assert report["errors"]["decode"] > 10, run
+    assert s["errors"]["check"] == report["errors"]["decode"], run
+    assert s["tasks"][0]["count"] >= report["errors"]["decode"] - 2, run
+
+
 @pytest.mark.parametrize(
     "text, args, message",
     [
@@ -203,6 +226,14 @@ def test_bad_scenarios_and_arguments_exit_2(pacer, tmp_path, text, args, message
     run = pacer("--scenario", scenario(tmp_path, text), *args, "http://127.0.0.1:9/", timeout=20)
     assert run.rc == 2, run
     assert message in run.stderr, run
+
+
+def test_http3_is_refused_with_a_scenario(pacer, tmp_path):
+    # Users write HTTP/1.1 bytes into an HTTP/1.1 session: an HTTP/3 connection has none.
+    run = pacer("--scenario", scenario(tmp_path, "return { tasks = { {1, function(u) end} } }"), "--http3",
+                "https://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2, run
+    assert "--http3: not supported with --scenario" in run.stderr, run
 
 
 def test_users_without_a_scenario_exit_2(pacer):
