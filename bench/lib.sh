@@ -251,8 +251,6 @@ measure_clients() {
   done
 }
 
-measure_pacer_and_wrk() { measure_clients "$@" pacer wrk; }
-
 # The pacer tools for the I/O engines in $ENGINES ("uring epoll" by default; a
 # kernel without io_uring: "epoll"), e.g. "pacer-uring pacer-epoll".
 pacer_engine_tools() {
@@ -276,27 +274,35 @@ start_server() {
   esac
 }
 
-# measure_all_cases TOOL...: for each server of $SERVERS, started by
-# start_server SERVER (which sets SERVER_URL), and each "threads:conns" of $CASES,
-# measure_clients with the TOOLs; appends "SERVER|-tT -cC" to the caller's ROWS.
-# A case needing more file descriptors than the hard limit allows is skipped.
+# measure_cases SERVER URL TOOL...: for each "threads:conns" of $CASES,
+# measure_clients with the TOOLs against URL; appends "SERVER|-tT -cC" to the
+# caller's ROWS. A case needing more file descriptors than the hard limit allows
+# is skipped.
 FD_HEADROOM=100  # listening socket, epoll, stdio, … beyond one fd per connection
+measure_cases() {
+  local server=$1 url=$2 case_spec threads conns name
+  shift 2
+  for case_spec in $CASES; do
+    threads=${case_spec%%:*}
+    conns=${case_spec##*:}
+    name="-t$threads -c$conns"
+    if (( conns + FD_HEADROOM > FD_LIMIT )); then
+      echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM)) (raise it with ulimit -Hn as root)"
+      continue
+    fi
+    ROWS+=("$server|$name")
+    measure_clients "$server" "$name" "$threads" "$conns" "$url" "$@"
+  done
+}
+
+# measure_all_cases TOOL...: measure_cases for each server of $SERVERS, started by
+# start_server SERVER (which sets SERVER_URL).
 measure_all_cases() {
-  local server case_spec threads conns name
+  local server
   for server in $SERVERS; do
     start_server "$server"
     echo "## server: $server ($SERVER_URL)"
-    for case_spec in $CASES; do
-      threads=${case_spec%%:*}
-      conns=${case_spec##*:}
-      name="-t$threads -c$conns"
-      if (( conns + FD_HEADROOM > FD_LIMIT )); then
-        echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM)) (raise it with ulimit -Hn as root)"
-        continue
-      fi
-      ROWS+=("$server|$name")
-      measure_clients "$server" "$name" "$threads" "$conns" "$SERVER_URL" "$@"
-    done
+    measure_cases "$server" "$SERVER_URL" "$@"
     echo
   done
 }
@@ -323,27 +329,5 @@ print_engines_wrk_medians() {
     done
     # shellcheck disable=SC2086
     echo "$line $(median ${RPS[$row|wrk]}) | $w_cpu | $w_rss |"
-  done
-}
-
-# print_pacer_wrk_medians HEADING: the markdown table of medians (and ratios
-# pacer/wrk) of what measure_pacer_and_wrk collected, one row per entry of the
-# caller's ROWS ("SERVER|NAME").
-print_pacer_wrk_medians() {
-  local row server name p_rps w_rps p_cpu w_cpu p_rss w_rss
-  echo "## $1"
-  echo
-  echo "| server | case | pacer req/s | wrk req/s | pacer CPU us/req | wrk CPU us/req | CPU ratio | pacer RSS KB | wrk RSS KB | RSS ratio |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for row in "${ROWS[@]}"; do
-    server=${row%%|*}
-    name=${row#*|}
-    # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
-    {
-      p_rps=$(median ${RPS[$row|pacer]}); w_rps=$(median ${RPS[$row|wrk]})
-      p_cpu=$(median ${CPU_US[$row|pacer]}); w_cpu=$(median ${CPU_US[$row|wrk]})
-      p_rss=$(median ${RSS_KB[$row|pacer]}); w_rss=$(median ${RSS_KB[$row|wrk]})
-    }
-    echo "| $server | $name | $p_rps | $w_rps | $p_cpu | $w_cpu | $(ratio "$p_cpu" "$w_cpu") | $p_rss | $w_rss | $(ratio "$p_rss" "$w_rss") |"
   done
 }

@@ -42,22 +42,12 @@ raise_fd_limit
 
 # The peak part: measure_clients for pacer and wrk over $CASES; one table of RSS.
 memory_peak() {
-  local case_spec threads conns name row p_rss w_rss
+  local row p_rss w_rss
   # shellcheck disable=SC2034  # CPU_US is filled by measure_clients (lib.sh)
   declare -gA RPS CPU_US RSS_KB
   ROWS=()
   echo "## peak RSS, pacer and wrk interleaved ($REPEATS repeats, $DURATION each)"
-  for case_spec in $CASES; do
-    threads=${case_spec%%:*}
-    conns=${case_spec##*:}
-    name="-t$threads -c$conns"
-    if (( conns + FD_HEADROOM > FD_LIMIT )); then
-      echo "skip $name: fd hard limit $FD_LIMIT is below $((conns + FD_HEADROOM)) (raise it with ulimit -Hn as root)"
-      continue
-    fi
-    ROWS+=("nginx|$name")
-    measure_clients nginx "$name" "$threads" "$conns" "$NGINX_URL" pacer wrk
-  done
+  measure_cases nginx "$NGINX_URL" pacer wrk
   echo
   echo "| case | pacer RSS KB | wrk RSS KB | RSS ratio | pacer req/s | wrk req/s |"
   echo "|---|---:|---:|---:|---:|---:|"
