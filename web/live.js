@@ -16,8 +16,9 @@
   const root = document.documentElement;
   const token = new URLSearchParams(location.search).get('token');
   const withToken = (path) => (token ? path + '?token=' + encodeURIComponent(token) : path);
+  // stats::ErrorCounts::kFields' order; redirect and decode (wire) are in an interval's errors only when they occurred.
   const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
-    'stream_reset', 'goaway', 'status'];
+    'stream_reset', 'goaway', 'redirect', 'decode', 'quic', 'status'];
 
   const points = [];            // every interval so far, in order
   const errorTotals = {};       // by class, summed over the intervals
@@ -113,7 +114,7 @@
   function errorSeries() {
     return errorClasses().map((k) => ({
       label: k === 'status' ? 'status ≥ 400 (non-2xx/3xx)' : k,
-      values: column((p) => perSecond(p.errors ? p.errors[k] : 0, p)),
+      values: column((p) => perSecond((p.errors && p.errors[k]) || 0, p)),
     }));
   }
   function connectionSeries() {
@@ -176,7 +177,7 @@
   function onInterval(p) {
     points.push(p);
     completed += p.completed;
-    for (const k of ERROR_CLASSES) errorTotals[k] = (errorTotals[k] || 0) + (p.errors ? p.errors[k] : 0);
+    for (const k of ERROR_CLASSES) errorTotals[k] = (errorTotals[k] || 0) + ((p.errors && p.errors[k]) || 0);
     scheduleRedraw();
   }
 

@@ -16,8 +16,9 @@
 (function (global) {
   'use strict';
   const C = global.PacerCharts;
+  // stats::ErrorCounts::kFields' order; redirect and decode (wire) are in an interval's errors only when they occurred.
   const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
-    'stream_reset', 'goaway', 'status'];
+    'stream_reset', 'goaway', 'redirect', 'decode', 'quic', 'status'];
 
   // ---- Small DOM helpers ---------------------------------------------------------
 
@@ -155,7 +156,7 @@
       {label: 'max', values: ms('max')},
       {label: 'oldest in flight', values: ts.map((p) => (p.oldest_in_flight_ns ? p.oldest_in_flight_ns / 1e6 : null)), dash: [3, 3]}]});
     const errSeries = errorClasses(r.errors).filter((k) => k !== 'status' && ts.some((p) => p.errors && p.errors[k]))
-      .map((k) => ({label: k, values: ts.map((p) => p.errors[k] / p.duration_s)}));
+      .map((k) => ({label: k, values: ts.map((p) => (p.errors[k] || 0) / p.duration_s)}));
     errSeries.push({label: 'status ≥ 400 (non-2xx/3xx)', values: ts.map((p) => (p.errors ? p.errors.status : 0) / p.duration_s)});
     C.timeChart(s, {title: 'Errors per second, by class', unit: '/s', x, series: errSeries});
     const conns = [{label: 'connections open', values: ts.map((p) => p.open_connections)},
@@ -183,7 +184,7 @@
   }
 
   // The first byte's histogram under whichever name the report gives it.
-  function ttfbSummary(r) { return r.time_to_first_byte || r.ttfb || r.first_byte_time || null; }
+  function ttfbSummary(r) { return r.ttfb || null; }  // absent from reports before it
 
   async function renderDistribution(el, r) {
     const s = section(el, 'Latency distribution', 'distribution');

@@ -1,8 +1,6 @@
 // `pacer serve` options; see the header. The server itself lives in src/server.
 #include "cli/serve_options.h"
 
-#include <sys/un.h>
-
 #include <arpa/inet.h>
 
 #include <array>
@@ -15,6 +13,7 @@
 #include "cli/option_scan.h"
 #include "cli/units.h"
 #include "core/atomic_file.h"
+#include "net/address.h"
 
 namespace pacer::cli {
 namespace {
@@ -134,10 +133,10 @@ Status check_freeze_pair(const ServeDraft& draft) {
 Status parse_listen(std::string_view text, std::string_view flag, server::ServeConfig& serve) {
   // wire: unix:PATH, for clients' --unix-socket.
   if (text.starts_with("unix:")) {
-    constexpr std::size_t kMaxPathBytes = sizeof(sockaddr_un{}.sun_path) - 1;
     const std::string_view path = text.substr(5);
-    if (path.empty() || path.size() > kMaxPathBytes) {
-      return bad_argument(fmt::format("{}: '{}': a Unix socket path of 1 to {} bytes", flag, text, kMaxPathBytes));
+    if (path.empty() || path.size() > net::kMaxUnixPathBytes) {
+      return bad_argument(
+          fmt::format("{}: '{}': a Unix socket path of 1 to {} bytes", flag, text, net::kMaxUnixPathBytes));
     }
     serve.unix_path = std::string(path);
     return Ok{};

@@ -2,24 +2,23 @@
 #include "cli/wire_options.h"
 
 #include <strings.h>
-#include <sys/un.h>
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "cli/units.h"
+#include "net/address.h"
 
 namespace pacer::cli {
 
 namespace {
 
 Result<std::string> parse_unix_socket(const ScannedOption& option) {
-  constexpr std::size_t kMaxPathBytes = sizeof(sockaddr_un{}.sun_path) - 1;
   if (option.value.empty()) return bad_argument(fmt::format("{}: the socket path is empty", option.flag));
-  if (option.value.size() > kMaxPathBytes) {
+  if (option.value.size() > net::kMaxUnixPathBytes) {
     return bad_argument(fmt::format("{}: socket path is {} bytes, longer than the {} a Unix socket address holds",
-                                    option.flag, option.value.size(), kMaxPathBytes));
+                                    option.flag, option.value.size(), net::kMaxUnixPathBytes));
   }
   if (option.value.find('\0') != std::string::npos) {
     return bad_argument(fmt::format("{}: socket path contains NUL", option.flag));

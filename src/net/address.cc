@@ -61,7 +61,7 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
 Result<Address> unix_address(const std::string& path) {
   Address a;
   auto* un = reinterpret_cast<sockaddr_un*>(&a.storage);
-  if (path.empty() || path.size() >= sizeof un->sun_path) {
+  if (path.empty() || path.size() > kMaxUnixPathBytes) {
     return runtime_error(fmt::format("unix socket path '{}' does not fit a socket address", path));
   }
   un->sun_family = AF_UNIX;

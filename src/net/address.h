@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/socket.h>
+#include <sys/un.h>
 
 #include <cstdint>
 #include <string>
@@ -22,8 +23,12 @@ struct Address {
   std::string to_string() const;  // "127.0.0.1:8080", "[::1]:8080" or "unix:/run/app.sock"
 };
 
-// wire: the address of a Unix domain stream socket (--unix-socket). The path fits
-// sun_path (cli checks it); an error names the path otherwise.
+// The longest Unix socket path an address holds (sun_path less its NUL).
+inline constexpr std::size_t kMaxUnixPathBytes = sizeof(sockaddr_un{}.sun_path) - 1;
+
+// wire: the address of a Unix domain stream socket (--unix-socket, pacer serve's
+// --listen unix:). The path is 1 to kMaxUnixPathBytes bytes (cli checks it); an
+// error names the path otherwise.
 Result<Address> unix_address(const std::string& path);
 
 // Every IPv4 and IPv6 address of host (in getaddrinfo's order). An error names

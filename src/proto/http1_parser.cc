@@ -185,9 +185,10 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
     self->complete(status, keep_alive);
     // A keep-alive response framed by Content-Length may become the known head.
     const bool framed = (parser->flags & F_CONTENT_LENGTH) != 0 && (parser->flags & F_CHUNKED) == 0;
-    // Not with a capture: a script's response() needs every response's headers.
-    self->learn_ = keep_alive && framed && status >= 200 && !head && self->known_ != nullptr &&
-                   self->capture_ == nullptr && self->inspect_ == nullptr;
+    // Not a response someone reads: a script's response() (every response's
+    // headers), the wire inspection (a followed redirect's Location, a body to decode).
+    const bool read = self->capture_ != nullptr || (self->inspect_ != nullptr && self->inspect_->reads(status));
+    self->learn_ = keep_alive && framed && status >= 200 && !head && self->known_ != nullptr && !read;
   }
   // llhttp stops after every response, so that feed() knows where each one ended
   // (llhttp_get_error_pos) and the next starts (the known head, the status and
@@ -235,7 +236,7 @@ void ResponseParser::complete(int status, bool keep_alive) {
 }
 
 bool ResponseParser::starts_with_known_head(const char* p, const char* end) const {
-  return known_ != nullptr && inspect_ == nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
+  return known_ != nullptr && known_->length != 0 && outstanding_ > 0 && (head_bits_ & 1) == 0 &&
          static_cast<std::size_t>(end - p) >= known_->length &&
          std::memcmp(p, known_->bytes.data(), known_->length) == 0;
 }

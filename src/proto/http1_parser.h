@@ -99,7 +99,8 @@ class ResponseParser {
 
   // wire: from the next reset() on, hands each response's Location and
   // Content-Encoding headers and its body to `inspect` (outliving the parser);
-  // the known head is then never used. nullptr (the default): nothing.
+  // a response it reads (ResponseInspect::reads) never becomes the known head.
+  // nullptr (the default): nothing.
   void set_inspect(ResponseInspect* inspect) { inspect_ = inspect; }
   ResponseInspect* inspect() const { return inspect_; }
 

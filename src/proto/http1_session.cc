@@ -161,14 +161,12 @@ void Http1Session::finish_response(std::uint32_t token, int status, bool keep_al
   if (chain_ && is_followed_redirect(status)) {
     // Its follow-up goes on this connection, alone (depth 1): a server closing it fails the chain.
     if (!keep_alive || closing_) {
-      failure_detail_ = "redirect: the server closed the connection with the redirect";
-      events_->on_request_failed(token, RequestFailure::kRedirect);
+      fail_request(token, RequestFailure::kRedirect, "redirect: the server closed the connection with the redirect");
       return;
     }
     if (redirector_->redirect(status, inspect_->location(), inspect_->location_too_long()) ==
         Redirector::Step::kFail) {
-      failure_detail_ = redirector_->reason();
-      events_->on_request_failed(token, RequestFailure::kRedirect);
+      fail_request(token, RequestFailure::kRedirect, nullptr);  // the Redirector says why
       return;
     }
     events_->on_redirect(token);
@@ -181,12 +179,20 @@ void Http1Session::finish_response(std::uint32_t token, int status, bool keep_al
     return;
   }
   if (!inspect_->end_body()) {
-    failure_detail_ = inspect_->decode_reason();
-    events_->on_request_failed(token, RequestFailure::kDecode);
+    fail_request(token, RequestFailure::kDecode, inspect_->decode_reason());
     return;
   }
   if (inspect_->decodes()) events_->on_decoded(token, inspect_->decoded_bytes());
   events_->on_response(token, status);
+}
+
+void Http1Session::fail_request(std::uint32_t token, RequestFailure why, const char* detail) {
+  failure_detail_ = detail;
+  events_->on_request_failed(token, why);
+}
+
+const char* Http1Session::failure_detail() const {
+  return failure_detail_ != nullptr ? failure_detail_ : redirector_->reason();
 }
 
 void Http1Session::on_begin(void* context) {

@@ -59,9 +59,10 @@ class Http1Session final : public Session {
     parser_.reset();
   }
   // wire: follow redirects (follow_redirects > 0, depth 1 only) on target's
-  // origin and/or decode bodies (decode). Before reset(); the known head is then off.
+  // origin and/or decode bodies (decode). Before reset(); the known head then
+  // stands in only for responses neither reads (see ResponseParser::set_inspect).
   void enable_wire(const Target& target, int follow_redirects, bool decode);
-  const char* failure_detail() const override { return failure_detail_; }
+  const char* failure_detail() const override;
   std::span<const char> pending_output() override;
   void consume(std::size_t bytes) override;
   bool receive(const char* data, std::size_t len, SessionEvents& events) override;
@@ -81,6 +82,8 @@ class Http1Session final : public Session {
   // wire: the final response to `token` is complete: follows a redirect, or
   // reports a decode failure, the decoded size and the response.
   void finish_response(std::uint32_t token, int status, bool keep_alive);
+  // wire: `token` failed; detail: why (a static string), nullptr: the Redirector's reason.
+  void fail_request(std::uint32_t token, RequestFailure why, const char* detail);
 
   Http1Bytes single_;                   // the one request of the first constructor
   std::span<const Http1Bytes> requests_;
@@ -112,7 +115,7 @@ class Http1Session final : public Session {
   std::unique_ptr<ResponseInspect> inspect_;
   std::unique_ptr<Redirector> redirector_;
   bool chain_ = false;              // the oldest request's redirects may be followed
-  const char* failure_detail_ = "";
+  const char* failure_detail_ = "";  // nullptr: redirector_->reason() (formatted only when asked)
 };
 
 }  // namespace pacer::proto

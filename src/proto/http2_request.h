@@ -6,6 +6,7 @@
 #include <nghttp2/nghttp2.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config.h"
@@ -34,6 +35,11 @@ class Http2Request {
   std::size_t header_count() const { return nv_.size(); }
   const std::string& body() const { return body_; }
   bool has_body() const { return has_body_; }
+  // Where :method and :path are in headers(), and their values.
+  static constexpr std::size_t kMethodIndex = 0;
+  static constexpr std::size_t kPathIndex = 3;
+  std::string_view method() const { return values_[kMethodIndex]; }
+  std::string_view path() const { return values_[kPathIndex]; }
 
  private:
   std::vector<std::string> names_;

@@ -62,19 +62,6 @@ void Http2Session::enable_wire(const Target& target, int follow_redirects, bool 
 
 namespace {
 
-std::string_view header_value(const nghttp2_nv* headers, std::size_t count, std::string_view name) {
-  for (std::size_t i = 0; i < count; ++i) {
-    if (std::string_view(reinterpret_cast<const char*>(headers[i].name), headers[i].namelen) == name) {
-      return {reinterpret_cast<const char*>(headers[i].value), headers[i].valuelen};
-    }
-  }
-  return {};
-}
-
-bool is_content_header(std::string_view name) {
-  return name == "content-length" || name == "content-type" || name == "content-encoding";
-}
-
 nghttp2_nv no_copy(std::string_view name, std::string_view value) {
   nghttp2_nv nv{};
   nv.name = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name.data()));
@@ -95,7 +82,8 @@ bool Http2Session::follow_redirect(std::uint32_t token) {
     failure_detail_ = "redirect: the server's GOAWAY takes no follow-up on this connection";
   } else if (r.redirect(status_[token], inspect.location(), inspect.location_too_long()) ==
              Redirector::Step::kFail) {
-    failure_detail_ = r.reason();
+    failure_detail_ = nullptr;  // r's reason, formatted only when asked (failure_detail())
+    failed_chain_ = &r;
   } else {
     // The run's header list with :method and :path replaced (content headers
     // dropped with the body): views into the Redirector, stable until its next hop.
@@ -105,12 +93,11 @@ bool Http2Session::follow_redirect(std::uint32_t token) {
     for (std::size_t i = 0; i < request.header_count(); ++i) {
       const nghttp2_nv& nv = request.headers()[i];
       const std::string_view name(reinterpret_cast<const char*>(nv.name), nv.namelen);
-      if (r.body_dropped() && is_content_header(name)) continue;
-      if (name == ":method") {
+      if (i == Http2Request::kMethodIndex) {
         headers.push_back(no_copy(name, r.method()));
-      } else if (name == ":path") {
+      } else if (i == Http2Request::kPathIndex) {
         headers.push_back(no_copy(name, r.target()));
-      } else {
+      } else if (!(r.body_dropped() && is_body_header(name))) {
         headers.push_back(nv);
       }
     }
@@ -120,6 +107,10 @@ bool Http2Session::follow_redirect(std::uint32_t token) {
   }
   events_->on_request_failed(token, RequestFailure::kRedirect);
   return true;
+}
+
+const char* Http2Session::failure_detail() const {
+  return failure_detail_ != nullptr ? failure_detail_ : failed_chain_->reason();
 }
 
 void Http2Session::reset() {
@@ -159,11 +150,7 @@ std::uint32_t Http2Session::capacity() const {
 void Http2Session::submit(std::uint32_t token, std::uint32_t target) {
   target_of_[token] = target;
   const Http2Request& request = requests_[target];
-  if (!redirectors_.empty()) {  // wire: a new redirect chain starts at this request
-    const nghttp2_nv* h = request.headers();
-    redirectors_[token]->start_target(header_value(h, request.header_count(), ":method"),
-                                      header_value(h, request.header_count(), ":path"));
-  }
+  if (!redirectors_.empty()) redirectors_[token]->start_target(request.method(), request.path());  // wire: a new chain
   submit_stream(token, request.headers(), request.header_count(), request.has_body());
 }
 

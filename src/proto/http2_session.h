@@ -59,7 +59,7 @@ class Http2Session final : public Session {
   // body (decode; one decoder per stream slot, its codecs created on first use).
   // Before reset().
   void enable_wire(const Target& target, int follow_redirects, bool decode);
-  const char* failure_detail() const override { return failure_detail_; }
+  const char* failure_detail() const override;
 
  private:
   struct SessionDeleter {
@@ -118,11 +118,12 @@ class Http2Session final : public Session {
   bool broken_ = false;                    // nghttp2 failed: no new requests
   const char* error_reason_ = "";
   SessionEvents* events_ = nullptr;        // during receive()/finish()
-  std::vector<std::unique_ptr<ResponseInspect>> inspect_;  // wire: per token, with --compressed only
+  std::vector<std::unique_ptr<ResponseInspect>> inspect_;  // wire: per token, with --follow-redirects or --compressed
   std::vector<bool> body_started_;         // wire: per token, the decoder has its coding
   std::vector<std::unique_ptr<Redirector>> redirectors_;  // wire: per token, with --follow-redirects only
   std::vector<std::vector<nghttp2_nv>> follow_headers_;   // wire: per token, its follow-up's header list
   const char* failure_detail_ = "";
+  const Redirector* failed_chain_ = nullptr;  // failure_detail_ == nullptr: the chain whose reason it is
 };
 
 }  // namespace pacer::proto

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cstdio>
-
-#include "proto/response_inspect.h"
+#include <cstring>
 
 namespace pacer::proto {
 
 namespace {
+
+// Room reserved for a resolved target: a longer one grows its string once.
+constexpr std::size_t kTypicalTargetBytes = 256;
 
 std::uint64_t hash_of(std::string_view s) {  // FNV-1a
   std::uint64_t h = 1469598103934665603ULL;
@@ -28,18 +30,20 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Headers that describe the body: dropped with it when a request turns into GET.
+// A header line ("Name: value") that describes the body.
 bool is_content_header(std::string_view line) {
   const std::size_t colon = line.find(':');
-  if (colon == std::string_view::npos) return false;
-  const std::string_view name = trim(line.substr(0, colon));
-  return iequals(name, "content-length") || iequals(name, "content-type") || iequals(name, "content-encoding") ||
-         iequals(name, "transfer-encoding");
+  return colon != std::string_view::npos && is_body_header(trim(line.substr(0, colon)));
 }
 
 std::uint16_t default_port(std::string_view scheme) { return iequals(scheme, "https") ? 443 : 80; }
 
 }  // namespace
+
+bool is_body_header(std::string_view name) {
+  return iequals(name, "content-length") || iequals(name, "content-type") || iequals(name, "content-encoding") ||
+         iequals(name, "transfer-encoding");
+}
 
 Redirector::Redirector(const Target& target, int max_hops, std::size_t request_bytes, bool builds_bytes)
     : scheme_(target.scheme),
@@ -48,11 +52,10 @@ Redirector::Redirector(const Target& target, int max_hops, std::size_t request_b
       max_hops_(std::clamp(max_hops, 1, kMaxHops)),
       builds_bytes_(builds_bytes) {
   std::transform(host_.begin(), host_.end(), host_.begin(), [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  const std::size_t room = request_bytes + ResponseInspect::kMaxLocationBytes + 64;
   if (builds_bytes_) {
-    for (std::string& b : buffers_) b.reserve(room);
+    for (std::string& b : buffers_) b.reserve(request_bytes + kTypicalTargetBytes);
   }
-  for (std::string& t : targets_) t.reserve(room);
+  for (std::string& t : targets_) t.reserve(kTypicalTargetBytes);
 }
 
 void Redirector::start(std::string_view request) {
@@ -74,15 +77,28 @@ void Redirector::start_target(std::string_view method, std::string_view target) 
 }
 
 Redirector::Step Redirector::fail(const char* what, std::string_view detail) {
-  constexpr int kDetailBytes = 96;
-  if (detail.empty()) {
+  what_ = what;
+  detail_length_ = std::min(detail.size(), kDetailBytes);
+  detail_cut_ = detail.size() > kDetailBytes;
+  if (detail_length_ > 0) std::memcpy(detail_.data(), detail.data(), detail_length_);
+  return Step::kFail;
+}
+
+const char* Redirector::reason() const {
+  if (what_ != nullptr && *what_ == '\0') return "";  // no chain has failed yet
+  char hops[64];
+  const char* what = what_;
+  if (what == nullptr) {
+    std::snprintf(hops, sizeof hops, "more than %d hops (--follow-redirects)", max_hops_);
+    what = hops;
+  }
+  if (detail_length_ == 0) {
     std::snprintf(reason_.data(), reason_.size(), "redirect: %s", what);
   } else {
     std::snprintf(reason_.data(), reason_.size(), "redirect: %s (Location: %.*s%s)", what,
-                  static_cast<int>(std::min<std::size_t>(detail.size(), kDetailBytes)), detail.data(),
-                  detail.size() > kDetailBytes ? "..." : "");
+                  static_cast<int>(detail_length_), detail_.data(), detail_cut_ ? "..." : "");
   }
-  return Step::kFail;
+  return reason_.data();
 }
 
 bool Redirector::reject(const char* what, std::string_view detail) {
@@ -178,11 +194,7 @@ Redirector::Step Redirector::redirect(int status, std::string_view location, boo
   for (int i = 0; i <= hops_; ++i) {
     if (visited_[static_cast<std::size_t>(i)] == h) return fail("a loop", location);
   }
-  if (hops_ >= max_hops_) {
-    char what[64];
-    std::snprintf(what, sizeof what, "more than %d hops (--follow-redirects)", max_hops_);
-    return fail(what, location);
-  }
+  if (hops_ >= max_hops_) return fail(nullptr, location);  // "more than max_hops_ hops" (see reason())
   visited_[static_cast<std::size_t>(++hops_)] = h;
   next_target_ ^= 1;
   // RFC 9110 15.4: 303 -> GET (HEAD stays); 301/302: POST -> GET, as browsers do; 307/308 keep both.

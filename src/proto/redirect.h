@@ -9,11 +9,14 @@
 // Only the run's origin (scheme, host, port) is followed; another origin, a
 // Location seen before in the same chain (a loop), more than N hops, a missing,
 // too long or unusable Location each stop the chain with a reason (a `redirect`
-// error). HTTP/1.1: the follow-up's bytes go to one of two buffers reserved at
-// construction (a hop reads the previous follow-up while writing the next);
-// HTTP/2 takes method() and target() for its pseudo-headers. The resolved
-// targets alternate between two reserved strings too, so following allocates
-// nothing per request. Thread: the owning connection's worker.
+// error). HTTP/1.1: the follow-up's bytes go to one of two buffers (a hop reads
+// the previous follow-up while writing the next); HTTP/2 takes method() and
+// target() for its pseudo-headers. The resolved targets alternate between two
+// strings too. Each is reserved at construction for a request with a typical
+// target and keeps its capacity, growing only for a longer follow-up than any
+// before, so following allocates nothing per request, and a Redirector per
+// HTTP/2 stream slot costs about a kilobyte, not room for the longest Location.
+// Thread: the owning connection's worker.
 #pragma once
 
 #include <array>
@@ -30,13 +33,18 @@ inline bool is_followed_redirect(int status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
+// Whether header `name` describes the request's body (Content-Length, -Type,
+// -Encoding, Transfer-Encoding; any case): dropped with the body when a hop turns
+// the request into GET.
+bool is_body_header(std::string_view name);
+
 class Redirector {
  public:
   static constexpr int kMaxHops = 30;  // cli's cap on --follow-redirects
 
   // target: the run's URL (its origin is the one followed). max_hops: 1..kMaxHops.
-  // request_bytes: room to reserve for a request (grown, once, if a larger one
-  // comes). builds_bytes: HTTP/1.1 (follow_up() is the next request's bytes);
+  // request_bytes: the largest request the chain starts from (HTTP/1.1: the
+  // follow-up buffers are reserved for it). builds_bytes: HTTP/1.1 (follow_up() is the next request's bytes);
   // false for HTTP/2, which sends method() and target() as pseudo-headers.
   Redirector(const Target& target, int max_hops, std::size_t request_bytes, bool builds_bytes = true);
 
@@ -59,8 +67,9 @@ class Redirector {
   // A hop turned the request into GET: its body and content headers are gone.
   bool body_dropped() const { return body_dropped_; }
   int hops() const { return hops_; }
-  // Why the chain stopped (valid until the next redirect()).
-  const char* reason() const { return reason_.data(); }
+  // Why the chain stopped (valid until the next redirect()). Formatted when asked
+  // (a worker keeps only its first error), not each time a chain fails.
+  const char* reason() const;
 
   // For tests: resolves `location` against `current_target` into the origin-form
   // target it names; false (with reason()) if it is not this origin's.
@@ -87,7 +96,14 @@ class Redirector {
   std::array<std::uint64_t, kMaxHops + 1> visited_{};  // hashes of the chain's targets
   int hops_ = 0;
   bool body_dropped_ = false;
-  std::array<char, 192> reason_{};
+  // Why the chain stopped, kept as its parts: what (a static string; nullptr:
+  // more than max_hops_ hops) and the first kDetailBytes of the Location.
+  static constexpr std::size_t kDetailBytes = 96;
+  const char* what_ = "";
+  std::array<char, kDetailBytes> detail_{};
+  std::size_t detail_length_ = 0;
+  bool detail_cut_ = false;
+  mutable std::array<char, 192> reason_{};
 };
 
 }  // namespace pacer::proto

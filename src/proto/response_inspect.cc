@@ -6,19 +6,22 @@
 #include <cctype>
 #include <cstring>
 
+#include "proto/redirect.h"
+
 namespace pacer::proto {
 
 ResponseInspect::ResponseInspect(bool want_location, bool decode)
     : want_location_(want_location),
-      decode_(decode),
-      location_(want_location ? std::make_unique<char[]>(kMaxLocationBytes) : nullptr) {}
+      decode_(decode) {
+  if (want_location_) location_.reserve(256);  // a typical Location; a longer one grows it once
+}
 
 void ResponseInspect::begin() {
   if (decode_) decoder_.begin(ContentEncoding::kIdentity);  // a response without a body decodes to nothing
   name_length_ = 0;
   in_value_ = false;
   which_ = Which::kOther;
-  location_length_ = 0;
+  location_.clear();
   location_state_ = LocationState::kNone;
   encoding_length_ = 0;
   encoding_headers_ = 0;
@@ -42,7 +45,7 @@ void ResponseInspect::classify() {
   if (name_length_ > name_.size()) return;
   if (want_location_ && name == "location") {
     which_ = Which::kLocation;
-    location_length_ = 0;  // a second Location replaces the first
+    location_.clear();  // a second Location replaces the first
     location_state_ = LocationState::kSome;
   } else if (decode_ && name == "content-encoding") {
     which_ = Which::kEncoding;
@@ -57,12 +60,11 @@ void ResponseInspect::value_piece(const char* at, std::size_t len) {
     classify();
   }
   if (which_ == Which::kLocation && location_state_ != LocationState::kTooLong) {
-    if (len > kMaxLocationBytes - location_length_) {
+    if (len > kMaxLocationBytes - location_.size()) {
       location_state_ = LocationState::kTooLong;
       return;
     }
-    if (len > 0) std::memcpy(location_.get() + location_length_, at, len);
-    location_length_ += len;
+    if (len > 0) location_.append(at, len);
   } else if (which_ == Which::kEncoding) {
     const std::size_t take = std::min(len, encoding_text_.size() - encoding_length_);
     if (take > 0) std::memcpy(encoding_text_.data() + encoding_length_, at, take);
@@ -95,6 +97,8 @@ void ResponseInspect::head_done() {
 void ResponseInspect::body(const char* at, std::size_t len) {
   if (decode_) decoder_.feed(at, len);
 }
+
+bool ResponseInspect::reads(int status) const { return decode_ || (want_location_ && is_followed_redirect(status)); }
 
 bool ResponseInspect::end_body() { return !decode_ || decoder_.finish(); }
 

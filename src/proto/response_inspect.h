@@ -2,8 +2,9 @@
 // the Location header (--follow-redirects), the Content-Encoding header and the
 // body (--compressed, through a BodyDecoder). Fed by the HTTP/1.1 parser (names
 // and values may come in pieces, split by reads) and by HTTP/2 (whole header
-// fields). Only the headers asked for are kept, in fixed buffers: a Location
-// longer than kMaxLocationBytes is remembered as too long, not grown.
+// fields). Only the headers asked for are kept, in buffers that keep their
+// capacity: a Location longer than kMaxLocationBytes is remembered as too long,
+// not kept.
 //
 // Thread: the owning connection's worker.
 #pragma once
@@ -11,7 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <string>
 #include <string_view>
 
 #include "proto/decode.h"
@@ -42,9 +43,13 @@ class ResponseInspect {
   bool end_body();
 
   bool decodes() const { return decode_; }
+  // Whether a response with `status` must go through this inspection: every one
+  // when decoding (its body), else a redirect being followed (its Location). The
+  // parser's known head stands in only for the others.
+  bool reads(int status) const;
   bool has_location() const { return location_state_ != LocationState::kNone; }
   bool location_too_long() const { return location_state_ == LocationState::kTooLong; }
-  std::string_view location() const { return {location_.get(), location_length_}; }
+  std::string_view location() const { return location_; }
   std::uint64_t decoded_bytes() const { return decoder_.decoded_bytes(); }
   const char* decode_reason() const { return decoder_.reason(); }
   ContentEncoding encoding() const { return encoding_; }
@@ -60,8 +65,7 @@ class ResponseInspect {
   std::size_t name_length_ = 0;
   bool in_value_ = false;
   Which which_ = Which::kOther;
-  std::unique_ptr<char[]> location_;  // kMaxLocationBytes, with want_location only
-  std::size_t location_length_ = 0;
+  std::string location_;  // with want_location only; at most kMaxLocationBytes, its capacity kept
   LocationState location_state_ = LocationState::kNone;
   std::array<char, 64> encoding_text_{};
   std::size_t encoding_length_ = 0;

@@ -7,13 +7,13 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <string>
 
+#include "net/address.h"
 #include "net/receive_stamp.h"
 #include "server/arrivals_log.h"
 #include "server/body_stream.h"
@@ -32,14 +32,12 @@ std::string host_port(const std::string& host, std::uint16_t port) {
 // any other file at PATH is not touched.
 Result<UniqueFd> listen_on_unix(const ServeConfig& config) {
   const std::string& path = config.unix_path;
-  sockaddr_un address{};
-  if (path.size() >= sizeof address.sun_path) return bad_argument(fmt::format("unix socket path too long: {}", path));
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, path.data(), path.size());
+  const auto address = net::unix_address(path);
+  if (!address) return bad_argument(fmt::format("unix socket path too long: {}", path));
   struct stat existing{};
   if (::lstat(path.c_str(), &existing) == 0 && S_ISSOCK(existing.st_mode)) ::unlink(path.c_str());
   UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (!fd.valid() || ::bind(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+  if (!fd.valid() || ::bind(fd.get(), address->sockaddr_ptr(), address->length) != 0 ||
       ::listen(fd.get(), kListenBacklog) != 0) {
     return runtime_error(fmt::format("cannot listen on unix:{}: {}", path, std::strerror(errno)));
   }

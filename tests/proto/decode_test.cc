@@ -9,30 +9,18 @@
 
 #include <string>
 
+#include "../support/zlib_compress.h"
 #include "proto/decode.h"
 
 namespace pacer::proto {
 namespace {
 
+using testing::zlib_compress;
+
 std::string sample_text(std::size_t bytes) {
   std::string out;
   for (std::size_t i = 0; out.size() < bytes; ++i) out += "line " + std::to_string(i % 97) + " of a compressible body\n";
   out.resize(bytes);
-  return out;
-}
-
-// window_bits: 15 + 16 gzip, 15 zlib (HTTP's deflate).
-std::string zlib_compress(const std::string& in, int window_bits, int level = 6) {
-  z_stream z{};
-  deflateInit2(&z, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, static_cast<uLong>(in.size())), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
   return out;
 }
 
