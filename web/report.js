@@ -16,8 +16,7 @@
 (function (global) {
   'use strict';
   const C = global.PacerCharts;
-  const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
-    'stream_reset', 'goaway', 'status'];
+  const ERROR_CLASSES = C.ERROR_CLASSES;
 
   // ---- Small DOM helpers ---------------------------------------------------------
 
