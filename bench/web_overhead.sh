@@ -4,8 +4,9 @@
 # headless Chromium showing the live page for the whole run. Same server, same
 # -t/-c/-d, runs interleaved (plain, web, web+browser, ...); the browser's own CPU
 # is not pacer's and is not counted. The view is fed from the interval figures the
-# controller already merges, so the expected difference is noise: one small JSON
-# object per --interval per page, and a server thread asleep in poll() otherwise.
+# controller already merges, so the expected difference is noise: per --interval
+# the report so far rendered once as JSON and one small JSON object per page, and a
+# server thread asleep in poll() otherwise.
 #
 # Server (started here, stopped on exit): `pacer serve -t 1` (/bytes/100).
 # Traffic: 127.0.0.1 only; the web view binds 127.0.0.1 on a free port.

@@ -35,6 +35,8 @@
  *   PacerCharts.fmtNs(ns), fmtCount(n), fmtRate(perS), fmtPct(fraction)
  *       The report's number formats ("1.23ms", "12,345", "1.2k/s", "12.5%").
  *
+ *   PacerCharts.ERROR_CLASSES: the error classes the pages list first, in order.
+ *
  *   PacerCharts.charts: every chart handle made so far ({title, kind, points,
  *       uplot}), for tests and for the live view's updates.
  */
@@ -42,6 +44,11 @@
   'use strict';
 
   const COLORS = ['#1f6fd1', '#d1481f', '#2a9d3a', '#8a3fd1', '#c49a00', '#0a9aa8', '#d11f86', '#555'];
+  // Every error class, in stats::ErrorCounts::kFields' order (redirect and decode
+  // are in a report only when they occurred); a class a newer report adds follows
+  // where a page reads the keys (report.js).
+  const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
+    'stream_reset', 'goaway', 'redirect', 'decode', 'quic', 'status'];
   const charts = [];
 
   // ---- Number formats ----------------------------------------------------------
@@ -219,7 +226,8 @@
   function timeChart(el, spec) {
     const div = box(el, spec.title);
     const unit = spec.unit || '';
-    const series = [{label: 's', value: (u, v) => (v == null ? '–' : v.toFixed(1) + 's')}];
+    // The x row of the legend says the time under the cursor, and nothing before a hover.
+    const series = [{label: 'time', value: (u, v) => (v == null ? '' : v.toFixed(1) + 's')}];
     spec.series.forEach((s, i) => {
       const color = s.color || COLORS[i % COLORS.length];
       series.push({
@@ -305,7 +313,7 @@
     const present = spec.series.filter((s) => s.hist && s.hist.total > 0);
     const parts = present.map((s) => percentilePoints(s.hist, s.censored));
     const {xs, cols} = unionAxis(parts);
-    const series = [{label: 'percentile', value: (u, v) => (v == null ? '–' : percentileLabel(v))}];
+    const series = [{label: 'percentile', value: (u, v) => (v == null ? '' : percentileLabel(v))}];
     const data = [xs];
     present.forEach((s, i) => {
       const color = s.color || COLORS[i % COLORS.length];
@@ -402,5 +410,5 @@
   }
 
   global.PacerCharts = {decodeHistogram, makeHistogram, timeChart, percentileChart, table,
-    fmtNs, fmtMs, fmtCount, fmtRate, fmtPct, charts, COLORS};
+    fmtNs, fmtMs, fmtCount, fmtRate, fmtPct, charts, COLORS, ERROR_CLASSES};
 })(typeof window !== 'undefined' ? window : globalThis);

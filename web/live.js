@@ -16,9 +16,7 @@
   const root = document.documentElement;
   const token = new URLSearchParams(location.search).get('token');
   const withToken = (path) => (token ? path + '?token=' + encodeURIComponent(token) : path);
-  // stats::ErrorCounts::kFields' order; redirect and decode (wire) are in an interval's errors only when they occurred.
-  const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
-    'stream_reset', 'goaway', 'redirect', 'decode', 'quic', 'status'];
+  const ERROR_CLASSES = C.ERROR_CLASSES;
 
   const points = [];            // every interval so far, in order
   const errorTotals = {};       // by class, summed over the intervals

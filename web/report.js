@@ -16,9 +16,7 @@
 (function (global) {
   'use strict';
   const C = global.PacerCharts;
-  // stats::ErrorCounts::kFields' order; redirect and decode (wire) are in an interval's errors only when they occurred.
-  const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
-    'stream_reset', 'goaway', 'redirect', 'decode', 'quic', 'status'];
+  const ERROR_CLASSES = C.ERROR_CLASSES;
 
   // ---- Small DOM helpers ---------------------------------------------------------
 

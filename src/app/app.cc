@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -53,6 +55,23 @@ ExitCode exit_code_for(const Error& error) {
 ExitCode fail(const Error& error) {
   std::fprintf(stderr, "pacer: %s\n", error.message.c_str());
   return exit_code_for(error);
+}
+
+// The report's files: -o, --hgrm, and --html and --csv (drawn from the JSON
+// report, as `pacer report` draws them). json_report renders it (once).
+Status write_report_outputs(const Config& config, const report::RunReport& result,
+                            const std::function<const std::string&()>& json_report) {
+  if (!config.output_path.empty()) {
+    const std::string body = config.json_format ? json_report()
+                                                : report::render_header(result) + report::render_text(result);
+    if (Status written = write_file_atomically(config.output_path, body); !written) return written;
+  }
+  if (!config.hgrm_path.empty()) {
+    const std::string hgrm = report::render_hgrm(result.latency, 1e6);  // ns -> ms, as wrk2 prints
+    if (Status written = write_file_atomically(config.hgrm_path, hgrm); !written) return written;
+  }
+  if (config.html_path.empty() && config.csv_prefix.empty()) return Ok{};
+  return html::write_report_files(json_report(), config.html_path, config.csv_prefix);
 }
 
 // Runs the load described by config and prints wrk's report (or writes the
@@ -106,32 +125,23 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     result->command_line = config.command_line;  // the HTML report's header
     result->timeseries = live.take_series();     // --timeseries, --html, --csv
   }
-  if (web_view != nullptr) web_view->finish(result ? report::render_json(*result) : web::failure_json(result.error()));
+  // The JSON report, rendered once for every copy of it (--web, stdout, -o, --html, --csv).
+  std::optional<std::string> json_text;
+  const auto json_report = [&]() -> const std::string& {
+    if (!json_text) json_text = report::render_json(*result);
+    return *json_text;
+  };
+  if (web_view != nullptr) web_view->finish(result ? json_report() : web::failure_json(result.error()));
   if (!result) return fail(result.error());
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {
     std::fputs(report::render_text(*result).c_str(), report_out);
     for (const std::string& line : gates) std::fprintf(report_out, "%s\n", line.c_str());
   } else {
-    std::fputs(report::render_json(*result).c_str(), report_out);
+    std::fputs(json_report().c_str(), report_out);
   }
   std::fflush(report_out);
-  if (!config.output_path.empty()) {
-    const std::string body = config.json_format ? report::render_json(*result)
-                                                : report::render_header(*result) + report::render_text(*result);
-    if (Status written = write_file_atomically(config.output_path, body); !written) return fail(written.error());
-  }
-  if (!config.hgrm_path.empty()) {
-    const std::string hgrm = report::render_hgrm(result->latency, 1e6);  // ns -> ms, as wrk2 prints
-    if (Status written = write_file_atomically(config.hgrm_path, hgrm); !written) return fail(written.error());
-  }
-  // report: --html and --csv, drawn from the JSON report (so is `pacer report`).
-  if (!config.html_path.empty() || !config.csv_prefix.empty()) {
-    if (Status written = html::write_report_files(report::render_json(*result), config.html_path, config.csv_prefix);
-        !written) {
-      return fail(written.error());
-    }
-  }
+  if (Status written = write_report_outputs(config, *result, json_report); !written) return fail(written.error());
   if (script) {
     // done() prints after the report; os.exit(n) in it decides the exit code.
     auto done = script->done(*result);

@@ -93,18 +93,22 @@ void LiveOutput::emit_interval() {
     interval.drain_ns = std::max<TimeNs>(0, interval.start_ns + interval.duration_ns - run_info_.duration_ns);
   }
   completed_ += interval.completed;
+  std::string line;  // the NDJSON line, rendered once for the file, the web view and the kept series
   if (series_ != nullptr || listener_) {
-    const std::string line = report::render_interval_ndjson(interval, config_.timeseries_histogram,
-                                                            config_.shard_index, config_.shard_count);
+    line = report::render_interval_ndjson(interval, config_.timeseries_histogram, config_.shard_index,
+                                          config_.shard_count);
     if (series_ != nullptr) {
       std::fputs(line.c_str(), series_);
       std::fflush(series_);
     }
-    if (listener_) listener_(interval, line);  // the same line: one serializer for both
+    if (listener_) listener_(interval, line);
   }
   if (kept_series_) {
-    kept_series_->push_back(report::timeseries_entry(
-        report::render_interval_ndjson(interval, true, config_.shard_index, config_.shard_count)));
+    // The kept series needs the histogram: the line has it with --timeseries-histogram.
+    if (line.empty() || !config_.timeseries_histogram) {
+      line = report::render_interval_ndjson(interval, true, config_.shard_index, config_.shard_count);
+    }
+    kept_series_->push_back(report::timeseries_entry(line));
   }
   if (model_) {
     model_->on_interval(interval);

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
-#include <string>
 #include <optional>
 #include <string>
 #include <vector>

@@ -9,6 +9,7 @@
 #include "cli/units.h"
 #include "core/atomic_file.h"
 #include "html/compare.h"
+#include "report/csv.h"
 
 namespace pacer::cli {
 namespace {
@@ -34,8 +35,9 @@ Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
     case kCsv:
       if (option.value.empty()) return bad_argument(fmt::format("{}: the prefix is empty", option.flag));
       report.csv_prefix = option.value;
-      for (const char* suffix : {"_stats.csv", "_history.csv", "_failures.csv"}) {
-        if (Status ok = check_writable_path(option.value + suffix, option.flag); !ok) return ok;
+      for (const std::string& path : {report::csv_stats_path(option.value), report::csv_history_path(option.value),
+                                      report::csv_failures_path(option.value)}) {
+        if (Status ok = check_writable_path(path, option.flag); !ok) return ok;
       }
       return Ok{};
     case kCompare: report.compare = true; return Ok{};

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/units.h"
+
 namespace pacer::html {
 namespace {
 
@@ -66,12 +68,7 @@ Result<json> parse_report(std::string_view text, const char* which) {
 }
 
 std::string format_value(const FigureChange& c, double v) {
-  if (c.unit == "ns") {
-    if (v >= 1e9) return fmt::format("{:.2f}s", v / 1e9);
-    if (v >= 1e6) return fmt::format("{:.2f}ms", v / 1e6);
-    if (v >= 1e3) return fmt::format("{:.2f}us", v / 1e3);
-    return fmt::format("{:.0f}ns", v);
-  }
+  if (c.unit == "ns") return report::format_time_ns(v);  // as the text report prints times
   if (c.unit == "/s") return fmt::format("{:.2f}", v);
   if (c.unit == "fraction") return fmt::format("{:.4f}%", v * 100);
   return fmt::format("{:.0f}", v);

@@ -24,19 +24,23 @@ std::string rfc3339_utc_us(std::int64_t unix_ns) {
 
 }  // namespace
 
-std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram, int shard_index, int shard_count) {
-  using json = nlohmann::ordered_json;
-  const double seconds = static_cast<double>(in.duration_ns) / 1e9;
-  const stats::ErrorCounts& e = in.errors;
-  const stats::Histogram& h = *in.latency;
-  const bool open_model = in.target_rate_per_s.has_value();
-  json latency = {{"count", h.total_count()}};
+nlohmann::ordered_json interval_latency_json(const stats::Histogram& h) {
+  nlohmann::ordered_json latency = {{"count", h.total_count()}};
   if (h.total_count() > 0) {
     latency["p50"] = h.value_at_percentile(50);
     latency["p90"] = h.value_at_percentile(90);
     latency["p99"] = h.value_at_percentile(99);
     latency["max"] = h.max();
   }
+  return latency;
+}
+
+std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram, int shard_index, int shard_count) {
+  using json = nlohmann::ordered_json;
+  const double seconds = static_cast<double>(in.duration_ns) / 1e9;
+  const stats::ErrorCounts& e = in.errors;
+  const stats::Histogram& h = *in.latency;
+  const bool open_model = in.target_rate_per_s.has_value();
   json out = {
       {"interval", in.index},
       {"start_s", static_cast<double>(in.start_ns) / 1e9},
@@ -54,7 +58,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"oldest_in_flight_ns", in.oldest_in_flight_ns},
       {"in_flight_over_interval", in.in_flight_over_interval},
       {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
-      {"latency_ns", std::move(latency)},
+      {"latency_ns", interval_latency_json(h)},
   };
   out["endpoints"] = json::object();
   for (std::size_t id = 0; id < in.names.size() && in.name_table != nullptr; ++id) {

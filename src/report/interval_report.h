@@ -8,6 +8,8 @@
 #include <string>
 #include <span>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/clock.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
@@ -57,5 +59,9 @@ struct IntervalReport {
 // figures, target_rate_per_s included, are that shard's.
 std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram, int shard_index = 0,
                                    int shard_count = 1);
+
+// The lines' latency_ns object: {count} and, when count > 0, p50, p90, p99 and max.
+// Also what a merge of shards' intervals derives again (report/timeseries_merge.h).
+nlohmann::ordered_json interval_latency_json(const stats::Histogram& latency);
 
 }  // namespace pacer::report

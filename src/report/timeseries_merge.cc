@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/interval_report.h"
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
@@ -53,17 +54,6 @@ bool add_fields(json& into, const json& from) {
   return true;
 }
 
-json latency_summary(const stats::Histogram& h) {
-  json latency = {{"count", h.total_count()}};
-  if (h.total_count() > 0) {
-    latency["p50"] = h.value_at_percentile(50);
-    latency["p90"] = h.value_at_percentile(90);
-    latency["p99"] = h.value_at_percentile(99);
-    latency["max"] = h.max();
-  }
-  return latency;
-}
-
 // Interval k of every shard that has one, merged.
 Result<json> merge_interval(const std::vector<json>& parts, const std::vector<std::string>& names, std::size_t k) {
   json out = {{"interval", k}};
@@ -89,7 +79,7 @@ Result<json> merge_interval(const std::vector<json>& parts, const std::vector<st
   const double duration_s = out.value("duration_s", 0.0);
   const double completed = out.value("completed", 0.0);
   out["achieved_rate_per_s"] = duration_s > 0 ? completed / duration_s : 0.0;
-  out["latency_ns"] = latency_summary(latency);
+  out["latency_ns"] = interval_latency_json(latency);
   out["histogram"] = stats::encode_v2_base64(latency);
   return out;
 }

@@ -142,7 +142,8 @@ class Loop {
 
   // Queues the events this page has not had (and the end event after the last).
   void fill_stream(Client& c, TimeNs now) {
-    const bool finished = feed_.finished();  // read first: every interval was published before the end
+    // Read first: every interval was published before the final report.
+    const LiveFeed::ReportState state = feed_.report_state();
     const std::uint64_t end = feed_.end_seq();
     c.next_event = std::max(c.next_event, feed_.begin_seq());  // fell behind the history kept: skip
     const bool had_output = c.pending();
@@ -150,8 +151,8 @@ class Loop {
       if (auto event = feed_.event(c.next_event)) c.out += format_event(c.next_event, *event);
       ++c.next_event;
     }
-    if (finished && c.next_event >= end && !c.end_queued) {
-      c.out += format_end_event(*feed_.report());
+    if (state.final && c.next_event >= end && !c.end_queued) {
+      c.out += format_end_event(*state.json);
       c.end_queued = true;
     }
     if (!c.pending() && now - c.last_write_ns >= kKeepAliveCommentNs) c.out += ": keep-alive\n\n";

@@ -59,11 +59,6 @@ std::shared_ptr<const std::string> LiveFeed::event(std::uint64_t seq) const {
   return history_[static_cast<std::size_t>(seq - begin_seq_)];
 }
 
-std::shared_ptr<const std::string> LiveFeed::report() const {
-  std::lock_guard lock(mutex_);
-  return report_;
-}
-
 LiveFeed::ReportState LiveFeed::report_state() const {
   std::lock_guard lock(mutex_);
   return {report_, finished_};

@@ -40,7 +40,6 @@ class LiveFeed {
   std::uint64_t begin_seq() const;
   std::uint64_t end_seq() const;
   std::shared_ptr<const std::string> event(std::uint64_t seq) const;
-  std::shared_ptr<const std::string> report() const;
   bool finished() const;
   struct ReportState {
     std::shared_ptr<const std::string> json;

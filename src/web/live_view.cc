@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/json.h"
+#include "report/timeseries_merge.h"
 
 namespace pacer::web {
 
@@ -60,12 +61,10 @@ std::string LiveView::url() const {
 }
 
 void LiveView::on_interval(const report::IntervalReport& interval, const std::string& ndjson_line) {
-  std::string line = ndjson_line;
-  while (!line.empty() && line.back() == '\n') line.pop_back();
   so_far_.add(interval);
   // The report first: a page that has had interval N finds it in /report.json.
   feed_.publish_report(report::render_json(so_far_.report()));
-  feed_.publish_interval(std::move(line));
+  feed_.publish_interval(report::timeseries_entry(ndjson_line));  // the line's object, without its newline
 }
 
 std::function<void(const report::IntervalReport&, const std::string&)> LiveView::interval_listener() {

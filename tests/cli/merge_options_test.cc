@@ -11,16 +11,8 @@ namespace pacer::cli {
 namespace {
 
 using pacer::testing::Args;
-
+using pacer::testing::error_of;
 using pacer::testing::parse_args;
-
-std::string error_of(const Args& args) {
-  auto parsed = parse_args(args);
-  EXPECT_FALSE(parsed.ok()) << "accepted";
-  if (parsed.ok()) return {};
-  EXPECT_EQ(parsed.error().kind, ErrorKind::kBadArgument);
-  return parsed.error().message;
-}
 
 TEST(MergeOptions, FilesAndOptionsAreTakenInOrder) {
   auto parsed = parse_args({"merge", "--format", "json", "b.json", "-o", "/tmp/merged.json", "a.json", "--force",

@@ -10,15 +10,8 @@ namespace pacer::cli {
 namespace {
 
 using pacer::testing::Args;
+using pacer::testing::error_of;
 using pacer::testing::parse_args;
-
-std::string error_of(const Args& args) {
-  auto parsed = parse_args(args);
-  EXPECT_FALSE(parsed.ok()) << "accepted";
-  if (parsed.ok()) return {};
-  EXPECT_EQ(parsed.error().kind, ErrorKind::kBadArgument);
-  return parsed.error().message;
-}
 
 TEST(ReportOptions, FilesAndOptionsAreTaken) {
   auto parsed = parse_args({"report", "a.json", "-o", "/tmp/r.html", "b.json", "--csv", "/tmp/r", "--force"});
