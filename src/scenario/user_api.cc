@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string_view>
 
+#include <strings.h>
+
 #include "scenario/scenario_load.h"
 #include "scenario/users.h"
 
@@ -73,12 +75,33 @@ void append_number(std::string& out, std::size_t value) {
   out.append(digits, static_cast<std::size_t>(end - digits));
 }
 
-bool table_has(lua_State* L, int table, const char* name) {
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// Whether the call's headers table (stack index; 0: none) names `name`, without
+// regard to case, as HTTP compares header names.
+bool table_has(lua_State* L, int table, std::string_view name) {
   if (table == 0) return false;
-  lua_getfield(L, table, name);
-  const bool has = !lua_isnil(L, -1);
-  lua_pop(L, 1);
-  return has;
+  lua_pushnil(L);
+  while (lua_next(L, table) != 0) {
+    lua_pop(L, 1);  // the value; the key stays for lua_next
+    std::size_t len = 0;
+    // Only string keys: lua_tolstring would turn a number key into a string under lua_next.
+    const char* key = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : nullptr;
+    if (key != nullptr && same_name(std::string_view(key, len), name)) {
+      lua_pop(L, 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+// The request's headers are the call's table plus the -H headers it does not
+// replace: whether they name `name` (proto::build_request's rule for its own).
+bool request_has(lua_State* L, int table, const Config& config, std::string_view name) {
+  if (table_has(L, table, name)) return true;
+  return std::any_of(config.headers.begin(), config.headers.end(), [name](const Header& h) { return same_name(h.name, name); });
 }
 
 struct RequestArgs {
@@ -98,9 +121,9 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   std::string& out = u.request;
   out.clear();
   out.append(a.method).append(" ").append(a.path).append(" HTTP/1.1\r\n");
-  if (!table_has(L, a.headers, "Host")) out.append("Host: ").append(users.host_header()).append("\r\n");
+  if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(users.host_header()).append("\r\n");
   for (const Header& h : config.headers) {
-    if (table_has(L, a.headers, h.name.c_str())) continue;
+    if (table_has(L, a.headers, h.name)) continue;
     out.append(h.name).append(": ").append(h.value).append("\r\n");
   }
   if (a.headers != 0) {
@@ -113,12 +136,12 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
       lua_pop(L, 1);
     }
   }
-  if (a.body != nullptr && !table_has(L, a.headers, "Content-Length")) {
+  if (a.body != nullptr && !request_has(L, a.headers, config, "Content-Length")) {
     out.append("Content-Length: ");
     append_number(out, a.body_len);
     out.append("\r\n");
   }
-  if (!config.keep_alive) out.append("Connection: close\r\n");
+  if (!config.keep_alive && !request_has(L, a.headers, config, "Connection")) out.append("Connection: close\r\n");
   out.append("\r\n");
   if (a.body != nullptr) out.append(a.body, a.body_len);
   u.name = a.name.empty() ? users.default_name(a.method, a.path) : users.name_index(a.name);

@@ -88,6 +88,35 @@ TEST_F(UsersTest, ResumesWithTheResponseAndSendsTheNextStep) {
   EXPECT_EQ(users_->stats().names[users_->user(0).name].name, "GET /second") << "the query is not in the name";
 }
 
+TEST_F(UsersTest, HeadersReplaceTheirNamesakesWhateverTheCase) {
+  config_.headers = {{"X-Token", "from -H"}, {"Host", "cmd.example"}, {"Accept", "*/*"}};
+  config_.keep_alive = false;
+  load(R"(return { tasks = { {1, function(u)
+      u:post("/p", "abc", {["x-token"] = "from the call", ["content-length"] = "3", connection = "keep-alive"})
+    end} } })");
+  users_->start(port_.now_ns);
+  users_->run_due(port_.now_ns);
+  ASSERT_EQ(users_->user(0).state, User::State::kWantsSend);
+  const std::string bytes(users_->request_bytes(0));
+  const std::string head = bytes.substr(0, bytes.find("\r\n\r\n") + 2);
+  const auto lines = [&](const std::string& prefix) {
+    std::size_t n = 0;
+    for (std::size_t at = head.find("\r\n"); at != std::string::npos; at = head.find("\r\n", at + 2)) {
+      if (head.compare(at + 2, prefix.size(), prefix) == 0) ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(lines("Host: cmd.example\r\n"), 1u) << head;  // -H Host replaces pacer's
+  EXPECT_EQ(lines("Host:"), 1u) << head;
+  EXPECT_EQ(lines("x-token: from the call\r\n"), 1u) << head;
+  EXPECT_EQ(lines("X-Token:"), 0u) << head;
+  EXPECT_EQ(lines("Accept: */*\r\n"), 1u) << head;
+  EXPECT_EQ(lines("Content-Length:"), 0u) << head;
+  EXPECT_EQ(lines("content-length: 3\r\n"), 1u) << head;
+  EXPECT_EQ(lines("Connection:"), 0u) << head;
+  EXPECT_EQ(lines("connection: keep-alive\r\n"), 1u) << head;
+}
+
 TEST_F(UsersTest, AnAnsweredUserResumesAtOnceAndOnlyOnce) {
   load(R"(return { tasks = { {1, function(u)
       local r = u:get("/one")
