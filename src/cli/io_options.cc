@@ -5,12 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "io/select.h"
+
 namespace pacer::cli {
 
 Result<IoChoice> parse_io(std::string_view text, std::string_view flag) {
-  if (text == "auto") return IoChoice::kAuto;
-  if (text == "uring" || text == "io_uring") return IoChoice::kUring;
-  if (text == "epoll") return IoChoice::kEpoll;
+  if (const auto choice = io::parse_io_choice(text)) return *choice;
   return bad_argument(fmt::format("{}: unknown I/O engine '{}' (expected auto, uring or epoll)", flag, text));
 }
 

@@ -26,14 +26,15 @@ class TimeRing {
   // Returns false (and stores nothing) when full.
   bool push(TimeNs t) {
     if (full()) return false;
-    slots_[(head_ + size_) % capacity_] = t;
+    const std::size_t tail = head_ + size_;  // < 2 * capacity_: a subtraction wraps it, no division
+    slots_[tail < capacity_ ? tail : tail - capacity_] = t;
     ++size_;
     return true;
   }
 
   TimeNs pop() {
     const TimeNs t = slots_[head_];
-    head_ = (head_ + 1) % capacity_;
+    if (++head_ == capacity_) head_ = 0;
     if (--size_ == 0) head_ = 0;  // reuse the slots already touched
     return t;
   }

@@ -297,8 +297,8 @@ void Worker::wait_for_events() {
   last_events_ = engine_->wait(wait, *this);  // on_wake, then on_io per event
 }
 
-void Worker::on_wake() {
-  now_ = monotonic_now_ns();
+void Worker::on_wake(TimeNs now_ns) {
+  now_ = now_ns;
   ++wake_count_;
   wake_ns_ = now_;
   wake_reads_spent_ = false;

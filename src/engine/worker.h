@@ -212,11 +212,17 @@ class Worker final : io::Events {
   // Closed loop: whether to pause before the next wait so that responses due
   // soon are handled in one wake-up (see wait_for_events).
   bool worth_coalescing(TimeNs wake_ns) const;
-  // io::Events: a wait returned (the clock, the wake-up's read budget, the
-  // unread list first); then the engine's report on one connection.
-  void on_wake() override;
+  // io::Events: a wait returned (the engine's clock reading, the wake-up's read
+  // budget, the unread list first); then the engine's report on one connection.
+  void on_wake(TimeNs now_ns) override;
   void on_io(io::Channel& channel, std::uint32_t flags, int err) override;
   void note_error(int err, const char* what);
+  // The bytes about to be parsed arrived at `stamp` (the kernel's; 0: unstamped,
+  // then this wake-up): responses they complete end there (count_response).
+  void note_arrival(TimeNs stamp) {
+    arrived_ns_ = stamp != 0 ? stamp : now_;
+    if (stamp != 0) stamps_seen_ = true;
+  }
   // Records a recorded request's latency in the run's and the interval's histograms.
   void record_latency(TimeNs latency_ns, bool censored, std::int64_t count = 1);
   void close_intervals(bool final);

@@ -62,9 +62,7 @@ bool Worker::register_socket(Connection& c, int fd, bool connected) {
   const bool owner_moves_bytes = shared_.tls != nullptr || shared_.http3_request != nullptr;
   const io::Mode mode = owner_moves_bytes ? io::Mode::kReadiness : io::Mode::kStream;
   if (engine_->attach(c, fd, mode, connected)) return true;
-  const int err = errno;
-  if (c.fd < 0) ::close(fd);
-  connect_failed(c, err);
+  connect_failed(c, errno);  // closes fd with c (the engine's close)
   return false;
 }
 

@@ -157,8 +157,7 @@ void Worker::handle_readable(Connection& c, std::uint32_t events) {
     if (r.status == net::IoStatus::kOk) {
       // Responses completed by these bytes end when the kernel received them
       // (without a stamp: at this wake-up). See count_response.
-      arrived_ns_ = got.stamp != 0 ? got.stamp : now_;
-      if (got.stamp != 0) stamps_seen_ = true;
+      note_arrival(got.stamp);
       const std::size_t n = r.bytes;
       if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += n;
       if (!c.session->receive(got.data, n, c)) {

@@ -67,9 +67,7 @@ void Worker::quic_readable(Connection& c) {
     for (int i = 0; i < n; ++i) {
       const auto k = static_cast<std::size_t>(i);
       if (datagrams_->truncated(k)) continue;  // larger than our max_udp_payload_size: not QUIC we asked for
-      const TimeNs stamp = datagrams_->stamp(k);
-      arrived_ns_ = stamp != 0 ? stamp : now_;
-      if (stamp != 0) stamps_seen_ = true;
+      note_arrival(datagrams_->stamp(k));
       if (now_ >= shared_.record_from_ns) result_.counters.bytes_read += datagrams_->length(k);
       if (!c.http3->receive_datagram(datagrams_->data(k), datagrams_->length(k), now_, c)) {
         quic_ended(c);

@@ -20,7 +20,7 @@
 //    event, then the next write() reports what was sent).
 //  - kReadiness: the engine only reports readiness and the owner moves the
 //    bytes itself: TLS (OpenSSL reads the socket through its BIO, with receive
-//    stamps) and, later, datagram sockets (HTTP/3: QUIC reads and writes its own
+//    stamps) and datagram sockets (HTTP/3: the worker reads and writes QUIC's
 //    UDP datagrams with recvmmsg/sendmmsg on readiness; a batched datagram
 //    operation can join this interface when an engine does better than that).
 //
@@ -75,8 +75,10 @@ struct Received {
 // Implemented by the engine's owner (the worker).
 class Events {
  public:
-  // A wait returned: called once, before its events.
-  virtual void on_wake() = 0;
+  // A wait returned: called once, before its events. now_ns: the monotonic clock
+  // read once by the engine when the wait returned (the owner's clock for this
+  // wake-up: no second read).
+  virtual void on_wake(TimeNs now_ns) = 0;
   // `flags`: kReadable | kWritable | kPeerClosing, or kConnected with `err`.
   virtual void on_io(Channel& channel, std::uint32_t flags, int err) = 0;
 
@@ -90,7 +92,8 @@ class Engine {
   virtual EngineKind kind() const = 0;
 
   // Starts watching a non-blocking socket. `connected`: it is connected already
-  // (no connect() follows). False with errno set when the kernel refuses.
+  // (no connect() follows). False with errno set when the kernel refuses; the
+  // channel owns fd either way (close() closes it).
   virtual bool attach(Channel& channel, int fd, Mode mode, bool connected) = 0;
   // Connects an attached socket: 0 when connected at once, EINPROGRESS when a
   // kConnected event will tell, or the errno of a failure. `address` must stay
@@ -112,7 +115,9 @@ class Engine {
   virtual void submit() = 0;
   // Waits up to timeout_ns (0: poll) for events, calls events.on_wake() and
   // then reports each event.
-  // Returns how many were reported (-1 on a failed wait, errno set).
+  // Returns how many sockets had news, for the owner's batching (epoll: its
+  // events; io_uring: its receive and connect completions, not sends or polls),
+  // or -1 on a failed wait (errno set).
   virtual int wait(TimeNs timeout_ns, Events& events) = 0;
 };
 

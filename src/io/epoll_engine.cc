@@ -81,7 +81,7 @@ void EpollEngine::close(Channel& channel) {
 
 int EpollEngine::wait(TimeNs timeout_ns, Events& events) {
   const int n = event_wait_.wait(epoll_.get(), events_.data(), kMaxEvents, timeout_ns);
-  events.on_wake();
+  events.on_wake(monotonic_now_ns());
   for (int i = 0; i < n; ++i) {
     const epoll_event& event = events_[static_cast<std::size_t>(i)];
     auto& channel = *reinterpret_cast<Channel*>(event.data.u64 & ((std::uint64_t{1} << kGenerationShift) - 1));

@@ -2,7 +2,6 @@
 #include "io/select.h"
 
 #include <cstdlib>
-#include <string_view>
 
 #include "io/epoll_engine.h"
 #include "io/uring_engine.h"
@@ -14,13 +13,18 @@ const std::string& uring_unavailable_reason() {
   return reason;
 }
 
+std::optional<IoChoice> parse_io_choice(std::string_view text) {
+  if (text == "auto") return IoChoice::kAuto;
+  if (text == "uring" || text == "io_uring") return IoChoice::kUring;
+  if (text == "epoll") return IoChoice::kEpoll;
+  return std::nullopt;
+}
+
 Result<EngineChoice> choose_engine(IoChoice choice) {
   // PACER_IO=epoll|uring decides what auto means (a test suite runs once per engine
   // with it; cli::check_io_env has refused other values).
   if (const char* env = std::getenv("PACER_IO"); choice == IoChoice::kAuto && env != nullptr) {
-    const std::string_view value = env;
-    if (value == "epoll") choice = IoChoice::kEpoll;
-    if (value == "uring" || value == "io_uring") choice = IoChoice::kUring;
+    choice = parse_io_choice(env).value_or(IoChoice::kAuto);
   }
   if (choice == IoChoice::kEpoll) return EngineChoice{EngineKind::kEpoll, ""};
   const std::string& reason = uring_unavailable_reason();

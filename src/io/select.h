@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/config.h"
 #include "core/expected.h"
@@ -17,6 +19,10 @@ struct EngineChoice {
   EngineKind kind = EngineKind::kEpoll;
   std::string fallback;  // --io auto on epoll: why io_uring could not run ("" otherwise)
 };
+
+// The names of --io and PACER_IO: "auto", "uring" (or "io_uring"), "epoll";
+// nullopt for anything else (cli/io_options.h words the error).
+std::optional<IoChoice> parse_io_choice(std::string_view text);
 
 // --io uring where io_uring cannot run: a runtime error (exit 1) with the reason.
 // auto: PACER_IO=epoll|uring when set, else io_uring where it can run.

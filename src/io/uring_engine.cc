@@ -35,9 +35,9 @@ constexpr std::uint64_t kPointerMask = (std::uint64_t{1} << kOpShift) - 1;
 constexpr std::uint16_t kGenerationMask = 0x1fff;
 constexpr int kBufferGroup = 0;
 
-TimeNs clock_ns(clockid_t clock) {
+TimeNs realtime_now_ns() {
   timespec t{};
-  ::clock_gettime(clock, &t);
+  ::clock_gettime(CLOCK_REALTIME, &t);
   return static_cast<TimeNs>(t.tv_sec) * kNsPerS + t.tv_nsec;
 }
 
@@ -311,9 +311,9 @@ int UringEngine::wait(TimeNs timeout_ns, Events& events) {
   __kernel_timespec timeout{timeout_ns / kNsPerS, timeout_ns % kNsPerS};
   io_uring_cqe* first = nullptr;
   const int r = io_uring_submit_and_wait_timeout(&ring_, &first, 1, &timeout, nullptr);
-  wake_mono_ = clock_ns(CLOCK_MONOTONIC);
-  real_minus_mono_ = clock_ns(CLOCK_REALTIME) - wake_mono_;
-  events.on_wake();
+  wake_mono_ = monotonic_now_ns();
+  real_minus_mono_ = realtime_now_ns() - wake_mono_;
+  events.on_wake(wake_mono_);
   if (r < 0 && r != -ETIME && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
     errno = -r;
     return -1;

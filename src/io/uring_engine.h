@@ -19,9 +19,9 @@
 //    IORING_OP_FILES_UPDATE queued with the socket's first operation, cleared at
 //    close), so no operation looks its file up; without a table (the fd limit is
 //    below it), plain fds.
-//  - kReadiness channels (TLS; later datagrams): a multishot, edge-triggered
+//  - kReadiness channels (TLS, QUIC's datagrams): a multishot, edge-triggered
 //    IORING_OP_POLL_ADD reports readiness like epoll; the owner reads and writes
-//    the socket itself (OpenSSL's BIO with its receive stamps).
+//    the socket itself (OpenSSL's BIO with its receive stamps; recvmmsg/sendmmsg).
 //  - Close: the operations in flight are cancelled by their user_data (never by
 //    fd number, which the next socket may reuse at once), the fd is closed, and
 //    the channel's generation moves on so late completions are dropped.

@@ -110,12 +110,6 @@ std::int64_t* Histogram::allocate_chunk(std::size_t chunk) {
   return chunks_[chunk].get();
 }
 
-std::int64_t* Histogram::chunk_for(int index) {
-  const auto chunk = static_cast<std::size_t>(index >> kChunkShift);
-  std::int64_t* counts = chunks_[chunk].get();
-  return counts != nullptr ? counts : allocate_chunk(chunk);
-}
-
 int Histogram::allocated_chunks() const {
   return static_cast<int>(std::count_if(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return c != nullptr; }));
 }
@@ -159,9 +153,7 @@ void Histogram::record_n(std::int64_t value, std::int64_t count) noexcept {
   const std::int64_t v = clamp_to_range(value);
   const int bucket = bucket_index(v);
   const int index = counts_index(bucket, sub_bucket_index(v, bucket));
-  std::int64_t* chunk = chunks_[static_cast<std::size_t>(index >> kChunkShift)].get();
-  if (chunk == nullptr) [[unlikely]] chunk = allocate_chunk(static_cast<std::size_t>(index >> kChunkShift));
-  chunk[index & (kChunkCounts - 1)] += count;
+  chunk_for(index)[index & (kChunkCounts - 1)] += count;
   total_count_ += count;
   min_ = std::min(min_, v);
   max_ = std::max(max_, v);

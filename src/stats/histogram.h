@@ -132,8 +132,14 @@ class Histogram {
   std::int64_t value_from(int bucket, int sub_bucket) const noexcept;
   std::int64_t clamp_to_range(std::int64_t value) const noexcept;
   bool same_layout(const Histogram& other) const noexcept;
-  // The chunk holding counts index `index`, allocated (zeroed) if it was not.
-  std::int64_t* chunk_for(int index);
+  // The chunk holding counts index `index`, allocated (zeroed) if it was not:
+  // record_n's one branch on the lazy storage (a shift, no division).
+  std::int64_t* chunk_for(int index) {
+    const auto chunk = static_cast<std::size_t>(index >> kChunkShift);
+    std::int64_t* counts = chunks_[chunk].get();
+    if (counts == nullptr) [[unlikely]] counts = allocate_chunk(chunk);
+    return counts;
+  }
   [[gnu::noinline, gnu::cold]] std::int64_t* allocate_chunk(std::size_t chunk);
 
   using Chunk = std::unique_ptr<std::int64_t[]>;
