@@ -69,21 +69,11 @@ CADDY
   CADDY_URL="https://127.0.0.1:$port/100"
 }
 
-# run_h TOOL(h3|h2) THREADS CONNECTIONS STREAMS: one pacer run under GNU time.
+# run_h TOOL(h3|h2) THREADS CONNECTIONS STREAMS: one pacer run under GNU time (lib.sh's run_client).
 run_h() {
-  local tool=$1 threads=$2 conns=$3 streams=$4 user sys
-  RUN_SEQ=$(( ${RUN_SEQ:-0} + 1 ))
-  RUN_OUT=$BENCH_TMP/run.$RUN_SEQ.$tool.out
-  local time_file=$BENCH_TMP/run.$RUN_SEQ.$tool.time
-  timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" \
-    "$PACER" "--http${tool#h}" --cacert "$CERTS/ca.pem" --streams "$streams" -t"$threads" -c"$conns" -d"$DURATION" \
-    "$CADDY_URL" >"$RUN_OUT" 2>&1 || true
-  parse_client_output "$RUN_OUT"
-  # With --streams the report also has a "requests in flight" line: take the count line only.
-  RUN_REQUESTS=$(awk '/^ *[0-9]+ requests in / { print $1; exit }' "$RUN_OUT")
-  RUN_REQUESTS=${RUN_REQUESTS:-0}
-  read -r user sys RUN_RSS_KB < <(tail -1 "$time_file" 2>/dev/null || echo "0 0 0")
-  RUN_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+  local tool=$1 threads=$2 conns=$3 streams=$4
+  PACER_EXTRA_ARGS=("--http${tool#h}" --cacert "$CERTS/ca.pem" --streams "$streams")
+  run_client pacer "$threads" "$conns" "$CADDY_URL"
 }
 
 start_caddy
@@ -104,7 +94,7 @@ for case in $CASES; do
       RPS[$case|$tool]+="$RUN_RPS "
       printf '%-10s run %d %-3s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
         "$case" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
-      [[ $RUN_REQUESTS == 0 ]] && sed 's/^/  | /' "$RUN_OUT"
+      show_output_if_empty
     done
   done
 done

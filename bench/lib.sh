@@ -183,7 +183,8 @@ run_client() {
 # pacer: "Errors:" (connect/read/write/timeout as wrk, plus parse and status).
 parse_client_output() {
   RUN_RPS=$(awk '/^Requests\/sec:/ { print $2 }' "$1")
-  RUN_REQUESTS=$(awk '/ requests in / { print $1 }' "$1")
+  # Anchored: pacer's header line "... (N requests in flight at most)" must not match.
+  RUN_REQUESTS=$(awk '/^ *[0-9]+ requests in / { print $1; exit }' "$1")
   # pacer prints both lines when there are socket errors; its "Errors:" line wins.
   RUN_ERRORS=$(awk 'function nonzero(line,   n, i, parts, kv, out) {
                       n = split(line, parts, /, */)

@@ -368,7 +368,7 @@ TimeNs Worker::next_wake_ns() const {
     next = std::min(next, std::min(shared_.end_ns, next_arrival_ns_ - kArrivalSpinNs));
   }
   next = std::min(next, next_interval_ns_);
-  if (shared_.http3_request != nullptr) next = std::min(next, quic_next_timer());
+  next = std::min(next, quic_due_ns_);  // --http3 (kNever without it)
   if (!backlog_.empty()) next = std::min(next, backlog_.front() + backlog_limit_ns());
   // The give-up check, once this worker has had no open connection long enough
   // (past it, the 100 ms rate samples and the reconnects bring the flag).

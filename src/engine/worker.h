@@ -152,8 +152,8 @@ class Worker final : io::Events {
   bool quic_flush(Connection& c);  // false if the connection failed (and was reopened)
   void quic_socket_failed(Connection& c, int err, const char* what);
   void quic_ended(Connection& c);  // the session's QUIC connection ended: count and reopen
-  void quic_timers();              // runs the QUIC timers that are due
-  TimeNs quic_next_timer() const;  // the earliest QUIC timer of the worker's connections
+  void quic_timers();              // runs the QUIC timers that are due (none before quic_due_ns_)
+  void note_quic_timer(const Connection& c);  // c's QUIC state changed: lowers quic_due_ns_ to its timer
   void quic_close(Connection& c);  // CONNECTION_CLOSE to the server, then drop the state
 
   // Sending and receiving (worker_io.cc).
@@ -277,6 +277,10 @@ class Worker final : io::Events {
   quic::TicketCache quic_tickets_;           // --http3: the ticket new connections resume
   std::unique_ptr<quic::DatagramReader> datagrams_;  // --http3: recvmmsg slots
   bool udp_gso_ = true;                      // --http3: the kernel takes UDP GSO trains (until it refuses one)
+  // --http3: no QUIC timer of an open or handshaking connection is due before this
+  // (a lower bound: set by quic_timers' walk, lowered wherever a connection's QUIC
+  // state changes, i.e. after reading and after writing; see note_quic_timer).
+  TimeNs quic_due_ns_ = std::numeric_limits<TimeNs>::max();
   UniqueFd adopted_fd_;                      // see adopt_first_connection
   TimeNs adopted_connect_ns_ = 0;
   net::TlsStream adopted_tls_;

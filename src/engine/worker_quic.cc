@@ -4,7 +4,9 @@
 // session with its kernel receive stamp (a response ends at the stamp of the
 // datagram that completed it); the session's packets out with sendmmsg/GSO.
 // QUIC's timers are the session's next_timer_ns()/on_timer(), folded into the
-// wake time. The handshake runs in kHandshaking on the handshake list (so
+// wake time through quic_due_ns_, a lower bound of them all: a connection's timer
+// moves only when it reads or writes packets (or runs a timer), and each of those
+// lowers the bound, so the connections are walked only when one may be due. The handshake runs in kHandshaking on the handshake list (so
 // --timeout bounds it); its time goes to the TLS handshake histogram.
 //
 // Errors: a handshake that fails (certificate, alert) is `tls`; a connection the
@@ -78,6 +80,7 @@ void Worker::quic_readable(Connection& c) {
     if (n < static_cast<int>(quic::DatagramReader::kSlots)) break;
     if (monotonic_now_ns() - wake_ns_ >= kReadSliceNs) wake_reads_spent_ = true;
   }
+  note_quic_timer(c);  // received packets set the ACK timer
   if (c.state == Connection::State::kHandshaking) {
     if (c.http3->handshake_completed()) {
       quic_handshake_done(c);
@@ -106,6 +109,7 @@ bool Worker::quic_flush(Connection& c) {
       quic_ended(c);
       return false;
     }
+    note_quic_timer(c);  // packets written set the loss-recovery and pacing timers
     if (out.empty()) {
       c.write_blocked = false;
       return true;
@@ -159,12 +163,17 @@ void Worker::quic_ended(Connection& c) {
 }
 
 void Worker::quic_timers() {
+  if (now_ < quic_due_ns_) return;
+  quic_due_ns_ = std::numeric_limits<TimeNs>::max();  // rebuilt by the walk (and lowered by what it runs)
   for (auto& owned : connections_) {
     Connection& c = *owned;
     if (c.http3 == nullptr || (c.state != Connection::State::kOpen && c.state != Connection::State::kHandshaking)) {
       continue;
     }
-    if (c.http3->next_timer_ns() > now_) continue;
+    if (c.http3->next_timer_ns() > now_) {
+      note_quic_timer(c);
+      continue;
+    }
     if (!c.http3->on_timer(now_)) {
       quic_ended(c);
       continue;
@@ -174,16 +183,12 @@ void Worker::quic_timers() {
     } else {
       quic_flush(c);
     }
+    note_quic_timer(c);
   }
 }
 
-TimeNs Worker::quic_next_timer() const {
-  TimeNs next = std::numeric_limits<TimeNs>::max();
-  for (const auto& c : connections_) {
-    if (c->http3 == nullptr || c->state == Connection::State::kClosed || c->state == Connection::State::kBackoff) continue;
-    next = std::min(next, c->http3->next_timer_ns());
-  }
-  return next;
+void Worker::note_quic_timer(const Connection& c) {
+  quic_due_ns_ = std::min(quic_due_ns_, c.http3->next_timer_ns());
 }
 
 void Worker::quic_close(Connection& c) {

@@ -28,6 +28,17 @@ TimeNs realtime_to_monotonic(TimeNs realtime_ns) {
 
 }  // namespace
 
+TimeNs message_stamp(const msghdr& message) {
+  for (const cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr;
+       c = CMSG_NXTHDR(const_cast<msghdr*>(&message), const_cast<cmsghdr*>(c))) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec kernel{};
+    std::memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
+    return kernel.tv_sec == 0 && kernel.tv_nsec == 0 ? 0 : realtime_to_monotonic(to_ns(kernel));
+  }
+  return 0;
+}
+
 bool enable_receive_stamps(int fd) {
   const int one = 1;
   return ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0;
@@ -47,14 +58,7 @@ ssize_t recv_stamped(int fd, char* buffer, std::size_t bytes, TimeNs& stamp) {
     got = ::recvmsg(fd, &message, 0);
   } while (got < 0 && errno == EINTR);
   if (got <= 0) return got;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-      timespec kernel{};
-      std::memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
-      if (kernel.tv_sec != 0 || kernel.tv_nsec != 0) stamp = realtime_to_monotonic(to_ns(kernel));
-      break;
-    }
-  }
+  stamp = message_stamp(message);
   return got;
 }
 

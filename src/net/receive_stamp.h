@@ -7,6 +7,7 @@
 // by the current offset between the two. Any thread.
 #pragma once
 
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include <cstddef>
@@ -19,6 +20,11 @@ namespace pacer::net {
 // Asks the kernel to stamp received data on `fd` (SO_TIMESTAMPNS). Set on a
 // listening socket, accepted sockets inherit it. Returns false if refused.
 bool enable_receive_stamps(int fd);
+
+// The receive stamp in a received message's control data (SCM_TIMESTAMPNS),
+// shifted to CLOCK_MONOTONIC and never later than now; 0 when it carries none.
+// For callers with their own recvmsg/recvmmsg (recv_stamped, quic::DatagramReader).
+TimeNs message_stamp(const msghdr& message);
 
 struct StampedRead {
   IoResult io;                   // as plain_read reports it

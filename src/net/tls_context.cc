@@ -90,12 +90,6 @@ int on_new_session(SSL* ssl, SSL_SESSION* session) {
   return 1;  // the cache now holds this reference
 }
 
-bool is_ip_literal(const std::string& host) {
-  unsigned char buf[sizeof(in6_addr)];
-  const std::string bare = host.substr(0, host.find('%'));
-  return inet_pton(AF_INET, bare.c_str(), buf) == 1 || inet_pton(AF_INET6, bare.c_str(), buf) == 1;
-}
-
 Status set_verification(SSL_CTX* ctx, const TlsClientOptions& options) {
   if (!options.verify_peer) {
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nullptr);
@@ -174,6 +168,12 @@ Result<std::unique_ptr<SSL_CTX, SslCtxFree>> new_ctx(const SSL_METHOD* method) {
 }
 
 }  // namespace
+
+bool is_ip_literal(const std::string& host) {
+  unsigned char buf[sizeof(in6_addr)];
+  const std::string bare = host.substr(0, host.find('%'));
+  return inet_pton(AF_INET, bare.c_str(), buf) == 1 || inet_pton(AF_INET6, bare.c_str(), buf) == 1;
+}
 
 std::vector<std::string> default_alpn() { return {std::string(kHttp11)}; }
 

@@ -81,6 +81,8 @@ class Http3Session final : public Session, private quic::StreamHandler {
   void reset() override;
   std::uint32_t capacity() const override;
   void submit(std::uint32_t token, std::uint32_t target) override;
+  // The byte-stream half of the seam, for the Session contract only: the worker
+  // moves datagrams itself (receive_datagram, fill_datagrams/datagrams()).
   // One datagram at a time (a send on a connected UDP socket keeps it whole).
   std::span<const char> pending_output() override;
   void consume(std::size_t bytes) override;
@@ -88,8 +90,12 @@ class Http3Session final : public Session, private quic::StreamHandler {
   bool finish(SessionEvents& events) override;
   bool cancel(std::uint32_t token) override;
   const char* error_reason() const override;
-  TimeNs next_timer_ns() const override { return quic_.expiry(); }
-  bool on_timer(TimeNs now) override;
+
+  // QUIC's timers (loss recovery, ACK delay, idle timeout): the worker wakes by
+  // next_timer_ns() (monotonic; INT64_MAX: none), then calls on_timer(now), after
+  // which packets may be waiting. on_timer is false once the connection has ended.
+  TimeNs next_timer_ns() const { return quic_.expiry(); }
+  bool on_timer(TimeNs now);
 
  private:
   // quic::StreamHandler

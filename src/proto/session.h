@@ -2,7 +2,8 @@
 // version. The worker owns the socket, the clock and the request slots; a Session
 // only turns "submit request `token`" into bytes to send and received bytes into
 // "request `token` finished" events. It never touches a socket, so a transport
-// (TCP, TLS, later QUIC) can sit between it and the network.
+// (TCP, TLS) can sit between it and the network; HTTP/3 keeps its QUIC
+// connection inside the session (proto/http3_session.h).
 //
 // Tokens are the worker's request-slot indexes on one connection (0..capacity-1):
 // a token is in flight from submit() until exactly one event names it (on_response
@@ -14,8 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-
-#include "core/clock.h"
 
 namespace pacer::proto {
 
@@ -99,12 +98,6 @@ class Session {
   // wire: why the last on_request_failed(kRedirect or kDecode) request failed;
   // valid until the next receive().
   virtual const char* failure_detail() const { return ""; }
-  // Timers of a protocol that has them (HTTP/3: QUIC's loss recovery, ACK delay
-  // and idle timeout). The worker wakes by next_timer_ns() (monotonic; INT64_MAX:
-  // none) and then calls on_timer(now), after which output may be waiting.
-  // on_timer returns false when the connection has ended (see error_reason()).
-  virtual TimeNs next_timer_ns() const { return INT64_MAX; }
-  virtual bool on_timer(TimeNs /*now*/) { return true; }
 };
 
 }  // namespace pacer::proto

@@ -35,10 +35,6 @@ inline bool is_application_error(const CloseError& e) {
   return e.type == NGTCP2_CONNECTION_CLOSE_ERROR_CODE_TYPE_APPLICATION;
 }
 
-inline bool is_idle_close(const CloseError& e) {
-  return e.type == NGTCP2_CONNECTION_CLOSE_ERROR_CODE_TYPE_TRANSPORT_IDLE_CLOSE;
-}
-
 inline ngtcp2_ssize write_connection_close(ngtcp2_conn* conn, std::uint8_t* dest, std::size_t destlen,
                                            const CloseError& e, ngtcp2_tstamp ts) {
   return ngtcp2_conn_write_connection_close(conn, nullptr, nullptr, dest, destlen, &e, ts);

@@ -1,7 +1,6 @@
 // GnuTLS client sessions for QUIC. See tls_client.h.
 #include "quic/tls_client.h"
 
-#include <arpa/inet.h>
 #include <gnutls/x509.h>
 #include <ngtcp2/ngtcp2_crypto_gnutls.h>
 
@@ -20,11 +19,6 @@ constexpr const char* kPriority =
     "-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1:+GROUP-SECP384R1:+GROUP-SECP521R1:%DISABLE_TLS13_COMPAT_MODE";
 
 constexpr unsigned char kAlpnH3[] = {'h', '3'};
-
-bool is_address_literal(const std::string& host) {
-  unsigned char buf[sizeof(in6_addr)];
-  return inet_pton(AF_INET, host.c_str(), buf) == 1 || inet_pton(AF_INET6, host.c_str(), buf) == 1;
-}
 
 }  // namespace
 
@@ -61,7 +55,7 @@ Result<std::unique_ptr<TlsClient>> TlsClient::create(const net::TlsClientOptions
     return runtime_error("GnuTLS: the QUIC priority string is not supported by this GnuTLS");
   }
   client->server_name_ = options.server_name;
-  client->sends_sni_ = !is_address_literal(options.server_name);
+  client->sends_sni_ = !options.server_name.empty() && !net::is_ip_literal(options.server_name);
   client->verify_ = options.verify_peer;
   client->resume_ = options.resume_sessions;
   return client;

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 
 #include "net/receive_stamp.h"
 
@@ -19,8 +18,6 @@
 namespace pacer::quic {
 
 namespace {
-
-TimeNs to_ns(const timespec& t) { return static_cast<TimeNs>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
 
 // One sendmmsg message: a run of packets of one size (the last may be shorter).
 struct Train {
@@ -145,21 +142,6 @@ int DatagramReader::receive(int fd) {
   return -errno;
 }
 
-TimeNs DatagramReader::stamp(std::size_t i) const {
-  const msghdr& m = messages_[i].msg_hdr;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&m); c != nullptr; c = CMSG_NXTHDR(const_cast<msghdr*>(&m), c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
-    timespec kernel{};
-    std::memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
-    if (kernel.tv_sec == 0 && kernel.tv_nsec == 0) return 0;
-    // The kernel stamps with CLOCK_REALTIME; shift to CLOCK_MONOTONIC, never into the future.
-    timespec real{};
-    timespec mono{};
-    ::clock_gettime(CLOCK_REALTIME, &real);
-    ::clock_gettime(CLOCK_MONOTONIC, &mono);
-    return std::min(to_ns(kernel) - (to_ns(real) - to_ns(mono)), to_ns(mono));
-  }
-  return 0;
-}
+TimeNs DatagramReader::stamp(std::size_t i) const { return net::message_stamp(messages_[i].msg_hdr); }
 
 }  // namespace pacer::quic

@@ -198,7 +198,7 @@ TEST(Allocations, NamedScriptRequestsAllocateNothingOnTheCppSidePerRequest) {
 class Nghttpd {
  public:
   Nghttpd() {
-    port_ = free_port();
+    port_ = testing::free_loopback_port(SOCK_STREAM);
     pid_ = ::fork();
     if (pid_ == 0) {
       ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // an aborted test leaves no server behind
@@ -229,17 +229,6 @@ class Nghttpd {
   std::uint16_t port() const { return port_; }
 
  private:
-  static std::uint16_t free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-  }
   std::uint16_t port_ = 0;
   pid_t pid_ = -1;
 };

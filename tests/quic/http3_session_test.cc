@@ -8,14 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>

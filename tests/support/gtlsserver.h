@@ -5,10 +5,8 @@
 #pragma once
 
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +16,7 @@
 #include <fstream>
 #include <string>
 
+#include "loopback.h"
 #include "tls_files.h"
 
 namespace pacer::testing {
@@ -35,22 +34,10 @@ inline bool udp_port_bound(int port) {
   return false;
 }
 
-inline int free_udp_port() {
-  const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
 // gtlsserver serving `htdocs` (index.html) on 127.0.0.1:port; killed by the destructor.
 class Gtlsserver {
  public:
-  explicit Gtlsserver(const TlsFiles& files) : port_(free_udp_port()) {
+  explicit Gtlsserver(const TlsFiles& files) : port_(free_loopback_port(SOCK_DGRAM)) {
     htdocs_ = files.dir.file("htdocs");
     ::mkdir(htdocs_.c_str(), 0755);
     std::ofstream(htdocs_ + "/index.html") << "hello over HTTP/3\n";

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <memory>
@@ -44,6 +45,21 @@ inline UniqueFd listen_never_accepting(int backlog, std::uint16_t& port) {
   }
   port = ntohs(address.sin_port);
   return listener;
+}
+
+// A port on 127.0.0.1 free a moment ago for `socket_type` (SOCK_STREAM or
+// SOCK_DGRAM): bound to port 0, read back, released. For child servers that
+// take a port number on their command line.
+inline std::uint16_t free_loopback_port(int socket_type) {
+  const int fd = ::socket(AF_INET, socket_type, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
 }
 
 inline Config config_for_port(std::uint16_t port, const std::string& path, const std::string& scheme = "http") {
