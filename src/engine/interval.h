@@ -36,7 +36,8 @@ struct IntervalSnapshot {
   // Open model: the service times (t_done - t_send) of the interval's responses,
   // summed, for the mean behind the Little's-law line (completed is their count).
   TimeNs service_ns_sum = 0;
-  // Per request name (indexed by NameId; sized before the run): the interval's counts.
+  // Per request name (indexed by NameId; sized before the run for the names known
+  // then, grown by the worker when a script adds one): the interval's counts.
   std::vector<stats::NameIntervalCounts> names;
 };
 
@@ -58,9 +59,9 @@ class IntervalRing {
     const std::uint64_t published = published_.load(std::memory_order_relaxed);
     return published + 1 - consumed_.load(std::memory_order_acquire) < kSlots;
   }
-  // Before the run: room for the counts of every name id below id_limit.
-  void size_names(std::size_t id_limit) {
-    for (IntervalSnapshot& s : slots_) s.names.assign(id_limit, stats::NameIntervalCounts{});
+  // Before the run: room for the counts of the name ids below `count`.
+  void size_names(std::size_t count) {
+    for (IntervalSnapshot& s : slots_) s.names.assign(count, stats::NameIntervalCounts{});
   }
   void publish() { published_.fetch_add(1, std::memory_order_release); }
 

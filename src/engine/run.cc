@@ -147,7 +147,8 @@ class IntervalCollector {
       out.in_flight_over_interval += s.in_flight_over_interval;
       out.service_ns_sum += s.service_ns_sum;
       merged_.merge(s.latency);
-      for (std::size_t id = 0; id < s.names.size() && id < merged_names_.size(); ++id) {
+      if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names
+      for (std::size_t id = 0; id < s.names.size(); ++id) {
         merged_names_[id].completed += s.names[id].completed;
         merged_names_[id].errors += s.names[id].errors;
       }
@@ -175,8 +176,7 @@ class IntervalCollector {
   const TickSink& tick_;
   std::uint64_t next_ = 0;
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
-  std::vector<stats::NameIntervalCounts> merged_names_ =
-      std::vector<stats::NameIntervalCounts>(shared_.names->id_limit());  // per name id, zeroed per interval
+  std::vector<stats::NameIntervalCounts> merged_names_;  // per name id, zeroed per interval, grown as workers' are
 };
 
 net::TlsClientOptions tls_options(const Config& config) {
@@ -236,7 +236,21 @@ Result<net::Connected> probe_http3(const Config& config, const std::vector<net::
   return probe;
 }
 
-// The workers' per-name records, merged by name id into the report's endpoints.
+// Adds a worker's histogram into the report's and frees it: the workers' are not
+// read again, so the report's copies never sit beside them (with many names the
+// per-name histograms are most of the run's memory).
+void take_histogram(stats::Histogram& into, std::unique_ptr<stats::Histogram>& from) {
+  if (!from) return;
+  if (into.total_count() == 0) {
+    into = std::move(*from);
+  } else {
+    into.merge(*from);
+  }
+  from.reset();
+}
+
+// The workers' per-name records, merged by name id into the report's endpoints
+// (the workers' histograms are consumed).
 void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stats::NameTable& names,
                        report::RunReport& report) {
   report.max_names = names.max_names();
@@ -248,10 +262,11 @@ void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stat
     report::EndpointReport& e = report.endpoints.emplace_back();
     e.name = stats::printable_name(names.name(id));
     for (auto& w : workers) {
-      const stats::NameRecord& r = w->result().names.records()[id];
-      e.counts.merge(r.counts);
-      if (r.latency) e.latency.merge(*r.latency);
-      if (r.ttfb) e.ttfb.merge(*r.ttfb);  // wire
+      stats::NameRecord* r = w->result().names.find(id);
+      if (r == nullptr) continue;  // this worker never saw the name
+      e.counts.merge(r->counts);
+      take_histogram(e.latency, r->latency);
+      take_histogram(e.ttfb, r->ttfb);  // wire
     }
   }
 }

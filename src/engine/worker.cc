@@ -109,13 +109,14 @@ Status Worker::prepare() {
     const double peak_share = shared_.profile->peak_rate() / schedule_workers;
     backlog_ = TimeRing(static_cast<std::size_t>(std::clamp(peak_share * 10.0, 1024.0, 4.0 * 1024 * 1024)));
   }
-  // Per-name records: the names known now (the targets', the script's static
-  // request's) record without allocating.
-  result_.names = stats::NameRecorder(shared_.names->id_limit());
-  result_.names.prepare(shared_.names->size());
+  // Per-name records: the names known now (the targets', "(other)" if they
+  // passed --max-names, the script's static request's) record without allocating.
+  const stats::NameTable& names = *shared_.names;
+  result_.names = stats::NameRecorder(names.id_limit());
+  result_.names.prepare(names.overflowed() ? names.id_limit() : names.size());
   if (shared_.interval_ns > 0) {
     intervals_ = std::make_unique<IntervalRing>();
-    intervals_->size_names(shared_.names->id_limit());
+    intervals_->size_names(result_.names.size());
     filling_ = intervals_->slot_to_fill();  // slot 0: the ring is empty
   }
   result_.first_error.reserve(256);

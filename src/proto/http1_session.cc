@@ -23,17 +23,21 @@ Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t d
   parser_.set_on_begin(&Http1Session::on_begin);
   allocate_ring();
   if (requests.size() < 2 || depth_ < 2) return;
-  std::size_t largest = 0;
-  for (const Http1Bytes& r : requests) largest = std::max(largest, r.bytes.size());
-  const std::size_t bytes = std::min(kGatherBytes, largest * depth_);
+  const std::size_t bytes = std::min(kGatherBytes, largest_request() * depth_);
   gather_ = std::make_unique<char[]>(bytes);
   scratch_ = std::span<char>(gather_.get(), bytes);
 }
 
-void Http1Session::enable_wire(const Target& target, int follow_redirects, bool decode) {
+std::size_t Http1Session::largest_request() const {
   std::size_t largest = 0;
   for (const Http1Bytes& r : requests_) largest = std::max(largest, r.bytes.size());
-  if (follow_redirects > 0) redirector_ = std::make_unique<Redirector>(target, follow_redirects, largest);
+  return largest;
+}
+
+void Http1Session::enable_wire(const Target& target, int follow_redirects, bool decode) {
+  if (follow_redirects > 0) {
+    redirector_ = std::make_unique<Redirector>(target, follow_redirects, largest_request());
+  }
   inspect_ = std::make_unique<ResponseInspect>(follow_redirects > 0, decode);
   parser_.set_inspect(inspect_.get());
   parser_.reset();

@@ -77,6 +77,7 @@ class Http1Session final : public Session {
   // The ring position of the i-th outstanding request (i < depth_).
   std::uint32_t ring_at(std::uint32_t i) const { return head_ + i < depth_ ? head_ + i : head_ + i - depth_; }
   void allocate_ring();  // by the constructors, once depth_ is known
+  std::size_t largest_request() const;  // the most bytes of one of requests_
   std::span<const char> gather_queued();
   static void on_begin(void* context);  // the oldest outstanding request's first response byte
   // wire: the final response to `token` is complete: follows a redirect, or

@@ -23,8 +23,7 @@ PathCounts::Entry* PathCounts::find_or_add(std::string_view key) {
   return nullptr;
 }
 
-void PathCounts::add(std::string_view method, std::string_view target) {
-  const std::string_view path = target.substr(0, target.find_first_of("?#"));
+void PathCounts::add(std::string_view method, std::string_view path) {
   std::array<char, kMaxKeyBytes> key{};
   const std::size_t method_bytes = std::min(method.size(), kMaxKeyBytes - 1);
   std::copy_n(method.begin(), method_bytes, key.begin());

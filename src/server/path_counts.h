@@ -24,8 +24,9 @@ class PathCounts {
   static constexpr std::size_t kEntries = 1024;
   static constexpr std::size_t kMaxKeyBytes = 120;
 
-  // Worker thread: one more request for `method` `path` (the query is dropped here).
-  void add(std::string_view method, std::string_view target);
+  // Worker thread: one more request for `method` `path` (its query already left
+  // out, as the connection notes it).
+  void add(std::string_view method, std::string_view path);
 
   // Any thread: adds this table's counts into `totals` (key -> count; a key
   // new to totals is appended).

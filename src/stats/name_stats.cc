@@ -1,6 +1,8 @@
 // NameRecorder and the checked merge of NameCounts. See name_stats.h.
 #include "stats/name_stats.h"
 
+#include <algorithm>
+
 namespace pacer::stats {
 
 std::string NameCounts::merge_checked(const NameCounts& o) {
@@ -17,17 +19,28 @@ std::string NameCounts::merge_checked(const NameCounts& o) {
   return {};
 }
 
-NameRecorder::NameRecorder(std::size_t id_limit) : records_(id_limit), at_interval_start_(id_limit) {}
-
 void NameRecorder::prepare(std::size_t count) {
-  for (std::size_t id = 0; id < count && id < records_.size(); ++id) {
+  count = std::min(count, id_limit_);
+  if (records_.size() < count) {
+    records_.resize(count);
+    at_interval_start_.resize(count);
+  }
+  for (std::size_t id = 0; id < count; ++id) {
     if (!records_[id].latency) records_[id].latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
     if (!records_[id].ttfb) records_[id].ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());  // wire
   }
 }
 
+void NameRecorder::grow(NameId id) {
+  // Doubling: a script adding names one by one moves the records O(log n) times.
+  const std::size_t wanted = std::min(id_limit_, std::max<std::size_t>(std::size_t{id} + 1, 2 * records_.size()));
+  records_.resize(wanted);
+  at_interval_start_.resize(wanted);
+}
+
 void NameRecorder::take_interval(std::vector<NameIntervalCounts>& out) {
-  for (std::size_t id = 0; id < records_.size() && id < out.size(); ++id) {
+  if (out.size() < records_.size()) out.resize(records_.size());
+  for (std::size_t id = 0; id < records_.size(); ++id) {
     const NameCounts& c = records_[id].counts;
     const std::uint64_t errors = c.errors.socket_total() + c.errors.status;
     out[id].completed = c.responses - at_interval_start_[id].completed;

@@ -65,32 +65,45 @@ struct NameRecord {
 class NameRecorder {
  public:
   // id_limit: NameTable::id_limit(); no id at or past it is ever recorded.
-  explicit NameRecorder(std::size_t id_limit = 0);
+  explicit NameRecorder(std::size_t id_limit = 0) : id_limit_(id_limit) {}
 
-  // Before the run: makes the histograms of ids [0, count) so that recording
-  // under them never allocates.
+  // Before the run: records for ids [0, count), the names known now, with their
+  // histograms, so that recording under them never allocates (but a histogram's
+  // first touch of a range). Ids past them (a script's names, "(other)") get
+  // their record on first use, once per name.
   void prepare(std::size_t count);
+  // Ids with a record: 0..size()-1.
+  std::size_t size() const { return records_.size(); }
 
-  NameCounts& counts(NameId id) { return records_[id].counts; }
+  NameCounts& counts(NameId id) { return record(id).counts; }
   // A name first seen during the run (a script's) gets its histogram here, once.
   void record_latency(NameId id, std::int64_t latency_ns, std::int64_t count = 1) {
-    NameRecord& r = records_[id];
+    NameRecord& r = record(id);
     if (!r.latency) r.latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
     r.latency->record_n(latency_ns, count);
   }
   // wire: time to first byte, as record_latency.
   void record_ttfb(NameId id, std::int64_t ttfb_ns) {
-    NameRecord& r = records_[id];
+    NameRecord& r = record(id);
     if (!r.ttfb) r.ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());
     r.ttfb->record(ttfb_ns);
   }
-  const std::vector<NameRecord>& records() const { return records_; }
+  // The record of `id`, or nullptr if nothing was recorded under it. After the
+  // run, the report takes its histograms from here.
+  NameRecord* find(NameId id) { return id < records_.size() ? &records_[id] : nullptr; }
 
   // At an interval's close: each name's counts since the last call, into out
-  // (resized to id_limit before the run; no allocation here).
+  // (grown to size() when names were added since: otherwise no allocation).
   void take_interval(std::vector<NameIntervalCounts>& out);
 
  private:
+  NameRecord& record(NameId id) {
+    if (id >= records_.size()) [[unlikely]] grow(id);
+    return records_[id];
+  }
+  void grow(NameId id);  // room for ids up to `id` (< id_limit_)
+
+  std::size_t id_limit_;
   std::vector<NameRecord> records_;
   std::vector<NameIntervalCounts> at_interval_start_;
 };

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli/units.h"
+#include "stats/name_table.h"
 
 namespace pacer::targets::detail {
 
@@ -161,7 +162,9 @@ Status finish_target(RequestTarget& target, const std::string& at) {
   if (target.weight < 1 || target.weight > kMaxWeight) {
     return fail_at(at, fmt::format("weight {} is outside 1..{}", target.weight, kMaxWeight));
   }
-  if (target.name.size() > 256) return fail_at(at, "the name is longer than 256 bytes");
+  if (target.name.size() > stats::NameTable::kMaxNameBytes) {
+    return fail_at(at, fmt::format("the name is longer than {} bytes", stats::NameTable::kMaxNameBytes));
+  }
   target.where = at;
   return Ok{};
 }

@@ -3,38 +3,43 @@
 
 #include <strings.h>
 
+#include <algorithm>
+
 namespace pacer::targets {
 
 RequestSet::RequestSet(const Config& config, stats::NameTable& names) {
-  std::vector<RequestTarget> requests;
-  if (config.targets.empty()) {
-    requests.push_back(proto::command_line_request(config));
-  } else {
-    for (const RequestTarget& t : config.targets) requests.push_back(proto::with_command_line(config, t));
-  }
-  const auto count = requests.size();
-  bytes_.reserve(count);
-  http2_.reserve(config.http2 || config.http3 ? count : 0);  // HTTP/3 builds on the same header lists
-  repeated_.reserve(count);
+  const std::size_t count = config.targets.empty() ? 1 : config.targets.size();
+  // HTTP/2 and HTTP/3 send the header lists (HTTP/3 builds on them); HTTP/1.1
+  // the bytes. Each request's body is held once beside the config's: in its
+  // HTTP/1.1 bytes, or in its HTTP/2 request.
+  const bool http1 = !config.http2 && !config.http3;
+  bytes_.reserve(http1 ? count : 0);  // reserved: the views taken below stay valid
+  http1_.reserve(http1 ? count : 0);
+  http2_.reserve(http1 ? 0 : count);
+  names_.reserve(count);
   std::vector<std::uint32_t> weights;
-  for (const RequestTarget& r : requests) {
-    bytes_.push_back(proto::build_request(config, r));
-    std::string repeated;
-    if (config.pipeline > 1) {
-      repeated.reserve(bytes_.back().size() * static_cast<std::size_t>(config.pipeline));
-      for (int i = 0; i < config.pipeline; ++i) repeated += bytes_.back();
-    }
-    repeated_.push_back(std::move(repeated));
-    if (config.http2 || config.http3) http2_.emplace_back(config, r);
+  weights.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const RequestTarget r = config.targets.empty() ? proto::command_line_request(config)
+                                                   : proto::with_command_line(config, config.targets[i]);
+    if (http1) add_http1(config, r);
+    else http2_.emplace_back(config, r);
     names_.push_back(names.intern(r.name.empty() ? stats::default_request_name(r.method, r.path) : r.name));
     weights.push_back(r.weight);
   }
-  // The views last: the strings no longer move.
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::string& repeated = repeated_[i].empty() ? bytes_[i] : repeated_[i];
-    http1_.push_back(proto::Http1Bytes{bytes_[i], repeated, strcasecmp(requests[i].method.c_str(), "HEAD") == 0});
-  }
   order_ = TargetOrder(config.targets.empty() ? TargetsOrder::kRoundRobin : config.targets_order, weights);
+}
+
+void RequestSet::add_http1(const Config& config, const RequestTarget& r) {
+  const std::string built = proto::build_request(config, r);
+  std::string& stored = bytes_.emplace_back();
+  // With --pipeline N the request's bytes N times in a row (a batch is one write);
+  // the single request is the first of them.
+  const auto copies = static_cast<std::size_t>(std::max(config.pipeline, 1));
+  stored.reserve(built.size() * copies);
+  for (std::size_t i = 0; i < copies; ++i) stored += built;
+  http1_.push_back(proto::Http1Bytes{std::string_view(stored).substr(0, built.size()), stored,
+                                     strcasecmp(r.method.c_str(), "HEAD") == 0});
 }
 
 }  // namespace pacer::targets

@@ -81,24 +81,40 @@ long allocations_for(Config c, std::uint64_t requests, TimeNs interval_ns = 0, c
   return after - before - chunks;
 }
 
-long allocations_for_run(server::Server& srv, std::uint64_t requests, const char* path, int pipeline = 1,
-                         TimeNs interval_ns = 0, const std::string& script_path = "") {
+// The allocations of a run of 2,000 requests and of one of 20,000 (c's
+// request_count is set here): set-up costs the same in both, so `large - small`
+// is what 18,000 more requests allocated.
+struct Runs {
+  long small = 0;
+  long large = 0;
+};
+Runs small_and_large(Config c, TimeNs interval_ns = 0, const std::string& script_path = "") {
+  Runs r;
+  c.request_count = 2'000;
+  r.small = allocations_for(c, 2'000, interval_ns, script_path);
+  c.request_count = 20'000;
+  r.large = allocations_for(c, 20'000, interval_ns, script_path);
+  return r;
+}
+std::ostream& operator<<(std::ostream& out, const Runs& r) {
+  return out << r.small << " vs " << r.large << " allocations";
+}
+
+// -t2 -c8 against the loopback server's `path`.
+Config run_config(server::Server& srv, const char* path, int pipeline = 1) {
   Config c = testing::config_for(srv, path);
   c.threads = 2;
   c.connections = 8;
   c.pipeline = pipeline;
-  c.request_count = requests;
-  return allocations_for(c, requests, interval_ns, script_path);
+  return c;
 }
 
 TEST(Allocations, RequestsAfterSetupAllocateNothing) {
   auto srv = testing::start_loopback_server(1);
   ASSERT_NE(srv, nullptr);
   for (const char* path : {"/", "/bytes/4096", "/chunked/9000"}) {
-    const long small = allocations_for_run(*srv, 2'000, path);
-    const long large = allocations_for_run(*srv, 20'000, path);
-    // 18,000 extra requests; set-up costs the same in both runs.
-    EXPECT_LT(large - small, 50) << path << ": " << small << " vs " << large << " allocations";
+    const Runs runs = small_and_large(run_config(*srv, path));
+    EXPECT_LT(runs.large - runs.small, 50) << path << ": " << runs;
   }
 }
 
@@ -108,17 +124,12 @@ TEST(Allocations, FollowedRedirectsAndInspectedBodiesAllocateNothingPerRequest) 
   auto srv = testing::start_loopback_server(1);
   ASSERT_NE(srv, nullptr);
   for (const char* path : {"/redirect", "/bytes/4096"}) {
-    Config c = testing::config_for(*srv, path);
-    c.threads = 2;
-    c.connections = 8;
+    Config c = run_config(*srv, path);
     c.follow_redirects = 2;
     c.compressed = true;
     c.headers.push_back({"Accept-Encoding", "gzip, deflate, br, zstd"});
-    c.request_count = 2'000;
-    const long small = allocations_for(c, 2'000);
-    c.request_count = 20'000;
-    const long large = allocations_for(c, 20'000);
-    EXPECT_LT(large - small, 50) << path << ": " << small << " vs " << large << " allocations";
+    const Runs runs = small_and_large(c);
+    EXPECT_LT(runs.large - runs.small, 50) << path << ": " << runs;
   }
 }
 
@@ -126,17 +137,15 @@ TEST(Allocations, ClosingIntervalsAllocatesNothing) {
   auto srv = testing::start_loopback_server(1);
   ASSERT_NE(srv, nullptr);
   // 1 ms intervals: the longer run closes many more of them.
-  const long small = allocations_for_run(*srv, 2'000, "/", 1, kNsPerMs);
-  const long large = allocations_for_run(*srv, 20'000, "/", 1, kNsPerMs);
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(run_config(*srv, "/"), kNsPerMs);
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 TEST(Allocations, PipelinedRequestsAfterSetupAllocateNothing) {
   auto srv = testing::start_loopback_server(1);
   ASSERT_NE(srv, nullptr);
-  const long small = allocations_for_run(*srv, 2'000, "/", 8);
-  const long large = allocations_for_run(*srv, 20'000, "/", 8);
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(run_config(*srv, "/", 8));
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 // --targets: ten different requests (paths, a header, a body), each order,
@@ -162,19 +171,13 @@ TEST(Allocations, TargetsAfterSetupAllocateNothing) {
   ASSERT_NE(srv, nullptr);
   for (const TargetsOrder order : {TargetsOrder::kRoundRobin, TargetsOrder::kRandom, TargetsOrder::kWeighted}) {
     for (const int pipeline : {1, 8}) {
-      Config c = testing::config_for(*srv, "/");
-      c.threads = 2;
-      c.connections = 8;
-      c.pipeline = pipeline;
+      Config c = run_config(*srv, "/", pipeline);
       c.targets = ten_targets();
       c.targets_path = "ten.txt";
       c.targets_order = order;
-      c.request_count = 2'000;
-      const long small = allocations_for(c, 2'000, kNsPerMs);
-      c.request_count = 20'000;
-      const long large = allocations_for(c, 20'000, kNsPerMs);
-      EXPECT_LT(large - small, 50) << "order " << static_cast<int>(order) << ", pipeline " << pipeline << ": "
-                                   << small << " vs " << large << " allocations";
+      const Runs runs = small_and_large(c, kNsPerMs);
+      EXPECT_LT(runs.large - runs.small, 50) << "order " << static_cast<int>(order) << ", pipeline " << pipeline
+                                             << ": " << runs;
     }
   }
 }
@@ -189,9 +192,8 @@ TEST(Allocations, NamedScriptRequestsAllocateNothingOnTheCppSidePerRequest) {
       "local names = {'alpha', 'beta', 'gamma'}\n"
       "local i = 0\n"
       "function request() i = i % 3 + 1; return reqs[i], names[i] end\n");
-  const long small = allocations_for_run(*srv, 2'000, "/", 1, 0, file.path());
-  const long large = allocations_for_run(*srv, 20'000, "/", 1, 0, file.path());
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(run_config(*srv, "/"), 0, file.path());
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 // nghttpd (Debian nghttp2-server) as a child process on a free port, for h2c.
@@ -250,20 +252,14 @@ TEST(Allocations, Http2RequestsAfterSetupAllocateNothing) {
   c.connections = 2;
   c.http2 = true;
   c.streams = 8;
-  c.request_count = 2'000;
-  const long small = allocations_for(c, 2'000);
-  c.request_count = 20'000;
-  const long large = allocations_for(c, 20'000);
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(c);
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
   // --targets over HTTP/2: each stream takes its target's header list.
   c.targets = ten_targets();
   c.targets_path = "ten.txt";
   c.targets_order = TargetsOrder::kWeighted;
-  c.request_count = 2'000;
-  const long small_targets = allocations_for(c, 2'000);
-  c.request_count = 20'000;
-  const long large_targets = allocations_for(c, 20'000);
-  EXPECT_LT(large_targets - small_targets, 50) << small_targets << " vs " << large_targets << " allocations";
+  const Runs targets = small_and_large(c);
+  EXPECT_LT(targets.large - targets.small, 50) << targets;
 }
 
 // --http3 against gtlsserver: ngtcp2's and nghttp3's allocations go through the
@@ -288,11 +284,8 @@ TEST(Allocations, Http3RequestsAfterSetupAllocateNothing) {
   c.connections = 2;
   c.http3 = true;
   c.streams = 8;
-  c.request_count = 2'000;
-  const long small = allocations_for(c, 2'000);
-  c.request_count = 20'000;
-  const long large = allocations_for(c, 20'000);
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(c);
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 // A script that only sets wrk.method, wrk.body and wrk.headers is built once:
@@ -302,9 +295,8 @@ TEST(Allocations, StaticScriptAllocatesNothingPerRequest) {
   ASSERT_NE(srv, nullptr);
   testing::ScriptFile file(
       "wrk.method = 'POST'\nwrk.body = '{\"a\":1}'\nwrk.headers['Content-Type'] = 'application/json'\n");
-  const long small = allocations_for_run(*srv, 2'000, "/echo", 1, 0, file.path());
-  const long large = allocations_for_run(*srv, 20'000, "/echo", 1, 0, file.path());
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(run_config(*srv, "/echo"), 0, file.path());
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 // With request() and response(), Lua allocates in its own heap; the C++ side
@@ -316,21 +308,17 @@ TEST(Allocations, ScriptHooksAllocateNothingOnTheCppSidePerRequest) {
       "local req = wrk.format(nil, '/bytes/300')\n"
       "function request(conn) return req end\n"
       "function response(status, headers, body, conn) conn.last = status end\n");
-  const long small = allocations_for_run(*srv, 2'000, "/", 1, 0, file.path());
-  const long large = allocations_for_run(*srv, 20'000, "/", 1, 0, file.path());
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(run_config(*srv, "/"), 0, file.path());
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 // Scenarios (issue 16): a user's requests are built into its own buffer and
 // named by index; Lua allocates its strings and response tables in its own heap.
-long allocations_for_scenario(server::Server& srv, std::uint64_t requests, const std::string& scenario_path) {
-  Config c = testing::config_for(srv, "/");
-  c.threads = 2;
-  c.connections = 8;
+Config scenario_config(server::Server& srv, const std::string& scenario_path) {
+  Config c = run_config(srv, "/");
   c.users = 8;
-  c.request_count = requests;
   c.scenario_path = scenario_path;
-  return allocations_for(c, requests);
+  return c;
 }
 
 TEST(Allocations, ScenarioTasksAllocateNothingOnTheCppSidePerRequest) {
@@ -341,9 +329,8 @@ TEST(Allocations, ScenarioTasksAllocateNothingOnTheCppSidePerRequest) {
       "  {3, function(u) u:get('/', {['X-A'] = 'b'}, 'home') end},\n"
       "  {1, function(u) local r = u:post('/echo', 'abc'); if r.status ~= 200 then u:fail('x') end end},\n"
       "} }\n");
-  const long small = allocations_for_scenario(*srv, 2'000, file.path());
-  const long large = allocations_for_scenario(*srv, 20'000, file.path());
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(scenario_config(*srv, file.path()));
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 // Reading headers and bodies: the parser copies them into the user's capture
@@ -356,9 +343,8 @@ TEST(Allocations, ScenarioReadingBodiesAllocatesNothingOnTheCppSidePerRequest) {
       "  local r = u:post('/api/login', '{}', nil, 'login')\n"
       "  if r:json().token ~= 'pacer-token-1' or r.headers['content-type'] == nil then u:fail(r.body) end\n"
       "end} } }\n");
-  const long small = allocations_for_scenario(*srv, 2'000, file.path());
-  const long large = allocations_for_scenario(*srv, 20'000, file.path());
-  EXPECT_LT(large - small, 50) << small << " vs " << large << " allocations";
+  const Runs runs = small_and_large(scenario_config(*srv, file.path()));
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
 }  // namespace

@@ -5,7 +5,6 @@ wait is bounded. Tests over TLS are skipped while pacer refuses https:// URLs.""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import socket
@@ -17,18 +16,12 @@ from pathlib import Path
 import pytest
 
 from conftest import assert_connections_accepted, assert_server_agrees
+from nginx_peer import free_port, start_nginx, stop_process
 
 NGHTTPD = shutil.which("nghttpd") or "/usr/sbin/nghttpd"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
 START_TIMEOUT_S = 10.0
 COUNT_SETTLE_S = 5.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, what: str) -> None:
@@ -54,16 +47,6 @@ def _wait_for_count(count, expected: int) -> int:
         time.sleep(0.02)
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
 def _make_cert(directory: Path) -> tuple[Path, Path]:
     key, cert = directory / "key.pem", directory / "cert.pem"
     subprocess.run(
@@ -82,7 +65,7 @@ class Nghttpd:
         self.dir = Path(tempfile.mkdtemp(prefix="pacer_nghttpd_"))
         (self.dir / "www").mkdir()
         (self.dir / "www" / "index.html").write_text("hello\n")
-        self.port = _free_port()
+        self.port = free_port()
         self.log_path = self.dir / "frames.log"
         args = [NGHTTPD, "-v", "-d", str(self.dir / "www"), str(self.port)]
         if tls:
@@ -101,7 +84,7 @@ class Nghttpd:
         return len(re.findall(rb"recv \(stream_id=\d+\) :path: ", self.log_path.read_bytes()))
 
     def stop(self) -> None:
-        _stop(self.proc)
+        stop_process(self.proc)
         self._log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -111,7 +94,7 @@ class Nginx:
 
     def __init__(self, tls: bool, http2: bool = True):
         self.dir = Path(tempfile.mkdtemp(prefix="pacer_nginx_"))
-        self.port = _free_port()
+        self.port = free_port()
         listen = f"127.0.0.1:{self.port}"
         tls_lines = ""
         if tls:
@@ -120,30 +103,11 @@ class Nginx:
             tls_lines = f"ssl_certificate {cert}; ssl_certificate_key {key};"
         if http2:
             listen += " http2"
-        d = self.dir
-        (d / "nginx.conf").write_text(f"""
-daemon off;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 1024; }}
-http {{
-  log_format counted '$server_protocol $status';
-  access_log {d}/access.log counted;
-  client_body_temp_path {d}/body; proxy_temp_path {d}/proxy; fastcgi_temp_path {d}/fastcgi;
-  uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
-  server {{
+        self.proc = start_nginx(self.dir, self.port, "$server_protocol $status", f"""server {{
     listen {listen};
     {tls_lines}
     location / {{ return 200 "hello\\n"; }}
-  }}
-}}
-""")
-        self.proc = subprocess.Popen(
-            [NGINX, "-p", str(d), "-c", str(d / "nginx.conf"), "-e", str(d / "error.log")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        _wait_for_port(self.port, self.proc, "nginx")
+  }}""")
         self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}/"
 
     def log_lines(self) -> list[str]:
@@ -154,7 +118,7 @@ http {{
         return len(self.log_lines())
 
     def stop(self) -> None:
-        _stop(self.proc)
+        stop_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
-import socket
 import ssl
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from nginx_peer import NGINX, free_port, start_nginx, stop_process
 from test_tls import make_cert
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 SETTLE_S = 5.0
 
 FOUR_TARGETS = """# four endpoints of pacer serve
@@ -290,56 +288,23 @@ def test_conflicting_targets_options_exit_2(server, pacer, tmp_path):
 # ---------------------------------------------------------------- HTTP/2 (nginx h2c)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def nginx_h2c():
     """nginx speaking h2c, logging "METHOD uri" per request."""
     if not Path(NGINX).exists():
         pytest.skip("nginx is not installed")
     d = Path(tempfile.mkdtemp(prefix="pacer_nginx_targets_"))
-    port = _free_port()
-    (d / "nginx.conf").write_text(f"""
-daemon off;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 1024; }}
-http {{
-  log_format named '$request_method $uri';
-  access_log {d}/access.log named;
-  client_body_temp_path {d}/body; proxy_temp_path {d}/proxy; fastcgi_temp_path {d}/fastcgi;
-  uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
-  server {{
+    port = free_port()
+    try:
+        proc = start_nginx(d, port, "$request_method $uri", f"""server {{
     listen 127.0.0.1:{port} http2;
     location / {{ return 200 "hello\\n"; }}
-  }}
-}}
-""")
-    proc = subprocess.Popen([NGINX, "-p", str(d), "-c", str(d / "nginx.conf"), "-e", str(d / "error.log")],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("nginx did not start")
-                time.sleep(0.02)
-        yield f"http://127.0.0.1:{port}/", d / "access.log"
-    finally:
-        proc.terminate()
+  }}""")
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+            yield f"http://127.0.0.1:{port}/", d / "access.log"
+        finally:
+            stop_process(proc)
+    finally:
         shutil.rmtree(d, ignore_errors=True)
 
 

@@ -19,17 +19,10 @@ from pathlib import Path
 import pytest
 
 from conftest import run_pacer
+from nginx_peer import NGINX, free_port, start_nginx, stop_process
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-START_TIMEOUT_S = 10.0
 BIG_FILE_BYTES = 10_000_000
 TEXT_FILE_BYTES = 200_000
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _text(size: int) -> bytes:
@@ -50,30 +43,17 @@ class Nginx:
         self.dir = Path(tempfile.mkdtemp(prefix="pacer_wire_nginx_"))
         self.dir.chmod(0o755)  # nginx's workers (nobody when started as root) read the files
         d = self.dir
-        self.port = _free_port()
-        self.h2_port = _free_port()
-        self.other_port = _free_port()
+        self.port = free_port()
+        self.h2_port = free_port()
+        self.other_port = free_port()
         self.sock = d / "h1.sock"
         self.h2_sock = d / "h2.sock"
         (d / "www").mkdir()
         (d / "www" / "big.bin").write_bytes(os.urandom(BIG_FILE_BYTES))
         (d / "www" / "small.txt").write_bytes(b"small\n")
         (d / "www" / "text.txt").write_bytes(_text(TEXT_FILE_BYTES))
-        port = self.port
-        (d / "nginx.conf").write_text(f"""
-daemon off;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 1024; }}
-http {{
-  log_format wire '$request_method $uri $status $content_length';
-  access_log {d}/access.log wire;
-  client_body_temp_path {d}/body; proxy_temp_path {d}/proxy; fastcgi_temp_path {d}/fastcgi;
-  uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
-  keepalive_requests 1000000;
-  server {{
-    listen 127.0.0.1:{port};
+        self.proc = start_nginx(d, self.port, "$request_method $uri $status $content_length", f"""server {{
+    listen 127.0.0.1:{self.port};
     listen 127.0.0.1:{self.h2_port} http2;
     listen unix:{self.sock};
     listen unix:{self.h2_sock} http2;
@@ -89,28 +69,8 @@ http {{
     location = /temporary {{ return 307 /c; }}
     location = /moved {{ return 301 /c; }}
     location / {{ }}
-  }}
-}}
-""")
-        self.proc = subprocess.Popen(
-            [NGINX, "-p", str(d), "-c", str(d / "nginx.conf"), "-e", str(d / "error.log")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        self._wait_ready()
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"nginx exited with {self.proc.returncode}: {(self.dir / 'error.log').read_text()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    if self.sock.exists() and self.h2_sock.exists():
-                        return
-            except OSError:
-                pass
-            time.sleep(0.02)
-        raise RuntimeError("nginx did not start")
+  }}""", http_lines="keepalive_requests 1000000;",
+                                ready=lambda: self.sock.exists() and self.h2_sock.exists())
 
     def url(self, path: str, h2: bool = False) -> str:
         return f"http://127.0.0.1:{self.h2_port if h2 else self.port}{path}"
@@ -129,13 +89,7 @@ http {{
         (self.dir / "access.log").write_text("")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        stop_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
