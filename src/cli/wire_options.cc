@@ -61,6 +61,14 @@ std::optional<Status> apply_wire_option(const ScannedOption& option, Config& con
 }
 
 Status finish_wire_options(Config& config) {
+  // HTTP/3 has none of them (its session neither follows nor decodes; QUIC is UDP).
+  if (config.http3) {
+    const char* flag = config.follow_redirects > 0 ? "--follow-redirects"
+                       : config.compressed         ? "--compressed"
+                       : !config.unix_socket_path.empty() ? "--unix-socket"
+                                                          : nullptr;
+    if (flag != nullptr) return bad_argument(fmt::format("{}: not with --http3 (HTTP/1.1 and HTTP/2 only)", flag));
+  }
   if (config.follow_redirects > 0 && config.pipeline > 1) {
     return bad_argument("--follow-redirects: not with --pipeline (a follow-up request cannot be put back in line)");
   }

@@ -69,6 +69,16 @@ TEST(WireOptions, BadValuesAndCombinationsAreRefusedNamingTheFlag) {
             std::string::npos);
 }
 
+TEST(WireOptions, NoneIsTakenWithHttp3WhichWouldIgnoreIt) {
+  for (const pacer::testing::Args& wire : {pacer::testing::Args{"--follow-redirects", "2"},
+                                           pacer::testing::Args{"--compressed"},
+                                           pacer::testing::Args{"--unix-socket", "/run/app.sock"}}) {
+    pacer::testing::Args args = wire;
+    args.insert(args.end(), {"--http3", "https://h/"});
+    EXPECT_EQ(error_of(args), wire.front() + ": not with --http3 (HTTP/1.1 and HTTP/2 only)");
+  }
+}
+
 TEST(WireOptions, ZeroRedirectsIsOffAndHttp2MayFollow) {
   auto off = parse_args({"--follow-redirects", "0", "--pipeline", "4", "http://h/"});
   ASSERT_TRUE(off.ok()) << off.error().message;

@@ -28,8 +28,13 @@ namespace {
 struct Events final : SessionEvents {
   std::vector<std::pair<std::uint32_t, int>> responses;
   std::vector<std::pair<std::uint32_t, RequestFailure>> failures;
-  void on_response(std::uint32_t token, int status) override { responses.emplace_back(token, status); }
+  std::vector<std::string> order;  // "first T" and "done T", as they came
+  void on_response(std::uint32_t token, int status) override {
+    responses.emplace_back(token, status);
+    order.push_back("done " + std::to_string(token));
+  }
   void on_request_failed(std::uint32_t token, RequestFailure why) override { failures.emplace_back(token, why); }
+  void on_first_byte(std::uint32_t token) override { order.push_back("first " + std::to_string(token)); }
 };
 
 // One client connection driven by hand: the worker's steps in miniature.
@@ -136,6 +141,21 @@ TEST_F(Http3SessionTest, RequestsOnEveryStreamCompleteWithTheirStatus) {
   std::sort(tokens.begin(), tokens.end());
   EXPECT_EQ(tokens, (std::vector<std::uint32_t>{0, 1, 2, 3}));
   EXPECT_TRUE(c.events.failures.empty());
+}
+
+// Time to first byte: each response's head is reported for its request before it completes.
+TEST_F(Http3SessionTest, EachResponseReportsItsFirstByteBeforeItCompletes) {
+  Client c(files_, server_->port(), 2);
+  ASSERT_TRUE(c.connect());
+  for (std::uint32_t t = 0; t < 2; ++t) c.session().submit(t, 0);
+  ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 2; }));
+  const std::vector<std::string>& order = c.events.order;
+  for (const std::string token : {"0", "1"}) {
+    const auto first = std::find(order.begin(), order.end(), "first " + token);
+    const auto done = std::find(order.begin(), order.end(), "done " + token);
+    ASSERT_NE(first, order.end()) << "no first byte for " << token;
+    EXPECT_LT(first, done) << token;
+  }
 }
 
 TEST_F(Http3SessionTest, ACancelledStreamLeavesTheConnectionUsable) {
