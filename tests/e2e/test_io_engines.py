@@ -3,7 +3,7 @@ engine ran is in the version line and the report; `--io uring` where io_uring ca
 run exits 1 with the reason and before any output, `--io auto` falls back to epoll
 and says so; and both engines count the same exact work (-n) the same way over
 plain HTTP/1.1, large bodies, pipelining, timeouts, reconnects and HTTPS, with the
-server agreeing. (scripts/test.sh runs the e2e suite on epoll; these tests run both
+server agreeing. (scripts/test.sh runs the e2e suite once per engine; these tests run both
 engines themselves.)
 Every server is started here and stopped at teardown; every run is bounded."""
 
