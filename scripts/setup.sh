@@ -22,7 +22,7 @@ packages=(g++ cmake ninja-build pkg-config libfmt-dev node-llhttp nlohmann-json3
           zlib1g-dev libhdrhistogram-java default-jre-headless
           libssl-dev openssl libnghttp2-dev libluajit-5.1-dev
           nginx nghttp2-server tmux)
-# report: headless Chromium opens the HTML report in the e2e tests (test_html_report.py).
+# Headless Chromium opens the HTML report in the e2e tests (test_html_report.py).
 packages+=(chromium)
 # The io_uring engine (src/io/uring_engine.*).
 packages+=(liburing-dev)
@@ -36,7 +36,7 @@ command -v npm >/dev/null || packages+=(npm)
 # Scenarios (--scenario, docs/scenarios.md): r:json() decodes with Debian's lua-cjson.
 packages+=(lua-cjson)
 # Peers the benchmarks compare against (nginx is also a test peer, above).
-# wire: --compressed decodes bodies with zlib (above), brotli and zstd.
+# --compressed decodes bodies with zlib (above), brotli and zstd.
 packages+=(libbrotli-dev libzstd-dev)
 if [ "$want_bench" = 1 ]; then packages+=(wrk nghttp2-client time); fi
 # The fuzz preset: Debian's clang, its runtimes (libFuzzer, ASan, UBSan) and llvm-symbolizer.
@@ -61,7 +61,7 @@ if [ ! -d tools/k8s-validate/node_modules/kubernetes-models ]; then
   npm ci --prefix tools/k8s-validate --no-audit --no-fund --loglevel=error
 fi
 
-# report: uPlot, the chart library embedded into the HTML report at build time
+# uPlot, the chart library embedded into the HTML report at build time
 # (web/assets.cmake), pinned by web/package-lock.json.
 if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
   echo "setup: npm ci in web"

@@ -90,7 +90,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     if (!loaded) return fail(loaded.error());
     script = std::move(*loaded);
   }
-  // --io uring where io_uring cannot run: the reason, before any output (uring's block).
+  // --io uring where io_uring cannot run: the reason, before any output.
   if (const auto io = io::choose_engine(config.io); !io) return fail(io.error());
   if (config.is_scenario()) {
     if (Status checked = scenario::check_scenario(config); !checked) return fail(checked.error());
@@ -121,7 +121,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
                             script.get());
   live.finish();  // the terminal is back before anything else is printed
   if (result) {
-    // report: before any copy of the report is rendered (the web view's too).
+    // Before any copy of the report is rendered (the web view's too).
     result->command_line = config.command_line;  // the HTML report's header
     result->timeseries = live.take_series();     // --timeseries, --html, --csv
   }

@@ -46,7 +46,7 @@ class LiveOutput {
   // report prints on the normal screen. Idempotent.
   void finish();
 
-  // report (issue 17): with config.keeps_timeseries(), every interval's NDJSON object
+  // With config.keeps_timeseries(), every interval's NDJSON object
   // with its histogram (report/timeseries_merge.h), for the JSON report, --html and
   // --csv; nullopt otherwise. Call after finish().
   std::optional<std::vector<std::string>> take_series() { return std::move(kept_series_); }

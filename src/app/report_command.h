@@ -1,4 +1,4 @@
-// report (issue 17): `pacer report`: JSON reports -> the HTML page (and CSV), or the
+// `pacer report`: JSON reports -> the HTML page (and CSV), or the
 // comparison of two runs. Main thread.
 #pragma once
 

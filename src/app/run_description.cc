@@ -60,7 +60,7 @@ std::string outputs_line(const Config& c) {
   return out;
 }
 
-// wire: where connections go and what responses get, when the options ask for more.
+// Where connections go and what responses get, when the options ask for more.
 std::string wire_line(const Config& c) {
   std::string out;
   if (!c.unix_socket_path.empty()) out += "Unix socket " + c.unix_socket_path;

@@ -51,11 +51,11 @@ enum RunOption : int {
   kHttp2, kHttp3, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
   kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
   kGiveUp,
-  kIo,  // uring's block
+  kIo,
   // Targets and request names (issue 15).
   kTargets, kTargetsOrder, kMaxNames,
   kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
-  kHtml, kCsv,  // report (issue 17)
+  kHtml, kCsv,
   kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
 };
 
@@ -108,7 +108,7 @@ constexpr std::array<OptionSpec, 61> kRunOptions{{
     {kCheckArgs, '\0', "check-args", false},
     {kJson, '\0', "json", true},
     {kGiveUp, '\0', "give-up", true},
-    {kIo, '\0', "io", true},  // uring's block
+    {kIo, '\0', "io", true},
     // Targets and request names (issue 15).
     {kTargets, '\0', "targets", true},
     {kTargetsOrder, '\0', "targets-order", true},
@@ -259,7 +259,7 @@ Status store(Result<T> parsed, Field& field) {
 Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
   Config& config = draft.config;
   switch (option.id) {
-    case kIo: return store(parse_io(option.value, option.flag), config.io);  // uring's block
+    case kIo: return store(parse_io(option.value, option.flag), config.io);
     case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
     case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
     case kDuration:
@@ -527,7 +527,7 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
 
   RunDraft draft;
   if (command == Command::kDemo) draft.config.duration_ns = kDemoDurationNs;
-  if (Status io = check_io_env(); !io) return io.error();  // PACER_IO (uring's block)
+  if (Status io = check_io_env(); !io) return io.error();  // PACER_IO
   for (const ScannedOption& option : scan.options) {
     if (Status applied = apply_run_option(option, draft); !applied) {
       return applied.error();
@@ -562,7 +562,7 @@ Result<Invocation> parse(const std::vector<std::string>& args, std::istream& std
   if (!args.empty() && args[0] == "report") return parse_report(all.subspan(1));
   auto run = !args.empty() && args[0] == "demo" ? parse_run(Command::kDemo, all.subspan(1), stdin_stream)
                                                  : parse_run(Command::kRun, all, stdin_stream);
-  if (run) run->run.command_line = quote_command_line(args);  // report: the HTML report's header
+  if (run) run->run.command_line = quote_command_line(args);  // the HTML report's header
   return run;
 }
 

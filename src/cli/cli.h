@@ -44,7 +44,7 @@ struct CertOptions {
   int valid_days = 30;
 };
 
-// report (issue 17): `pacer report`: which JSON reports to draw, and where.
+// `pacer report`: which JSON reports to draw, and where.
 struct ReportOptions {
   std::vector<std::string> paths;       // one run (several: its shards, merged), or two with --compare
   std::string output_path;              // -o: the HTML report
@@ -69,7 +69,7 @@ struct Invocation {
 // args: argv[1..]. stdin_stream is read only for `-b @-`.
 Result<Invocation> parse(const std::vector<std::string>& args, std::istream& stdin_stream);
 
-// report: argv[1..] as one shell command line ("pacer -c 10 'http://x/?a b'"):
+// argv[1..] as one shell command line ("pacer -c 10 'http://x/?a b'"):
 // arguments with characters a shell would read specially are single-quoted.
 std::string quote_command_line(const std::vector<std::string>& args);
 

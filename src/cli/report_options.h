@@ -1,4 +1,4 @@
-// report (issue 17): `pacer report [options] FILE...`: the options of the command that
+// `pacer report [options] FILE...`: the options of the command that
 // draws JSON reports as HTML (and CSV), or compares two. Main thread, at parse time.
 #pragma once
 

@@ -131,7 +131,7 @@ Status check_freeze_pair(const ServeDraft& draft) {
 }  // namespace
 
 Status parse_listen(std::string_view text, std::string_view flag, server::ServeConfig& serve) {
-  // wire: unix:PATH, for clients' --unix-socket.
+  // unix:PATH, for clients' --unix-socket.
   if (text.starts_with("unix:")) {
     const std::string_view path = text.substr(5);
     if (path.empty() || path.size() > net::kMaxUnixPathBytes) {

@@ -339,7 +339,7 @@ Exit: 0 drawn, 2 bad arguments or unreadable report, 3 a bound broken.
 )";
 }
 
-// The engine a run uses by default (--io auto; PACER_IO may set it). uring's block.
+// The engine a run uses by default (--io auto; PACER_IO may set it).
 std::string version_line() {
   const auto io = io::choose_engine(IoChoice::kAuto);
   if (!io) return "pacer " PACER_VERSION " [epoll; " + io.error().message + "]";

@@ -34,7 +34,6 @@ std::vector<OutputFile> Config::output_files() const {
   if (!output_path.empty()) files.push_back({"-o", output_path});
   if (!hgrm_path.empty()) files.push_back({"--hdr", hgrm_path});
   if (!timeseries_path.empty() && timeseries_path != "-") files.push_back({"--timeseries", timeseries_path});
-  // report (issue 17)
   if (!html_path.empty()) files.push_back({"--html", html_path});
   if (!csv_prefix.empty()) {
     for (const char* suffix : {"_stats.csv", "_history.csv", "_failures.csv"}) files.push_back({"--csv", csv_prefix + suffix});

@@ -96,7 +96,7 @@ struct OutputFile {
   std::string path;
 };
 
-// --io (uring's block): which I/O engine runs (io/select.h).
+// --io: which I/O engine runs (io/select.h).
 enum class IoChoice : std::uint8_t {
   kAuto,   // io_uring where this kernel allows it, else epoll (the report says why)
   kUring,  // io_uring or fail with the reason
@@ -158,7 +158,7 @@ struct Config {
   std::string tls_key_file;               // --key
   bool tls_resume = true;                 // false: --no-tls-resume (a full handshake every connect)
 
-  // wire (issue 15): where connections go, redirects, response decoding.
+  // Where connections go, redirects, response decoding.
   std::string unix_socket_path;           // --unix-socket: connect there instead of TCP (URL gives Host and path)
   int follow_redirects = 0;               // --follow-redirects N: same-origin hops per request; 0: off (as wrk)
   bool compressed = false;                // --compressed: ask for and decode gzip, deflate, br, zstd
@@ -189,7 +189,7 @@ struct Config {
   std::optional<std::uint64_t> test_request_count;    // the whole test's -n
   std::optional<std::int64_t> start_at_unix_ns;  // --start-at: begin the load at this wall-clock time
 
-  // I/O engine (uring's block): --io; PACER_IO decides what auto means (io/select.h).
+  // I/O engine: --io; PACER_IO decides what auto means (io/select.h).
   IoChoice io = IoChoice::kAuto;
   // Request names and targets (--targets, --targets-order, --max-names).
   std::uint64_t max_names = 1000;         // --max-names: distinct request names before "(other)"
@@ -207,7 +207,7 @@ struct Config {
   TimeNs refresh_ns = 100 * kNsPerMs;     // --refresh: how often the live view is redrawn
   bool plain = false;                     // --plain: plain progress lines, never the live view
   WebViewOptions web;                     // --web (live web view)
-  // report (issue 17): files written at the end of the run (and of an interrupted one).
+  // Files written at the end of the run (and of an interrupted one).
   std::string html_path;                  // --html FILE: the self-contained HTML report
   std::string csv_prefix;                 // --csv PREFIX: PREFIX_stats.csv, _history.csv, _failures.csv
   // The JSON report (and these files) carry the time series.

@@ -194,7 +194,7 @@ net::TlsClientOptions tls_options(const Config& config) {
 // h2c (prior knowledge): a server that speaks only HTTP/1.1 answers the preface in
 // HTTP/1.1. Said once, here, rather than as an error per request. The probe
 // connection is spent (its preface went out), so it is closed: the workers open their own.
-// Where connections go: the host's addresses, or the --unix-socket path (wire).
+// Where connections go: the host's addresses, or the --unix-socket path.
 Result<std::vector<net::Address>> resolve_target(const Config& config) {
   if (config.unix_socket_path.empty()) return net::resolve(config.target.host, config.target.port);
   auto address = net::unix_address(config.unix_socket_path);
@@ -266,7 +266,7 @@ void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stat
       if (r == nullptr) continue;  // this worker never saw the name
       e.counts.merge(r->counts);
       take_histogram(e.latency, r->latency);
-      take_histogram(e.ttfb, r->ttfb);  // wire
+      take_histogram(e.ttfb, r->ttfb);
     }
   }
 }
@@ -302,7 +302,7 @@ report::RunReport make_report(const Config& config) {
   r.targets_file = !config.targets_path.empty();
   r.targets_count = config.targets.size();
   r.targets_order = targets::targets_order_name(config.targets_order);
-  r.unix_socket = config.unix_socket_path;  // wire
+  r.unix_socket = config.unix_socket_path;
   r.follow_redirects = config.follow_redirects;
   r.compressed = config.compressed;
   r.slo = config.slo;
@@ -310,7 +310,7 @@ report::RunReport make_report(const Config& config) {
   r.shard_index = config.shard_index;
   r.shard_count = config.shard_count;
   r.shard_source = config.shard_source;
-  // uring's block: the engine --io picks (checked once per process; run() fails on an impossible --io uring).
+  // The engine --io picks (checked once per process; run() fails on an impossible --io uring).
   if (const auto io = io::choose_engine(config.io)) {
     r.io_engine = io::engine_name(io->kind);
     r.io_fallback = io->fallback;

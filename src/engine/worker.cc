@@ -137,7 +137,7 @@ void Worker::make_session(Connection& c) {
   const Config& config = *shared_.config;
   if (shared_.http2_request != nullptr) {
     auto h2 = std::make_unique<proto::Http2Session>(requests.http2(), shared_.slots_per_connection, *h2_memory_);
-    if (config.follow_redirects > 0 || config.compressed) {  // wire
+    if (config.follow_redirects > 0 || config.compressed) {
       h2->enable_wire(config.target, config.follow_redirects, config.compressed);
     }
     c.session = std::move(h2);
@@ -152,7 +152,7 @@ void Worker::make_session(Connection& c) {
   } else {
     session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
   }
-  if (config.follow_redirects > 0 || config.compressed) {  // wire
+  if (config.follow_redirects > 0 || config.compressed) {
     session->enable_wire(config.target, config.follow_redirects, config.compressed);
   }
   c.http1 = session.get();

@@ -183,7 +183,7 @@ class Worker final : io::Events {
   void handle_response(Connection& c, std::uint32_t token, int status);
   // Time to first byte: stamps the request's first response byte (the read's arrival), once.
   void handle_first_byte(Connection& c, std::uint32_t token);
-  // wire: a redirect followed (counted; the first byte is the final response's),
+  // A redirect followed (counted; the first byte is the final response's),
   // and what a response's body decoded to.
   void handle_redirect(Connection& c, std::uint32_t token);
   void handle_decoded(Connection& c, std::uint32_t token, std::uint64_t bytes);

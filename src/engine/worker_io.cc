@@ -285,7 +285,7 @@ void Worker::handle_request_failed(Connection& c, std::uint32_t token, proto::Re
   }
   RequestSlot& slot = release_slot(c, token);
   slot.free_ns = now_;
-  if (why == proto::RequestFailure::kRedirect || why == proto::RequestFailure::kDecode) {  // wire
+  if (why == proto::RequestFailure::kRedirect || why == proto::RequestFailure::kDecode) {
     if (result_.first_error.empty()) note_error(0, c.session->failure_detail());  // formatted only if kept
     count_error(slot, why == proto::RequestFailure::kRedirect ? &stats::ErrorCounts::redirect
                                                               : &stats::ErrorCounts::decode);

@@ -1,4 +1,4 @@
-// report (issue 17): `pacer report BASE.json CAND.json --compare`: each headline
+// `pacer report BASE.json CAND.json --compare`: each headline
 // figure's change from the baseline to the candidate, the --max-regression bounds
 // checked against them, the text table for stdout and the "pacer-compare" JSON the
 // HTML page draws (web/report.js). Pure; main thread.

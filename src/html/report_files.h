@@ -1,4 +1,4 @@
-// report (issue 17): the files drawn from a JSON report: the HTML page (--html,
+// The files drawn from a JSON report: the HTML page (--html,
 // `pacer report -o`) and the three CSV files (--csv). Both take the JSON report's
 // text, so a run and `pacer report` write the same files from the same data.
 // Main thread, at the end of a run or in `pacer report`.

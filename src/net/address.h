@@ -26,7 +26,7 @@ struct Address {
 // The longest Unix socket path an address holds (sun_path less its NUL).
 inline constexpr std::size_t kMaxUnixPathBytes = sizeof(sockaddr_un{}.sun_path) - 1;
 
-// wire: the address of a Unix domain stream socket (--unix-socket, pacer serve's
+// The address of a Unix domain stream socket (--unix-socket, pacer serve's
 // --listen unix:). The path is 1 to kMaxUnixPathBytes bytes (cli checks it); an
 // error names the path otherwise.
 Result<Address> unix_address(const std::string& path);

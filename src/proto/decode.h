@@ -1,4 +1,4 @@
-// Response body decoding for --compressed (wire): gzip and deflate (zlib),
+// Response body decoding for --compressed: gzip and deflate (zlib),
 // br (brotli) and zstd. A BodyDecoder counts the bytes a body decodes to and
 // throws them away (pacer never keeps a body), so a decompression bomb costs
 // time, not memory; the time is bounded by kMaxDecodedBytes per response, past

@@ -53,7 +53,7 @@ int ResponseParser::capture_bytes(std::string& into, const CaptureCap& cap, cons
 }
 
 // Each callback serves the capture (a script's response()) and the inspection
-// (wire: Location, Content-Encoding, body decoding), whichever the parser has.
+// (Location, Content-Encoding, body decoding), whichever the parser has.
 int ResponseParser::on_header_field(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
   if (self->inspect_ != nullptr) self->inspect_->name_piece(at, length);

@@ -97,7 +97,7 @@ class ResponseParser {
   void set_capture(ResponseCapture* capture) { capture_ = capture; }
   const ResponseCapture* capture() const { return capture_; }
 
-  // wire: from the next reset() on, hands each response's Location and
+  // From the next reset() on, hands each response's Location and
   // Content-Encoding headers and its body to `inspect` (outliving the parser);
   // a response it reads (ResponseInspect::reads) never becomes the known head.
   // nullptr (the default): nothing.

@@ -58,7 +58,7 @@ class Http1Session final : public Session {
     parser_.set_capture(capture);
     parser_.reset();
   }
-  // wire: follow redirects (follow_redirects > 0, depth 1 only) on target's
+  // Follow redirects (follow_redirects > 0, depth 1 only) on target's
   // origin and/or decode bodies (decode). Before reset(); the known head then
   // stands in only for responses neither reads (see ResponseParser::set_inspect).
   void enable_wire(const Target& target, int follow_redirects, bool decode);
@@ -80,10 +80,10 @@ class Http1Session final : public Session {
   std::size_t largest_request() const;  // the most bytes of one of requests_
   std::span<const char> gather_queued();
   static void on_begin(void* context);  // the oldest outstanding request's first response byte
-  // wire: the final response to `token` is complete: follows a redirect, or
+  // The final response to `token` is complete: follows a redirect, or
   // reports a decode failure, the decoded size and the response.
   void finish_response(std::uint32_t token, int status, bool keep_alive);
-  // wire: `token` failed; detail: why (a static string), nullptr: the Redirector's reason.
+  // `token` failed; detail: why (a static string), nullptr: the Redirector's reason.
   void fail_request(std::uint32_t token, RequestFailure why, const char* detail);
 
   Http1Bytes single_;                   // the one request of the first constructor
@@ -112,7 +112,7 @@ class Http1Session final : public Session {
   std::uint32_t batch_left_ = 0;    // submit_bytes(): responses still due for the oldest token
   bool closing_ = false;            // no new requests on this connection
   SessionEvents* events_ = nullptr; // during receive()/finish()
-  // wire (null unless enable_wire asked for them).
+  // Redirects and body inspection (null unless enable_wire asked for them).
   std::unique_ptr<ResponseInspect> inspect_;
   std::unique_ptr<Redirector> redirector_;
   bool chain_ = false;              // the oldest request's redirects may be followed

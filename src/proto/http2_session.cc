@@ -150,7 +150,7 @@ std::uint32_t Http2Session::capacity() const {
 void Http2Session::submit(std::uint32_t token, std::uint32_t target) {
   target_of_[token] = target;
   const Http2Request& request = requests_[target];
-  if (!redirectors_.empty()) redirectors_[token]->start_target(request.method(), request.path());  // wire: a new chain
+  if (!redirectors_.empty()) redirectors_[token]->start_target(request.method(), request.path());  // A new chain
   submit_stream(token, request.headers(), request.header_count(), request.has_body());
 }
 
@@ -236,7 +236,7 @@ std::int64_t Http2Session::token_of(std::int32_t stream_id) const {
 
 void Http2Session::complete(std::uint32_t token) {
   stream_of_[token] = 0;
-  if (!inspect_.empty()) {  // wire: --follow-redirects, --compressed
+  if (!inspect_.empty()) {  // --follow-redirects, --compressed
     if (follow_redirect(token)) return;
     ResponseInspect& inspect = *inspect_[token];
     if (!body_started_[token]) inspect.head_done();
@@ -274,7 +274,7 @@ int Http2Session::on_header(nghttp2_session*, const nghttp2_frame* frame, const 
                             void* user_data) {
   Http2Session& self = self_of(user_data);
   if (frame->hd.type != NGHTTP2_HEADERS) return 0;
-  if (!self.inspect_.empty() && (namelen != 7 || std::memcmp(name, ":status", 7) != 0)) {  // wire
+  if (!self.inspect_.empty() && (namelen != 7 || std::memcmp(name, ":status", 7) != 0)) {
     const std::int64_t token = self.token_of(frame->hd.stream_id);
     if (token >= 0) {
       self.inspect_[static_cast<std::size_t>(token)]->field({reinterpret_cast<const char*>(name), namelen},
@@ -316,7 +316,7 @@ int Http2Session::on_begin_headers(nghttp2_session*, const nghttp2_frame* frame,
   return 0;
 }
 
-// wire: --compressed: a stream's body, to its decoder (its coding is known by
+// --compressed: a stream's body, to its decoder (its coding is known by
 // its first DATA frame: every header block before it has been read).
 int Http2Session::on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream_id, const std::uint8_t* data,
                                 std::size_t len, void* user_data) {

@@ -11,7 +11,7 @@
 // queues unsent behind a write in flight (it never sends them). After a GOAWAY the session
 // takes no new requests (capacity 0): the worker reconnects once the rest complete.
 //
-// wire: with --follow-redirects a redirect's follow-up is a new stream under the
+// With --follow-redirects a redirect's follow-up is a new stream under the
 // same token (its header list the run's with :method and :path replaced); with
 // --compressed each token's body goes through its own decoder.
 //
@@ -54,7 +54,7 @@ class Http2Session final : public Session {
   bool finish(SessionEvents& events) override;
   bool cancel(std::uint32_t token) override;
   const char* error_reason() const override { return error_reason_; }
-  // wire: follow redirects (follow_redirects > 0) on target's origin, each
+  // Follow redirects (follow_redirects > 0) on target's origin, each
   // follow-up a new stream under the same token, and/or decode every stream's
   // body (decode; one decoder per stream slot, its codecs created on first use).
   // Before reset().
@@ -88,7 +88,7 @@ class Http2Session final : public Session {
   // A GOAWAY arrived: every request on a stream above its last_stream_id fails now
   // (kRefused when graceful, else kGoaway), sent or still queued in nghttp2.
   void refuse_unprocessed();
-  // wire: token's response is a redirect to follow: its follow-up is submitted
+  // The token's response is a redirect to follow: its follow-up is submitted
   // (true), or the chain failed (reported; true). False: not a followed redirect.
   bool follow_redirect(std::uint32_t token);
   // Submits token's request: the run's, or its redirect chain's current one.
@@ -118,10 +118,10 @@ class Http2Session final : public Session {
   bool broken_ = false;                    // nghttp2 failed: no new requests
   const char* error_reason_ = "";
   SessionEvents* events_ = nullptr;        // during receive()/finish()
-  std::vector<std::unique_ptr<ResponseInspect>> inspect_;  // wire: per token, with --follow-redirects or --compressed
-  std::vector<bool> body_started_;         // wire: per token, the decoder has its coding
-  std::vector<std::unique_ptr<Redirector>> redirectors_;  // wire: per token, with --follow-redirects only
-  std::vector<std::vector<nghttp2_nv>> follow_headers_;   // wire: per token, its follow-up's header list
+  std::vector<std::unique_ptr<ResponseInspect>> inspect_;  // per token, with --follow-redirects or --compressed
+  std::vector<bool> body_started_;         // per token, the decoder has its coding
+  std::vector<std::unique_ptr<Redirector>> redirectors_;  // per token, with --follow-redirects only
+  std::vector<std::vector<nghttp2_nv>> follow_headers_;   // per token, its follow-up's header list
   const char* failure_detail_ = "";
   const Redirector* failed_chain_ = nullptr;  // failure_detail_ == nullptr: the chain whose reason it is
 };

@@ -47,7 +47,7 @@ struct Http3Glue {
     if (token < 0) return 0;
     const nghttp3_vec n = nghttp3_rcbuf_get_buf(name);
     if (n.len != 7 || std::memcmp(n.base, ":status", 7) != 0) return 0;
-    // Time to first byte (wire): a head's :status, interim heads too (the engine keeps the first).
+    // Time to first byte: a head's :status, interim heads too (the engine keeps the first).
     if (s.events_ != nullptr) s.events_->on_first_byte(static_cast<std::uint32_t>(token));
     const nghttp3_vec v = nghttp3_rcbuf_get_buf(value);
     int status = -1;  // malformed unless three digits 100-599

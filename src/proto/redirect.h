@@ -1,4 +1,4 @@
-// --follow-redirects N (wire): what to send after a 301, 302, 303, 307 or 308.
+// --follow-redirects N: what to send after a 301, 302, 303, 307 or 308.
 // The follow-up request is built from the bytes of the request that got the
 // redirect (whatever built those: the command line, a target), with RFC 9110's
 // rules: 303 becomes GET (HEAD stays HEAD); 301 and 302 turn POST into GET, as

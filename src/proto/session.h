@@ -24,7 +24,7 @@ enum class RequestFailure : std::uint8_t {
   kGoaway,       // HTTP/2: a GOAWAY with an error code refused the stream before processing it
   kRefused,      // HTTP/2: a graceful GOAWAY (NO_ERROR) refused the stream: not processed, safe to send again
   kMalformed,    // HTTP/2: the response is malformed (a :status not three digits 100-599); the stream is reset
-  // wire (issue 15); Session::failure_detail() says why:
+  // Session::failure_detail() says why:
   kRedirect,     // --follow-redirects: the redirect could not be followed (another origin, a loop, too many hops)
   kDecode,       // --compressed: the body did not decode
 };
@@ -38,16 +38,16 @@ class SessionEvents {
   // HTTP/1.1 with a script whose request() returned several requests under one
   // token: each response but the last (which comes as on_response).
   virtual void on_batch_response(std::uint32_t /*token*/, int /*status*/) {}
-  // Time to first byte (wire): the first byte of a response to `token` is in the
+  // Time to first byte: the first byte of a response to `token` is in the
   // bytes this receive() was given (HTTP/1.1: the status line of any response,
   // interim ones too; HTTP/2: the first HEADERS frame of its stream). May fire
   // more than once per request (a 100 Continue, then the final response); the
   // engine keeps the first since the request was (re)sent.
   virtual void on_first_byte(std::uint32_t /*token*/) {}
-  // wire: --follow-redirects: `token` got a redirect, and its follow-up request is
+  // --follow-redirects: `token` got a redirect, and its follow-up request is
   // queued on the same connection (the token stays in flight).
   virtual void on_redirect(std::uint32_t /*token*/) {}
-  // wire: --compressed: the final response to `token` decoded to `bytes` (just before its on_response).
+  // --compressed: the final response to `token` decoded to `bytes` (just before its on_response).
   virtual void on_decoded(std::uint32_t /*token*/, std::uint64_t /*bytes*/) {}
 
  protected:
@@ -95,7 +95,7 @@ class Session {
   // Why the last receive()/finish() failed (a static string).
   virtual const char* error_reason() const = 0;
 
-  // wire: why the last on_request_failed(kRedirect or kDecode) request failed;
+  // Why the last on_request_failed(kRedirect or kDecode) request failed;
   // valid until the next receive().
   virtual const char* failure_detail() const { return ""; }
 };

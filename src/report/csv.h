@@ -1,4 +1,4 @@
-// report (issue 17): --csv PREFIX, the run as three CSV files in Locust's shape (so a
+// --csv PREFIX, the run as three CSV files in Locust's shape (so a
 // Locust user's spreadsheet needs only a column rename; docs/output.md lists the
 // columns). Made from the JSON report's text, like the HTML report: one data path.
 // Times in milliseconds (Locust's unit) with six decimals, i.e. exact nanoseconds.

@@ -48,7 +48,7 @@ std::string error_classes_lines(const stats::ErrorCounts& e) {
 }
 
 // With --latency: the name's latency distribution, and its time to first byte
-// beside it (wire) when the report has one (reports before TTFB have none).
+// beside it when the report has one (reports before TTFB have none).
 std::string distribution_lines(const EndpointReport& e) {
   const bool ttfb = e.ttfb.total_count() > 0;
   std::string out = ttfb ? "    Latency Distribution (total, first byte)\n" : "    Latency Distribution\n";
@@ -118,7 +118,7 @@ Status merge_endpoints(RunReport& into, const RunReport& from, const std::string
     if (it->latency.merge_checked(e.latency) != stats::Histogram::MergeOutcome::kMerged) {
       return bad_input(fmt::format("{}: endpoints[\"{}\"].latency: the histograms cannot be merged", source, e.name));
     }
-    if (it->ttfb.merge_checked(e.ttfb) != stats::Histogram::MergeOutcome::kMerged) {  // wire
+    if (it->ttfb.merge_checked(e.ttfb) != stats::Histogram::MergeOutcome::kMerged) {
       return bad_input(fmt::format("{}: endpoints[\"{}\"].ttfb: the histograms cannot be merged", source, e.name));
     }
   }

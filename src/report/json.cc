@@ -96,7 +96,7 @@ json shard_json(const RunReport& r) {
   };
 }
 
-// wire (issue 15): its options, only when given (older readers see what they knew).
+// Its options, only when given (older readers see what they knew).
 void add_wire_config(json& c, const RunReport& r) {
   if (!r.unix_socket.empty()) c["unix_socket"] = r.unix_socket;
   if (r.follow_redirects > 0) c["follow_redirects"] = r.follow_redirects;
@@ -129,7 +129,7 @@ json config_json(const RunReport& r) {
       {"shard", shard_json(r)},
   };
   if (!r.shard_source.empty()) c["shard"]["source"] = r.shard_source;
-  if (!r.io_engine.empty()) c["io_engine"] = r.io_engine;        // uring's block
+  if (!r.io_engine.empty()) c["io_engine"] = r.io_engine;
   if (!r.io_fallback.empty()) c["io_fallback"] = r.io_fallback;
   if (r.targets_count > 0) c["targets"] = {{"count", r.targets_count}, {"order", r.targets_order}};  // issue 15
   add_wire_config(c, r);
@@ -167,13 +167,13 @@ json endpoints_json(const RunReport& r) {
     item["errors"] = std::move(errors);
     item["completed_per_s"] = secs > 0 ? static_cast<double>(c.responses) / secs : 0.0;
     item["latency"] = summary(e.latency, nullptr);
-    item["ttfb"] = summary(e.ttfb, nullptr);  // wire
+    item["ttfb"] = summary(e.ttfb, nullptr);
     out.push_back(std::move(item));
   }
   return out;
 }
 
-// report (issue 17): the command line, and the time series (--timeseries, --html):
+// The command line, and the time series (--timeseries, --html):
 // each interval's NDJSON object with its histogram. Both absent when not known.
 void add_report_fields(json& out, const RunReport& r) {
   if (!r.command_line.empty()) out["command_line"] = r.command_line;
@@ -232,7 +232,7 @@ std::string render_json(const RunReport& r) {
       {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
       {"connect_time", summary(r.connect, nullptr)},
       {"tls_handshake_time", summary(r.tls_handshake, nullptr)},
-      {"ttfb", summary(r.ttfb, nullptr)},  // wire: time to first byte
+      {"ttfb", summary(r.ttfb, nullptr)},  // time to first byte
       // Per-thread requests/second, one sample per 100 ms: what `pacer merge` needs
       // to print wrk's Req/Sec row for several shards.
       {"req_per_s", {{"histogram", stats::encode_v2_base64(r.rate_samples)}}},

@@ -166,11 +166,11 @@ void read_config(const Field& c, RunReport& r) {
     r.targets_count = c.at("targets").at("count").count();
     r.targets_order = c.at("targets").at("order").string();
   }
-  if (c.has("io_engine")) r.io_engine = c.at("io_engine").string();      // uring's block (optional: older reports)
+  if (c.has("io_engine")) r.io_engine = c.at("io_engine").string();  // optional: older reports
   if (c.has("io_fallback")) r.io_fallback = c.at("io_fallback").string();
   r.record_timeouts = c.at("record_timeouts").boolean();
   r.load_model = parse_load_model(c.at("load_model"));
-  if (c.has("unix_socket")) r.unix_socket = c.at("unix_socket").string();  // wire
+  if (c.has("unix_socket")) r.unix_socket = c.at("unix_socket").string();
   if (c.has("follow_redirects")) r.follow_redirects = c.at("follow_redirects").positive_int();
   if (c.has("compressed")) r.compressed = c.at("compressed").boolean();
   if (c.has("shard")) read_shard(c.at("shard"), r);  // optional: reports from before --shard have none
@@ -227,8 +227,8 @@ void read_counts(const Field& root, stats::Counters& c) {
   if (errors.has("unsent")) e.unsent = errors.at("unsent").count();  // older reports counted them as timeouts
   if (errors.has("stream_reset")) e.stream_reset = errors.at("stream_reset").count();
   if (errors.has("goaway")) e.goaway = errors.at("goaway").count();
-  if (errors.has("redirect")) e.redirect = errors.at("redirect").count();  // wire: only with --follow-redirects
-  if (errors.has("decode")) e.decode = errors.at("decode").count();        // wire: only with --compressed
+  if (errors.has("redirect")) e.redirect = errors.at("redirect").count();  // only with --follow-redirects
+  if (errors.has("decode")) e.decode = errors.at("decode").count();        // only with --compressed
   if (counts.has("redirects")) c.redirects = counts.at("redirects").count();
   if (counts.has("bytes_decoded")) c.bytes_decoded = counts.at("bytes_decoded").count();
   if (errors.has("quic")) e.quic = errors.at("quic").count();  // HTTP/3; absent before it existed
@@ -293,11 +293,11 @@ void read_endpoints(const Field& root, RunReport& r) {
     }
     if (e.counts.errors.status > e.counts.responses) errors.at("status").fail("more status errors than responses");
     read_summary(item.at("latency"), e.latency, nullptr);
-    if (item.has("ttfb")) read_summary(item.at("ttfb"), e.ttfb, nullptr);  // wire: absent from older reports
+    if (item.has("ttfb")) read_summary(item.at("ttfb"), e.ttfb, nullptr);  // absent from older reports
   }
 }
 
-// report (issue 17): the command line and the time series, both optional. Each
+// The command line and the time series, both optional. Each
 // interval is kept as its JSON text; its histogram is decoded when merged.
 void read_report_fields(const Field& root, RunReport& r) {
   if (root.has("command_line") && !root.at("command_line").is_null()) r.command_line = root.at("command_line").string();
@@ -341,7 +341,7 @@ RunReport read_report(const json& doc) {
   }
   read_summary(root.at("connect_time"), r.connect, nullptr);
   read_summary(root.at("tls_handshake_time"), r.tls_handshake, nullptr);
-  if (root.has("ttfb")) read_summary(root.at("ttfb"), r.ttfb, nullptr);  // wire: absent from older reports
+  if (root.has("ttfb")) read_summary(root.at("ttfb"), r.ttfb, nullptr);  // absent from older reports
   if (root.has("req_per_s")) read_histogram(root.at("req_per_s").at("histogram"), r.rate_samples);
   const Field first_error = root.at("first_error");
   if (!first_error.is_null()) r.first_error = first_error.string();

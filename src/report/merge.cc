@@ -210,7 +210,7 @@ Result<RunReport> merge_reports(const std::vector<RunReport>& shards, const std:
     merged.shards_covered = shards[0].shard_count - static_cast<int>(info.missing_shards.size());
   }
   merged.merge = std::move(info);
-  // report: the time series, interval by interval, when every shard kept one.
+  // The time series, interval by interval, when every shard kept one.
   auto series = merge_timeseries(shards, labels);
   if (!series) return series.error();
   merged.timeseries = std::move(*series);

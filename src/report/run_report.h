@@ -37,7 +37,7 @@ struct EndpointReport {
   std::string name;
   stats::NameCounts counts;
   stats::Histogram latency = stats::Histogram::for_latency_ns();  // t_done - t_sched, timeouts censored
-  stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // wire: first response byte - t_send
+  stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // first response byte - t_send
 };
 
 struct RunReport {
@@ -75,13 +75,13 @@ struct RunReport {
   int test_connections = 0;                // the whole test's -c (0: unknown, an older report)
   std::optional<std::uint64_t> test_request_count;  // the whole test's -n
   std::optional<MergeInfo> merge;          // set by pacer merge
-  // wire (issue 15): what the run asked of the wire.
+  // What the run asked of the wire.
   std::string unix_socket;                 // --unix-socket ("" over TCP)
   int follow_redirects = 0;                // --follow-redirects N (0: off)
   bool compressed = false;                 // --compressed
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
-  // The I/O engine (uring's block): "io_uring" or "epoll" ("" in older reports),
+  // The I/O engine: "io_uring" or "epoll" ("" in older reports),
   // and why --io auto ran on epoll ("" when it did not fall back).
   std::string io_engine;
   std::string io_fallback;
@@ -100,7 +100,7 @@ struct RunReport {
   stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();    // TCP connected -> TLS handshake done
   stats::Histogram service = stats::Histogram::for_latency_ns();          // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();      // t_send - t_sched (open model)
-  stats::Histogram ttfb = stats::Histogram::for_latency_ns();             // wire: first response byte - t_send
+  stats::Histogram ttfb = stats::Histogram::for_latency_ns();             // first response byte - t_send
   stats::Histogram rate_samples = make_rate_histogram();                  // per thread, per 100 ms
   // Per request name, in the order the names were first seen (formatters sort).
   std::vector<EndpointReport> endpoints;
@@ -110,7 +110,7 @@ struct RunReport {
   std::size_t targets_count = 0;           // --targets: how many targets the file held (0: not known)
   std::string targets_order;               // --targets-order ("round-robin", "random", "weighted")
 
-  // report (issue 17): the time series, kept with --timeseries or --html: each
+  // The time series, kept with --timeseries or --html: each
   // interval's NDJSON object (report/interval_report.h) with its V2 histogram, in
   // order, as compact JSON text, so whatever fields the lines carry come along.
   // nullopt: not kept (the JSON report then has no "timeseries").

@@ -243,8 +243,8 @@ std::string errors_text(const RunReport& r) {
     classes.insert(classes.end(), {{"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent}});
   }
   if (r.protocol == "h2") classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}});
-  if (r.follow_redirects > 0) classes.push_back({"redirect", e.redirect});  // wire
-  if (r.compressed) classes.push_back({"decode", e.decode});                // wire
+  if (r.follow_redirects > 0) classes.push_back({"redirect", e.redirect});
+  if (r.compressed) classes.push_back({"decode", e.decode});
   if (r.protocol == "h3") {  // HTTP/3
     classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"quic", e.quic}});
   }
@@ -269,7 +269,7 @@ std::string avg_p99_max(const stats::Histogram& h) {
                      format_time_ns(static_cast<double>(h.max())));
 }
 
-// wire (issue 15): redirects followed and decoded bytes, when asked for.
+// Redirects followed and decoded bytes, when asked for.
 void append_wire_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
   if (r.follow_redirects > 0) {
@@ -291,7 +291,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (r.connect.total_count() > 0) {
     out += labelled("Connect:", fmt::format("{} ({} connections opened)", avg_p99_max(r.connect), c.connects));
   }
-  if (r.ttfb.total_count() > 0) {  // wire: time to first byte, beside the total
+  if (r.ttfb.total_count() > 0) {  // time to first byte, beside the total
     out += labelled("TTFB:", fmt::format("{} (send to first byte)", avg_p99_max(r.ttfb)));
   }
   append_wire_lines(out, r);
@@ -349,7 +349,7 @@ std::string render_header(const RunReport& r) {
     out += fmt::format("  {} target{} from --targets, {}\n", r.targets_count, r.targets_count == 1 ? "" : "s",
                        r.targets_order);
   }
-  // uring's block: --io auto that could not use io_uring says so.
+  // --io auto that could not use io_uring says so.
   if (!r.io_fallback.empty()) out += fmt::format("  I/O on {} ({})\n", r.io_engine, r.io_fallback);
   return out;
 }

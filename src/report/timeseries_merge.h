@@ -1,4 +1,4 @@
-// report (issue 17): the JSON report's time series ("timeseries": one object per
+// The JSON report's time series ("timeseries": one object per
 // interval, the fields of the --timeseries NDJSON lines plus each interval's V2
 // histogram) read back and merged across shards. Pure; main thread.
 #pragma once

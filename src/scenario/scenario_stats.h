@@ -1,4 +1,4 @@
-// What a scenario run adds to the report (issue 16): the Tasks table (per task:
+// What a scenario run adds to the report: the Tasks table (per task:
 // count, failures, duration from its scheduled start to its end), the `check`
 // and `script` error classes counted per request name and per task, the first
 // messages of each, and per-name request counts. Each worker keeps one

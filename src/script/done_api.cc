@@ -107,8 +107,8 @@ void push_summary(lua_State* L, const report::RunReport& report) {
   set_number(L, "deadline", c.errors.deadline);
   set_number(L, "backlog", c.errors.backlog);
   set_number(L, "unsent", c.errors.unsent);
-  set_number(L, "redirect", c.errors.redirect);  // wire
-  set_number(L, "decode", c.errors.decode);      // wire
+  set_number(L, "redirect", c.errors.redirect);
+  set_number(L, "decode", c.errors.decode);
   lua_setfield(L, -2, "errors");
   lua_newtable(L);  // pacer: responses by status code, without defining response()
   for (std::size_t code = 0; code < c.status_counts.size(); ++code) {

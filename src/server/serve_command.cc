@@ -42,7 +42,7 @@ int run_serve(const ServeConfig& config) {
   }
   const std::string host = config.listen_host.empty() ? "0.0.0.0" : config.listen_host;
   const bool is_ipv6 = host.find(':') != std::string::npos;
-  if (!config.unix_path.empty()) {  // wire: a client reaches it with --unix-socket PATH
+  if (!config.unix_path.empty()) {  // A client reaches it with --unix-socket PATH
     fmt::print("pacer serve: listening on unix:{} ({}://localhost/ with --unix-socket)\n", config.unix_path,
                config.is_tls() ? "https" : "http");
   } else {

@@ -11,7 +11,7 @@ namespace pacer::server {
 struct ServeConfig {
   std::string listen_host = "127.0.0.1";
   std::uint16_t listen_port = 8080;   // 0: pick a free port (printed at start)
-  std::string unix_path;              // wire: --listen unix:PATH: a Unix domain socket instead (host, port unused)
+  std::string unix_path;              // --listen unix:PATH: a Unix domain socket instead (host, port unused)
   int threads = 2;
   TimeNs freeze_at_ns = -1;           // <0: no freeze; else measured from the first request
   TimeNs freeze_for_ns = 0;

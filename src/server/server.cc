@@ -28,7 +28,7 @@ std::string host_port(const std::string& host, std::uint16_t port) {
   return host.find(':') == std::string::npos ? fmt::format("{}:{}", host, port) : fmt::format("[{}]:{}", host, port);
 }
 
-// wire: --listen unix:PATH. A socket file left by an earlier server is replaced;
+// --listen unix:PATH. A socket file left by an earlier server is replaced;
 // any other file at PATH is not touched.
 Result<UniqueFd> listen_on_unix(const ServeConfig& config) {
   const std::string& path = config.unix_path;

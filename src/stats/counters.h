@@ -32,7 +32,6 @@ struct ErrorCounts {
   std::uint64_t unsent = 0;     // open model: waited in the backlog past --timeout, never written
   std::uint64_t stream_reset = 0;  // HTTP/2: the server reset the request's stream (RST_STREAM)
   std::uint64_t goaway = 0;        // HTTP/2: the server's GOAWAY refused the request's stream
-  // wire (issue 15):
   std::uint64_t redirect = 0;      // --follow-redirects: another origin, a loop, too many hops, a bad Location
   std::uint64_t decode = 0;        // --compressed: a body that did not decode
   std::uint64_t quic = 0;          // HTTP/3: the QUIC connection closed (transport/application error, idle) under the request
@@ -51,8 +50,8 @@ struct ErrorCounts {
       {"unsent", &ErrorCounts::unsent},
       {"stream_reset", &ErrorCounts::stream_reset},
       {"goaway", &ErrorCounts::goaway},
-      {"redirect", &ErrorCounts::redirect},  // wire
-      {"decode", &ErrorCounts::decode},      // wire
+      {"redirect", &ErrorCounts::redirect},
+      {"decode", &ErrorCounts::decode},
       {"quic", &ErrorCounts::quic},
       {"status", &ErrorCounts::status},
   }};
@@ -84,7 +83,6 @@ struct Counters {
   std::uint64_t scheduled = 0;          // open model: recorded arrivals the schedule produced
   std::uint64_t peak_backlog = 0;       // open model: most arrivals waiting for a connection at once
                                         // (merge: the sum of the workers' peaks, an upper bound)
-  // wire (issue 15):
   std::uint64_t redirects = 0;          // --follow-redirects: redirects followed (recorded requests)
   std::uint64_t bytes_decoded = 0;      // --compressed: what the recorded responses' bodies decoded to
   ErrorCounts errors;
@@ -101,8 +99,8 @@ struct Counters {
       {"tls_resumed", &Counters::tls_resumed},
       {"scheduled", &Counters::scheduled},
       {"peak_backlog", &Counters::peak_backlog},
-      {"redirects", &Counters::redirects},          // wire
-      {"bytes_decoded", &Counters::bytes_decoded},  // wire
+      {"redirects", &Counters::redirects},
+      {"bytes_decoded", &Counters::bytes_decoded},
   }};
 
   // Responses with a status below 400.

@@ -27,7 +27,7 @@ void NameRecorder::prepare(std::size_t count) {
   }
   for (std::size_t id = 0; id < count; ++id) {
     if (!records_[id].latency) records_[id].latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
-    if (!records_[id].ttfb) records_[id].ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());  // wire
+    if (!records_[id].ttfb) records_[id].ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());
   }
 }
 

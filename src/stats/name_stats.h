@@ -59,7 +59,7 @@ struct NameIntervalCounts {
 struct NameRecord {
   NameCounts counts;
   std::unique_ptr<Histogram> latency;  // t_done - t_sched, timeouts at their censored value
-  std::unique_ptr<Histogram> ttfb;     // wire: first response byte - t_send (responses only)
+  std::unique_ptr<Histogram> ttfb;     // first response byte - t_send (responses only)
 };
 
 class NameRecorder {
@@ -82,7 +82,7 @@ class NameRecorder {
     if (!r.latency) r.latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
     r.latency->record_n(latency_ns, count);
   }
-  // wire: time to first byte, as record_latency.
+  // Time to first byte, as record_latency.
   void record_ttfb(NameId id, std::int64_t ttfb_ns) {
     NameRecord& r = record(id);
     if (!r.ttfb) r.ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());

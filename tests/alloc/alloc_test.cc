@@ -118,7 +118,7 @@ TEST(Allocations, RequestsAfterSetupAllocateNothing) {
   }
 }
 
-// wire: following pacer serve's /redirect (302 to /) builds each follow-up into
+// Following pacer serve's /redirect (302 to /) builds each follow-up into
 // the session's reserved buffers; --compressed inspects every head and body.
 TEST(Allocations, FollowedRedirectsAndInspectedBodiesAllocateNothingPerRequest) {
   auto srv = testing::start_loopback_server(1);
