@@ -45,10 +45,11 @@
 
   const COLORS = ['#1f6fd1', '#d1481f', '#2a9d3a', '#8a3fd1', '#c49a00', '#0a9aa8', '#d11f86', '#555'];
   // Every error class, in stats::ErrorCounts::kFields' order (redirect and decode
-  // are in a report only when they occurred); a class a newer report adds follows
-  // where a page reads the keys (report.js).
+  // are in a report only when they occurred), then a scenario's (check, script:
+  // ScenarioErrorCounts); a class a newer report adds follows where a page reads
+  // the keys (report.js).
   const ERROR_CLASSES = ['connect', 'tls', 'read', 'write', 'timeout', 'parse', 'deadline', 'backlog', 'unsent',
-    'stream_reset', 'goaway', 'redirect', 'decode', 'quic', 'status'];
+    'stream_reset', 'goaway', 'redirect', 'decode', 'quic', 'status', 'check', 'script'];
   const charts = [];
 
   // ---- Number formats ----------------------------------------------------------

@@ -24,6 +24,7 @@ struct IntervalSnapshot {
   std::uint64_t completed = 0;
   std::uint64_t scheduled = 0;
   stats::ErrorCounts errors;
+  stats::ScenarioErrorCounts scenario_errors;  // --scenario: the interval's check and script errors
   stats::Histogram latency = stats::Histogram::for_latency_ns();
   TimeNs end_ns = 0;  // when the worker closed it (monotonic)
   // Gauges, read when the worker closed the interval.

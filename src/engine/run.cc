@@ -131,6 +131,7 @@ class IntervalCollector {
     out.start_ns = static_cast<TimeNs>(next_) * shared_.interval_ns;
     out.start_unix_ns = shared_.start_unix_ns + (shared_.record_from_ns - shared_.start_ns) + out.start_ns;
     TimeNs end = shared_.record_from_ns + out.start_ns;
+    stats::ScenarioErrorCounts scenario_errors;
     for (auto& w : workers_) {
       IntervalRing& ring = *w->intervals();
       if (ring.published() <= next_) continue;
@@ -139,6 +140,7 @@ class IntervalCollector {
       out.completed += s.completed;
       out.scheduled += s.scheduled;
       out.errors.merge(s.errors);
+      scenario_errors.merge(s.scenario_errors);
       out.open_connections += s.open_connections;
       out.backlog += s.backlog;
       out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
@@ -160,6 +162,7 @@ class IntervalCollector {
       const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
       out.target_rate_per_s = share_.rate(profile_->mean_rate_per_s(from, from + out.duration_ns));
     }
+    if (shared_.config->is_scenario()) out.scenario_errors = scenario_errors;
     out.latency = &merged_;
     out.names = merged_names_;
     out.name_table = names_;

@@ -19,6 +19,7 @@
 #include "proto/http2_session.h"
 #include "report/run_report.h"
 #include "report/units.h"
+#include "scenario/users.h"
 
 namespace pacer::engine {
 
@@ -212,11 +213,12 @@ void Worker::run() {
   if (users_) {
     users_->stop();  // on_stop
     users_->name_rows();
-    result_.scenario = std::move(users_->stats());
   }
   // The last interval closes before the connections do, so its gauges are the
-  // run's last state rather than the teardown's (closing counts nothing).
+  // run's last state rather than the teardown's (closing counts nothing), and
+  // after on_stop, so its script errors are in it.
   if (intervals_) close_intervals(true);
+  if (users_) result_.scenario = std::move(users_->stats());
   for (auto& c : connections_) close_connection(*c);
   done_.store(true, std::memory_order_release);
 }
@@ -242,6 +244,12 @@ void Worker::close_intervals(bool final) {
     slot.scheduled = c.scheduled - at_interval_start_.scheduled;
     slot.errors = c.errors;
     slot.errors.subtract(at_interval_start_.errors);
+    if (users_) {
+      const scenario::ScenarioStats& s = users_->stats();
+      slot.scenario_errors = {s.check - scenario_errors_at_interval_start_.check,
+                              s.script - scenario_errors_at_interval_start_.script};
+      scenario_errors_at_interval_start_ = {s.check, s.script};
+    }
     slot.end_ns = final ? now_ : next_interval_ns_;
     slot.open_connections = count_open_connections();
     slot.backlog = backlog_.size() + (users_ ? users_->backlog_size() : 0);  // scenarios: tasks waiting for a user

@@ -316,6 +316,7 @@ class Worker final : io::Events {
   std::unique_ptr<IntervalRing> intervals_;
   IntervalSnapshot* filling_ = nullptr;      // the ring slot the current interval records into
   stats::Counters at_interval_start_;
+  stats::ScenarioErrorCounts scenario_errors_at_interval_start_;  // --scenario
   TimeNs next_interval_ns_ = std::numeric_limits<TimeNs>::max();
   std::atomic<bool> done_{false};
 };

@@ -60,6 +60,9 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
       {"latency_ns", interval_latency_json(h)},
   };
+  if (in.scenario_errors) {
+    for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *in.scenario_errors.*f.member;
+  }
   out["endpoints"] = json::object();
   for (std::size_t id = 0; id < in.names.size() && in.name_table != nullptr; ++id) {
     const stats::NameIntervalCounts& n = in.names[id];

@@ -29,6 +29,7 @@ struct IntervalReport {
   std::uint64_t scheduled = 0;              // open model: arrivals the schedule produced
   std::optional<double> target_rate_per_s;  // open model: the schedule's rate over the interval
   stats::ErrorCounts errors;
+  std::optional<stats::ScenarioErrorCounts> scenario_errors;  // --scenario only
   const stats::Histogram* latency = nullptr;
   // Gauges at the interval's end (summed over workers; the lag is the largest).
   std::uint64_t open_connections = 0;
@@ -52,7 +53,8 @@ struct IntervalReport {
 // target_rate_per_s (null in the closed loop), achieved_rate_per_s (every rate
 // is its count over duration_s),
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
-// in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class, latency_ns {count, p50, p90, p99, max},
+// in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class (a
+// scenario's check and script after them), latency_ns {count, p50, p90, p99, max},
 // endpoints {name: {completed, errors}} (the names with any in the interval), and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
 // A shard's lines (shard_count > 1) carry "shard": {"index", "count"}: their

@@ -27,6 +27,10 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.completed += in.completed;
   sum_.scheduled += in.scheduled;
   sum_.errors.merge(in.errors);
+  if (in.scenario_errors) {
+    if (!sum_.scenario_errors) sum_.scenario_errors.emplace();
+    sum_.scenario_errors->merge(*in.scenario_errors);
+  }
   if (in.target_rate_per_s) {
     has_target_ = true;
     target_arrivals_ += *in.target_rate_per_s * static_cast<double>(in.duration_ns) / 1e9;

@@ -70,6 +70,23 @@ struct ErrorCounts {
   }
 };
 
+// A scenario's own error classes (docs/scenarios.md): `check` (u:fail on a
+// request) and `script` (an uncaught Lua error). Not transport failures, so not in
+// ErrorCounts (a check may fail a request that has its response): the report's
+// scenario object has the run's, each interval its own.
+struct ScenarioErrorCounts {
+  std::uint64_t check = 0;
+  std::uint64_t script = 0;
+
+  static constexpr std::array<CountField<ScenarioErrorCounts>, 2> kFields{{
+      {"check", &ScenarioErrorCounts::check},
+      {"script", &ScenarioErrorCounts::script},
+  }};
+  void merge(const ScenarioErrorCounts& o) {
+    for (const auto& f : kFields) this->*f.member += o.*f.member;
+  }
+};
+
 constexpr int kMaxStatusCode = 999;
 
 struct Counters {

@@ -24,12 +24,22 @@ LatencyFigures latency_figures(const stats::Histogram& h) {
   return out;
 }
 
-std::string error_list(const stats::ErrorCounts& e) {
-  std::string list;
-  for (const auto& f : stats::ErrorCounts::kFields) {
-    const std::uint64_t count = e.*f.member;
+namespace {
+
+template <typename Counts>
+void append_classes(std::string& list, const Counts& counts) {
+  for (const auto& f : Counts::kFields) {
+    const std::uint64_t count = counts.*f.member;
     if (count > 0) list += (list.empty() ? "" : ", ") + std::string(f.name) + " " + std::to_string(count);
   }
+}
+
+}  // namespace
+
+std::string error_list(const stats::ErrorCounts& e, const stats::ScenarioErrorCounts& scenario) {
+  std::string list;
+  append_classes(list, e);
+  append_classes(list, scenario);
   return list;
 }
 
@@ -39,6 +49,7 @@ void DashboardModel::on_refresh(const report::IntervalReport& in) {
   state_.completed += in.completed;
   state_.sent += in.sent;
   state_.errors.merge(in.errors);
+  if (in.scenario_errors) state_.scenario_errors.merge(*in.scenario_errors);
   state_.measured_ns = in.start_ns + in.duration_ns;
   state_.elapsed_ns = std::max(state_.elapsed_ns, state_.run.warmup_ns + state_.measured_ns);
   state_.average_rate_per_s = per_second(state_.completed, state_.measured_ns);

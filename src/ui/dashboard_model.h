@@ -48,8 +48,9 @@ struct LatencyFigures {
 };
 LatencyFigures latency_figures(const stats::Histogram& h);
 
-// The non-zero error classes, "timeout 2, status 5"; empty when there is none.
-std::string error_list(const stats::ErrorCounts& errors);
+// The non-zero error classes, "timeout 2, status 5" (a scenario's "check 1,
+// script 1" after them); empty when there is none.
+std::string error_list(const stats::ErrorCounts& errors, const stats::ScenarioErrorCounts& scenario = {});
 
 // One sparkline point: one --interval of the run.
 struct HistoryPoint {
@@ -78,6 +79,7 @@ struct DashboardSnapshot {
   // Whole run so far.
   LatencyFigures run_latency;
   stats::ErrorCounts errors;
+  stats::ScenarioErrorCounts scenario_errors;  // --scenario
   // Gauges at the last refresh.
   std::uint64_t open_connections = 0;
   std::uint64_t backlog = 0;

@@ -213,7 +213,7 @@ Line bottleneck_line(const report::Capacity& c, const RenderOptions& o) {
 }
 
 Line errors_line(const DashboardSnapshot& s) {
-  const std::string list = error_list(s.errors);
+  const std::string list = error_list(s.errors, s.scenario_errors);
   if (list.empty()) return {{label("Errors")}, {"none"}};
   // One span per class ("timeout 12," then " status 3"), so a narrow view wraps between them.
   Line line{{label("Errors")}};

@@ -12,9 +12,15 @@ namespace {
 
 std::string time_text(std::int64_t ns) { return report::format_time_ns(static_cast<double>(ns)); }
 
-std::string errors_text(const stats::ErrorCounts& e) {
+// The requests that failed, by class; a scenario's check and script errors are
+// listed after them (a check may fail a request already counted).
+std::string errors_text(const report::IntervalReport& in) {
+  const stats::ErrorCounts& e = in.errors;
   const std::uint64_t total = e.socket_total() + e.status;
-  return total == 0 ? "errors 0" : fmt::format("errors {} ({})", total, error_list(e));
+  const stats::ScenarioErrorCounts scenario = in.scenario_errors.value_or(stats::ScenarioErrorCounts{});
+  const std::string list = error_list(e, scenario);
+  if (list.empty()) return "errors 0";
+  return fmt::format("errors {} ({})", total, list);
 }
 
 }  // namespace
@@ -51,7 +57,7 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
     }
     out += ")";
   }
-  out += fmt::format(", {}, {} connections open", errors_text(in.errors), in.open_connections);
+  out += fmt::format(", {}, {} connections open", errors_text(in), in.open_connections);
   // The last line holds the drain (responses still in flight after -d's end);
   // its rates are over the whole span, drain included, and it says so.
   if (in.drain_ns > 0) out += fmt::format(" (includes the {} drain after the end)", time_text(in.drain_ns));

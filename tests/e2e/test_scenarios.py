@@ -170,6 +170,33 @@ end, "flaky"} } }
     assert s["tasks"][0]["failures"] == s["errors"]["script"]
 
 
+def test_check_and_script_errors_show_in_every_interval_and_sum_to_the_run(server, pacer, tmp_path):
+    # The time series (and the live view, which reads the same lines) has a scenario's
+    # own error classes: each interval's check and script errors, adding up to the
+    # report's scenario.errors, on_stop's script error in the last interval.
+    path = scenario(tmp_path, """
+local n = 0
+return {
+  tasks = { {1, function(u)
+    local r = u:get("/", nil, "home")
+    n = n + 1
+    if n % 3 == 0 then u:fail("every third") end
+    if n % 5 == 0 then error("every fifth") end
+  end, "mixed"} },
+  on_stop = function(u) error("stopping") end,
+}
+""", "mixed.lua")
+    series = tmp_path / "series.ndjson"
+    report, run = run_json(pacer, "-t1", "-u", "2", "-d", "1500ms", "--interval", "250ms", "--timeseries",
+                           str(series), "--scenario", path, server.url)
+    lines = [json.loads(line) for line in series.read_text().splitlines()]
+    errors = report["scenario"]["errors"]
+    assert errors["check"] > 0 and errors["script"] > 2, run
+    assert sum(line["errors"]["check"] for line in lines) == errors["check"], lines
+    assert sum(line["errors"]["script"] for line in lines) == errors["script"], lines
+    assert lines[-1]["errors"]["script"] >= 2, "both users' on_stop errors are in the last interval"
+
+
 def test_a_failed_request_returns_status_0_with_its_error(server, pacer, tmp_path):
     path = scenario(tmp_path, """
 return { tasks = { {1, function(u)

@@ -95,5 +95,19 @@ TEST(IntervalNdjson, IsOneLineWhoseHistogramDecodesToTheInterval) {
   EXPECT_EQ(decoded->value_at_percentile(99.5), f.latency.highest_equivalent(f.latency.value_at_percentile(99.5)));
 }
 
+// A scenario's check and script errors follow the request errors in the line's
+// errors object; a run without a scenario has neither key.
+TEST(IntervalNdjson, AScenarioIntervalCarriesItsCheckAndScriptErrors) {
+  Fixture f;
+  const auto plain = nlohmann::json::parse(render_interval_ndjson(f.interval, false));
+  EXPECT_FALSE(plain["errors"].contains("check"));
+  EXPECT_FALSE(plain["errors"].contains("script"));
+  f.interval.scenario_errors = stats::ScenarioErrorCounts{7, 2};
+  const auto j = nlohmann::json::parse(render_interval_ndjson(f.interval, false));
+  EXPECT_EQ(j["errors"]["check"], 7);
+  EXPECT_EQ(j["errors"]["script"], 2);
+  EXPECT_EQ(j["errors"]["timeout"], 1);
+}
+
 }  // namespace
 }  // namespace pacer::report
