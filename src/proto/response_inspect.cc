@@ -74,7 +74,7 @@ void ResponseInspect::value_piece(const char* at, std::size_t len) {
 }
 
 void ResponseInspect::field_done() {
-  if (!in_value_) value_piece(nullptr, 0);  // an empty value
+  if (!in_value_) value_piece("", 0);  // an empty value
   name_length_ = 0;
   in_value_ = false;
   which_ = Which::kOther;
