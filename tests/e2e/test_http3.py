@@ -106,10 +106,12 @@ def test_gtlsserver_bodies_of_every_size_arrive_whole(pacer, tmp_path, gtls, cer
     assert report["counts"]["responses"] == n and report["status_codes"] == {"200": n}, run
     # Every body byte was read (headers and QUIC framing come on top).
     assert report["counts"]["bytes_read"] >= n * size, report["counts"]
-    # Time to first byte: one per response, at its :status; for 5 MB well before the last byte.
+    # Time to first byte: one per response, at its :status; for 5 MB before the last byte
+    # (not by a fixed share: three streams share the connection, so a later stream's
+    # head waits behind the bodies in flight).
     assert report["ttfb"]["count"] == n, report["ttfb"]
     if size >= 5_000_000:
-        assert report["ttfb"]["percentiles_ns"]["50"] < report["latency"]["percentiles_ns"]["50"] / 2, report["ttfb"]
+        assert report["ttfb"]["percentiles_ns"]["50"] < report["latency"]["percentiles_ns"]["50"], report["ttfb"]
     assert wait_for_count(gtls.requests, n) == n
 
 
