@@ -126,7 +126,10 @@ def test_ttfb_is_a_fraction_of_the_total_for_a_large_body_and_close_to_it_for_a_
 
 
 def test_ttfb_over_http2_and_https_free_h2c_with_a_large_file(nginx):
-    report, _ = run_json("--http2", "-t1", "-c1", "--streams", "2", "-n", "20", nginx.url("/big.bin", h2=True))
+    # One stream at a time: with two, the second stream's HEADERS can wait behind the
+    # first's body, and its first byte then comes late for a reason that is not HTTP/2's
+    # TTFB (it failed 1 run in ~10 at 0.502 of the latency with --streams 2).
+    report, _ = run_json("--http2", "-t1", "-c1", "--streams", "1", "-n", "20", nginx.url("/big.bin", h2=True))
     assert report["counts"]["responses"] == 20
     assert report["ttfb"]["count"] == 20
     assert report["ttfb"]["mean_ns"] < 0.5 * report["latency"]["mean_ns"], (report["ttfb"], report["latency"])
