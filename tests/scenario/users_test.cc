@@ -8,10 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "../support/script_file.h"
 
 namespace pacer::scenario {
 namespace {
@@ -32,9 +33,11 @@ class FakePort final : public Port {
 class UsersTest : public ::testing::Test {
  protected:
   void load(const std::string& code, int users = 1, bool open = false) {
-    path_ = ::testing::TempDir() + "scenario_" + std::to_string(reinterpret_cast<std::uintptr_t>(this)) + ".lua";
-    std::ofstream(path_) << code;
-    config_.scenario_path = path_;
+    // A file of its own (mkstemps): a name made from `this` was the same in two test
+    // processes under ASan (its allocator's addresses are fixed), which ctest -j2
+    // runs side by side, and one test then loaded the other's scenario.
+    script_ = std::make_unique<pacer::testing::ScriptFile>(code);
+    config_.scenario_path = script_->path();
     config_.target.host = "127.0.0.1";
     config_.target.port = 8080;
     config_.target.has_explicit_port = true;
@@ -47,7 +50,6 @@ class UsersTest : public ::testing::Test {
     Status s = users_->prepare(port_);
     ASSERT_TRUE(s) << s.error().message;
   }
-  void TearDown() override { std::remove(path_.c_str()); }
 
   // The request line of user i's pending request.
   std::string request_line(int i = 0) {
@@ -64,7 +66,7 @@ class UsersTest : public ::testing::Test {
   }
 
   Config config_;
-  std::string path_;
+  std::unique_ptr<pacer::testing::ScriptFile> script_;
   FakePort port_;
   std::unique_ptr<Users> users_;
 };
