@@ -69,6 +69,13 @@ std::string_view check_text(lua_State* L, int index, const char* what) {
   return view;
 }
 
+// The request body at `index` (its length in len), or nullptr when none is given.
+const char* optional_body(lua_State* L, int index, const char* what, std::size_t& len) {
+  if (lua_isnoneornil(L, index)) return nullptr;
+  if (lua_type(L, index) != LUA_TSTRING) luaL_error(L, "%s must be a string", what);
+  return lua_tolstring(L, index, &len);
+}
+
 void append_number(std::string& out, std::size_t value) {
   char digits[24];
   const char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
@@ -181,12 +188,8 @@ int api_post(lua_State* L) {
   RequestArgs a;
   a.method = "POST";
   a.path = check_text(L, 2, "the path");
-  if (!lua_isnoneornil(L, 3)) {
-    if (lua_type(L, 3) != LUA_TSTRING) luaL_error(L, "the body must be a string");
-    a.body = lua_tolstring(L, 3, &a.body_len);
-  } else {
-    a.body = "";
-  }
+  a.body = optional_body(L, 3, "the body", a.body_len);
+  if (a.body == nullptr) a.body = "";  // a POST always has a body
   a.headers = optional_table(L, 4, "the headers");
   a.name = optional_name(L, 5);
   return send_and_wait(L, *users, u, a);
@@ -207,10 +210,7 @@ int api_request(lua_State* L) {
   if (!lua_isnil(L, 3)) a.method = check_text(L, 3, "method");
   a.path = check_text(L, 4, "path");
   a.headers = optional_table(L, 5, "headers");
-  if (!lua_isnil(L, 6)) {
-    if (lua_type(L, 6) != LUA_TSTRING) luaL_error(L, "body must be a string");
-    a.body = lua_tolstring(L, 6, &a.body_len);
-  }
+  a.body = optional_body(L, 6, "body", a.body_len);
   a.name = optional_name(L, 7);
   return send_and_wait(L, *users, u, a);
 }

@@ -187,6 +187,20 @@ Reply status_reply(int status) {
   return reply;
 }
 
+namespace {
+
+// A JSON body held by the program (status 200 unless given).
+Reply json_reply(std::string_view body, int status = 200) {
+  Reply reply;
+  reply.status = status;
+  reply.text = body;
+  reply.body_bytes = body.size();
+  reply.content_type = "application/json";
+  return reply;
+}
+
+}  // namespace
+
 Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const StatsSnapshot& stats,
                  std::span<char> scratch) {
   Reply reply;
@@ -245,30 +259,17 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
       return reply;
     }
     case RouteKind::kLogin:
-      reply.text = kLoginBody;
-      reply.body_bytes = kLoginBody.size();
-      reply.content_type = "application/json";
-      return reply;
+      return json_reply(kLoginBody);
     case RouteKind::kAuth:
       return status_reply(route.value != 0 ? 200 : 401);
     case RouteKind::kJson:
       if (route.value == 0) return status_reply(415);
-      reply.text = kJsonOkBody;
-      reply.body_bytes = kJsonOkBody.size();
-      reply.content_type = "application/json";
-      return reply;
+      return json_reply(kJsonOkBody);
     case RouteKind::kShopProducts:
-      reply.text = kProductsBody;
-      reply.body_bytes = kProductsBody.size();
-      reply.content_type = "application/json";
-      return reply;
+      return json_reply(kProductsBody);
     case RouteKind::kShopOrder:
       if (route.value == 0) return status_reply(401);
-      reply.status = 201;
-      reply.text = kOrderBody;
-      reply.body_bytes = kOrderBody.size();
-      reply.content_type = "application/json";
-      return reply;
+      return json_reply(kOrderBody, 201);
     case RouteKind::kNotFound:
       return status_reply(404);
     case RouteKind::kBadParameter:
