@@ -17,7 +17,7 @@
 #include "io/engine.h"
 #include "net/tls_stream.h"
 #include "proto/http1_session.h"
-#include "proto/http3_session.h"
+#include "quic/module.h"
 #include "proto/session.h"
 
 namespace pacer::engine {
@@ -75,7 +75,7 @@ struct Connection final : proto::SessionEvents, io::Channel {
   TokenStack free_tokens;           // a stack of free slot indexes
   int index = 0;                    // in the worker's connection list
   proto::Http1Session* http1 = nullptr;  // scripts: the session, when it is HTTP/1.1 (set with it)
-  proto::Http3Session* http3 = nullptr;  // --http3: the session (a UDP socket and QUIC state); see worker_quic.cc
+  quic::DatagramSession* http3 = nullptr;  // --http3: the session (a UDP socket and QUIC state); see worker_quic.cc
   net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)
   State state = State::kClosed;
   bool write_blocked = false;       // output waits for the engine's kWritable

@@ -15,6 +15,7 @@
 
 #include "core/shard_share.h"
 #include "engine/give_up.h"
+#include "engine/http3_module.h"
 #include "engine/worker.h"
 #include "io/select.h"
 #include "load/schedule.h"
@@ -24,9 +25,7 @@
 #include "net/tls_probe.h"
 #include "proto/alpn.h"
 #include "proto/http2_request.h"
-#include "proto/http3_session.h"
-#include "quic/probe.h"
-#include "quic/tls_client.h"
+#include "quic/module.h"
 #include "report/units.h"
 #include "stats/name_table.h"
 #include "targets/target_file.h"
@@ -225,11 +224,11 @@ std::string first_tls_error(const std::vector<std::unique_ptr<Worker>>& workers)
   return first == nullptr ? std::string() : std::string(first->tls_first_error.data());
 }
 
-// --http3: the start-up check is a QUIC handshake (quic/probe.h); its connection
+// --http3: the start-up check is a QUIC handshake (quic::Module::probe); its connection
 // is not adopted, so the result carries the address that answered and no socket.
 Result<net::Connected> probe_http3(const Config& config, const std::vector<net::Address>& addresses,
-                                   const quic::TlsClient& tls) {
-  auto answered = quic::probe_handshake(addresses, tls, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
+                                   const quic::Module& http3, const quic::TlsConfig& tls) {
+  auto answered = http3.probe(addresses, tls, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
   if (!answered) {
     return runtime_error(config.target.host + ":" + std::to_string(config.target.port) + " (HTTP/3 over QUIC): " +
                          answered.error().message);
@@ -330,9 +329,14 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const auto io = io::choose_engine(config.io);  // --io uring where it cannot run stops here
   if (!io) return io.error();
   // TLS files are checked first: a bad --cacert is the user's to fix (exit 2).
-  std::unique_ptr<quic::TlsClient> quic_tls;  // --http3: GnuTLS instead of OpenSSL (docs/http3.md)
+  // --http3: the HTTP/3 module (loaded now), GnuTLS instead of OpenSSL (docs/http3.md).
+  const quic::Module* http3 = nullptr;
+  std::unique_ptr<quic::TlsConfig> quic_tls;
   if (config.http3) {
-    auto client = quic::TlsClient::create(tls_options(config));
+    auto module = http3_module();
+    if (!module) return module.error();
+    http3 = *module;
+    auto client = http3->tls(tls_options(config));
     if (!client) return client.error();
     quic_tls = std::move(*client);
   }
@@ -344,7 +348,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   }
   auto addresses = resolve_target(config);
   if (!addresses) return addresses.error();
-  auto probe = config.http3 ? probe_http3(config, *addresses, *quic_tls)
+  auto probe = config.http3 ? probe_http3(config, *addresses, *http3, *quic_tls)
                             : net::first_connectable(*addresses, std::min<TimeNs>(config.timeout_ns, 5 * kNsPerS));
   if (!probe && config.http3) return probe.error();
   if (!probe) {
@@ -380,18 +384,16 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const auto names = std::make_shared<stats::NameTable>(static_cast<std::size_t>(config.max_names));
   stats::NameTable unused_names(1);
   const targets::RequestSet requests(config, script == nullptr ? *names : unused_names);
-  std::vector<proto::Http3Request> http3_requests;  // --http3: over the HTTP/2 header lists, one per target
-  for (const proto::Http2Request& r : requests.http2()) {
-    if (config.http3) http3_requests.emplace_back(r);
-  }
+  // --http3: over the HTTP/2 header lists, one per target.
+  const std::unique_ptr<quic::Requests> http3_requests = http3 != nullptr ? http3->requests(requests.http2()) : nullptr;
   SharedRun shared;
   shared.config = &config;
   shared.address = probe->address;
   shared.tls = tls ? &*tls : nullptr;
   shared.requests = &requests;
   shared.http2_request = config.http2 ? &requests.http2()[0] : nullptr;
-  shared.http3_request = http3_requests.empty() ? nullptr : http3_requests.data();
-  shared.http3_request_count = static_cast<std::uint32_t>(http3_requests.size());
+  shared.http3 = http3;
+  shared.http3_requests = http3_requests.get();
   shared.quic_tls = quic_tls.get();
   shared.slots_per_connection = static_cast<std::uint32_t>(config.requests_per_connection());
   shared.stop = &stop;

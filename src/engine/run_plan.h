@@ -17,8 +17,7 @@
 #include "net/tls_context.h"
 #include "scenario/scenario_stats.h"
 #include "proto/http2_request.h"
-#include "proto/http3_session.h"
-#include "quic/tls_client.h"
+#include "quic/module.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 #include "stats/name_stats.h"
@@ -41,11 +40,11 @@ struct SharedRun {
   // line's one, or the --targets file's.
   const targets::RequestSet* requests = nullptr;
   const proto::Http2Request* http2_request = nullptr;  // non-null: speak HTTP/2 (prior knowledge or ALPN h2)
-  // --http3: each request's HTTP/3 form (one per target; http3_request null
-  // otherwise) and the GnuTLS client.
-  const proto::Http3Request* http3_request = nullptr;
-  std::uint32_t http3_request_count = 0;
-  const quic::TlsClient* quic_tls = nullptr;
+  // --http3 (null otherwise): the loaded HTTP/3 module, each request's HTTP/3
+  // form (one per target) and the GnuTLS client.
+  const quic::Module* http3 = nullptr;
+  const quic::Requests* http3_requests = nullptr;
+  const quic::TlsConfig* quic_tls = nullptr;
   std::uint32_t slots_per_connection = 1;  // --streams (HTTP/2) or --pipeline (HTTP/1.1)
   TimeNs start_ns = 0;               // load begins (all workers)
   std::int64_t start_unix_ns = 0;    // the wall clock (CLOCK_REALTIME) at start_ns

@@ -77,8 +77,11 @@ Status Worker::prepare() {
   auto engine = io::make_engine(shared_.io_engine, io::EngineSizing{connection_count_, shared_.tls != nullptr});
   if (!engine) return engine.error();
   engine_ = std::move(*engine);
-  if (shared_.http2_request != nullptr || shared_.http3_request != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
-  if (shared_.http3_request != nullptr) datagrams_ = std::make_unique<quic::DatagramReader>();
+  if (shared_.http2_request != nullptr || shared_.http3 != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
+  if (shared_.http3 != nullptr) {
+    datagrams_ = std::make_unique<net::DatagramReader>();
+    quic_tickets_ = shared_.http3->tickets();
+  }
   address_ = shared_.address;
   if (shared_.script != nullptr) {
     script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_),
@@ -127,9 +130,8 @@ Status Worker::prepare() {
 }
 
 void Worker::make_session(Connection& c) {
-  if (shared_.http3_request != nullptr) {
-    const std::span<const proto::Http3Request> requests(shared_.http3_request, shared_.http3_request_count);
-    auto session = std::make_unique<proto::Http3Session>(requests, shared_.slots_per_connection, *h2_memory_);
+  if (shared_.http3 != nullptr) {
+    auto session = shared_.http3->session(*shared_.http3_requests, shared_.slots_per_connection, *h2_memory_);
     c.http3 = session.get();
     c.session = std::move(session);
     return;
@@ -199,7 +201,7 @@ void Worker::run() {
     expire_timeouts();
     if (!connecting_.empty()) expire_connects();
     if (!handshaking_.empty()) expire_handshakes();
-    if (shared_.http3_request != nullptr) quic_timers();
+    if (shared_.http3 != nullptr) quic_timers();
     if (is_open()) expire_backlog();
     run_due_reconnects();
     if (script_) send_delayed();

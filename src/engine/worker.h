@@ -60,7 +60,7 @@
 #include "proto/http1_parser.h"
 #include "targets/order.h"
 #include "scenario/users.h"
-#include "quic/udp_io.h"
+#include "net/udp_io.h"
 
 #include <sys/types.h>
 
@@ -274,8 +274,8 @@ class Worker final : io::Events {
   TimeNs wake_ns_ = 0;                       // when this wake-up began
   bool wake_reads_spent_ = false;            // this wake-up's reading time is used up
   net::TlsSessionCache tls_sessions_;        // https: the session new connections resume
-  quic::TicketCache quic_tickets_;           // --http3: the ticket new connections resume
-  std::unique_ptr<quic::DatagramReader> datagrams_;  // --http3: recvmmsg slots
+  std::unique_ptr<quic::Tickets> quic_tickets_;  // --http3: the ticket new connections resume
+  std::unique_ptr<net::DatagramReader> datagrams_;  // --http3: recvmmsg slots
   bool udp_gso_ = true;                      // --http3: the kernel takes UDP GSO trains (until it refuses one)
   // --http3: no QUIC timer of an open or handshaking connection is due before this
   // (a lower bound: set by quic_timers' walk, lowered wherever a connection's QUIC

@@ -59,7 +59,7 @@ void Worker::start_connect(Connection& c) {
 bool Worker::register_socket(Connection& c, int fd, bool connected) {
   // TLS reads and writes the socket itself (OpenSSL's BIO), and so does QUIC (its
   // datagrams, batched: worker_quic.cc): the engine reports readiness only.
-  const bool owner_moves_bytes = shared_.tls != nullptr || shared_.http3_request != nullptr;
+  const bool owner_moves_bytes = shared_.tls != nullptr || shared_.http3 != nullptr;
   const io::Mode mode = owner_moves_bytes ? io::Mode::kReadiness : io::Mode::kStream;
   if (engine_->attach(c, fd, mode, connected)) return true;
   connect_failed(c, errno);  // closes fd with c (the engine's close)

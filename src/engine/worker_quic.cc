@@ -21,25 +21,25 @@
 #include <limits>
 
 #include "engine/worker.h"
-#include "quic/udp_io.h"
+#include "net/udp_io.h"
 
 namespace pacer::engine {
 
 namespace {
 
 // Datagrams one connection reads per wake-up before yielding (read budgets, worker.h).
-constexpr int kDatagramsPerWake = 4 * static_cast<int>(quic::DatagramReader::kSlots);
+constexpr int kDatagramsPerWake = 4 * static_cast<int>(net::DatagramReader::kSlots);
 
 }  // namespace
 
 void Worker::start_quic(Connection& c) {
   c.connect_start_ns = now_;
-  quic::ConnectionSetup setup;
+  quic::SessionSetup setup;
   setup.tls = shared_.quic_tls;
-  setup.tickets = shared_.config->tls_resume ? &quic_tickets_ : nullptr;
+  setup.tickets = shared_.config->tls_resume ? quic_tickets_.get() : nullptr;
   setup.remote = address_;
   setup.idle_timeout_ns = std::max<TimeNs>(30 * kNsPerS, 2 * shared_.config->timeout_ns);
-  const int fd = quic::open_udp_socket(address_, setup.local);
+  const int fd = net::open_udp_socket(address_, setup.local);
   if (fd < 0) {
     connect_failed(c, errno, "connect (UDP)");
     return;
@@ -77,7 +77,7 @@ void Worker::quic_readable(Connection& c) {
       }
     }
     read += n;
-    if (n < static_cast<int>(quic::DatagramReader::kSlots)) break;
+    if (n < static_cast<int>(net::DatagramReader::kSlots)) break;
     if (monotonic_now_ns() - wake_ns_ >= kReadSliceNs) wake_reads_spent_ = true;
   }
   note_quic_timer(c);  // received packets set the ACK timer
@@ -103,7 +103,7 @@ void Worker::quic_handshake_done(Connection& c) {
 }
 
 bool Worker::quic_flush(Connection& c) {
-  quic::PacketBatch& out = c.http3->datagrams();
+  net::PacketBatch& out = c.http3->datagrams();
   for (int rounds = 0; rounds < 64; ++rounds) {
     if (!c.http3->fill_datagrams(now_) && out.empty()) {
       quic_ended(c);
@@ -114,12 +114,12 @@ bool Worker::quic_flush(Connection& c) {
       c.write_blocked = false;
       return true;
     }
-    switch (quic::send_packets(c.fd, out, udp_gso_)) {
-      case quic::SendStatus::kAllSent: break;
-      case quic::SendStatus::kBlocked:
+    switch (net::send_packets(c.fd, out, udp_gso_)) {
+      case net::SendStatus::kAllSent: break;
+      case net::SendStatus::kBlocked:
         c.write_blocked = true;  // the engine's kWritable resumes
         return true;
-      case quic::SendStatus::kError:
+      case net::SendStatus::kError:
         quic_socket_failed(c, errno, "write");
         return false;
     }
@@ -195,7 +195,7 @@ void Worker::quic_close(Connection& c) {
   // A CONNECTION_CLOSE, so the server frees the connection now rather than at its idle timeout.
   if (c.fd >= 0 && c.http3->handshake_completed()) {
     c.http3->close(now_);
-    quic::send_packets(c.fd, c.http3->datagrams(), udp_gso_);
+    net::send_packets(c.fd, c.http3->datagrams(), udp_gso_);
   }
   c.http3->drop();
 }

@@ -55,7 +55,7 @@ void Worker::handshake_failed(Connection& c, const char* reason) {
 
 void Worker::expire_handshakes() {
   while (oldest_expiry(handshaking_, &Connection::handshake_start_ns) <= now_) {
-    handshake_failed(*handshaking_.front(), shared_.http3_request != nullptr
+    handshake_failed(*handshaking_.front(), shared_.http3 != nullptr
                                                 ? "QUIC handshake timed out (--timeout): no answer over UDP"
                                                 : "TLS handshake timed out (--timeout)");
   }

@@ -2,6 +2,8 @@
 // thread, before any worker starts.
 #pragma once
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -22,6 +24,15 @@ struct Address {
   const sockaddr* sockaddr_ptr() const { return reinterpret_cast<const sockaddr*>(&storage); }
   std::string to_string() const;  // "127.0.0.1:8080", "[::1]:8080" or "unix:/run/app.sock"
 };
+
+// An IPv4 or IPv6 address literal (an IPv6 zone, "%eth0", ignored): checked as an
+// IP address, never sent as SNI. Both TLS stacks (OpenSSL for TCP, GnuTLS for
+// QUIC); inline, so the HTTP/3 module (src/quic/module.h) needs no net/ code.
+inline bool is_ip_literal(const std::string& host) {
+  unsigned char buf[sizeof(in6_addr)];
+  const std::string bare = host.substr(0, host.find('%'));
+  return inet_pton(AF_INET, bare.c_str(), buf) == 1 || inet_pton(AF_INET6, bare.c_str(), buf) == 1;
+}
 
 // The longest Unix socket path an address holds (sun_path less its NUL).
 inline constexpr std::size_t kMaxUnixPathBytes = sizeof(sockaddr_un{}.sun_path) - 1;

@@ -8,8 +8,6 @@
 #include <ctime>
 #include <cstring>
 
-#include "net/transport.h"
-
 namespace pacer::net {
 
 namespace {
@@ -74,14 +72,6 @@ StampedRead read_stamped(int fd, char* buffer, std::size_t bytes) {
     result.io = IoResult{0, would_block ? IoStatus::kWantRead : IoStatus::kError, would_block ? 0 : errno};
   }
   return result;
-}
-
-StampedRead stream_read_stamped(int fd, TlsStream& tls, char* buffer, std::size_t bytes) {
-  if (tls.active()) {
-    const IoResult io = tls.read(buffer, bytes);
-    return StampedRead{io, tls.receive_stamp()};
-  }
-  return read_stamped(fd, buffer, bytes);
 }
 
 }  // namespace pacer::net

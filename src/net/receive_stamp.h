@@ -23,7 +23,7 @@ bool enable_receive_stamps(int fd);
 
 // The receive stamp in a received message's control data (SCM_TIMESTAMPNS),
 // shifted to CLOCK_MONOTONIC and never later than now; 0 when it carries none.
-// For callers with their own recvmsg/recvmmsg (recv_stamped, quic::DatagramReader).
+// For callers with their own recvmsg/recvmmsg (recv_stamped, net::DatagramReader).
 TimeNs message_stamp(const msghdr& message);
 
 struct StampedRead {
@@ -43,7 +43,14 @@ ssize_t recv_stamped(int fd, char* buffer, std::size_t bytes, TimeNs& stamp);
 StampedRead read_stamped(int fd, char* buffer, std::size_t bytes);
 
 // stream_read with a stamp: a plain socket through read_stamped; TLS through its
-// socket BIO, which reads with recv_stamped (TlsStream::receive_stamp).
-StampedRead stream_read_stamped(int fd, TlsStream& tls, char* buffer, std::size_t bytes);
+// socket BIO, which reads with recv_stamped (TlsStream::receive_stamp). Inline:
+// the HTTP/3 module links this file's socket half without TlsStream.
+inline StampedRead stream_read_stamped(int fd, TlsStream& tls, char* buffer, std::size_t bytes) {
+  if (tls.active()) {
+    const IoResult io = tls.read(buffer, bytes);
+    return StampedRead{io, tls.receive_stamp()};
+  }
+  return read_stamped(fd, buffer, bytes);
+}
 
 }  // namespace pacer::net

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "net/address.h"
 #include "net/receive_stamp.h"
 
 namespace pacer::net {
@@ -168,12 +169,6 @@ Result<std::unique_ptr<SSL_CTX, SslCtxFree>> new_ctx(const SSL_METHOD* method) {
 }
 
 }  // namespace
-
-bool is_ip_literal(const std::string& host) {
-  unsigned char buf[sizeof(in6_addr)];
-  const std::string bare = host.substr(0, host.find('%'));
-  return inet_pton(AF_INET, bare.c_str(), buf) == 1 || inet_pton(AF_INET6, bare.c_str(), buf) == 1;
-}
 
 std::vector<std::string> default_alpn() { return {std::string(kHttp11)}; }
 

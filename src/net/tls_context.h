@@ -38,10 +38,6 @@ std::vector<std::string> default_alpn();
 // ALPN wire format: each name prefixed by its length. Names of 1..255 bytes.
 std::string alpn_wire(const std::vector<std::string>& protocols);
 
-// An IPv4 or IPv6 address literal (an IPv6 zone, "%eth0", ignored): checked as an
-// IP address, never sent as SNI. Both TLS stacks (OpenSSL here, GnuTLS for QUIC).
-bool is_ip_literal(const std::string& host);
-
 struct SslCtxFree {
   void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
 };

@@ -3,7 +3,7 @@
 // only turns "submit request `token`" into bytes to send and received bytes into
 // "request `token` finished" events. It never touches a socket, so a transport
 // (TCP, TLS) can sit between it and the network; HTTP/3 keeps its QUIC
-// connection inside the session (proto/http3_session.h).
+// connection inside the session (quic/http3_session.h).
 //
 // Tokens are the worker's request-slot indexes on one connection (0..capacity-1):
 // a token is in flight from submit() until exactly one event names it (on_response

@@ -133,7 +133,7 @@ bool Connection::start(const ConnectionSetup& setup, StreamHandler* handler, Tim
   ngtcp2_settings settings;
   ngtcp2_settings_default(&settings);
   settings.initial_ts = static_cast<ngtcp2_tstamp>(now);
-  settings.max_tx_udp_payload_size = kMaxTxPayload;
+  settings.max_tx_udp_payload_size = net::kMaxTxPayload;
   settings.no_pmtud = 1;
   settings.handshake_timeout = std::numeric_limits<ngtcp2_duration>::max();  // --timeout governs (the worker)
   settings.max_stream_window = kMaxStreamWindow;
@@ -146,7 +146,7 @@ bool Connection::start(const ConnectionSetup& setup, StreamHandler* handler, Tim
   params.initial_max_streams_bidi = 0;
   params.initial_max_streams_uni = 3;  // the server's control and QPACK streams
   params.max_idle_timeout = static_cast<ngtcp2_duration>(setup.idle_timeout_ns);
-  params.max_udp_payload_size = kMaxRxPayload;
+  params.max_udp_payload_size = net::kMaxRxPayload;
   ngtcp2_path path{as_addr(local_), as_addr(remote_), nullptr};
   const ngtcp2_callbacks cb = callbacks();
   if (const int rv = ngtcp2_conn_client_new(&conn_, &dcid, &scid, &path, NGTCP2_PROTO_VER_V1, &cb, &settings, &params,
@@ -197,10 +197,10 @@ bool Connection::read_packet(const std::uint8_t* data, std::size_t length, TimeN
   return rv == 0 || fail(rv);
 }
 
-bool Connection::write_packets(PacketBatch& out, TimeNs now) {
+bool Connection::write_packets(net::PacketBatch& out, TimeNs now) {
   if (conn_ == nullptr || ending_ != Ending::kNone) return false;
   const auto ts = static_cast<ngtcp2_tstamp>(now);
-  const std::size_t max_payload = std::min(kMaxTxPayload, ngtcp2_conn_get_max_tx_udp_payload_size(conn_));
+  const std::size_t max_payload = std::min(net::kMaxTxPayload, ngtcp2_conn_get_max_tx_udp_payload_size(conn_));
   while (!out.full()) {
     std::int64_t stream_id = -1;
     int fin = 0;
@@ -250,7 +250,7 @@ bool Connection::handle_expiry(TimeNs now) {
   return rv == 0 || fail(rv);
 }
 
-void Connection::write_close(PacketBatch& out, TimeNs now) {
+void Connection::write_close(net::PacketBatch& out, TimeNs now) {
   if (conn_ == nullptr || peer_closed_ || out.full() || ending_ == Ending::kIdle) return;
   if (ngtcp2_conn_is_in_closing_period(conn_) || ngtcp2_conn_is_in_draining_period(conn_)) return;
   compat::CloseError e{};
@@ -260,7 +260,7 @@ void Connection::write_close(PacketBatch& out, TimeNs now) {
   } else {
     compat::set_application_error(e, close_code_);
   }
-  const ngtcp2_ssize n = compat::write_connection_close(conn_, out.slot(), kMaxTxPayload, e,
+  const ngtcp2_ssize n = compat::write_connection_close(conn_, out.slot(), net::kMaxTxPayload, e,
                                                         static_cast<ngtcp2_tstamp>(now));
   if (n > 0) out.commit(static_cast<std::size_t>(n));
 }

@@ -23,8 +23,9 @@
 
 #include "core/clock.h"
 #include "net/address.h"
+#include "quic/module.h"
 #include "quic/tls_client.h"
-#include "quic/udp_io.h"
+#include "net/udp_io.h"
 
 namespace pacer::quic {
 
@@ -49,11 +50,6 @@ class StreamHandler {
  protected:
   ~StreamHandler() = default;
 };
-
-// How a connection ended, for the error classes: kTls (handshake: certificate,
-// alert), kPeerClosed (the server's CONNECTION_CLOSE with an error), kIdle (no
-// packet for the idle timeout), kFailed (a local protocol or library failure).
-enum class Ending : std::uint8_t { kNone, kIdle, kPeerClosed, kTls, kFailed };
 
 struct ConnectionSetup {
   const TlsClient* tls = nullptr;
@@ -82,13 +78,13 @@ class Connection {
   // One received datagram. False once the connection has ended (ending(), reason()).
   bool read_packet(const std::uint8_t* data, std::size_t length, TimeNs now);
   // Appends packets to `out` until it is full or nothing is left to send now.
-  bool write_packets(PacketBatch& out, TimeNs now);
+  bool write_packets(net::PacketBatch& out, TimeNs now);
   // When handle_expiry is due (loss recovery, ACK delay, idle timeout); kNever: no timer.
   TimeNs expiry() const;
   bool handle_expiry(TimeNs now);
   // A CONNECTION_CLOSE (HTTP/3 NO_ERROR, or the local error that ended it) to send
   // before the socket closes; nothing if the peer already closed or never answered.
-  void write_close(PacketBatch& out, TimeNs now);
+  void write_close(net::PacketBatch& out, TimeNs now);
 
   // Streams (for the application).
   bool open_bidi_stream(std::int64_t& stream_id, void* user_data);

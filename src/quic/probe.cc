@@ -12,7 +12,7 @@
 
 #include "core/unique_fd.h"
 #include "quic/connection.h"
-#include "quic/udp_io.h"
+#include "net/udp_io.h"
 #include "report/units.h"
 
 namespace pacer::quic {
@@ -51,19 +51,19 @@ Status try_handshake(const net::Address& address, const TlsClient& tls, TimeNs w
   ConnectionSetup setup;
   setup.tls = &tls;
   setup.remote = address;
-  UniqueFd fd(open_udp_socket(address, setup.local));
+  UniqueFd fd(net::open_udp_socket(address, setup.local));
   if (!fd.valid()) return runtime_error(fmt::format("UDP socket: {}", std::strerror(errno)));
   Connection conn;
   IgnoreStreams ignore(conn);
   const TimeNs deadline = monotonic_now_ns() + wait_ns;
   if (!conn.start(setup, &ignore, monotonic_now_ns())) return runtime_error(conn.reason());
-  PacketBatch out;
-  DatagramReader in;
+  net::PacketBatch out;
+  net::DatagramReader in;
   bool gso = true;
   while (!conn.handshake_completed()) {
     TimeNs now = monotonic_now_ns();
     if (!conn.write_packets(out, now)) return runtime_error(conn.reason());
-    if (send_packets(fd.get(), out, gso) == SendStatus::kError) {
+    if (net::send_packets(fd.get(), out, gso) == net::SendStatus::kError) {
       return runtime_error(fmt::format("UDP send: {}", std::strerror(errno)));
     }
     out.clear();
@@ -86,7 +86,7 @@ Status try_handshake(const net::Address& address, const TlsClient& tls, TimeNs w
     if (conn.expiry() <= now && !conn.handle_expiry(now)) return runtime_error(conn.reason());
   }
   conn.write_close(out, monotonic_now_ns());
-  send_packets(fd.get(), out, gso);
+  net::send_packets(fd.get(), out, gso);
   return Ok{};
 }
 

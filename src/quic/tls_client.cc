@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "net/address.h"
+
 namespace pacer::quic {
 
 namespace {

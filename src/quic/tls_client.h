@@ -20,12 +20,13 @@
 
 #include "core/expected.h"
 #include "net/tls_context.h"
+#include "quic/module.h"
 
 namespace pacer::quic {
 
 // The newest resumption data (a TLS 1.3 ticket) one worker's connections
 // received; a new connection offers it. No 0-RTT: early data could be replayed.
-class TicketCache {
+class TicketCache final : public Tickets {
  public:
   void store(const gnutls_datum_t& data);
   bool empty() const { return size_ == 0; }
@@ -36,11 +37,11 @@ class TicketCache {
   std::size_t size_ = 0;
 };
 
-class TlsClient {
+class TlsClient final : public TlsConfig {
  public:
   // Bad --cacert/--cert/--key files are kBadInput naming the flag (exit 2).
   static Result<std::unique_ptr<TlsClient>> create(const net::TlsClientOptions& options);
-  ~TlsClient();
+  ~TlsClient() override;
   TlsClient(const TlsClient&) = delete;
   TlsClient& operator=(const TlsClient&) = delete;
 

@@ -250,3 +250,36 @@ def test_a_server_that_never_answers_udp_fails_fast(pacer):
     assert run.rc == 1, run
     assert "no QUIC answer over UDP within 1s" in run.stderr, run
     assert time.monotonic() - start < 5, run
+
+
+# ------------------------------------------------------------------ the module
+
+
+def test_only_the_http3_module_links_the_quic_libraries(pacer_bin):
+    """QUIC and HTTP/3 live in pacer-http3.so beside the binary, loaded by --http3 runs
+    only: the binary itself needs none of their libraries (they cost every other run
+    about 3 MB of memory and GnuTLS's start-up)."""
+    quic_libs = ("libgnutls", "libngtcp2", "libnghttp3")
+
+    def needed(path):
+        traced = subprocess.run([path], env={"LD_TRACE_LOADED_OBJECTS": "1"}, capture_output=True, text=True,
+                                timeout=30)
+        assert traced.returncode == 0 and "libc.so" in traced.stdout, traced
+        return traced.stdout
+
+    binary = needed(pacer_bin)
+    assert not [lib for lib in quic_libs if lib in binary], binary
+    module = Path(pacer_bin).parent / "pacer-http3.so"
+    assert module.is_file(), f"{module} was not built beside the binary"
+    linked = subprocess.run(["ldd", str(module)], capture_output=True, text=True, timeout=30).stdout
+    assert all(lib in linked for lib in quic_libs), linked
+
+
+@pytest.mark.parametrize("module, reason", [
+    ("/nonexistent/pacer-http3.so", "--http3: cannot load the HTTP/3 module (/nonexistent/pacer-http3.so"),
+    ("libz.so.1", "--http3: libz.so.1 is not pacer's HTTP/3 module"),
+])
+def test_a_missing_or_foreign_module_is_a_clear_error(pacer, module, reason):
+    run = pacer("--http3", "-d", "1s", "https://127.0.0.1:1/", env={"PACER_HTTP3_MODULE": module})
+    assert run.rc == 1, run
+    assert reason in run.stderr, run

@@ -3,7 +3,7 @@
 // certificate that the client trusts through --cacert. The test moves the
 // datagrams itself (poll, recvmmsg, sendmmsg), as the worker does. Skipped when
 // gtlsserver is not installed.
-#include "proto/http3_session.h"
+#include "quic/http3_session.h"
 
 #include <gtest/gtest.h>
 
@@ -19,21 +19,21 @@
 #include "../support/cli_args.h"
 #include "../support/gtlsserver.h"
 #include "../support/tls_files.h"
-#include "quic/tls_client.h"
-#include "quic/udp_io.h"
+#include "engine/http3_module.h"
+#include "net/udp_io.h"
 
-namespace pacer::proto {
+namespace pacer::quic {
 namespace {
 
-struct Events final : SessionEvents {
+struct Events final : proto::SessionEvents {
   std::vector<std::pair<std::uint32_t, int>> responses;
-  std::vector<std::pair<std::uint32_t, RequestFailure>> failures;
+  std::vector<std::pair<std::uint32_t, proto::RequestFailure>> failures;
   std::vector<std::string> order;  // "first T" and "done T", as they came
   void on_response(std::uint32_t token, int status) override {
     responses.emplace_back(token, status);
     order.push_back("done " + std::to_string(token));
   }
-  void on_request_failed(std::uint32_t token, RequestFailure why) override { failures.emplace_back(token, why); }
+  void on_request_failed(std::uint32_t token, proto::RequestFailure why) override { failures.emplace_back(token, why); }
   void on_first_byte(std::uint32_t token) override { order.push_back("first " + std::to_string(token)); }
 };
 
@@ -48,12 +48,16 @@ class Client {
     net::TlsClientOptions o;
     o.server_name = "127.0.0.1";
     o.ca_file = files.cert;
-    auto tls = quic::TlsClient::create(o);
+    // Through the module's interface, as the engine reaches it (linked into this binary).
+    auto module = engine::http3_module();
+    EXPECT_TRUE(module.ok());
+    const Module& http3 = **module;
+    auto tls = http3.tls(o);
     EXPECT_TRUE(tls.ok());
     tls_ = std::move(*tls);
-    h2_request_ = std::make_unique<Http2Request>(config_);
-    request_ = std::make_unique<Http3Request>(*h2_request_);
-    session_ = std::make_unique<Http3Session>(std::span<const Http3Request>(request_.get(), 1), streams, memory_);
+    h2_request_ = std::make_unique<proto::Http2Request>(config_);
+    requests_ = http3.requests(std::span<const proto::Http2Request>(h2_request_.get(), 1));
+    session_ = http3.session(*requests_, streams, memory_);
     sockaddr_in* a = reinterpret_cast<sockaddr_in*>(&remote_.storage);
     a->sin_family = AF_INET;
     a->sin_port = htons(static_cast<std::uint16_t>(port));
@@ -65,10 +69,10 @@ class Client {
   }
 
   bool connect() {
-    quic::ConnectionSetup setup;
+    SessionSetup setup;
     setup.tls = tls_.get();
     setup.remote = remote_;
-    fd_ = quic::open_udp_socket(remote_, setup.local);
+    fd_ = net::open_udp_socket(remote_, setup.local);
     if (fd_ < 0 || !session_->start(setup, monotonic_now_ns())) return false;
     if (!pump([this] { return session_->handshake_completed(); })) return false;
     session_->reset();
@@ -82,7 +86,7 @@ class Client {
       TimeNs now = monotonic_now_ns();
       if (now > deadline) return false;
       if (!session_->fill_datagrams(now) && session_->datagrams().empty()) return false;
-      if (quic::send_packets(fd_, session_->datagrams(), gso_) == quic::SendStatus::kError) return false;
+      if (net::send_packets(fd_, session_->datagrams(), gso_) == net::SendStatus::kError) return false;
       const TimeNs wake = std::min(deadline, session_->next_timer_ns());
       pollfd p{fd_, POLLIN, 0};
       ::poll(&p, 1, static_cast<int>(std::clamp<TimeNs>((wake - now) / kNsPerMs, 0, 10)));
@@ -98,20 +102,20 @@ class Client {
     return true;
   }
 
-  Http3Session& session() { return *session_; }
-  H2Memory& memory() { return memory_; }
+  DatagramSession& session() { return *session_; }
+  proto::H2Memory& memory() { return memory_; }
   Events events;
 
  private:
   Config config_;
-  std::unique_ptr<quic::TlsClient> tls_;
-  H2Memory memory_;
-  std::unique_ptr<Http2Request> h2_request_;
-  std::unique_ptr<Http3Request> request_;
-  std::unique_ptr<Http3Session> session_;
+  std::unique_ptr<TlsConfig> tls_;
+  proto::H2Memory memory_;
+  std::unique_ptr<proto::Http2Request> h2_request_;
+  std::unique_ptr<Requests> requests_;
+  std::unique_ptr<DatagramSession> session_;
   net::Address remote_;
   int fd_ = -1;
-  quic::DatagramReader reader_;
+  net::DatagramReader reader_;
   bool gso_ = true;
 };
 
@@ -167,7 +171,7 @@ TEST_F(Http3SessionTest, ACancelledStreamLeavesTheConnectionUsable) {
   c.session().submit(1, 0);
   ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 2; }));
   EXPECT_TRUE(c.events.failures.empty());  // the cancelled stream's events are ignored
-  EXPECT_EQ(c.session().ending(), quic::Ending::kNone);
+  EXPECT_EQ(c.session().ending(), Ending::kNone);
 }
 
 TEST_F(Http3SessionTest, NgtcpAndNghttp3StopAllocatingAfterAWarmUp) {
@@ -192,7 +196,7 @@ TEST_F(Http3SessionTest, NgtcpAndNghttp3StopAllocatingAfterAWarmUp) {
 TEST(Http3Request, HeadersFollowHttp2sRules) {
   auto parsed = testing::parse_args({"--http3", "-H", "X-Test: 1", "-H", "Host: example.com", "https://127.0.0.1:1/p?q"});
   ASSERT_TRUE(parsed.ok());
-  const Http2Request h2(parsed->run);
+  const proto::Http2Request h2(parsed->run);
   const Http3Request r(h2);
   std::vector<std::pair<std::string, std::string>> h;
   for (std::size_t i = 0; i < r.header_count(); ++i) {
@@ -206,4 +210,4 @@ TEST(Http3Request, HeadersFollowHttp2sRules) {
 }
 
 }  // namespace
-}  // namespace pacer::proto
+}  // namespace pacer::quic

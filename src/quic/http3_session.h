@@ -32,8 +32,9 @@
 #include "proto/http2_request.h"
 #include "proto/session.h"
 #include "quic/connection.h"
+#include "quic/module.h"
 
-namespace pacer::proto {
+namespace pacer::quic {
 
 // The HTTP/3 form of one request: HTTP/2's header list (the same rules: pseudo-
 // headers first, names lower-cased, connection-specific headers dropped) as
@@ -41,41 +42,37 @@ namespace pacer::proto {
 // per request (per target with --targets) before the clock starts.
 class Http3Request {
  public:
-  explicit Http3Request(const Http2Request& request);
+  explicit Http3Request(const proto::Http2Request& request);
   const nghttp3_nv* headers() const { return nv_.data(); }
   std::size_t header_count() const { return nv_.size(); }
   const std::string& body() const { return request_->body(); }
   bool has_body() const { return request_->has_body(); }
 
  private:
-  const Http2Request* request_;
+  const proto::Http2Request* request_;
   std::vector<nghttp3_nv> nv_;
 };
 
-class Http3Session final : public Session, private quic::StreamHandler {
+class Http3Session final : public DatagramSession, private StreamHandler {
  public:
   // requests: one per target (submit's `target` indexes it); they outlive the session.
-  Http3Session(std::span<const Http3Request> requests, std::uint32_t streams, H2Memory& memory);
+  Http3Session(std::span<const Http3Request> requests, std::uint32_t streams, proto::H2Memory& memory);
   ~Http3Session() override;
 
-  // A new QUIC connection (the previous one, if any, is dropped).
-  bool start(const quic::ConnectionSetup& setup, TimeNs now);
-  bool handshake_completed() const { return quic_.handshake_completed(); }
-  bool resumed() const { return quic_.resumed(); }
-  // The connection ended (handshake failure, the server's CONNECTION_CLOSE, idle
-  // timeout): how, and why (a static-lifetime buffer of the session).
-  quic::Ending ending() const { return quic_.ending(); }
-  bool closed_gracefully() const { return quic_.closed_gracefully(); }
-  // One datagram received at `now`. False once the connection has ended.
-  bool receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now, SessionEvents& events);
-  // The packets to send now (written by ngtcp2 on demand); the caller sends what
-  // it can and marks it with PacketBatch::sent. False if the connection ended.
-  bool fill_datagrams(TimeNs now);
-  quic::PacketBatch& datagrams() { return out_; }
-  // A CONNECTION_CLOSE for the server, into datagrams(), before the socket closes.
-  void close(TimeNs now);
-  // Drops the QUIC state (after close(), or when the connection failed).
-  void drop();
+  // DatagramSession (quic/module.h)
+  bool start(const SessionSetup& setup, TimeNs now) override;
+  bool handshake_completed() const override { return quic_.handshake_completed(); }
+  bool resumed() const override { return quic_.resumed(); }
+  Ending ending() const override { return quic_.ending(); }
+  bool closed_gracefully() const override { return quic_.closed_gracefully(); }
+  bool receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now,
+                        proto::SessionEvents& events) override;
+  bool fill_datagrams(TimeNs now) override;  // packets written by ngtcp2 on demand
+  net::PacketBatch& datagrams() override { return out_; }
+  void close(TimeNs now) override;
+  void drop() override;
+  TimeNs next_timer_ns() const override { return quic_.expiry(); }
+  bool on_timer(TimeNs now) override;
 
   // proto::Session
   void reset() override;
@@ -86,19 +83,13 @@ class Http3Session final : public Session, private quic::StreamHandler {
   // One datagram at a time (a send on a connected UDP socket keeps it whole).
   std::span<const char> pending_output() override;
   void consume(std::size_t bytes) override;
-  bool receive(const char* data, std::size_t len, SessionEvents& events) override;
-  bool finish(SessionEvents& events) override;
+  bool receive(const char* data, std::size_t len, proto::SessionEvents& events) override;
+  bool finish(proto::SessionEvents& events) override;
   bool cancel(std::uint32_t token) override;
   const char* error_reason() const override;
 
-  // QUIC's timers (loss recovery, ACK delay, idle timeout): the worker wakes by
-  // next_timer_ns() (monotonic; INT64_MAX: none), then calls on_timer(now), after
-  // which packets may be waiting. on_timer is false once the connection has ended.
-  TimeNs next_timer_ns() const { return quic_.expiry(); }
-  bool on_timer(TimeNs now);
-
  private:
-  // quic::StreamHandler
+  // StreamHandler
   int on_stream_data(std::int64_t stream_id, const std::uint8_t* data, std::size_t length, bool fin) override;
   int on_acked(std::int64_t stream_id, std::uint64_t bytes) override;
   int on_stream_close(std::int64_t stream_id, std::uint64_t app_error_code) override;
@@ -114,18 +105,18 @@ class Http3Session final : public Session, private quic::StreamHandler {
   // The token whose current stream is stream_id, from nghttp3's stream user data; -1 if none.
   std::int64_t token_of(std::int64_t stream_id, void* stream_user_data) const;
   void complete(std::uint32_t token);
-  void fail_request(std::uint32_t token, RequestFailure why);
+  void fail_request(std::uint32_t token, proto::RequestFailure why);
   void refuse_from(std::int64_t first_unprocessed);  // GOAWAY
   int h3_failed(int rv, const char* what);
   void free_h3();
 
   std::span<const Http3Request> requests_;
   std::uint32_t streams_;
-  H2Memory& memory_;
+  proto::H2Memory& memory_;
   ngtcp2_mem ngtcp2_mem_{};
   nghttp3_mem nghttp3_mem_{};
-  quic::Connection quic_;
-  quic::PacketBatch out_;
+  Connection quic_;
+  net::PacketBatch out_;
   nghttp3_conn* h3_ = nullptr;
   std::vector<std::int64_t> stream_of_;  // per token
   std::vector<int> status_;              // per token: the final :status seen
@@ -134,7 +125,7 @@ class Http3Session final : public Session, private quic::StreamHandler {
   bool goaway_ = false;
   bool broken_ = false;
   const char* error_reason_ = "";
-  SessionEvents* events_ = nullptr;      // during receive
+  proto::SessionEvents* events_ = nullptr;      // during receive
 };
 
-}  // namespace pacer::proto
+}  // namespace pacer::quic

@@ -1,5 +1,5 @@
 // UDP sockets, batched sends (sendmmsg, GSO) and receives (recvmmsg). See udp_io.h.
-#include "quic/udp_io.h"
+#include "net/udp_io.h"
 
 #include <netinet/in.h>
 #include <netinet/udp.h>
@@ -15,7 +15,7 @@
 #define UDP_SEGMENT 103
 #endif
 
-namespace pacer::quic {
+namespace pacer::net {
 
 namespace {
 
@@ -144,4 +144,4 @@ int DatagramReader::receive(int fd) {
 
 TimeNs DatagramReader::stamp(std::size_t i) const { return net::message_stamp(messages_[i].msg_hdr); }
 
-}  // namespace pacer::quic
+}  // namespace pacer::net

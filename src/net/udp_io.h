@@ -17,7 +17,7 @@
 #include "core/clock.h"
 #include "net/address.h"
 
-namespace pacer::quic {
+namespace pacer::net {
 
 // The largest UDP payload pacer sends (ngtcp2's default, fits a 1500-byte MTU)
 // and accepts (its transport parameter max_udp_payload_size).
@@ -86,4 +86,4 @@ class DatagramReader {
   std::array<std::array<unsigned char, kControlBytes>, kSlots> control_{};
 };
 
-}  // namespace pacer::quic
+}  // namespace pacer::net

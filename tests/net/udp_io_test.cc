@@ -1,7 +1,7 @@
 // The datagram path: packets of a batch arrive as the same datagrams, in order,
 // whether they went as GSO trains or one per message; recvmmsg reads them with
 // their receive stamps; a port nothing listens on is reported as ECONNREFUSED.
-#include "quic/udp_io.h"
+#include "net/udp_io.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 
 #include "net/receive_stamp.h"
 
-namespace pacer::quic {
+namespace pacer::net {
 namespace {
 
 struct Receiver {
@@ -110,4 +110,4 @@ TEST(UdpIoErrors, APortNothingListensOnIsRefused) {
 }
 
 }  // namespace
-}  // namespace pacer::quic
+}  // namespace pacer::net

@@ -1,5 +1,5 @@
 // Http3Session: nghttp3 over quic::Connection, in memory. See http3_session.h.
-#include "proto/http3_session.h"
+#include "quic/http3_session.h"
 
 #include <strings.h>
 
@@ -8,7 +8,7 @@
 
 #include "quic/compat.h"
 
-namespace pacer::proto {
+namespace pacer::quic {
 
 namespace {
 
@@ -18,23 +18,23 @@ Http3Session& self_of(void* user_data) { return *static_cast<Http3Session*>(user
 void* as_user_data(std::uint32_t token) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(token) + 1); }
 
 // ngtcp2 and nghttp3 allocate through the worker's pool (same shape as nghttp2_mem).
-void* pool_malloc(std::size_t size, void* user) { return static_cast<H2Memory*>(user)->allocate(size); }
-void pool_free(void* block, void* user) { static_cast<H2Memory*>(user)->release(block); }
+void* pool_malloc(std::size_t size, void* user) { return static_cast<proto::H2Memory*>(user)->allocate(size); }
+void pool_free(void* block, void* user) { static_cast<proto::H2Memory*>(user)->release(block); }
 void* pool_calloc(std::size_t count, std::size_t size, void* user) {
-  void* block = static_cast<H2Memory*>(user)->allocate(count * size);
+  void* block = static_cast<proto::H2Memory*>(user)->allocate(count * size);
   if (block != nullptr) std::memset(block, 0, count * size);
   return block;
 }
 void* pool_realloc(void* block, std::size_t size, void* user) {
-  return static_cast<H2Memory*>(user)->reallocate(block, size);
+  return static_cast<proto::H2Memory*>(user)->reallocate(block, size);
 }
 
 }  // namespace
 
-Http3Request::Http3Request(const Http2Request& request) : request_(&request) {
+Http3Request::Http3Request(const proto::Http2Request& request) : request_(&request) {
   for (std::size_t i = 0; i < request.header_count(); ++i) {
     const nghttp2_nv& h = request.headers()[i];
-    nv_.push_back(quic::compat::header(h.name, h.namelen, h.value, h.valuelen));
+    nv_.push_back(compat::header(h.name, h.namelen, h.value, h.valuelen));
   }
 }
 
@@ -84,14 +84,14 @@ struct Http3Glue {
       s.complete(t);
     } else {
       s.quic_.shutdown_stream(id, NGHTTP3_H3_MESSAGE_ERROR);
-      s.fail_request(t, RequestFailure::kMalformed);
+      s.fail_request(t, proto::RequestFailure::kMalformed);
     }
     return 0;
   }
   static int stream_close(nghttp3_conn*, std::int64_t id, std::uint64_t, void* user, void* stream_user) {
     Http3Session& s = self_of(user);
     const std::int64_t token = s.token_of(id, stream_user);
-    if (token >= 0) s.fail_request(static_cast<std::uint32_t>(token), RequestFailure::kStreamReset);
+    if (token >= 0) s.fail_request(static_cast<std::uint32_t>(token), proto::RequestFailure::kStreamReset);
     return 0;
   }
   // nghttp3 asks for STOP_SENDING / RESET_STREAM on a stream.
@@ -121,7 +121,7 @@ struct Http3Glue {
 };
 
 
-Http3Session::Http3Session(std::span<const Http3Request> requests, std::uint32_t streams, H2Memory& memory)
+Http3Session::Http3Session(std::span<const Http3Request> requests, std::uint32_t streams, proto::H2Memory& memory)
     : requests_(requests),
       streams_(std::max<std::uint32_t>(streams, 1)),
       memory_(memory),
@@ -147,12 +147,17 @@ void Http3Session::drop() {
   in_flight_ = 0;
 }
 
-bool Http3Session::start(const quic::ConnectionSetup& setup, TimeNs now) {
+bool Http3Session::start(const SessionSetup& setup, TimeNs now) {
   drop();
   goaway_ = false;
   broken_ = false;
   error_reason_ = "";
-  quic::ConnectionSetup with_pool = setup;
+  ConnectionSetup with_pool;
+  with_pool.tls = static_cast<const TlsClient*>(setup.tls);
+  with_pool.tickets = static_cast<TicketCache*>(setup.tickets);
+  with_pool.local = setup.local;
+  with_pool.remote = setup.remote;
+  with_pool.idle_timeout_ns = setup.idle_timeout_ns;
   with_pool.mem = &ngtcp2_mem_;
   if (!quic_.start(with_pool, this, now)) {
     broken_ = true;
@@ -199,7 +204,7 @@ void Http3Session::reset() {
 }
 
 std::uint32_t Http3Session::capacity() const {
-  if (h3_ == nullptr || broken_ || goaway_ || quic_.ending() != quic::Ending::kNone) return 0;
+  if (h3_ == nullptr || broken_ || goaway_ || quic_.ending() != Ending::kNone) return 0;
   const std::uint64_t left = quic_.bidi_streams_left();
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(streams_, in_flight_ + left));
 }
@@ -240,18 +245,18 @@ std::span<const char> Http3Session::pending_output() {
 
 void Http3Session::consume(std::size_t) { out_.sent(1); }
 
-bool Http3Session::receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now, SessionEvents& events) {
+bool Http3Session::receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now, proto::SessionEvents& events) {
   events_ = &events;  // kept: timers can end streams too
   if (quic_.read_packet(data, length, now)) return true;
   broken_ = true;
   return false;
 }
 
-bool Http3Session::receive(const char* data, std::size_t len, SessionEvents& events) {
+bool Http3Session::receive(const char* data, std::size_t len, proto::SessionEvents& events) {
   return receive_datagram(reinterpret_cast<const std::uint8_t*>(data), len, monotonic_now_ns(), events);
 }
 
-bool Http3Session::finish(SessionEvents&) { return true; }  // UDP: no end of stream
+bool Http3Session::finish(proto::SessionEvents&) { return true; }  // UDP: no end of stream
 
 bool Http3Session::cancel(std::uint32_t token) {
   const std::int64_t id = stream_of_[token];
@@ -262,11 +267,11 @@ bool Http3Session::cancel(std::uint32_t token) {
     nghttp3_conn_shutdown_stream_read(h3_, id);
     quic_.shutdown_stream(id, NGHTTP3_H3_REQUEST_CANCELLED);  // RESET_STREAM and STOP_SENDING
   }
-  return !broken_ && quic_.ending() == quic::Ending::kNone;
+  return !broken_ && quic_.ending() == Ending::kNone;
 }
 
 const char* Http3Session::error_reason() const {
-  return quic_.ending() != quic::Ending::kNone ? quic_.reason() : error_reason_;
+  return quic_.ending() != Ending::kNone ? quic_.reason() : error_reason_;
 }
 
 bool Http3Session::on_timer(TimeNs now) {
@@ -307,7 +312,7 @@ int Http3Session::on_stream_reset(std::int64_t id, std::uint64_t) {
   // The request fails now (kStreamReset); nghttp3 drops what is left of the stream.
   for (std::uint32_t t = 0; t < streams_; ++t) {
     if (stream_of_[t] == id) {
-      fail_request(t, RequestFailure::kStreamReset);
+      fail_request(t, proto::RequestFailure::kStreamReset);
       break;
     }
   }
@@ -334,7 +339,7 @@ long Http3Session::next_stream_data(std::int64_t* id, int* fin, ngtcp2_vec* vec,
   std::array<nghttp3_vec, 16> v{};
   const nghttp3_ssize n = nghttp3_conn_writev_stream(h3_, id, fin, v.data(), std::min(count, v.size()));
   if (n < 0) return h3_failed(static_cast<int>(n), "cannot write a stream");
-  for (nghttp3_ssize i = 0; i < n; ++i) vec[i] = *quic::compat::as_ngtcp2(&v[static_cast<std::size_t>(i)]);
+  for (nghttp3_ssize i = 0; i < n; ++i) vec[i] = *compat::as_ngtcp2(&v[static_cast<std::size_t>(i)]);
   return n;
 }
 
@@ -367,7 +372,7 @@ void Http3Session::complete(std::uint32_t token) {
   if (events_ != nullptr) events_->on_response(token, status_[token]);
 }
 
-void Http3Session::fail_request(std::uint32_t token, RequestFailure why) {
+void Http3Session::fail_request(std::uint32_t token, proto::RequestFailure why) {
   stream_of_[token] = -1;
   --in_flight_;
   if (events_ != nullptr) events_->on_request_failed(token, why);
@@ -376,7 +381,7 @@ void Http3Session::fail_request(std::uint32_t token, RequestFailure why) {
 void Http3Session::refuse_from(std::int64_t first_unprocessed) {
   goaway_ = true;
   for (std::uint32_t t = 0; t < streams_; ++t) {
-    if (stream_of_[t] >= first_unprocessed) fail_request(t, RequestFailure::kRefused);
+    if (stream_of_[t] >= first_unprocessed) fail_request(t, proto::RequestFailure::kRefused);
   }
 }
 
@@ -387,4 +392,4 @@ int Http3Session::h3_failed(int rv, const char* what) {
   return -1;
 }
 
-}  // namespace pacer::proto
+}  // namespace pacer::quic
