@@ -51,7 +51,7 @@ enum RunOption : int {
   kHttp2, kHttp3, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
   kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
   kGiveUp,
-  kIo,
+  kIo, kSpin,
   // Targets and request names (issue 15).
   kTargets, kTargetsOrder, kMaxNames,
   kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
@@ -59,7 +59,7 @@ enum RunOption : int {
   kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
 };
 
-constexpr std::array<OptionSpec, 61> kRunOptions{{
+constexpr std::array<OptionSpec, 62> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -109,6 +109,7 @@ constexpr std::array<OptionSpec, 61> kRunOptions{{
     {kJson, '\0', "json", true},
     {kGiveUp, '\0', "give-up", true},
     {kIo, '\0', "io", true},
+    {kSpin, '\0', "spin", false},
     // Targets and request names (issue 15).
     {kTargets, '\0', "targets", true},
     {kTargetsOrder, '\0', "targets-order", true},
@@ -260,6 +261,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
   Config& config = draft.config;
   switch (option.id) {
     case kIo: return store(parse_io(option.value, option.flag), config.io);
+    case kSpin: config.spin = true; return Ok{};
     case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
     case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
     case kDuration:

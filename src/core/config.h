@@ -191,6 +191,10 @@ struct Config {
 
   // I/O engine: --io; PACER_IO decides what auto means (io/select.h).
   IoChoice io = IoChoice::kAuto;
+  // --spin: workers poll for events instead of sleeping (each takes a whole CPU),
+  // so a send leaves within microseconds of its time even where a sleeping
+  // thread wakes late (virtual machines, busy hosts: README, Options).
+  bool spin = false;
   // Request names and targets (--targets, --targets-order, --max-names).
   std::uint64_t max_names = 1000;         // --max-names: distinct request names before "(other)"
   std::string targets_path;               // --targets FILE ("-": stdin); empty: the URL's one request

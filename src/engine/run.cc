@@ -317,6 +317,7 @@ report::RunReport make_report(const Config& config) {
     r.io_engine = io::engine_name(io->kind);
     r.io_fallback = io->fallback;
   }
+  r.spin = config.spin;
   const ShardShare share = shard_share(config);
   r.test_connections = share.test_connections;
   r.test_request_count = share.test_requests;

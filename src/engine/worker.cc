@@ -304,7 +304,8 @@ void Worker::wait_for_events() {
     now_ = monotonic_now_ns();
   }
   // Bytes left unread by the last wake-up's budget: only look for new events.
-  const TimeNs wait = unread_.empty() ? std::max<TimeNs>(0, wake_ns - now_) : 0;
+  // --spin: never sleep (a thread woken by a timer can be late by milliseconds).
+  const TimeNs wait = unread_.empty() && !shared_.config->spin ? std::max<TimeNs>(0, wake_ns - now_) : 0;
   last_events_ = engine_->wait(wait, *this);  // on_wake, then on_io per event
 }
 
@@ -320,7 +321,7 @@ bool Worker::worth_coalescing(TimeNs wake_ns) const {
   // Not in the open model (arrivals are timed), nor without receive stamps (the
   // pause would be in the latency), nor when events come in batches already or
   // too few requests are in flight for a batch to form.
-  return coalesce_ns_ > 0 && !is_open() && unread_.empty() && last_events_ > 0 && last_events_ < kCoalesceBelowEvents &&
+  return coalesce_ns_ > 0 && !is_open() && !shared_.config->spin && unread_.empty() && last_events_ > 0 && last_events_ < kCoalesceBelowEvents &&
          in_flight_.size() >= kCoalesceMinInFlight && wake_ns - now_ > coalesce_ns_;
 }
 

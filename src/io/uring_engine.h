@@ -46,9 +46,12 @@ class UringEngine final : public Engine {
  public:
   // Buffer geometry: kBufferBytes each (header, stamp and payload), a power of
   // two count between kMinBuffers and kMaxBuffers, about one per connection.
+  // Every buffer is resident (the ring hands them out in turn); past kMaxBuffers
+  // connections, receives that find none are armed again once some come back
+  // (at -c10000: 1 MB instead of 4, and no more CPU per request).
   static constexpr std::uint32_t kBufferBytes = 4096;
   static constexpr std::uint32_t kMinBuffers = 64;
-  static constexpr std::uint32_t kMaxBuffers = 1024;
+  static constexpr std::uint32_t kMaxBuffers = 256;
   static constexpr std::size_t kReadBufferBytes = 64 * 1024;  // TLS reads (kReadiness)
 
   // The ring is created here (any thread) and enabled by the first wait() on the

@@ -131,6 +131,7 @@ json config_json(const RunReport& r) {
   if (!r.shard_source.empty()) c["shard"]["source"] = r.shard_source;
   if (!r.io_engine.empty()) c["io_engine"] = r.io_engine;
   if (!r.io_fallback.empty()) c["io_fallback"] = r.io_fallback;
+  if (r.spin) c["spin"] = true;
   if (r.targets_count > 0) c["targets"] = {{"count", r.targets_count}, {"order", r.targets_order}};  // issue 15
   add_wire_config(c, r);
   if (r.load_model == LoadModel::kClosed) return c;

@@ -168,6 +168,7 @@ void read_config(const Field& c, RunReport& r) {
   }
   if (c.has("io_engine")) r.io_engine = c.at("io_engine").string();  // optional: older reports
   if (c.has("io_fallback")) r.io_fallback = c.at("io_fallback").string();
+  if (c.has("spin")) r.spin = c.at("spin").boolean();
   r.record_timeouts = c.at("record_timeouts").boolean();
   r.load_model = parse_load_model(c.at("load_model"));
   if (c.has("unix_socket")) r.unix_socket = c.at("unix_socket").string();

@@ -85,6 +85,7 @@ struct RunReport {
   // and why --io auto ran on epoll ("" when it did not fall back).
   std::string io_engine;
   std::string io_fallback;
+  bool spin = false;                       // --spin: workers polled instead of sleeping
 
   // What happened.
   std::int64_t start_unix_ns = 0;          // wall-clock start of the load (CLOCK_REALTIME)

@@ -11,6 +11,10 @@ A closed loop hides this: its few connections each wait once, so only about -c
 requests are slow and the high percentiles barely move.
 """
 
+import json
+
+import pytest
+
 from conftest import assert_server_agrees, parse_duration
 
 D_S = 10.0
@@ -72,3 +76,22 @@ def test_server_counts_match_the_target_rate(start_server, pacer):
         answered = server.wait_for("requests_answered", rate * 5)
         assert abs(answered - rate * 5) <= 0.01 * rate * 5, (rate, answered, run)
         assert_server_agrees(server, report)
+
+
+@pytest.mark.parametrize("io", ["epoll", "uring"])
+def test_spin_sends_the_same_schedule_and_says_so(start_server, pacer, tmp_path, io):
+    """--spin polls instead of sleeping: the same arrivals at the server, in both models,
+    and the report says it ran so (config.spin; absent without it)."""
+    server = start_server()
+    out = tmp_path / "spin.json"
+    run = pacer("--io", io, "--spin", "-t1", "-c10", "-R", "500", "-d", "2s", "--format", "json", "-o", str(out),
+                server.url, timeout=60)
+    assert run.rc == 0, run
+    report = json.loads(out.read_text())
+    assert report["config"]["spin"] is True, report["config"]
+    assert abs(server.wait_for("requests_answered", 1000) - 1000) <= 10, run
+    closed = pacer("--io", io, "--spin", "-t1", "-c2", "-n", "300", "--format", "json", "-o", str(out), server.url,
+                   timeout=60)
+    assert closed.rc == 0 and json.loads(out.read_text())["counts"]["responses"] == 300, closed
+    plain = pacer("--io", io, "-t1", "-c2", "-n", "10", "--format", "json", "-o", str(out), server.url, timeout=60)
+    assert plain.rc == 0 and "spin" not in json.loads(out.read_text())["config"], plain
