@@ -121,7 +121,8 @@ int Connection::on_ticket(gnutls_session_t session, unsigned, unsigned, unsigned
 bool Connection::start(const ConnectionSetup& setup, StreamHandler* handler, TimeNs now) {
   reset();
   handler_ = handler;
-  tickets_ = setup.tls->resumes() ? setup.tickets : nullptr;
+  const auto& tls = static_cast<const TlsClient&>(*setup.tls);
+  tickets_ = tls.resumes() ? static_cast<TicketCache*>(setup.tickets) : nullptr;
   local_ = setup.local;
   remote_ = setup.remote;
   ngtcp2_cid dcid{};
@@ -157,7 +158,7 @@ bool Connection::start(const ConnectionSetup& setup, StreamHandler* handler, Tim
     ending_ = Ending::kFailed;
     return false;
   }
-  session_ = setup.tls->new_session(&ref_, tickets_);
+  session_ = tls.new_session(&ref_, tickets_);
   if (session_ == nullptr) {
     std::snprintf(reason_.data(), reason_.size(), "QUIC: cannot create a GnuTLS session");
     ending_ = Ending::kFailed;

@@ -51,12 +51,9 @@ class StreamHandler {
   ~StreamHandler() = default;
 };
 
-struct ConnectionSetup {
-  const TlsClient* tls = nullptr;
-  TicketCache* tickets = nullptr;   // resumption (null: never resume)
-  net::Address local;
-  net::Address remote;
-  TimeNs idle_timeout_ns = 30 * kNsPerS;
+// The session's setup (its tls a TlsClient, its tickets a TicketCache: the
+// module made both) and where ngtcp2's memory comes from.
+struct ConnectionSetup : SessionSetup {
   const ngtcp2_mem* mem = nullptr;  // null: ngtcp2's malloc
 };
 

@@ -153,11 +153,7 @@ bool Http3Session::start(const SessionSetup& setup, TimeNs now) {
   broken_ = false;
   error_reason_ = "";
   ConnectionSetup with_pool;
-  with_pool.tls = static_cast<const TlsClient*>(setup.tls);
-  with_pool.tickets = static_cast<TicketCache*>(setup.tickets);
-  with_pool.local = setup.local;
-  with_pool.remote = setup.remote;
-  with_pool.idle_timeout_ns = setup.idle_timeout_ns;
+  static_cast<SessionSetup&>(with_pool) = setup;
   with_pool.mem = &ngtcp2_mem_;
   if (!quic_.start(with_pool, this, now)) {
     broken_ = true;
