@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # pacer's memory, two parts (issue 18 goals):
-#   peak: peak RSS (GNU time's maximum resident set) of pacer and wrk in the same
+#   peak: peak RSS (GNU time's maximum resident set) of pacer (on each I/O engine
+#         of $ENGINES, "uring epoll" by default) and wrk in the same
 #         run, interleaved, for each threads:conns case (default -t1 -c50 and
 #         -t1 -c10000), with medians and the ratio pacer/wrk. Goals: <= 1.00 at
 #         -c50, <= 0.30 at -c10000.
@@ -42,23 +43,32 @@ raise_fd_limit
 
 # The peak part: measure_clients for pacer and wrk over $CASES; one table of RSS.
 memory_peak() {
-  local row p_rss w_rss
+  local row tool p_rss w_rss line
+  local -a tools
+  read -ra tools <<<"$(pacer_engine_tools)"
   # shellcheck disable=SC2034  # CPU_US is filled by measure_clients (lib.sh)
   declare -gA RPS CPU_US RSS_KB
   ROWS=()
-  echo "## peak RSS, pacer and wrk interleaved ($REPEATS repeats, $DURATION each)"
-  measure_cases nginx "$NGINX_URL" pacer wrk
+  echo "## peak RSS, pacer (each I/O engine) and wrk interleaved ($REPEATS repeats, $DURATION each)"
+  measure_cases nginx "$NGINX_URL" "${tools[@]}" wrk
   echo
-  echo "| case | pacer RSS KB | wrk RSS KB | RSS ratio | pacer req/s | wrk req/s |"
-  echo "|---|---:|---:|---:|---:|---:|"
+  line="| case |"; for tool in "${tools[@]}"; do line+=" $tool RSS KB |"; done
+  line+=" wrk RSS KB |"; for tool in "${tools[@]}"; do line+=" $tool/wrk |"; done
+  echo "$line"
+  line="|---|"; for _ in "${tools[@]}"; do line+="---:|---:|"; done; echo "$line---:|"
   for row in "${ROWS[@]}"; do
     # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
-    {
-      p_rss=$(median ${RSS_KB[$row|pacer]}); w_rss=$(median ${RSS_KB[$row|wrk]})
-      echo "| ${row#*|} | $p_rss | $w_rss | $(ratio "$p_rss" "$w_rss") | $(median ${RPS[$row|pacer]}) | $(median ${RPS[$row|wrk]}) |"
-    }
+    w_rss=$(median ${RSS_KB[$row|wrk]})
+    line="| ${row#*|} |"
+    for tool in "${tools[@]}"; do line+=" $(median ${RSS_KB[$row|$tool]}) |"; done
+    line+=" $w_rss |"
+    for tool in "${tools[@]}"; do
+      # shellcheck disable=SC2086
+      p_rss=$(median ${RSS_KB[$row|$tool]})
+      line+=" $(ratio "$p_rss" "$w_rss") |"
+    done
+    echo "$line"
   done
-  echo
 }
 
 # descendant_named PID COMM: PID or its first descendant (3 levels down at most)

@@ -62,9 +62,9 @@ More options:
       --io ENGINE      I/O engine: auto (io_uring where the kernel
                        allows it, else epoll), uring, epoll; the
                        variable PACER_IO=uring|epoll sets auto [auto]
-      --spin           workers poll instead of sleeping: each takes a
-                       whole CPU, and requests leave on time even
-                       where a sleeping thread wakes late (VMs)
+      --spin           workers poll instead of sleeping (a whole CPU
+                       each): exact send times at low rates where a
+                       sleeping thread wakes late (VMs, busy hosts)
 
 Protocol:
       --http2          HTTP/2 (nghttp2): prior knowledge (h2c) on

@@ -321,8 +321,10 @@ bool Worker::worth_coalescing(TimeNs wake_ns) const {
   // Not in the open model (arrivals are timed), nor without receive stamps (the
   // pause would be in the latency), nor when events come in batches already or
   // too few requests are in flight for a batch to form.
-  return coalesce_ns_ > 0 && !is_open() && !shared_.config->spin && unread_.empty() && last_events_ > 0 && last_events_ < kCoalesceBelowEvents &&
-         in_flight_.size() >= kCoalesceMinInFlight && wake_ns - now_ > coalesce_ns_;
+  // --spin never sleeps, so it never pauses either.
+  return coalesce_ns_ > 0 && !is_open() && !shared_.config->spin && unread_.empty() && last_events_ > 0 &&
+         last_events_ < kCoalesceBelowEvents && in_flight_.size() >= kCoalesceMinInFlight &&
+         wake_ns - now_ > coalesce_ns_;
 }
 
 bool Worker::claim_request(Connection& c) {
