@@ -1,11 +1,15 @@
 """deploy/Containerfile cannot be built here (no base images), so check what can be:
-every shared library the pacer binary links comes from a package the runtime stage
-installs (or from the base image's libc6, libstdc++6, libgcc-s1)."""
+every shared library the pacer binary and its HTTP/3 module link comes from a package
+the runtime stage installs (or from the base image's libc6, libstdc++6, libgcc-s1),
+and the image holds the module beside the binary, where --http3 looks for it."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
+
+import pytest
 
 from conftest import PACER_BIN, REPO
 
@@ -23,8 +27,19 @@ def runtime_packages() -> set[str]:
     return set(install.group(1).replace("\\", " ").split())
 
 
-def test_the_runtime_stage_installs_every_library_pacer_links(pacer_bin):
-    ldd = subprocess.run(["ldd", PACER_BIN], capture_output=True, text=True, timeout=30, check=True).stdout
+def test_the_image_holds_the_http3_module_beside_the_binary():
+    runtime = (REPO / "deploy" / "Containerfile").read_text().split("FROM debian:12-slim", 1)[1]
+    copy = re.search(r"^COPY --from=build (.+) (\S+)$", runtime, re.M)
+    assert copy, runtime
+    sources, destination = copy.group(1).split(), copy.group(2)
+    assert {s.rsplit("/", 1)[1] for s in sources} == {"pacer", "pacer-http3.so"}, copy.group(0)
+    assert destination == "/usr/local/bin/", copy.group(0)
+
+
+@pytest.mark.parametrize("file", ["pacer", "pacer-http3.so"])
+def test_the_runtime_stage_installs_every_library_pacer_links(pacer_bin, file):
+    path = Path(PACER_BIN).parent / file
+    ldd = subprocess.run(["ldd", str(path)], capture_output=True, text=True, timeout=30, check=True).stdout
     paths = re.findall(r"=> (/\S+)", ldd)
     assert paths, ldd
     needed = set()
