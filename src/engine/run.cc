@@ -330,7 +330,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const auto io = io::choose_engine(config.io);  // --io uring where it cannot run stops here
   if (!io) return io.error();
   // TLS files are checked first: a bad --cacert is the user's to fix (exit 2).
-  // --http3: the HTTP/3 module (loaded now), GnuTLS instead of OpenSSL (docs/http3.md).
+  // --http3 loads its module before (the module reads them with GnuTLS instead
+  // of OpenSSL: docs/http3.md).
   const quic::Module* http3 = nullptr;
   std::unique_ptr<quic::TlsConfig> quic_tls;
   if (config.http3) {

@@ -45,13 +45,13 @@ std::size_t plan_trains(const PacketBatch& batch, bool gso, std::array<Train, Pa
 
 }  // namespace
 
-int open_udp_socket(const net::Address& remote, net::Address& local) {
+int open_udp_socket(const Address& remote, Address& local) {
   const int fd = ::socket(remote.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
   if (fd < 0) return -1;
   // Room for a burst of a few flow-control windows (the kernel caps it at rmem_max).
   const int buffer = 4 * 1024 * 1024;
   ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buffer, sizeof buffer);
-  net::enable_receive_stamps(fd);
+  enable_receive_stamps(fd);
   if (::connect(fd, remote.sockaddr_ptr(), remote.length) != 0) {
     const int err = errno;
     ::close(fd);
@@ -142,6 +142,6 @@ int DatagramReader::receive(int fd) {
   return -errno;
 }
 
-TimeNs DatagramReader::stamp(std::size_t i) const { return net::message_stamp(messages_[i].msg_hdr); }
+TimeNs DatagramReader::stamp(std::size_t i) const { return message_stamp(messages_[i].msg_hdr); }
 
 }  // namespace pacer::net

@@ -55,7 +55,7 @@ class PacketBatch {
 // Opens a non-blocking UDP socket connected to `remote` (so the kernel reports
 // ICMP unreachable as ECONNREFUSED), with receive stamps on; fills `local` with
 // its bound address. Returns the fd, or -1 with errno set.
-int open_udp_socket(const net::Address& remote, net::Address& local);
+int open_udp_socket(const Address& remote, Address& local);
 
 enum class SendStatus : std::uint8_t { kAllSent, kBlocked, kError };
 

@@ -23,9 +23,9 @@
 
 #include "core/clock.h"
 #include "net/address.h"
+#include "net/udp_io.h"
 #include "quic/module.h"
 #include "quic/tls_client.h"
-#include "net/udp_io.h"
 
 namespace pacer::quic {
 

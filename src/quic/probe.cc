@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "core/unique_fd.h"
-#include "quic/connection.h"
 #include "net/udp_io.h"
+#include "quic/connection.h"
 #include "report/units.h"
 
 namespace pacer::quic {
