@@ -9,7 +9,6 @@
 #include <memory>
 #include <optional>
 #include <cstdio>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -257,7 +256,7 @@ ExitCode run_cert(const cli::CertOptions& options) {
 
 int main_entry(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  auto parsed = cli::parse(args, std::cin);
+  auto parsed = cli::parse(args, STDIN_FILENO);
   if (!parsed) return to_int(fail(parsed.error()));
   cli::Invocation& inv = *parsed;
   switch (inv.command) {

@@ -449,7 +449,7 @@ void add_json_headers(Config& config) {
 // --targets: reads the file (after -b, whose body targets without one take) and
 // resolves its URLs against the command line's; without a URL there the file's
 // first absolute URL is the run's.
-Status load_targets(RunDraft& draft, bool no_url, std::istream& stdin_stream) {
+Status load_targets(RunDraft& draft, bool no_url, int stdin_fd) {
   Config& config = draft.config;
   if (config.targets_path.empty()) {
     if (draft.targets_order_given) return bad_argument("--targets-order needs --targets (a file of requests)");
@@ -464,7 +464,7 @@ Status load_targets(RunDraft& draft, bool no_url, std::istream& stdin_stream) {
   if (config.targets_path == "-" && draft.body && draft.body->value == "@-") {
     return bad_argument("--targets - and -b @- both read stdin: give one of them a file");
   }
-  auto list = targets::read_targets(config.targets_path, stdin_stream,
+  auto list = targets::read_targets(config.targets_path, stdin_fd,
                                     no_url ? std::nullopt : std::optional<Target>(config.target),
                                     config.max_request_body_bytes);
   if (!list) return list.error();
@@ -513,7 +513,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
 }
 
 Result<Invocation> parse_run(Command command, std::span<const std::string> args,
-                             std::istream& stdin_stream) {
+                             int stdin_fd) {
   const ScanResult scan = scan_options(args, kAllRunOptions, "pacer --help");
   Invocation out;
   if (scan.has(kHelp)) {
@@ -536,7 +536,7 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
     }
   }
   if (draft.body) {
-    auto body = read_body_argument(draft.body->value, draft.body->flag, stdin_stream,
+    auto body = read_body_argument(draft.body->value, draft.body->flag, stdin_fd,
                                    draft.config.max_request_body_bytes);
     if (!body) return body.error();
     draft.config.body = std::move(*body);
@@ -544,7 +544,7 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
   if (Status url = check_positionals(scan.positionals, command, draft.config); !url) {
     return url.error();
   }
-  if (Status loaded = load_targets(draft, scan.positionals.empty(), stdin_stream); !loaded) return loaded.error();
+  if (Status loaded = load_targets(draft, scan.positionals.empty(), stdin_fd); !loaded) return loaded.error();
   if (Status finished = finish_run_draft(draft, command); !finished) return finished.error();
   if (scan.has(kCheckArgs) && command != Command::kRun) {
     return bad_argument("--check-args checks a run's arguments (pacer --check-args [options] URL), not the demo's");
@@ -556,14 +556,14 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
 
 }  // namespace
 
-Result<Invocation> parse(const std::vector<std::string>& args, std::istream& stdin_stream) {
+Result<Invocation> parse(const std::vector<std::string>& args, int stdin_fd) {
   const std::span<const std::string> all(args);
   if (!args.empty() && args[0] == "serve") return parse_serve(all.subspan(1));
   if (!args.empty() && args[0] == "merge") return parse_merge(all.subspan(1));
   if (!args.empty() && args[0] == "cert") return parse_cert(all.subspan(1));
   if (!args.empty() && args[0] == "report") return parse_report(all.subspan(1));
-  auto run = !args.empty() && args[0] == "demo" ? parse_run(Command::kDemo, all.subspan(1), stdin_stream)
-                                                 : parse_run(Command::kRun, all, stdin_stream);
+  auto run = !args.empty() && args[0] == "demo" ? parse_run(Command::kDemo, all.subspan(1), stdin_fd)
+                                                 : parse_run(Command::kRun, all, stdin_fd);
   if (run) run->run.command_line = quote_command_line(args);  // the HTML report's header
   return run;
 }

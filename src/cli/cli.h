@@ -3,7 +3,6 @@
 // kBadArgument/kBadInput whose message names the flag and what was wrong (exit 2).
 #pragma once
 
-#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,8 +65,9 @@ struct Invocation {
   std::string help_text;       // kHelp: the usage text to print
 };
 
-// args: argv[1..]. stdin_stream is read only for `-b @-`.
-Result<Invocation> parse(const std::vector<std::string>& args, std::istream& stdin_stream);
+// args: argv[1..]. Standard input (stdin_fd) is read only for `-b @-` and
+// `--targets -`.
+Result<Invocation> parse(const std::vector<std::string>& args, int stdin_fd);
 
 // argv[1..] as one shell command line ("pacer -c 10 'http://x/?a b'"):
 // arguments with characters a shell would read specially are single-quoted.

@@ -1,15 +1,17 @@
 // Reading a targets file and telling its format. See target_file.h.
 #include "targets/target_file.h"
 
+#include <fcntl.h>
 #include <strings.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <limits>
 
 #include <fmt/format.h>
 
+#include "core/read_fd.h"
+#include "core/unique_fd.h"
 #include "targets/text_format.h"
 
 namespace pacer::targets {
@@ -31,25 +33,27 @@ Result<TargetList> parse_targets(std::string_view text, const TargetSource& sour
   return out;
 }
 
-Result<TargetList> read_targets(const std::string& path, std::istream& stdin_stream, std::optional<Target> base,
+Result<TargetList> read_targets(const std::string& path, int stdin_fd, std::optional<Target> base,
                                 std::uint64_t max_body_bytes) {
   TargetSource source;
   source.base = std::move(base);
   source.max_body_bytes = max_body_bytes;
-  std::ostringstream text;
+  const auto cannot_read = [&](int err) {
+    return bad_input(fmt::format("--targets: cannot read '{}': {}", path, std::strerror(err)));
+  };
+  UniqueFd file;
   if (path == "-") {
     source.name = "stdin";
-    text << stdin_stream.rdbuf();
   } else {
     source.name = path;
     const std::size_t slash = path.rfind('/');
     source.body_dir = slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return bad_input(fmt::format("--targets: cannot read '{}': {}", path, std::strerror(errno)));
-    text << in.rdbuf();
-    if (in.bad()) return bad_input(fmt::format("--targets: cannot read '{}': {}", path, std::strerror(errno)));
+    file = UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!file.valid()) return cannot_read(errno);
   }
-  return parse_targets(text.str(), source);
+  const ReadToEnd text = read_to_end(file.valid() ? file.get() : stdin_fd, std::numeric_limits<std::uint64_t>::max());
+  if (text.err != 0) return cannot_read(text.err);
+  return parse_targets(text.bytes, source);
 }
 
 namespace {

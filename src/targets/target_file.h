@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,9 +43,9 @@ struct TargetList {
 // Parses a whole file's text.
 Result<TargetList> parse_targets(std::string_view text, const TargetSource& source);
 
-// Reads `path` ("-": all of stdin_stream) and parses it; the file's directory
-// is where relative @body paths start.
-Result<TargetList> read_targets(const std::string& path, std::istream& stdin_stream, std::optional<Target> base,
+// Reads `path` ("-": all of standard input, stdin_fd) and parses it; the file's
+// directory is where relative @body paths start.
+Result<TargetList> read_targets(const std::string& path, int stdin_fd, std::optional<Target> base,
                                 std::uint64_t max_body_bytes);
 
 // pacer frames every request itself, as for -H (cli/input_checks.h): a target

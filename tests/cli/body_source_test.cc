@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 
 #include "../support/cli_args.h"
@@ -37,8 +36,8 @@ class BodyFile {
 };
 
 Result<std::string> read_body(const std::string& value, std::uint64_t max_bytes, const std::string& stdin_text = "") {
-  std::istringstream in(stdin_text);
-  return read_body_argument(value, "-b", in, max_bytes);
+  const pacer::testing::TextFd in(stdin_text);
+  return read_body_argument(value, "-b", in.get(), max_bytes);
 }
 
 TEST(BodySource, TheDefaultCapIs64MiB) { EXPECT_EQ(kDefaultMaxRequestBodyBytes, 64u << 20); }

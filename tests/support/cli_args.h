@@ -4,19 +4,19 @@
 
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/cli.h"
+#include "text_fd.h"
 
 namespace pacer::testing {
 
 using Args = std::vector<std::string>;
 
 inline Result<cli::Invocation> parse_args(const Args& args, const std::string& stdin_text = "") {
-  std::istringstream in(stdin_text);
-  return cli::parse(args, in);
+  const TextFd in(stdin_text);
+  return cli::parse(args, in.get());
 }
 
 // The message of a command line that must be refused with an error of `kind`;

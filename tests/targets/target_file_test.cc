@@ -9,13 +9,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
+#include "../support/text_fd.h"
 #include "cli/units.h"
 
 namespace pacer::targets {
 namespace {
+
+using pacer::testing::TextFd;
 
 Target base_url(const char* url = "http://127.0.0.1:8080/base/page?x=1") { return *cli::parse_url(url); }
 
@@ -127,8 +129,8 @@ TEST(TargetFile, BodyFilesAreReadRelativeToTheTargetsFile) {
   TempDir dir;
   dir.write("order.json", "{\"n\":1}");
   const std::string file = dir.write("targets.txt", "POST /orders\nContent-Type: application/json\n@order.json\n");
-  std::istringstream no_stdin;
-  auto list = read_targets(file, no_stdin, base_url(), kDefaultMaxRequestBodyBytes);
+  const TextFd no_stdin("");
+  auto list = read_targets(file, no_stdin.get(), base_url(), kDefaultMaxRequestBodyBytes);
   ASSERT_TRUE(list) << list.error().message;
   ASSERT_TRUE(list->targets[0].body);
   EXPECT_EQ(*list->targets[0].body, "{\"n\":1}");
@@ -138,27 +140,27 @@ TEST(TargetFile, ABodyPastTheCapFails) {
   TempDir dir;
   dir.write("big", std::string(100, 'x'));
   const std::string file = dir.write("t", "POST /a\n@big\n");
-  std::istringstream no_stdin;
-  auto list = read_targets(file, no_stdin, base_url(), 10);
+  const TextFd no_stdin("");
+  auto list = read_targets(file, no_stdin.get(), base_url(), 10);
   ASSERT_FALSE(list);
   EXPECT_NE(list.error().message.find(file + ":2: the body file"), std::string::npos) << list.error().message;
   EXPECT_NE(list.error().message.find("--max-request-body"), std::string::npos);
 }
 
 TEST(TargetFile, DashReadsStdin) {
-  std::istringstream in("{\"url\":\"/s\"}\n");
-  auto list = read_targets("-", in, base_url(), kDefaultMaxRequestBodyBytes);
+  const TextFd in("{\"url\":\"/s\"}\n");
+  auto list = read_targets("-", in.get(), base_url(), kDefaultMaxRequestBodyBytes);
   ASSERT_TRUE(list) << list.error().message;
   EXPECT_EQ(list->targets[0].path, "/s");
-  std::istringstream bad("GET\n");
-  auto failed = read_targets("-", bad, base_url(), kDefaultMaxRequestBodyBytes);
+  const TextFd bad("GET\n");
+  auto failed = read_targets("-", bad.get(), base_url(), kDefaultMaxRequestBodyBytes);
   ASSERT_FALSE(failed);
   EXPECT_NE(failed.error().message.find("stdin:1:"), std::string::npos) << failed.error().message;
 }
 
 TEST(TargetFile, AMissingFileFails) {
-  std::istringstream no_stdin;
-  auto list = read_targets("/nonexistent/targets.txt", no_stdin, base_url(), 1);
+  const TextFd no_stdin("");
+  auto list = read_targets("/nonexistent/targets.txt", no_stdin.get(), base_url(), 1);
   ASSERT_FALSE(list);
   EXPECT_EQ(list.error().kind, ErrorKind::kBadInput);
   EXPECT_NE(list.error().message.find("--targets: cannot read '/nonexistent/targets.txt'"), std::string::npos);
