@@ -9,11 +9,12 @@
 
 namespace pacer::engine {
 
+// Off every list: both null. On a list: only its head has no prev (so whether an
+// element is on a list is a question for the list: contains()).
 template <typename T>
 struct ListHook {
   T* prev = nullptr;
   T* next = nullptr;
-  bool linked = false;
 };
 
 template <typename T, ListHook<T> T::*Hook>
@@ -22,12 +23,12 @@ class IntrusiveList {
   bool empty() const { return head_ == nullptr; }
   std::size_t size() const { return size_; }
   T* front() const { return head_; }
+  bool contains(const T& item) const { return (item.*Hook).prev != nullptr || head_ == &item; }
 
   void push_back(T& item) {
     ListHook<T>& h = item.*Hook;
     h.prev = tail_;
     h.next = nullptr;
-    h.linked = true;
     if (tail_ != nullptr) {
       (tail_->*Hook).next = &item;
     } else {
@@ -39,8 +40,8 @@ class IntrusiveList {
 
   // No-op when item is not on the list.
   void remove(T& item) {
+    if (!contains(item)) return;
     ListHook<T>& h = item.*Hook;
-    if (!h.linked) return;
     (h.prev != nullptr ? (h.prev->*Hook).next : head_) = h.next;
     (h.next != nullptr ? (h.next->*Hook).prev : tail_) = h.prev;
     h = ListHook<T>{};

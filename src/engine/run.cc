@@ -251,6 +251,16 @@ void take_histogram(stats::Histogram& into, std::unique_ptr<stats::Histogram>& f
   from.reset();
 }
 
+// The run's latency and time to first byte are its names' together: every name a
+// worker recorded under, whether or not the report lists it.
+void add_named_latencies(stats::NameRecorder& names, report::RunReport& report) {
+  for (std::size_t id = 0; id < names.size(); ++id) {
+    const stats::NameRecord* r = names.find(static_cast<stats::NameId>(id));
+    if (r->latency) report.latency.merge(*r->latency);
+    if (r->ttfb) report.ttfb.merge(*r->ttfb);
+  }
+}
+
 // The workers' per-name records, merged by name id into the report's endpoints
 // (the workers' histograms are consumed).
 void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stats::NameTable& names,
@@ -460,13 +470,13 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   for (auto& w : workers) {
     WorkerResult& r = w->result();
     report.counters.merge(r.counters);
-    report.latency.merge(r.latency);
+    report.latency.merge(r.unsent_latency);
+    add_named_latencies(r.names, report);
     report.latency_censored.merge(r.latency_censored);
     report.connect.merge(r.connect);
     report.tls_handshake.merge(r.tls_handshake);
     report.service.merge(r.service);
     report.queue_delay.merge(r.queue_delay);
-    report.ttfb.merge(r.ttfb);
     report.rate_samples.merge(r.rate_samples);
     report.scenario.merge(r.scenario);
     finished = std::max(finished, r.finished_ns);

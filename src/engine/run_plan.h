@@ -64,13 +64,15 @@ struct SharedRun {
 
 struct WorkerResult {
   stats::Counters counters;
-  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  // Latency and time to first byte are recorded once, under the request's name
+  // (`names`); the run's histograms are their sum, made at the end (engine/run.cc).
+  // Here only the latencies of arrivals never sent, which have no name yet.
+  stats::Histogram unsent_latency = stats::Histogram::for_latency_ns();
   stats::Histogram latency_censored = stats::Histogram::for_latency_ns();
   stats::Histogram connect = stats::Histogram::for_latency_ns();
   stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();  // TCP connected -> handshake done
   stats::Histogram service = stats::Histogram::for_latency_ns();      // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
-  stats::Histogram ttfb = stats::Histogram::for_latency_ns();         // first response byte - t_send
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
   std::string first_error;           // the first connection failure, for the report

@@ -225,8 +225,12 @@ void Worker::run() {
   done_.store(true, std::memory_order_release);
 }
 
-void Worker::record_latency(TimeNs latency_ns, bool censored, std::int64_t count) {
-  result_.latency.record_n(latency_ns, count);
+void Worker::record_latency(std::uint32_t name, TimeNs latency_ns, bool censored, std::int64_t count) {
+  if (name != kUnsent) {
+    result_.names.record_latency(name, latency_ns, count);
+  } else {
+    result_.unsent_latency.record_n(latency_ns, count);
+  }
   if (censored) result_.latency_censored.record_n(latency_ns, count);
   if (filling_ != nullptr) filling_->latency.record_n(latency_ns, count);
 }

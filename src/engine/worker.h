@@ -223,8 +223,10 @@ class Worker final : io::Events {
     arrived_ns_ = stamp != 0 ? stamp : now_;
     if (stamp != 0) stamps_seen_ = true;
   }
-  // Records a recorded request's latency in the run's and the interval's histograms.
-  void record_latency(TimeNs latency_ns, bool censored, std::int64_t count = 1);
+  // Records a recorded request's latency under its name (or, never sent, with
+  // none: kUnsent), in the censored histogram if it is, and in the interval's.
+  static constexpr std::uint32_t kUnsent = ~std::uint32_t{0};
+  void record_latency(std::uint32_t name, TimeNs latency_ns, bool censored, std::int64_t count = 1);
   void close_intervals(bool final);
   std::uint64_t count_open_connections() const;  // at interval close: O(connections), no allocation
   // At interval close: the requests in flight, the oldest one's age and how many

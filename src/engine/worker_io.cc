@@ -59,7 +59,7 @@ void Worker::connection_ready(Connection& c) {
     reopen(c);  // `Connection: close`, a GOAWAY, or --disable-keepalive
     return;
   }
-  if (is_open() && !users_ && free_capacity(c) > 0 && !c.idle.linked) idle_.push_back(c);
+  if (is_open() && !users_ && free_capacity(c) > 0 && !idle_.contains(c)) idle_.push_back(c);
 }
 
 bool Worker::send_request(Connection& c, TimeNs t_sched) {
@@ -135,7 +135,7 @@ bool Worker::flush(Connection& c) {
 void Worker::handle_readable(Connection& c, std::uint32_t events) {
   // Read budgets (worker.h): a server sending faster than pacer parses must not keep
   // the loop from its timers. Past them, c waits on the unread list.
-  if (c.unread.linked && c.deferred_at_wake == wake_count_) {
+  if (unread_.contains(c) && c.deferred_at_wake == wake_count_) {
     c.unread_events |= events;  // it already had its share of this wake-up
     return;
   }
@@ -260,13 +260,11 @@ void Worker::count_response(Connection& c, const RequestSlot& slot, int status) 
   if (status < 200 || status >= 400) ++named.non_2xx_3xx;
   if (status >= 400) ++named.errors.status;
   const TimeNs latency_ns = done - slot.t_sched;
-  record_latency(latency_ns, false);
-  result_.names.record_latency(slot.name, latency_ns);
+  record_latency(slot.name, latency_ns, false);
   window_latency_ns_ += latency_ns;
   // Time to first byte, from the send (a response always has a first byte; a
   // script's later batch responses share their token's first one).
   const TimeNs ttfb_ns = std::min(slot.t_first != 0 ? slot.t_first : done, done) - slot.t_send;
-  result_.ttfb.record(ttfb_ns);
   result_.names.record_ttfb(slot.name, ttfb_ns);
   if (is_open()) {
     result_.service.record(done - slot.t_send);
@@ -343,8 +341,7 @@ void Worker::count_timeout(const RequestSlot& slot) {
   if (!is_recorded(slot.t_sched)) return;
   // Censored: the true latency is at least this.
   if (shared_.config->record_timeouts) {
-    record_latency(now_ - slot.t_sched, true);
-    result_.names.record_latency(slot.name, now_ - slot.t_sched);
+    record_latency(slot.name, now_ - slot.t_sched, true);
   }
 }
 

@@ -132,7 +132,7 @@ void Worker::give_up_arrival(TimeNs t_sched, std::uint64_t count, TimeNs waited_
   // run falls behind.
   result_.counters.errors.unsent += count;
   if (config.record_timeouts) {
-    record_latency(waited_ns >= 0 ? waited_ns : now_ - t_sched, true, static_cast<std::int64_t>(count));
+    record_latency(kUnsent, waited_ns >= 0 ? waited_ns : now_ - t_sched, true, static_cast<std::int64_t>(count));
   }
 }
 

@@ -63,13 +63,17 @@ Status UringEngine::setup(int channels, bool readiness_reads) {
   io_uring_params params{};
   params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER |
                  IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED;
-  params.cq_entries = clamp_pow2(wanted * 4 + buffer_count_, 256, 65536);
+  // Completion queue: room for a receive per buffer and two more completions per
+  // channel (a send and a receive's end, or a connect, a cancel, a close). Past
+  // it the kernel keeps completions on its overflow list, or ends a multishot
+  // receive early (received() arms it again): nothing is lost.
+  params.cq_entries = clamp_pow2(wanted * 2 + buffer_count_, 256, 65536);
   const std::uint32_t entries = clamp_pow2(wanted * 2, 64, 4096);
   int r = io_uring_queue_init_params(entries, &ring_, &params);
   if (r == -EINVAL) {  // before Linux 6.1: no single issuer, no deferred task work
     params = io_uring_params{};
     params.flags = IORING_SETUP_CQSIZE;
-    params.cq_entries = clamp_pow2(wanted * 4 + buffer_count_, 256, 65536);
+    params.cq_entries = clamp_pow2(wanted * 2 + buffer_count_, 256, 65536);
     r = io_uring_queue_init_params(entries, &ring_, &params);
     enabled_ = true;
   }

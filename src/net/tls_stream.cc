@@ -14,67 +14,66 @@ namespace pacer::net {
 
 bool TlsStream::attach(const TlsContext& context, int fd) {
   close();
-  error_code_ = 0;
-  verify_result_ = X509_V_OK;
-  errno_ = 0;
-  ssl_.reset(SSL_new(context.get()));
-  if (!ssl_) {
+  if (!state_) state_ = std::make_unique<State>();
+  *state_ = State{};
+  state_->ssl.reset(SSL_new(context.get()));
+  if (!state_->ssl) {
     ERR_clear_error();
     return false;
   }
   BIO* bio = BIO_new(context.bio_method());
   if (bio == nullptr) {
-    ssl_.reset();
+    state_->ssl.reset();
     ERR_clear_error();
     return false;
   }
   BIO_set_data(bio, new BioSocket{fd, 0});  // freed with the BIO
   BIO_set_init(bio, 1);
-  SSL_set_bio(ssl_.get(), bio, bio);  // the SSL owns the BIO (one reference for both directions)
+  SSL_set_bio(ssl(), bio, bio);  // the SSL owns the BIO (one reference for both directions)
   return true;
 }
 
 bool TlsStream::start_client(const TlsContext& context, int fd, TlsSessionCache* cache) {
   if (!attach(context, fd)) return false;
-  SSL_set_connect_state(ssl_.get());
-  if (context.sends_sni() && SSL_set_tlsext_host_name(ssl_.get(), context.server_name().c_str()) != 1) {
-    ssl_.reset();
+  SSL_set_connect_state(ssl());
+  if (context.sends_sni() && SSL_set_tlsext_host_name(ssl(), context.server_name().c_str()) != 1) {
+    state_->ssl.reset();
     ERR_clear_error();
     return false;
   }
   if (context.resumes_sessions() && cache != nullptr) {
-    SSL_set_app_data(ssl_.get(), cache);
-    cache->offer_to(ssl_.get());
+    SSL_set_app_data(ssl(), cache);
+    cache->offer_to(ssl());
   }
   return true;
 }
 
 bool TlsStream::start_server(const TlsContext& context, int fd) {
   if (!attach(context, fd)) return false;
-  SSL_set_accept_state(ssl_.get());
+  SSL_set_accept_state(ssl());
   return true;
 }
 
 IoStatus TlsStream::handshake() {
-  const int rc = SSL_do_handshake(ssl_.get());
+  const int rc = SSL_do_handshake(ssl());
   if (rc == 1) {
-    established_ = true;
+    state_->established = true;
     return IoStatus::kOk;
   }
   const IoResult r = failed(rc);
   // Mid-handshake, a peer's close is a failed handshake, not a clean end.
   if (r.status == IoStatus::kClosed || r.status == IoStatus::kError) {
-    if (error_code_ == 0 && errno_ == 0) errno_ = ECONNRESET;
+    if (state_->error_code == 0 && state_->socket_errno == 0) state_->socket_errno = ECONNRESET;
     return IoStatus::kTlsError;
   }
   return r.status;
 }
 
-BioSocket* TlsStream::socket() const { return static_cast<BioSocket*>(BIO_get_data(SSL_get_rbio(ssl_.get()))); }
+BioSocket* TlsStream::socket() const { return static_cast<BioSocket*>(BIO_get_data(SSL_get_rbio(ssl()))); }
 
-TimeNs TlsStream::receive_stamp() const { return ssl_ ? socket()->stamp : 0; }
+TimeNs TlsStream::receive_stamp() const { return active() ? socket()->stamp : 0; }
 
-bool TlsStream::drained() const { return ssl_ && socket()->drained && SSL_has_pending(ssl_.get()) == 0; }
+bool TlsStream::drained() const { return active() && socket()->drained && SSL_has_pending(ssl()) == 0; }
 
 IoResult TlsStream::read(char* buffer, std::size_t length) {
   std::size_t got = 0;
@@ -85,7 +84,7 @@ IoResult TlsStream::read(char* buffer, std::size_t length) {
   BioSocket* s = socket();
   s->stamp = 0;
   s->drained = false;
-  const int rc = SSL_read_ex(ssl_.get(), buffer, length, &got);
+  const int rc = SSL_read_ex(ssl(), buffer, length, &got);
   if (rc == 1) return IoResult{got, IoStatus::kOk, 0};
   return failed(rc);
 }
@@ -93,65 +92,67 @@ IoResult TlsStream::read(char* buffer, std::size_t length) {
 IoResult TlsStream::write(const char* data, std::size_t length) {
   std::size_t put = 0;
   errno = 0;
-  const int rc = SSL_write_ex(ssl_.get(), data, length, &put);
+  const int rc = SSL_write_ex(ssl(), data, length, &put);
   if (rc == 1) return IoResult{put, IoStatus::kOk, 0};
   return failed(rc);
 }
 
 IoResult TlsStream::failed(int rc) {
   const int socket_errno = errno;
-  switch (SSL_get_error(ssl_.get(), rc)) {
+  switch (SSL_get_error(ssl(), rc)) {
     case SSL_ERROR_WANT_READ: return IoResult{0, IoStatus::kWantRead, 0};
     case SSL_ERROR_WANT_WRITE: return IoResult{0, IoStatus::kWantWrite, 0};
     case SSL_ERROR_ZERO_RETURN: return IoResult{0, IoStatus::kClosed, 0};
     case SSL_ERROR_SYSCALL:
       ERR_clear_error();
       if (socket_errno == 0) return IoResult{0, IoStatus::kClosed, 0};
-      errno_ = socket_errno;
+      state_->socket_errno = socket_errno;
       return IoResult{0, IoStatus::kError, socket_errno};
     default:
-      error_code_ = ERR_peek_error();
-      verify_result_ = SSL_get_verify_result(ssl_.get());
+      state_->error_code = ERR_peek_error();
+      state_->verify_result = SSL_get_verify_result(ssl());
       ERR_clear_error();
       return IoResult{0, IoStatus::kTlsError, 0};
   }
 }
 
 void TlsStream::close() {
-  if (!ssl_) return;
+  if (!active()) return;
   // One close_notify, never waiting for the peer's: the socket closes next.
-  if (established_) {
-    SSL_shutdown(ssl_.get());
+  if (state_->established) {
+    SSL_shutdown(ssl());
     // Also when SSL_shutdown declined (a post-handshake message half read):
     // OpenSSL would otherwise mark the session this connection resumed (often
     // the one the worker's cache holds) as not resumable when the SSL is freed.
-    SSL_set_shutdown(ssl_.get(), SSL_get_shutdown(ssl_.get()) | SSL_SENT_SHUTDOWN);
+    SSL_set_shutdown(ssl(), SSL_get_shutdown(ssl()) | SSL_SENT_SHUTDOWN);
   }
   ERR_clear_error();
-  ssl_.reset();
-  established_ = false;
+  state_->ssl.reset();
+  state_->established = false;
 }
 
-bool TlsStream::resumed() const { return ssl_ && SSL_session_reused(ssl_.get()) == 1; }
+bool TlsStream::resumed() const { return active() && SSL_session_reused(ssl()) == 1; }
 
 std::string_view TlsStream::alpn() const {
-  if (!ssl_) return {};
+  if (!active()) return {};
   const unsigned char* name = nullptr;
   unsigned int length = 0;
-  SSL_get0_alpn_selected(ssl_.get(), &name, &length);
+  SSL_get0_alpn_selected(ssl(), &name, &length);
   return name == nullptr ? std::string_view() : std::string_view(reinterpret_cast<const char*>(name), length);
 }
 
 void TlsStream::describe_failure(std::span<char> out) const {
   if (out.empty()) return;
-  const char* reason = error_code_ != 0 ? ERR_reason_error_string(error_code_) : nullptr;
-  if (reason == nullptr && error_code_ != 0) reason = "TLS error";
-  if (reason != nullptr && verify_result_ != X509_V_OK) {
-    std::snprintf(out.data(), out.size(), "%s: %s", reason, X509_verify_cert_error_string(verify_result_));
+  const State none;
+  const State& st = state_ ? *state_ : none;
+  const char* reason = st.error_code != 0 ? ERR_reason_error_string(st.error_code) : nullptr;
+  if (reason == nullptr && st.error_code != 0) reason = "TLS error";
+  if (reason != nullptr && st.verify_result != X509_V_OK) {
+    std::snprintf(out.data(), out.size(), "%s: %s", reason, X509_verify_cert_error_string(st.verify_result));
   } else if (reason != nullptr) {
     std::snprintf(out.data(), out.size(), "%s", reason);
-  } else if (errno_ != 0) {
-    std::snprintf(out.data(), out.size(), "TLS handshake: %s", std::strerror(errno_));
+  } else if (st.socket_errno != 0) {
+    std::snprintf(out.data(), out.size(), "TLS handshake: %s", std::strerror(st.socket_errno));
   } else {
     std::snprintf(out.data(), out.size(), "TLS error");
   }

@@ -71,8 +71,8 @@ class TlsStream {
   // resumable), then frees the SSL. The socket stays open. Idempotent.
   void close();
 
-  bool active() const { return ssl_ != nullptr; }
-  bool is_established() const { return established_; }
+  bool active() const { return ssl() != nullptr; }
+  bool is_established() const { return state_ && state_->established; }
   // After the handshake: whether it resumed a session, and the ALPN protocol
   // chosen ("" when none).
   bool resumed() const;
@@ -87,15 +87,22 @@ class TlsStream {
   struct SslFree {
     void operator()(SSL* ssl) const { SSL_free(ssl); }
   };
+  // What a connection holds only once it speaks TLS, out of line so that a plain
+  // connection's TlsStream is one pointer. Kept (and reused) after close(): the
+  // failure stays for describe_failure.
+  struct State {
+    std::unique_ptr<SSL, SslFree> ssl;
+    bool established = false;
+    unsigned long error_code = 0;  // the first OpenSSL error of the last failure
+    long verify_result = X509_V_OK;
+    int socket_errno = 0;          // the socket error of the last failure, if any
+  };
   bool attach(const TlsContext& context, int fd);
+  SSL* ssl() const { return state_ ? state_->ssl.get() : nullptr; }
   BioSocket* socket() const;  // the read BIO's data; only while active
   IoResult failed(int rc);
 
-  std::unique_ptr<SSL, SslFree> ssl_;
-  bool established_ = false;
-  unsigned long error_code_ = 0;  // the first OpenSSL error of the last failure
-  long verify_result_ = X509_V_OK;
-  int errno_ = 0;                 // the socket error of the last failure, if any
+  std::unique_ptr<State> state_;  // null until the first start
 };
 
 }  // namespace pacer::net

@@ -157,35 +157,36 @@ class ResponseParser {
   bool fail(const char* reason);
   bool fail_head_too_long();
 
+  // Ordered by size, leaving no padding: every HTTP/1.1 connection holds one.
   llhttp_t parser_{};
   OnComplete on_complete_;
   OnBegin on_begin_ = nullptr;
   void* context_;
   ResponseCapture* capture_ = nullptr;
   ResponseInspect* inspect_ = nullptr;
-  int outstanding_ = 0;
   std::uint64_t head_bits_ = 0;  // bit i: the i-th oldest outstanding request is HEAD
-  bool in_message_ = false;
-  bool in_head_ = false;         // llhttp is between a response's first byte and its blank line
-  std::size_t head_bytes_ = 0;   // bytes of that head fed so far (see feed())
+  std::size_t head_bytes_ = 0;   // bytes of the head llhttp is in, fed so far (see feed())
   std::size_t max_head_bytes_ = kMaxHeadBytes;  // set by reset() (see kMaxHeadBytes)
-  // The status line of the response llhttp reads now: before the code, in it, or past it.
-  enum class StatusScan : std::uint8_t { kDone, kVersion, kCode };
-  StatusScan status_scan_ = StatusScan::kDone;
-  int status_digits_ = 0;
-  int status_line_bytes_ = 0;
   // A reason that names a value: error_reason_ points at reason_format_ (a printf
   // format taking reason_value_), formatted by error_reason() in a buffer of the
   // thread's, so that every connection's parser does not carry one.
   const char* reason_format_ = nullptr;
   long long reason_value_ = 0;
-  bool closed_ = false;          // a response said the connection closes: what follows is ignored
-  bool learn_ = false;           // the response llhttp completed last may become the known head
   KnownHead* known_;
   std::size_t known_body_left_ = 0;  // of the known response in progress
-  int known_status_ = 0;             // of the known response in progress
   std::uint64_t known_matches_ = 0;
   const char* error_reason_ = "";
+  int outstanding_ = 0;
+  int status_digits_ = 0;
+  int status_line_bytes_ = 0;
+  int known_status_ = 0;             // of the known response in progress
+  // The status line of the response llhttp reads now: before the code, in it, or past it.
+  enum class StatusScan : std::uint8_t { kDone, kVersion, kCode };
+  StatusScan status_scan_ = StatusScan::kDone;
+  bool in_message_ = false;
+  bool in_head_ = false;         // llhttp is between a response's first byte and its blank line
+  bool closed_ = false;          // a response said the connection closes: what follows is ignored
+  bool learn_ = false;           // the response llhttp completed last may become the known head
 };
 
 }  // namespace pacer::proto

@@ -10,16 +10,16 @@ Http1Session::Http1Session(std::string_view request, std::string_view repeated, 
                            bool is_head, KnownHead* known)
     : single_{request, repeated, is_head},
       requests_(&single_, 1),
-      depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
-      parser_(&Http1Session::on_complete, this, known) {
+      parser_(&Http1Session::on_complete, this, known),
+      depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)) {
   parser_.set_on_begin(&Http1Session::on_begin);
   allocate_ring();
 }
 
 Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known)
     : requests_(requests),
-      depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)),
-      parser_(&Http1Session::on_complete, this, known) {
+      parser_(&Http1Session::on_complete, this, known),
+      depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)) {
   parser_.set_on_begin(&Http1Session::on_begin);
   allocate_ring();
   if (requests.size() < 2 || depth_ < 2) return;

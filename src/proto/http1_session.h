@@ -90,7 +90,6 @@ class Http1Session final : public Session {
   std::span<const Http1Bytes> requests_;
   std::unique_ptr<char[]> gather_;      // a pipelined batch mixing requests (see above)
   std::span<char> scratch_;             // gather_'s bytes; empty without one
-  std::uint32_t depth_;
   ResponseParser parser_;
   // The outstanding requests, a ring of depth_ entries oldest at head_: each one's
   // token and the request it sends (its index in requests_). In place for depth 1,
@@ -110,13 +109,14 @@ class Http1Session final : public Session {
   std::size_t offset_ = 0;          // bytes of the first queued request already written
   std::string_view custom_;         // submit_bytes(): the bytes of the queued request
   std::uint32_t batch_left_ = 0;    // submit_bytes(): responses still due for the oldest token
-  bool closing_ = false;            // no new requests on this connection
+  std::uint32_t depth_;
   SessionEvents* events_ = nullptr; // during receive()/finish()
   // Redirects and body inspection (null unless enable_wire asked for them).
   std::unique_ptr<ResponseInspect> inspect_;
   std::unique_ptr<Redirector> redirector_;
-  bool chain_ = false;              // the oldest request's redirects may be followed
   const char* failure_detail_ = "";  // nullptr: redirector_->reason() (formatted only when asked)
+  bool closing_ = false;            // no new requests on this connection
+  bool chain_ = false;              // the oldest request's redirects may be followed
 };
 
 }  // namespace pacer::proto

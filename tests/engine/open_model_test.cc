@@ -119,6 +119,11 @@ TEST(OpenModel, ArrivalsThatWaitPastTheTimeoutAreUnsentNotTimeoutsAndCountedDuri
   EXPECT_EQ(r.latency_censored.total_count(), static_cast<std::int64_t>(e.unsent));
   EXPECT_GE(r.latency_censored.min(), 200 * kNsPerMs);
   EXPECT_EQ(r.latency.total_count(), static_cast<std::int64_t>(r.counters.responses + e.unsent));
+  // The unsent have no name yet: the endpoint holds the responses, the run both.
+  ASSERT_EQ(r.endpoints.size(), 1u);
+  EXPECT_EQ(r.endpoints[0].latency.total_count(), static_cast<std::int64_t>(r.counters.responses));
+  EXPECT_GE(r.latency.max(), r.latency_censored.max());
+  EXPECT_EQ(r.ttfb.total_count(), static_cast<std::int64_t>(r.counters.responses));
 }
 
 TEST(OpenModel, UnsentArrivalsCanBeLeftOutOfTheLatencyFigures) {

@@ -76,6 +76,31 @@ TEST(EngineRun, ConnectionsAreSpreadExactlyOverThreads) {
   EXPECT_EQ(srv->connections_accepted(), 10u);
 }
 
+// Latency and time to first byte are recorded once per request, under its name;
+// the run's figures are every worker's names together.
+TEST(EngineRun, TheRunsLatencyIsItsNamesFromEveryWorker) {
+  auto srv = start_loopback_server();
+  ASSERT_NE(srv, nullptr);
+  Config c = config_for(*srv, "/bytes/100");
+  c.threads = 3;
+  c.connections = 6;
+  c.request_count = 3000;
+  const report::RunReport r = run_ok(c);
+  const auto responses = static_cast<std::int64_t>(r.counters.responses);
+  EXPECT_EQ(responses, 3000);
+  ASSERT_EQ(r.endpoints.size(), 1u);
+  const report::EndpointReport& e = r.endpoints[0];
+  EXPECT_EQ(r.latency.total_count(), responses);
+  EXPECT_EQ(r.ttfb.total_count(), responses);
+  EXPECT_EQ(e.latency.total_count(), responses);
+  EXPECT_EQ(e.ttfb.total_count(), responses);
+  EXPECT_EQ(r.latency.max(), e.latency.max());
+  EXPECT_EQ(r.latency.min(), e.latency.min());
+  EXPECT_EQ(r.latency.value_at_percentile(99), e.latency.value_at_percentile(99));
+  EXPECT_GT(r.ttfb.max(), 0);
+  EXPECT_LE(r.ttfb.max(), r.latency.max());
+}
+
 TEST(EngineRun, ErrorStatusesAreResponsesCountedPerCode) {
   auto srv = start_loopback_server();
   ASSERT_NE(srv, nullptr);
