@@ -298,6 +298,56 @@ void read_endpoints(const Field& root, RunReport& r) {
   }
 }
 
+// scenario (only from --scenario runs). Reports from before `pacer merge` merged
+// scenarios carry no task histograms: their scenario section is not read (the
+// merge has none, as it had then), rather than merged with durations missing.
+void read_scenario(const Field& root, RunReport& r) {
+  if (!root.has("scenario") || root.at("scenario").is_null()) return;
+  const Field s = root.at("scenario");
+  const Field tasks = s.at("tasks");
+  if (!tasks.value().is_array()) tasks.fail("expected an array");
+  for (const json& task : tasks.value()) {
+    if (!task.is_object() || !task.contains("duration_histogram")) return;
+  }
+  scenario::ScenarioStats& out = r.scenario;
+  out.active = true;
+  out.open_model = s.at("open_model").boolean();
+  out.user_limit = s.at("user_limit").count();
+  out.users_started = s.at("users_started").count();
+  const Field errors = s.at("errors");
+  out.check = errors.at("check").count();
+  out.script = errors.at("script").count();
+  out.check_on_errors = errors.at("check_on_errors").count();
+  if (out.check_on_errors > out.check) errors.at("check_on_errors").fail("more than the check errors");
+  for (std::size_t i = 0; i < tasks.value().size(); ++i) {
+    const Field item(tasks.value()[i], fmt::format("{}[{}]", tasks.path(), i));
+    scenario::TaskRow& row = out.tasks.emplace_back(scenario::TaskRow{item.at("name").string()});
+    row.count = item.at("count").count();
+    row.failures = item.at("failures").count();
+    read_histogram(item.at("duration_histogram"), row.duration);
+    if (row.duration.total_count() != static_cast<std::int64_t>(row.count)) {
+      item.at("duration_histogram").fail("holds a different number of tasks than count");
+    }
+  }
+  const Field names = s.at("names");
+  if (!names.value().is_array()) names.fail("expected an array");
+  for (std::size_t i = 0; i < names.value().size(); ++i) {
+    const Field item(names.value()[i], fmt::format("{}[{}]", names.path(), i));
+    scenario::NameRow& row = out.names[out.name_index(item.at("name").string())];
+    row.requests += item.at("requests").count();
+    row.failed += item.at("failed").count();
+    row.checks += item.at("checks").count();
+  }
+  const Field messages = s.at("first_messages");
+  if (!messages.value().is_array()) messages.fail("expected an array");
+  for (std::size_t i = 0; i < messages.value().size(); ++i) {
+    const Field item(messages.value()[i], fmt::format("{}[{}]", messages.path(), i));
+    const std::string error_class = item.at("class").string();
+    if (error_class != "check" && error_class != "script") item.at("class").fail("expected \"check\" or \"script\"");
+    out.note(error_class.c_str(), item.at("where").string(), item.at("text").string(), item.at("count").count());
+  }
+}
+
 // The command line and the time series, both optional. Each
 // interval is kept as its JSON text; its histogram is decoded when merged.
 void read_report_fields(const Field& root, RunReport& r) {
@@ -349,6 +399,7 @@ RunReport read_report(const json& doc) {
   const Field tls_first_error = root.at("tls_first_error");
   if (!tls_first_error.is_null()) r.tls_first_error = tls_first_error.string();
   read_endpoints(root, r);
+  read_scenario(root, r);
   read_report_fields(root, r);
   return r;
 }

@@ -5,6 +5,7 @@
 #include "report/endpoints.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include <fmt/format.h>
@@ -24,6 +25,8 @@ std::string seconds_text(TimeNs ns) { return fmt::format("{}", static_cast<doubl
 // What every shard of one run has in common (--shard splits connections, rate
 // and -n, so those are left out; the rates compared here are each shard's own).
 std::vector<Setting> per_shard_settings(const RunReport& r) {
+  std::string tasks;
+  for (const scenario::TaskRow& t : r.scenario.tasks) tasks += fmt::format("{}{}", tasks.empty() ? "" : ", ", t.name);
   std::string stages;
   for (const RateStage& s : r.stages) {
     stages += fmt::format("{}{}s:{}", stages.empty() ? "" : ",", seconds_text(s.duration_ns), s.target_rate_per_s);
@@ -44,6 +47,7 @@ std::vector<Setting> per_shard_settings(const RunReport& r) {
       {"shard.count", fmt::format("{}", r.shard_count)},
       {"shard.whole_test.connections", r.test_connections > 0 ? fmt::format("{}", r.test_connections) : "unknown"},
       {"shard.whole_test.requests", r.test_request_count ? fmt::format("{}", *r.test_request_count) : "none"},
+      {"scenario.tasks", r.scenario.active ? tasks : "none (no scenario, or a report from before pacer merged them)"},
   };
 }
 
@@ -105,6 +109,34 @@ Status add_config(RunReport& merged, const RunReport& shard, const std::string& 
   return Ok{};
 }
 
+// A shard's scenario figures (tasks by index, names by name), checked as the
+// counters are: a sum past 2^64 - 1, or a task histogram that would overflow, is
+// refused instead of wrapped or left out.
+Status add_scenario(scenario::ScenarioStats& merged, const scenario::ScenarioStats& shard, const std::string& name) {
+  if (!shard.active) return Ok{};
+  const auto fits = [](std::uint64_t a, std::uint64_t b) { return a <= UINT64_MAX - b; };
+  if (!fits(merged.check, shard.check) || !fits(merged.script, shard.script) ||
+      !fits(merged.check_on_errors, shard.check_on_errors) || !fits(merged.users_started, shard.users_started) ||
+      !fits(merged.user_limit, shard.user_limit)) {
+    return overflow(name, "scenario.errors");
+  }
+  for (std::size_t i = 0; i < shard.tasks.size() && i < merged.tasks.size(); ++i) {
+    const scenario::TaskRow &a = merged.tasks[i], &b = shard.tasks[i];
+    stats::Histogram trial = a.duration;
+    if (!fits(a.count, b.count) || !fits(a.failures, b.failures) || !trial.merge(b.duration)) {
+      return overflow(name, fmt::format("scenario.tasks[{}]", i));
+    }
+  }
+  for (const scenario::NameRow& row : shard.names) {
+    const scenario::NameRow& mine = merged.names[merged.name_index(row.name)];
+    if (!fits(mine.requests, row.requests) || !fits(mine.failed, row.failed) || !fits(mine.checks, row.checks)) {
+      return overflow(name, fmt::format("scenario.names ({})", row.name));
+    }
+  }
+  merged.merge(shard);
+  return Ok{};
+}
+
 // Adds one shard's measurements (not its configuration) to `merged`.
 Status add_shard(RunReport& merged, const RunReport& shard, const std::string& name) {
   if (Status s = add_config(merged, shard, name); !s) return s;
@@ -133,7 +165,7 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   }
   // Per request name (targets): matched by name, summed exactly.
   if (Status s = merge_endpoints(merged, shard, name); !s) return s;
-  return Ok{};
+  return add_scenario(merged.scenario, shard.scenario, name);
 }
 
 // The shard indexes of the test (shards[0]'s count) that no report holds.

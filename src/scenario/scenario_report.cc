@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/units.h"
+#include "stats/hdr_codec.h"
 
 namespace pacer::scenario {
 
@@ -66,8 +67,9 @@ nlohmann::ordered_json to_json(const ScenarioStats& s) {
   if (!s.active) return nullptr;
   nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
   for (const TaskRow& row : s.tasks) {
+    // The histogram too, so that `pacer merge` adds shards' tasks exactly.
     tasks.push_back({{"name", row.name}, {"count", row.count}, {"failures", row.failures},
-                     {"duration", summary(row.duration)}});
+                     {"duration", summary(row.duration)}, {"duration_histogram", stats::encode_v2_base64(row.duration)}});
   }
   nlohmann::ordered_json names = nlohmann::ordered_json::array();
   for (const NameRow& row : s.names) {
@@ -79,7 +81,7 @@ nlohmann::ordered_json to_json(const ScenarioStats& s) {
   return {{"open_model", s.open_model},
           {"user_limit", s.user_limit},
           {"users_started", s.users_started},
-          {"errors", {{"check", s.check}, {"script", s.script}}},
+          {"errors", {{"check", s.check}, {"script", s.script}, {"check_on_errors", s.check_on_errors}}},
           {"tasks", std::move(tasks)},
           {"names", std::move(names)},
           {"first_messages", std::move(messages)}};

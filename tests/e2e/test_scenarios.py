@@ -81,7 +81,7 @@ def test_per_name_counts_equal_the_servers_and_the_weights_show(server, pacer, t
     endpoints = {e["name"]: e for e in report["endpoints"]}
     for name, row in by_name.items():
         assert endpoints[name]["responses"] == row["requests"], (name, endpoints[name])
-    assert report["scenario"]["errors"] == {"check": 0, "script": 0}, run
+    assert report["scenario"]["errors"] == {"check": 0, "script": 0, "check_on_errors": 0}, run
     ratio = by_name["products"]["requests"] / by_name["order"]["requests"]
     assert 3.6 <= ratio <= 4.4, f"4:1 weights, got {ratio:.2f}"
     tasks = {t["name"]: t for t in report["scenario"]["tasks"]}
@@ -351,3 +351,34 @@ def test_open_model_tasks_wait_for_a_user_and_are_given_up_after_the_timeout(ser
     assert s["tasks"][0]["count"] <= 2 * 2 / 0.2 + 2, run
     # A task's duration counts from its scheduled time: waiting for a user shows.
     assert s["tasks"][0]["duration"]["p99_ns"] / 1e9 > 0.4, run
+
+
+def test_merged_shards_add_up_their_tasks_names_and_check_errors(server, pacer, tmp_path):
+    """pacer merge of a scenario's shards: the Tasks table, the requests by name and
+    the check errors are the whole test's (docs/distributed.md)."""
+    script = fast_shop(tmp_path, '"not-the-token"')  # every order fails its check
+    files = []
+    for i in range(2):
+        path = tmp_path / f"shard{i}.json"
+        run = pacer("-t1", "-u", "4", "-d", "1s", "--shard", f"{i}/2", "--scenario", script, "--format", "json",
+                    "-o", str(path), server.url, timeout=60)
+        assert run.rc in (0, 3), run
+        files.append(path)
+    shards = [json.loads(p.read_text())["scenario"] for p in files]
+    run = pacer("merge", "--format", "json", *map(str, files), timeout=60)
+    assert run.rc == 0, run
+    merged = json.loads(run.stdout)
+    jsonschema.validate(merged, SCHEMA)
+    s = merged["scenario"]
+    for i, task in enumerate(s["tasks"]):
+        assert task["count"] == sum(sh["tasks"][i]["count"] for sh in shards), (task, shards)
+        assert task["failures"] == sum(sh["tasks"][i]["failures"] for sh in shards)
+        assert task["duration"]["max_ns"] >= max(sh["tasks"][i]["duration"]["max_ns"] for sh in shards)
+    orders = sum(names({"scenario": sh})["order"]["requests"] for sh in shards)
+    assert orders > 0 and names(merged)["order"]["requests"] == orders
+    assert s["errors"]["check"] == orders == sum(sh["errors"]["check"] for sh in shards)
+    assert s["users_started"] == 4 and s["user_limit"] == 4
+    total = sum(n["requests"] for n in s["names"])
+    assert total == merged["counts"]["responses"] == server.wait_for("requests_answered", total)
+    text = pacer("merge", *map(str, files), timeout=60)
+    assert "Tasks (from the scheduled start to the end):" in text.stdout, text
