@@ -149,11 +149,37 @@ proc_tree_ticks() {
   echo "$total"
 }
 
+# descendant_named PID COMM: PID or its first descendant (3 levels down at most)
+# whose command name is COMM; nothing if none (yet).
+descendant_named() {
+  local pid=$1 _
+  for _ in 1 2 3 4; do
+    [[ -z $pid ]] && return 0
+    if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$2" ]]; then echo "$pid"; return 0; fi
+    pid=$(pgrep -P "$pid" | head -1 || true)
+  done
+}
+
+# sample_private PID FILE: until PID's process is gone, reads its private memory
+# (Private_Clean + Private_Dirty of /proc/PID/smaps_rollup: the pages no other
+# process shares, so the memory the run itself costs) every 0.2 s, and writes the
+# largest sample (KB) to FILE.
+sample_private() {
+  local pid=$1 file=$2 kb largest=0
+  while kill -0 "$pid" 2>/dev/null; do
+    kb=$(awk '/^Private_(Clean|Dirty):/ { sum += $2 } END { print sum + 0 }' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
+    (( kb > largest )) && largest=$kb
+    sleep 0.2
+  done
+  echo "$largest" >"$file"
+}
+
 # run_client TOOL(pacer|pacer-uring|pacer-epoll|wrk|floor|floor-stamps) THREADS CONNECTIONS URL
 # (pacer: its default engine, --io auto; pacer-uring, pacer-epoll: --io uring, --io epoll)
 # Runs one client under GNU time, bounded by RUN_BOUND_S; the array
 # RUN_EXTRA_ARGS (optional, e.g. -s script.lua) goes before the URL. Sets RUN_RPS,
-# RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file).
+# RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file);
+# with SAMPLE_PRIVATE=1 also RUN_PRIVATE_KB (sample_private's largest sample).
 RUN_SEQ=0
 run_client() {
   local tool=$1 threads=$2 conns=$3 url=$4 bin user sys
@@ -171,7 +197,21 @@ run_client() {
   RUN_OUT=$BENCH_TMP/run.$RUN_SEQ.$tool.out
   local time_file=$BENCH_TMP/run.$RUN_SEQ.$tool.time
   timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" \
-    "$bin" "${extra[@]}" -t"$threads" -c"$conns" -d"$DURATION" ${RUN_EXTRA_ARGS[@]+"${RUN_EXTRA_ARGS[@]}"} "$url" >"$RUN_OUT" 2>&1 || true
+    "$bin" "${extra[@]}" -t"$threads" -c"$conns" -d"$DURATION" ${RUN_EXTRA_ARGS[@]+"${RUN_EXTRA_ARGS[@]}"} "$url" >"$RUN_OUT" 2>&1 &
+  local run_pid=$! client=""
+  RUN_PRIVATE_KB=""
+  if [[ ${SAMPLE_PRIVATE:-0} == 1 ]]; then
+    local comm
+    comm=$(basename "$bin" | cut -c1-15)
+    for _ in $(seq 50); do
+      client=$(descendant_named "$run_pid" "$comm")
+      [[ -n $client ]] && break
+      sleep 0.1
+    done
+    [[ -n $client ]] && sample_private "$client" "$time_file.private"
+  fi
+  wait "$run_pid" || true
+  [[ -n $client ]] && RUN_PRIVATE_KB=$(cat "$time_file.private" 2>/dev/null || true)
   parse_client_output "$RUN_OUT"
   read -r user sys RUN_RSS_KB < <(tail -1 "$time_file" 2>/dev/null || echo "0 0 0")
   RUN_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
@@ -232,8 +272,8 @@ show_output_if_empty() {
 
 # measure_clients SERVER NAME THREADS CONNECTIONS URL TOOL...: REPEATS rounds of
 # one run per tool, interleaved; appends each run's figures to the caller's
-# associative arrays RPS, CPU_US and RSS_KB under "SERVER|NAME|TOOL" and prints a
-# line per run.
+# associative arrays RPS, CPU_US and RSS_KB (and PRIVATE_KB, with SAMPLE_PRIVATE=1)
+# under "SERVER|NAME|TOOL" and prints a line per run.
 measure_clients() {
   local server=$1 name=$2 threads=$3 conns=$4 url=$5 rep tool cpu_us key
   shift 5
@@ -245,8 +285,10 @@ measure_clients() {
       RPS[$key]+="$RUN_RPS "
       CPU_US[$key]+="$cpu_us "
       RSS_KB[$key]+="$RUN_RSS_KB "
-      printf '%-12s %-14s run %d %-12s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB  errors %s\n' \
-        "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" "$RUN_ERRORS"
+      [[ -n $RUN_PRIVATE_KB ]] && PRIVATE_KB[$key]+="$RUN_PRIVATE_KB "
+      printf '%-12s %-14s run %d %-12s %10s req/s %10s req  cpu %6ss  %8s us/req  rss %7s KB%s  errors %s\n' \
+        "$server" "$name" "$rep" "$tool" "$RUN_RPS" "$RUN_REQUESTS" "$RUN_CPU_S" "$cpu_us" "$RUN_RSS_KB" \
+        "${RUN_PRIVATE_KB:+  private $RUN_PRIVATE_KB KB}" "$RUN_ERRORS"
       show_output_if_empty
     done
   done

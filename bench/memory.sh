@@ -4,7 +4,10 @@
 #         of $ENGINES, "uring epoll" by default) and wrk in the same
 #         run, interleaved, for each threads:conns case (default -t1 -c50 and
 #         -t1 -c10000), with medians and the ratio pacer/wrk. Goals: <= 1.00 at
-#         -c50, <= 0.30 at -c10000.
+#         -c50, <= 0.30 at -c10000. Beside it, each client's private memory
+#         (the largest of samples of smaps_rollup every 0.2 s, lib.sh's
+#         sample_private): RSS without the pages of shared libraries that
+#         other processes map too.
 #   flat: one open-model run of pacer at -R RATE for FLAT_DURATION (the first
 #         argument; default 10m), its RSS (VmRSS) sampled every second; reports
 #         the RSS at each minute and, after FLAT_SKIP (60s), the lowest, highest
@@ -43,42 +46,39 @@ raise_fd_limit
 
 # The peak part: measure_clients for pacer and wrk over $CASES; one table of RSS.
 memory_peak() {
-  local row tool p_rss w_rss line
+  local row tool p_kb w_kb line kind
   local -a tools
   read -ra tools <<<"$(pacer_engine_tools)"
   # shellcheck disable=SC2034  # CPU_US is filled by measure_clients (lib.sh)
-  declare -gA RPS CPU_US RSS_KB
+  declare -gA RPS CPU_US RSS_KB PRIVATE_KB
   ROWS=()
-  echo "## peak RSS, pacer (each I/O engine) and wrk interleaved ($REPEATS repeats, $DURATION each)"
-  measure_cases nginx "$NGINX_URL" "${tools[@]}" wrk
-  echo
-  line="| case |"; for tool in "${tools[@]}"; do line+=" $tool RSS KB |"; done
-  line+=" wrk RSS KB |"; for tool in "${tools[@]}"; do line+=" $tool/wrk |"; done
-  echo "$line"
-  line="|---|"; for _ in "${tools[@]}"; do line+="---:|---:|"; done; echo "$line---:|"
-  for row in "${ROWS[@]}"; do
-    # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
-    w_rss=$(median ${RSS_KB[$row|wrk]})
-    line="| ${row#*|} |"
-    for tool in "${tools[@]}"; do line+=" $(median ${RSS_KB[$row|$tool]}) |"; done
-    line+=" $w_rss |"
-    for tool in "${tools[@]}"; do
-      # shellcheck disable=SC2086
-      p_rss=$(median ${RSS_KB[$row|$tool]})
-      line+=" $(ratio "$p_rss" "$w_rss") |"
-    done
+  echo "## peak RSS and private memory, pacer (each I/O engine) and wrk interleaved ($REPEATS repeats, $DURATION each)"
+  SAMPLE_PRIVATE=1 measure_cases nginx "$NGINX_URL" "${tools[@]}" wrk
+  # RSS counts every page mapped, shared libraries' included; private memory the
+  # pages no other process shares (its heap, stacks, buffers, written pages of
+  # its binary and libraries): what running it costs the machine.
+  for kind in RSS PRIVATE; do
+    declare -n values="${kind}_KB"
+    echo
+    line="| case |"; for tool in "${tools[@]}"; do line+=" $tool ${kind,,} KB |"; done
+    line+=" wrk ${kind,,} KB |"; for tool in "${tools[@]}"; do line+=" $tool/wrk |"; done
     echo "$line"
-  done
-}
-
-# descendant_named PID COMM: PID or its first descendant (3 levels down at most)
-# whose command name is COMM; nothing if none (yet).
-descendant_named() {
-  local pid=$1 _
-  for _ in 1 2 3 4; do
-    [[ -z $pid ]] && return 0
-    if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$2" ]]; then echo "$pid"; return 0; fi
-    pid=$(pgrep -P "$pid" | head -1 || true)
+    line="|---|"; for _ in "${tools[@]}"; do line+="---:|---:|"; done; echo "$line---:|"
+    for row in "${ROWS[@]}"; do
+      # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
+      w_kb=$(median ${values[$row|wrk]:-0})
+      line="| ${row#*|} |"
+      # shellcheck disable=SC2086
+      for tool in "${tools[@]}"; do line+=" $(median ${values[$row|$tool]:-0}) |"; done
+      line+=" $w_kb |"
+      for tool in "${tools[@]}"; do
+        # shellcheck disable=SC2086
+        p_kb=$(median ${values[$row|$tool]:-0})
+        line+=" $(ratio "$p_kb" "$w_kb") |"
+      done
+      echo "$line"
+    done
+    unset -n values
   done
 }
 
