@@ -160,6 +160,19 @@ descendant_named() {
   done
 }
 
+# started_client PID BIN: the process running BIN under PID (a client started under
+# timeout and GNU time), waiting up to 5 s for it to start; nothing if it did not.
+started_client() {
+  local comm child="" _
+  comm=$(basename "$2" | cut -c1-15)
+  for _ in $(seq 50); do
+    child=$(descendant_named "$1" "$comm")
+    [[ -n $child ]] && break
+    sleep 0.1
+  done
+  echo "$child"
+}
+
 # sample_private PID FILE: until PID's process is gone, reads its private memory
 # (Private_Clean + Private_Dirty of /proc/PID/smaps_rollup: the pages no other
 # process shares, so the memory the run itself costs) every 0.2 s, and writes the
@@ -201,13 +214,7 @@ run_client() {
   local run_pid=$! client=""
   RUN_PRIVATE_KB=""
   if [[ ${SAMPLE_PRIVATE:-0} == 1 ]]; then
-    local comm
-    comm=$(basename "$bin" | cut -c1-15)
-    for _ in $(seq 50); do
-      client=$(descendant_named "$run_pid" "$comm")
-      [[ -n $client ]] && break
-      sleep 0.1
-    done
+    client=$(started_client "$run_pid" "$bin")
     [[ -n $client ]] && sample_private "$client" "$time_file.private"
   fi
   wait "$run_pid" || true

@@ -96,13 +96,8 @@ memory_flat() {
   BENCH_PIDS+=("$pid")
   : >"$samples"
   # pacer runs under timeout and GNU time: sample pacer itself once a second until it exits.
-  local child="" comm
-  comm=$(basename "$PACER" | cut -c1-15)
-  for _ in $(seq 50); do
-    child=$(descendant_named "$pid" "$comm")
-    [[ -n $child ]] && break
-    sleep 0.1
-  done
+  local child
+  child=$(started_client "$pid" "$PACER")
   while [[ -n $child ]] && kill -0 "$child" 2>/dev/null; do
     rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$child/status" 2>/dev/null || true)
     [[ -n $rss ]] && echo "$t $rss" >>"$samples"
