@@ -268,7 +268,8 @@ std::string merge_usage() {
 
 Combines the JSON reports (--format json -o FILE) of the shards of one load
 test, run by several pacer processes, into one report. Counts are summed and
-histograms merged, so the percentiles are exact for all samples together.
+histograms merged, so the percentiles are exact for all samples together
+(a scenario's tasks, names and check and script errors too).
 Gates (--slo, --max-error-rate) are not in the JSON and are not checked.
 
 Options:                                                      [default]
@@ -277,8 +278,8 @@ Options:                                                      [default]
                        the text report then goes to stdout
       --force          merge reports whose configurations differ
                        (url, method, load model, timeout, keep-alive,
-                       duration, rates, stages, arrival), or one shard
-                       twice
+                       duration, rates, stages, arrival, a scenario's
+                       tasks), or one shard twice
       --allow-missing  merge a set that lacks shards: the report names
                        them and judges the rate against the shards present
       --start-tolerance T
