@@ -16,6 +16,11 @@ namespace {
 constexpr std::string_view kEnter = "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J";
 // Colours reset, cursor shown, alternate screen off (the shell's screen returns).
 constexpr std::string_view kLeave = "\x1b[0m\x1b[?25h\x1b[?1049l";
+// The same from a signal handler, which may have interrupted a frame's write in
+// the middle of an escape sequence or of a UTF-8 character: CAN first, which ends
+// either (a terminal that swallowed kLeave's first bytes as the rest of the
+// broken sequence would stay in the alternate screen).
+constexpr std::string_view kLeaveFromSignal = "\x18\x1b[0m\x1b[?25h\x1b[?1049l";
 
 // Signal handlers can only reach globals: the fd of the active LiveScreen (>= 0);
 // while its restore() is giving the terminal back, kLeaving - fd (the sequence may
@@ -49,7 +54,7 @@ void install(int sig, void (*handler)(int), int flags, struct sigaction* previou
 void on_suspend(int sig) {
   const int saved_errno = errno;
   const int fd = live_fd(g_live.load());
-  if (fd >= 0) write_all(fd, kLeave);
+  if (fd >= 0) write_all(fd, kLeaveFromSignal);
   install(sig, SIG_DFL, 0, nullptr);
   sigset_t unblock;
   sigemptyset(&unblock);
@@ -81,7 +86,7 @@ TerminalSize terminal_size(int fd) {
 
 void restore_terminal_from_signal() {
   const int fd = live_fd(g_live.exchange(-1));
-  if (fd >= 0) write_all(fd, kLeave);
+  if (fd >= 0) write_all(fd, kLeaveFromSignal);
 }
 
 LiveScreen::LiveScreen(int fd) : fd_(fd) {

@@ -142,5 +142,42 @@ TEST(LiveScreen, AnExitingHandlerInterruptingRestoreStillGivesTheTerminalBack) {
   EXPECT_NE(out.find(kLeave), std::string::npos) << "the terminal was left in the alternate screen";
 }
 
+// A signal can interrupt a frame's write anywhere, in an escape sequence or a
+// UTF-8 character; a terminal reading the restoring sequence as the rest of it
+// would stay in the alternate screen (seen under TSan with the UTF-8 glyphs). The
+// handler's restore cancels whatever sequence was open first (CAN).
+TEST(LiveScreen, AHandlerRestoringAfterAFrameCutShortCancelsItsSequenceFirst) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    LiveScreen screen(fds[1]);
+    struct sigaction sa {};
+    sa.sa_handler = &exit_after_restoring;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, nullptr);
+    const std::string_view cut = "\x1b[38;5;19\xe2\x96";  // a colour and a block glyph, both unfinished
+    if (::write(fds[1], cut.data(), cut.size()) != static_cast<ssize_t>(cut.size())) _exit(1);
+    ::raise(SIGUSR1);
+    _exit(0);  // only if the handler did not exit
+  }
+  Reaper reaper{child};
+  ::close(fds[1]);
+  const std::string out = read_all(fds[0]);
+  ::close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  reaper.pid = 0;
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 42);
+  const std::size_t leave = out.rfind(kLeave);
+  ASSERT_NE(leave, std::string::npos) << "the terminal was left in the alternate screen";
+  EXPECT_EQ(out.size() - leave, kLeave.size());
+  ASSERT_GT(leave, 0u);
+  EXPECT_EQ(out[leave - 1], '\x18') << "the cut sequence was not cancelled before the restoring one";
+}
+
 }  // namespace
 }  // namespace pacer::ui
