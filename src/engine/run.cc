@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "core/shard_share.h"
+#include "core/stop_signals_thread.h"
 #include "engine/give_up.h"
 #include "engine/http3_module.h"
 #include "engine/worker.h"
@@ -459,7 +460,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
 
   std::vector<std::thread> threads;
   threads.reserve(workers.size());
-  for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
+  for (auto& w : workers) threads.push_back(thread_leaving_stop_signals([&w] { w->run(); }));
   if (shared.interval_ns > 0) IntervalCollector(workers, shared, names, shared.profile, sink, tick).run();
   for (auto& t : threads) t.join();
   if (script != nullptr && script->failed()) return runtime_error(script->failure());

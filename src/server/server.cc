@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/stop_signals_thread.h"
 #include "net/address.h"
 #include "net/receive_stamp.h"
 #include "server/arrivals_log.h"
@@ -115,7 +116,9 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config) {
     server->workers_.push_back(std::move(worker));
   }
   server->threads_.reserve(server->workers_.size());
-  for (const auto& worker : server->workers_) server->threads_.emplace_back([w = worker.get()] { w->run(); });
+  for (const auto& worker : server->workers_) {
+    server->threads_.push_back(thread_leaving_stop_signals([w = worker.get()] { w->run(); }));
+  }
   return server;
 }
 

@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "core/stop_signals_thread.h"
+
 namespace pacer::web {
 
 namespace {
@@ -235,7 +237,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& host, s
   rules.cookie_name = fmt::format("pacer_token_{}", bound_port);
   auto server = std::make_unique<HttpServer>(Key{}, std::move(*listener), bound_port, std::move(rules), feed,
                                              std::move(on_stop));
-  server->thread_ = std::thread([s = server.get()] { s->loop(); });
+  server->thread_ = thread_leaving_stop_signals([s = server.get()] { s->loop(); });
   return server;
 }
 
