@@ -79,6 +79,22 @@ void exit_after_restoring(int) {
   _exit(42);
 }
 
+// In a forked child: `sig` restores the terminal and exits 42, as a second Ctrl-C does.
+void exit_after_restoring_on(int sig) {
+  struct sigaction sa {};
+  sa.sa_handler = &exit_after_restoring;
+  sigemptyset(&sa.sa_mask);
+  sigaction(sig, &sa, nullptr);
+}
+
+// Reaps the reaper's child: its exit code, or -1 if it did not exit normally.
+int exit_code_of(Reaper& reaper) {
+  int status = 0;
+  if (::waitpid(reaper.pid, &status, 0) != reaper.pid) return -1;
+  reaper.pid = 0;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 TEST(LiveScreen, RestoreWritesTheSequenceThatGivesTheTerminalBack) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
@@ -106,10 +122,7 @@ TEST(LiveScreen, AnExitingHandlerInterruptingRestoreStillGivesTheTerminalBack) {
   if (child == 0) {
     ::close(fds[0]);
     LiveScreen screen(fds[1]);
-    struct sigaction sa {};
-    sa.sa_handler = &exit_after_restoring;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGUSR1, &sa, nullptr);
+    exit_after_restoring_on(SIGUSR1);
     // Fill the pipe, so that restore() blocks in its write until the parent reads.
     ::fcntl(fds[1], F_SETFL, O_NONBLOCK);
     const std::string filler(4096, 'x');
@@ -134,11 +147,7 @@ TEST(LiveScreen, AnExitingHandlerInterruptingRestoreStillGivesTheTerminalBack) {
   }));
   const std::string out = read_all(fds[0]);
   ::close(fds[0]);
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  reaper.pid = 0;
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 42);
+  EXPECT_EQ(exit_code_of(reaper), 42);
   EXPECT_NE(out.find(kLeave), std::string::npos) << "the terminal was left in the alternate screen";
 }
 
@@ -154,10 +163,7 @@ TEST(LiveScreen, AHandlerRestoringAfterAFrameCutShortCancelsItsSequenceFirst) {
   if (child == 0) {
     ::close(fds[0]);
     LiveScreen screen(fds[1]);
-    struct sigaction sa {};
-    sa.sa_handler = &exit_after_restoring;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGUSR1, &sa, nullptr);
+    exit_after_restoring_on(SIGUSR1);
     const std::string_view cut = "\x1b[38;5;19\xe2\x96";  // a colour and a block glyph, both unfinished
     if (::write(fds[1], cut.data(), cut.size()) != static_cast<ssize_t>(cut.size())) _exit(1);
     ::raise(SIGUSR1);
@@ -167,11 +173,7 @@ TEST(LiveScreen, AHandlerRestoringAfterAFrameCutShortCancelsItsSequenceFirst) {
   ::close(fds[1]);
   const std::string out = read_all(fds[0]);
   ::close(fds[0]);
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  reaper.pid = 0;
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 42);
+  EXPECT_EQ(exit_code_of(reaper), 42);
   const std::size_t leave = out.rfind(kLeave);
   ASSERT_NE(leave, std::string::npos) << "the terminal was left in the alternate screen";
   EXPECT_EQ(out.size() - leave, kLeave.size());
