@@ -14,7 +14,6 @@
 //     positive duration or a request count, headers without CR/LF/NUL, and
 //     rates that are finite.
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -59,10 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (!safe(args)) return 0;
 
-  std::istringstream in1("stdin body");
-  const auto first = pacer::cli::parse(args, in1);
-  std::istringstream in2("stdin body");
-  const auto second = pacer::cli::parse(args, in2);
+  const pacer::fuzz::StdinText in1("stdin body");
+  const auto first = pacer::cli::parse(args, in1.get());
+  const pacer::fuzz::StdinText in2("stdin body");
+  const auto second = pacer::cli::parse(args, in2.get());
   FUZZ_CHECK(describe(first) == describe(second));
   if (!first) {
     FUZZ_CHECK(first.error().kind == ErrorKind::kBadArgument || first.error().kind == ErrorKind::kBadInput);

@@ -3,6 +3,9 @@
 // in, and the small input readers the targets use. Header only; fuzz/ only.
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +23,24 @@
   } while (0)
 
 namespace pacer::fuzz {
+
+// Standard input for cli::parse (-b @-, --targets -): an in-memory file holding
+// `text`, read from its start, closed with the object.
+class StdinText {
+ public:
+  explicit StdinText(std::string_view text) : fd_(::memfd_create("pacer-fuzz-stdin", MFD_CLOEXEC)) {
+    FUZZ_CHECK(fd_ >= 0);
+    FUZZ_CHECK(::write(fd_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+    FUZZ_CHECK(::lseek(fd_, 0, SEEK_SET) == 0);
+  }
+  ~StdinText() { ::close(fd_); }
+  StdinText(const StdinText&) = delete;
+  StdinText& operator=(const StdinText&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
 
 // Cut points for feeding `len` bytes in pieces, from a seed byte: the same seed
 // gives the same pieces. Pieces are 1..32 bytes long, with now and then a longer

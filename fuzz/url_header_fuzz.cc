@@ -10,7 +10,6 @@
 //   - an accepted header has a non-empty token name and no CR, LF or NUL in its
 //     name or value; a refused one gives a message naming -H.
 #include <algorithm>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,9 +31,9 @@ bool is_tchar(char c) {
 
 void check_url(std::string_view text) {
   const auto target = pacer::cli::parse_url(text);
-  std::istringstream no_stdin;
+  const pacer::fuzz::StdinText no_stdin("");
   // `--` first: TEXT is the URL even when it looks like an option or a command.
-  const auto invocation = pacer::cli::parse({"--", std::string(text)}, no_stdin);
+  const auto invocation = pacer::cli::parse({"--", std::string(text)}, no_stdin.get());
   FUZZ_CHECK(target.ok() == invocation.ok());
   if (!target) {
     FUZZ_CHECK(!target.error().message.empty());
@@ -63,8 +62,8 @@ void check_url(std::string_view text) {
 }
 
 void check_header(std::string_view text) {
-  std::istringstream no_stdin;
-  const auto invocation = pacer::cli::parse({"-H", std::string(text), "http://127.0.0.1:8080/"}, no_stdin);
+  const pacer::fuzz::StdinText no_stdin("");
+  const auto invocation = pacer::cli::parse({"-H", std::string(text), "http://127.0.0.1:8080/"}, no_stdin.get());
   if (!invocation) {
     FUZZ_CHECK(invocation.error().message.find("-H") != std::string::npos);
     return;
