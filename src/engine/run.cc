@@ -252,16 +252,6 @@ void take_histogram(stats::Histogram& into, std::unique_ptr<stats::Histogram>& f
   from.reset();
 }
 
-// The run's latency and time to first byte are its names' together: every name a
-// worker recorded under, whether or not the report lists it.
-void add_named_latencies(stats::NameRecorder& names, report::RunReport& report) {
-  for (std::size_t id = 0; id < names.size(); ++id) {
-    const stats::NameRecord* r = names.find(static_cast<stats::NameId>(id));
-    if (r->latency) report.latency.merge(*r->latency);
-    if (r->ttfb) report.ttfb.merge(*r->ttfb);
-  }
-}
-
 // The workers' per-name records, merged by name id into the report's endpoints
 // (the workers' histograms are consumed).
 void collect_endpoints(std::vector<std::unique_ptr<Worker>>& workers, const stats::NameTable& names,
@@ -472,7 +462,6 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     WorkerResult& r = w->result();
     report.counters.merge(r.counters);
     report.latency.merge(r.unsent_latency);
-    add_named_latencies(r.names, report);
     report.latency_censored.merge(r.latency_censored);
     report.connect.merge(r.connect);
     report.tls_handshake.merge(r.tls_handshake);
@@ -485,6 +474,12 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   }
   report.tls_first_error = first_tls_error(workers);
   collect_endpoints(workers, *names, report);
+  // Latency and TTFB are recorded under the request's name only: the run's are its
+  // names' together (every name a worker recorded under is an endpoint).
+  for (const report::EndpointReport& e : report.endpoints) {
+    report.latency.merge(e.latency);
+    report.ttfb.merge(e.ttfb);
+  }
   report.measured_ns = finished - shared.record_from_ns;
   report.start_unix_ns = shared.start_unix_ns;
   if (profile) {

@@ -225,7 +225,7 @@ void Worker::run() {
   done_.store(true, std::memory_order_release);
 }
 
-void Worker::record_latency(std::uint32_t name, TimeNs latency_ns, bool censored, std::int64_t count) {
+void Worker::record_latency(stats::NameId name, TimeNs latency_ns, bool censored, std::int64_t count) {
   if (name != kUnsent) {
     result_.names.record_latency(name, latency_ns, count);
   } else {

@@ -225,8 +225,8 @@ class Worker final : io::Events {
   }
   // Records a recorded request's latency under its name (or, never sent, with
   // none: kUnsent), in the censored histogram if it is, and in the interval's.
-  static constexpr std::uint32_t kUnsent = ~std::uint32_t{0};
-  void record_latency(std::uint32_t name, TimeNs latency_ns, bool censored, std::int64_t count = 1);
+  static constexpr stats::NameId kUnsent = ~stats::NameId{0};
+  void record_latency(stats::NameId name, TimeNs latency_ns, bool censored, std::int64_t count = 1);
   void close_intervals(bool final);
   std::uint64_t count_open_connections() const;  // at interval close: O(connections), no allocation
   // At interval close: the requests in flight, the oldest one's age and how many

@@ -122,12 +122,15 @@ Status add_scenario(scenario::ScenarioStats& merged, const scenario::ScenarioSta
   }
   for (std::size_t i = 0; i < shard.tasks.size() && i < merged.tasks.size(); ++i) {
     const scenario::TaskRow &a = merged.tasks[i], &b = shard.tasks[i];
-    stats::Histogram trial = a.duration;
-    if (!fits(a.count, b.count) || !fits(a.failures, b.failures) || !trial.merge(b.duration)) {
+    // Both histograms have pacer's latency layout (the reader makes sure), so only
+    // a total past 2^63 - 1 could stop their merge (no bucket holds more).
+    const bool durations_fit = a.duration.total_count() <= INT64_MAX - b.duration.total_count();
+    if (!fits(a.count, b.count) || !fits(a.failures, b.failures) || !durations_fit) {
       return overflow(name, fmt::format("scenario.tasks[{}]", i));
     }
   }
   for (const scenario::NameRow& row : shard.names) {
+    if (row.requests == 0 && row.checks == 0) continue;  // as ScenarioStats::merge: an id never used
     const scenario::NameRow& mine = merged.names[merged.name_index(row.name)];
     if (!fits(mine.requests, row.requests) || !fits(mine.failed, row.failed) || !fits(mine.checks, row.checks)) {
       return overflow(name, fmt::format("scenario.names ({})", row.name));

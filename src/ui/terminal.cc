@@ -16,11 +16,11 @@ namespace {
 constexpr std::string_view kEnter = "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J";
 // Colours reset, cursor shown, alternate screen off (the shell's screen returns).
 constexpr std::string_view kLeave = "\x1b[0m\x1b[?25h\x1b[?1049l";
-// The same from a signal handler, which may have interrupted a frame's write in
-// the middle of an escape sequence or of a UTF-8 character: CAN first, which ends
+// Before kLeave from a signal handler, which may have interrupted a frame's write
+// in the middle of an escape sequence or of a UTF-8 character: CAN, which ends
 // either (a terminal that swallowed kLeave's first bytes as the rest of the
 // broken sequence would stay in the alternate screen).
-constexpr std::string_view kLeaveFromSignal = "\x18\x1b[0m\x1b[?25h\x1b[?1049l";
+constexpr std::string_view kCancel = "\x18";
 
 // Signal handlers can only reach globals: the fd of the active LiveScreen (>= 0);
 // while its restore() is giving the terminal back, kLeaving - fd (the sequence may
@@ -41,6 +41,11 @@ void write_all(int fd, std::string_view bytes) {
 
 void on_suspend(int sig);
 
+void leave_from_signal(int fd) {
+  write_all(fd, kCancel);
+  write_all(fd, kLeave);
+}
+
 void install(int sig, void (*handler)(int), int flags, struct sigaction* previous) {
   struct sigaction sa {};
   sa.sa_handler = handler;
@@ -54,7 +59,7 @@ void install(int sig, void (*handler)(int), int flags, struct sigaction* previou
 void on_suspend(int sig) {
   const int saved_errno = errno;
   const int fd = live_fd(g_live.load());
-  if (fd >= 0) write_all(fd, kLeaveFromSignal);
+  if (fd >= 0) leave_from_signal(fd);
   install(sig, SIG_DFL, 0, nullptr);
   sigset_t unblock;
   sigemptyset(&unblock);
@@ -86,7 +91,7 @@ TerminalSize terminal_size(int fd) {
 
 void restore_terminal_from_signal() {
   const int fd = live_fd(g_live.exchange(-1));
-  if (fd >= 0) write_all(fd, kLeaveFromSignal);
+  if (fd >= 0) leave_from_signal(fd);
 }
 
 LiveScreen::LiveScreen(int fd) : fd_(fd) {

@@ -79,12 +79,25 @@ void exit_after_restoring(int) {
   _exit(42);
 }
 
-// In a forked child: `sig` restores the terminal and exits 42, as a second Ctrl-C does.
-void exit_after_restoring_on(int sig) {
-  struct sigaction sa {};
-  sa.sa_handler = &exit_after_restoring;
-  sigemptyset(&sa.sa_mask);
-  sigaction(sig, &sa, nullptr);
+// Forks a child holding a LiveScreen on the pipe's write end, in which SIGUSR1
+// restores the terminal and exits 42 as a second Ctrl-C does, and runs
+// body(screen, fd) there (the child exits 0 if it returns). The parent keeps the
+// read end; returns the child's pid (-1 if fork failed).
+template <typename Body>
+pid_t fork_live_screen(int fds[2], Body body) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(fds[0]);
+    LiveScreen screen(fds[1]);
+    struct sigaction sa {};
+    sa.sa_handler = &exit_after_restoring;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, nullptr);
+    body(screen, fds[1]);
+    _exit(0);  // only if the signal never came
+  }
+  ::close(fds[1]);
+  return child;
 }
 
 // Reaps the reaper's child: its exit code, or -1 if it did not exit normally.
@@ -117,25 +130,19 @@ TEST(LiveScreen, RestoreWritesTheSequenceThatGivesTheTerminalBack) {
 TEST(LiveScreen, AnExitingHandlerInterruptingRestoreStillGivesTheTerminalBack) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::close(fds[0]);
-    LiveScreen screen(fds[1]);
-    exit_after_restoring_on(SIGUSR1);
+  const pid_t child = fork_live_screen(fds, [](LiveScreen& screen, int fd) {
     // Fill the pipe, so that restore() blocks in its write until the parent reads.
-    ::fcntl(fds[1], F_SETFL, O_NONBLOCK);
+    ::fcntl(fd, F_SETFL, O_NONBLOCK);
     const std::string filler(4096, 'x');
     for (std::size_t size : {filler.size(), std::size_t{1}}) {
-      while (::write(fds[1], filler.data(), size) > 0) {
+      while (::write(fd, filler.data(), size) > 0) {
       }
     }
-    ::fcntl(fds[1], F_SETFL, 0);
+    ::fcntl(fd, F_SETFL, 0);
     screen.restore();
-    _exit(0);  // only if the signal never came
-  }
+  });
+  ASSERT_GE(child, 0);
   Reaper reaper{child};
-  ::close(fds[1]);
   ASSERT_TRUE(wait_until([&] { return blocked_in_write(child); })) << "restore() never blocked";
   ::kill(child, SIGUSR1);
   // Read nothing until the handler has taken the signal and either exited or
@@ -158,19 +165,13 @@ TEST(LiveScreen, AnExitingHandlerInterruptingRestoreStillGivesTheTerminalBack) {
 TEST(LiveScreen, AHandlerRestoringAfterAFrameCutShortCancelsItsSequenceFirst) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::close(fds[0]);
-    LiveScreen screen(fds[1]);
-    exit_after_restoring_on(SIGUSR1);
+  const pid_t child = fork_live_screen(fds, [](LiveScreen&, int fd) {
     const std::string_view cut = "\x1b[38;5;19\xe2\x96";  // a colour and a block glyph, both unfinished
-    if (::write(fds[1], cut.data(), cut.size()) != static_cast<ssize_t>(cut.size())) _exit(1);
+    if (::write(fd, cut.data(), cut.size()) != static_cast<ssize_t>(cut.size())) _exit(1);
     ::raise(SIGUSR1);
-    _exit(0);  // only if the handler did not exit
-  }
+  });
+  ASSERT_GE(child, 0);
   Reaper reaper{child};
-  ::close(fds[1]);
   const std::string out = read_all(fds[0]);
   ::close(fds[0]);
   EXPECT_EQ(exit_code_of(reaper), 42);
