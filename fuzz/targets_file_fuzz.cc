@@ -16,7 +16,7 @@
 #include <string>
 
 #include "cli/units.h"
-#include "engine/worker_script.h"
+#include "engine/drive/worker_script.h"
 #include "fuzz_support.h"
 #include "proto/http1_request.h"
 #include "targets/target_file.h"

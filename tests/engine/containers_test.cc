@@ -5,8 +5,8 @@
 
 #include <cstdio>
 
-#include "engine/connection.h"
-#include "engine/time_ring.h"
+#include "engine/conn/connection.h"
+#include "engine/drive/time_ring.h"
 
 namespace pacer::engine {
 namespace {

@@ -1,6 +1,6 @@
 // count_requests: how many requests a script's bytes hold (pipelining) and
 // which of them are HEAD.
-#include "engine/worker_script.h"
+#include "engine/drive/worker_script.h"
 
 #include <gtest/gtest.h>
 

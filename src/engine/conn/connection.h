@@ -12,8 +12,8 @@
 #include <memory>
 
 #include "core/clock.h"
-#include "engine/connection_list.h"
-#include "engine/slot_storage.h"
+#include "engine/conn/connection_list.h"
+#include "engine/conn/slot_storage.h"
 #include "io/engine.h"
 #include "net/tls_stream.h"
 #include "proto/http1_session.h"
@@ -22,7 +22,7 @@
 
 namespace pacer::engine {
 
-class Worker;
+class Exchange;
 struct Connection;
 
 // RequestSlot::free_ns: the next request's latency clock starts at its send.
@@ -59,11 +59,11 @@ struct Connection final : proto::SessionEvents, io::Channel {
   };
 
   // slot_count >= 1. The session is set by the worker before the connection is used.
-  Connection(Worker* owner, std::uint32_t slot_count);
+  Connection(Exchange* exchange, std::uint32_t slot_count);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // proto::SessionEvents: forwarded to the worker.
+  // proto::SessionEvents: forwarded to the exchange.
   void on_response(std::uint32_t token, int status) override;
   void on_request_failed(std::uint32_t token, proto::RequestFailure why) override;
   void on_batch_response(std::uint32_t token, int status) override;
@@ -71,12 +71,12 @@ struct Connection final : proto::SessionEvents, io::Channel {
   void on_redirect(std::uint32_t token) override;
   void on_decoded(std::uint32_t token, std::uint64_t bytes) override;
 
-  Worker* worker;
+  Exchange* exchange;               // where the session's events go (exchange/exchange.h)
   std::unique_ptr<proto::Session> session;
-  SlotArray<RequestSlot> slots;     // in place for one slot (engine/slot_storage.h)
+  SlotArray<RequestSlot> slots;     // in place for one slot (engine/conn/slot_storage.h)
   TokenStack free_tokens;           // a stack of free slot indexes
   proto::Http1Session* http1 = nullptr;  // scripts: the session, when it is HTTP/1.1 (set with it)
-  quic::DatagramSession* http3 = nullptr;  // --http3: the session (a UDP socket and QUIC state); see worker_quic.cc
+  quic::DatagramSession* http3 = nullptr;  // --http3: the session (a UDP socket and QUIC state); see conn/quic_link.cc
   net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)
   State state = State::kClosed;
   bool write_blocked = false;       // output waits for the engine's kWritable
@@ -92,7 +92,7 @@ struct Connection final : proto::SessionEvents, io::Channel {
   ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
   ListHook<Connection> connecting;  // on the worker's list of pending TCP connects (start order)
   ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)
-  // Reads past the per-wake-up budget (Worker::handle_readable): the connection waits
+  // Reads past the per-wake-up budget (loop/read_budget.h): the connection waits
   // on the worker's unread list with the engine's events it has not acted on yet.
   ListHook<Connection> unread;
   std::uint64_t deferred_at_wake = 0;  // the wake-up in which it was last put on the list

@@ -1,5 +1,5 @@
 // See worker_script.h.
-#include "engine/worker_script.h"
+#include "engine/drive/worker_script.h"
 
 #include <llhttp.h>
 
@@ -125,7 +125,7 @@ Status WorkerScript::prepare_request() {
   return Ok{};
 }
 
-void WorkerScript::prepare_connections(const std::vector<std::unique_ptr<Connection>>& connections) {
+void WorkerScript::prepare_connections(std::span<const std::unique_ptr<Connection>> connections) {
   slots_.resize(connections.size());
   due_.reserve(connections.size() * 2);
   for (std::size_t i = 0; i < connections.size(); ++i) {

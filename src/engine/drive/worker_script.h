@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +24,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/expected.h"
-#include "engine/connection.h"
+#include "engine/conn/connection.h"
 #include "script/script_host.h"
 #include "stats/name_table.h"
 
@@ -53,7 +54,7 @@ class WorkerScript {
   // Before the run: the static request's batch (an error names the script).
   Status prepare_request();
   // Before the run, once the connections and their sessions exist.
-  void prepare_connections(const std::vector<std::unique_ptr<Connection>>& connections);
+  void prepare_connections(std::span<const std::unique_ptr<Connection>> connections);
 
   // Whether each request's bytes come from next_request() (request() is
   // defined, or the static request pipelines several); otherwise the session

@@ -1,0 +1,213 @@
+// See pool.h.
+#include "engine/conn/pool.h"
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "engine/give_up.h"
+#include "net/receive_stamp.h"
+#include "net/socket.h"
+#include "report/units.h"
+
+namespace pacer::engine {
+
+namespace {
+
+constexpr TimeNs kBackoffBaseNs = 10 * kNsPerMs;
+constexpr TimeNs kBackoffMaxNs = 1 * kNsPerS;
+
+bool backoff_later(const Connection* a, const Connection* b) { return a->reconnect_at_ns > b->reconnect_at_ns; }
+
+}  // namespace
+
+ConnectionPool::ConnectionPool(const SharedRun& shared, int worker_index, Transport& transport, LoopClock& clock,
+                               Recorder& recorder)
+    : shared_(shared),
+      worker_index_(worker_index),
+      transport_(transport),
+      clock_(clock),
+      recorder_(recorder) {}
+
+void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& address, SessionFactory& sessions,
+                             Exchange* exchange, PoolEvents& events) {
+  engine_ = &engine;
+  events_ = &events;
+  address_ = address;
+  connections_.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    connections_.push_back(std::make_unique<Connection>(exchange, shared_.slots_per_connection));
+    connections_.back()->index = i;
+    sessions.make(*connections_.back());
+  }
+  backoff_.reserve(static_cast<std::size_t>(count));
+  connect_timeout_reason_ =
+      fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.config->timeout_ns));
+}
+
+void ConnectionPool::start(TimeNs now_ns, bool open_all) {
+  idle_since_ns_ = now_ns;
+  if (!open_all) return;
+  for (auto& c : connections_) open(*c);
+}
+
+void ConnectionPool::adopt(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls, TimeNs handshake_ns) {
+  adopted_fd_ = std::move(fd);
+  adopted_connect_ns_ = connect_ns;
+  adopted_tls_ = std::move(tls);
+  adopted_handshake_ns_ = handshake_ns;
+}
+
+void ConnectionPool::open(Connection& c) {
+  if (adopted_fd_.valid()) {
+    open_adopted(c);
+  } else {
+    start_connect(c);
+  }
+}
+
+void ConnectionPool::start_connect(Connection& c) {
+  if (!events_->wants_connection(c)) {
+    c.state = Connection::State::kClosed;
+    return;
+  }
+  if (transport_.kind() == Transport::Kind::kQuic) {
+    transport_.start_quic(c, address_);  // UDP and the QUIC handshake
+    return;
+  }
+  c.connect_start_ns = clock_.now;
+  const int fd = net::open_tcp_socket(address_.family());
+  if (fd < 0) {
+    connect_failed(c, errno);
+    return;
+  }
+  // Reads then say when a response arrived. If refused, the wake-up time stands
+  // in and coalescing stays off.
+  net::enable_receive_stamps(fd);
+  if (!engine_->attach(c, fd, transport_.mode(), false)) {
+    connect_failed(c, errno);  // closes fd with c (the engine's close)
+    return;
+  }
+  c.state = Connection::State::kConnecting;
+  if (const int err = engine_->connect(c, address_.sockaddr_ptr(), address_.length); err == 0) {
+    on_connected(c, 0);
+  } else if (err != EINPROGRESS) {
+    connect_failed(c, err);
+  } else {
+    // The kernel alone would wait minutes (a SYN dropped by a full accept queue
+    // is retried for about two): expire_connects gives up after --timeout.
+    connecting_.push_back(c);
+  }
+}
+
+void ConnectionPool::open_adopted(Connection& c) {
+  const int fd = adopted_fd_.release();
+  c.connect_start_ns = clock_.now - adopted_connect_ns_;
+  net::enable_receive_stamps(fd);  // as in start_connect
+  if (!engine_->attach(c, fd, transport_.mode(), true)) {
+    connect_failed(c, errno);
+    return;
+  }
+  c.state = Connection::State::kConnecting;
+  if (!adopted_tls_.is_established()) {
+    on_connected(c, net::socket_error(c.fd));
+    return;
+  }
+  // https: the probe already did the handshake.
+  recorder_.connected(clock_.now, adopted_connect_ns_);
+  c.tls = std::move(adopted_tls_);
+  recorder_.handshaken(clock_.now, adopted_handshake_ns_, false);
+  established(c);
+}
+
+void ConnectionPool::on_connected(Connection& c, int err) {
+  connecting_.remove(c);
+  if (err != 0) {
+    connect_failed(c, err);
+    return;
+  }
+  recorder_.connected(clock_.now, clock_.now - c.connect_start_ns);
+  transport_.connected(c);  // https: the handshake first
+}
+
+void ConnectionPool::established(Connection& c) {
+  c.connect_failures = 0;
+  c.state = Connection::State::kOpen;
+  if (open_count_++ == 0 && shared_.give_up != nullptr) {
+    shared_.give_up->set_idle_since(worker_index_, GiveUpWatch::kHasOpen);  // the give-up rule
+  }
+  c.write_blocked = false;
+  events_->opened(c);
+}
+
+void ConnectionPool::connect_failed(Connection& c, int err, const char* what) {
+  recorder_.count(&stats::ErrorCounts::connect, clock_.now);
+  recorder_.note_error(err, what);
+  retry_later(c);
+}
+
+void ConnectionPool::retry_later(Connection& c) {
+  close(c);
+  const int shift = std::min(c.connect_failures, 7);
+  ++c.connect_failures;
+  c.reconnect_at_ns = clock_.now + std::min(kBackoffMaxNs, kBackoffBaseNs << shift);
+  c.state = Connection::State::kBackoff;
+  backoff_.push_back(&c);
+  std::push_heap(backoff_.begin(), backoff_.end(), backoff_later);
+}
+
+void ConnectionPool::expire_connects() {
+  while (!connecting_.empty() && connecting_.front()->connect_start_ns + shared_.config->timeout_ns <= clock_.now) {
+    connect_failed(*connecting_.front(), 0, connect_timeout_reason_.c_str());
+  }
+}
+
+void ConnectionPool::run_reconnects() {
+  while (!backoff_.empty() && backoff_.front()->reconnect_at_ns <= clock_.now) {
+    std::pop_heap(backoff_.begin(), backoff_.end(), backoff_later);
+    Connection* c = backoff_.back();
+    backoff_.pop_back();
+    start_connect(*c);
+  }
+}
+
+TimeNs ConnectionPool::next_due_ns() const {
+  TimeNs next = connecting_.empty() ? kNeverNs : connecting_.front()->connect_start_ns + shared_.config->timeout_ns;
+  if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
+  // The give-up check, once this worker has had no open connection long enough
+  // (past it, the 100 ms rate samples and the reconnects bring the flag).
+  if (open_count_ == 0 && shared_.give_up != nullptr) {
+    const TimeNs give_up_at = idle_since_ns_ + shared_.config->give_up_period_ns();
+    if (give_up_at > clock_.now) next = std::min(next, give_up_at);
+  }
+  return next;
+}
+
+bool ConnectionPool::gives_up() {
+  GiveUpWatch* watch = shared_.give_up;
+  if (watch == nullptr) return false;
+  if (watch->gave_up()) return true;
+  const TimeNs period = shared_.config->give_up_period_ns();
+  if (open_count_ > 0 || clock_.now - idle_since_ns_ < period) return false;
+  return watch->all_idle_for(clock_.now, period);
+}
+
+void ConnectionPool::close(Connection& c) {
+  events_->closing(c);
+  connecting_.remove(c);
+  transport_.close(c);
+  if (c.state == Connection::State::kOpen && --open_count_ == 0) {
+    idle_since_ns_ = clock_.now;
+    if (shared_.give_up != nullptr) shared_.give_up->set_idle_since(worker_index_, clock_.now);
+  }
+  engine_->close(c);  // the socket and whatever the engine has in flight for it
+  c.state = Connection::State::kClosed;
+}
+
+void ConnectionPool::reopen(Connection& c) {
+  close(c);
+  start_connect(c);
+}
+
+}  // namespace pacer::engine

@@ -1,0 +1,102 @@
+// A worker's connections and their life cycle: non-blocking TCP connects
+// registered with the I/O engine (QUIC's start is the transport's), connects not
+// done within --timeout (a list in start order, so its head is the next expiry),
+// failures with exponential backoff (a min-heap on the reconnect time), close and
+// reopen, the start-up probe's socket adopted as the first connection, the count
+// of open connections and the give-up rule's share (engine/give_up.h).
+//
+// Whether a connection is worth opening is the load driver's question and what
+// an open or closing connection means to the requests is the exchange's: the
+// pool asks and tells them through PoolEvents (conn/links.h). A connection that
+// will send nothing more (the end of the run, -n reached) stays closed, so the
+// server sees no connection that carries no request. One worker thread.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/unique_fd.h"
+#include "engine/conn/links.h"
+#include "engine/conn/session_factory.h"
+#include "engine/conn/transport.h"
+#include "engine/loop/clock.h"
+#include "engine/record/recorder.h"
+#include "engine/run_plan.h"
+#include "io/engine.h"
+#include "net/address.h"
+#include "net/tls_stream.h"
+
+namespace pacer::engine {
+
+class Exchange;
+
+class ConnectionPool {
+ public:
+  ConnectionPool(const SharedRun& shared, int worker_index, Transport& transport, LoopClock& clock,
+                 Recorder& recorder);
+  ConnectionPool(const ConnectionPool&) = delete;
+  ConnectionPool& operator=(const ConnectionPool&) = delete;
+
+  // Before the run: `count` connections (each with its session, reporting its
+  // session's events to `exchange`) to `address` over `engine`; where the pool's
+  // questions go.
+  void prepare(io::Engine& engine, int count, const net::Address& address, SessionFactory& sessions,
+               Exchange* exchange, PoolEvents& events);
+  // The loop starts at now_ns: with open_all, every connection connects
+  // (otherwise the driver opens each when it needs it: scenario users).
+  void start(TimeNs now_ns, bool open_all);
+  // The start-up probe's connected socket (and, https, its established stream):
+  // the first connection opened uses it instead of connecting. Before the run.
+  void adopt(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls, TimeNs handshake_ns);
+
+  // Connects c (the adopted socket first), unless the driver wants no more.
+  void open(Connection& c);
+  // The engine's report that c's connect finished (err: its error, 0 if none).
+  void on_connected(Connection& c, int err);
+  // c is up (TCP, and the handshake if any): it opens.
+  void established(Connection& c);
+  // c's set-up failed (counted): close it and connect again after a growing backoff.
+  void retry_later(Connection& c);
+  void reopen(Connection& c);
+  void close(Connection& c);
+  // Connects past --timeout fail; reconnects whose backoff is over start.
+  void expire_connects();
+  void run_reconnects();
+  TimeNs next_due_ns() const;
+  // The give-up rule: true once no connection of the run has been open for --give-up.
+  bool gives_up();
+
+  int open_count() const { return open_count_; }
+  int size() const { return static_cast<int>(connections_.size()); }
+  Connection& at(int index) { return *connections_[static_cast<std::size_t>(index)]; }
+  std::span<const std::unique_ptr<Connection>> all() const { return connections_; }
+
+ private:
+  void start_connect(Connection& c);
+  void open_adopted(Connection& c);
+  // A connect failed (err's text, with `what`, may become the first error).
+  void connect_failed(Connection& c, int err, const char* what = "connect");
+
+  const SharedRun& shared_;
+  const int worker_index_;
+  io::Engine* engine_ = nullptr;
+  Transport& transport_;
+  LoopClock& clock_;
+  Recorder& recorder_;
+  PoolEvents* events_ = nullptr;
+  net::Address address_;
+  std::vector<std::unique_ptr<Connection>> connections_;
+  std::vector<Connection*> backoff_;  // min-heap on reconnect_at_ns; capacity reserved
+  ConnectList connecting_;            // oldest first: its head is the next connect timeout
+  std::string connect_timeout_reason_;  // the first-error text of a connect timeout (built by prepare)
+  int open_count_ = 0;                // in State::kOpen
+  TimeNs idle_since_ns_ = 0;          // when open_count_ last fell to 0 (the start at first)
+  UniqueFd adopted_fd_;
+  TimeNs adopted_connect_ns_ = 0;
+  net::TlsStream adopted_tls_;
+  TimeNs adopted_handshake_ns_ = 0;
+};
+
+}  // namespace pacer::engine

@@ -1,0 +1,47 @@
+// See session_factory.h.
+#include "engine/conn/session_factory.h"
+
+#include "engine/drive/worker_script.h"
+#include "proto/http1_session.h"
+#include "proto/http2_session.h"
+
+namespace pacer::engine {
+
+SessionFactory::SessionFactory(const SharedRun& shared, const WorkerScript* script) : shared_(shared), script_(script) {
+  if (shared_.http2_request != nullptr || shared_.http3 != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
+}
+
+void SessionFactory::make(Connection& c) {
+  if (shared_.http3 != nullptr) {
+    auto session = shared_.http3->session(*shared_.http3_requests, shared_.slots_per_connection, *h2_memory_);
+    c.http3 = session.get();
+    c.session = std::move(session);
+    return;
+  }
+  const targets::RequestSet& requests = *shared_.requests;
+  const Config& config = *shared_.config;
+  if (shared_.http2_request != nullptr) {
+    auto h2 = std::make_unique<proto::Http2Session>(requests.http2(), shared_.slots_per_connection, *h2_memory_);
+    if (config.follow_redirects > 0 || config.compressed) {
+      h2->enable_wire(config.target, config.follow_redirects, config.compressed);
+    }
+    c.session = std::move(h2);
+    return;
+  }
+  std::unique_ptr<proto::Http1Session> session;
+  if (script_ != nullptr && !script_->custom_bytes()) {
+    // A static script's request (built once by wrk.format) replaces the command line's.
+    const std::string_view request = script_->static_request();
+    session = std::make_unique<proto::Http1Session>(request, request, shared_.slots_per_connection,
+                                                    script_->static_is_head(), &known_head_);
+  } else {
+    session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
+  }
+  if (config.follow_redirects > 0 || config.compressed) {
+    session->enable_wire(config.target, config.follow_redirects, config.compressed);
+  }
+  c.http1 = session.get();
+  c.session = std::move(session);
+}
+
+}  // namespace pacer::engine

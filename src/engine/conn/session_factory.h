@@ -1,0 +1,36 @@
+// Builds each connection's protocol session (proto::Session) for the run's
+// protocol: HTTP/3 (the loaded module), HTTP/2, or HTTP/1.1 with the command
+// line's request, a static script's, or bytes given per request. Owns what the
+// sessions share and must outlive them (HTTP/2's memory, HTTP/1.1's known head).
+// Main thread before the run, then the worker's thread.
+#pragma once
+
+#include <memory>
+
+#include "engine/conn/connection.h"
+#include "engine/run_plan.h"
+#include "proto/h2_memory.h"
+#include "proto/http1_parser.h"
+
+namespace pacer::engine {
+
+class WorkerScript;
+
+class SessionFactory {
+ public:
+  // script: the worker's script (-s), or null; a static one's request replaces the command line's.
+  SessionFactory(const SharedRun& shared, const WorkerScript* script);
+  SessionFactory(const SessionFactory&) = delete;
+  SessionFactory& operator=(const SessionFactory&) = delete;
+
+  // Gives c its session (and sets c.http1 or c.http3 to it).
+  void make(Connection& c);
+
+ private:
+  const SharedRun& shared_;
+  const WorkerScript* script_;
+  std::unique_ptr<proto::H2Memory> h2_memory_;  // outlives the connections' HTTP/2 and HTTP/3 sessions
+  proto::KnownHead known_head_;                 // HTTP/1.1: the response head its parsers match without llhttp
+};
+
+}  // namespace pacer::engine

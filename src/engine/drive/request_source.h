@@ -1,0 +1,56 @@
+// What a request sends: the content half of a load driver, independent of when
+// it is sent. Chosen once per run: a target (--targets-order picks one, the
+// command line's request being the one target without a file), a static
+// script's request (built once by wrk.format), a script's request() (bytes
+// given per request, possibly several pipelined), or a scenario user's request.
+// next() runs once per request on the send path: no lock, no allocation beyond
+// what a script's Lua does. One worker thread.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "engine/conn/connection.h"
+#include "engine/drive/worker_script.h"
+#include "engine/run_plan.h"
+#include "targets/order.h"
+
+namespace pacer::scenario {
+class Users;
+}
+
+namespace pacer::engine {
+
+// A request on its way to the session: its bytes (empty: the session sends the
+// slot's target, prebuilt) and, for bytes, how many requests they hold.
+struct OutgoingRequest {
+  std::string_view bytes;
+  RequestBatch batch;
+};
+
+class RequestSource {
+ public:
+  enum class Kind : std::uint8_t { kTargets, kStaticScript, kScriptRequest, kUser };
+
+  // worker_index: its draw stream among all shards' workers. script and users: the
+  // worker's (null without); they decide the kind.
+  RequestSource(const SharedRun& shared, int worker_index, WorkerScript* script, scenario::Users* users);
+
+  Kind kind() const { return kind_; }
+  // Sets slot's target and name, and out. False: the script failed, the run is
+  // stopping, and nothing is sent.
+  [[nodiscard]] bool next(Connection& c, RequestSlot& slot, OutgoingRequest& out);
+  // After each response on c (a script's response()).
+  void responded(Connection& c, int status) {
+    if (script_ != nullptr) script_->on_response(c, status);
+  }
+
+ private:
+  Kind kind_;
+  const targets::RequestSet& requests_;
+  targets::TargetPicker picker_;
+  WorkerScript* script_;
+  scenario::Users* users_;
+};
+
+}  // namespace pacer::engine

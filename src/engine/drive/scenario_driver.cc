@@ -1,0 +1,139 @@
+// See scenario_driver.h.
+#include "engine/drive/scenario_driver.h"
+
+#include <algorithm>
+
+namespace pacer::engine {
+
+namespace {
+
+std::unique_ptr<scenario::Users> make_users(const SharedRun& shared, int worker_index, int connections,
+                                            const std::optional<Arrivals>& arrivals) {
+  const Config& config = *shared.config;
+  // The open model's task backlog: room for 10 s of tasks at the peak rate, as for requests.
+  const std::size_t backlog = arrivals ? arrivals->backlog_capacity() : 0;
+  auto users = std::make_unique<scenario::Users>(config, config.shard_index * shared.worker_count + worker_index,
+                                                 shared.worker_count * config.shard_count, connections, backlog);
+  users->set_name_table(shared.names);
+  return users;
+}
+
+std::optional<Arrivals> make_arrivals(const SharedRun& shared, int worker_index, LoopClock& clock, Recorder& recorder,
+                                      std::optional<std::uint64_t> quota) {
+  if (shared.profile == nullptr) return std::nullopt;
+  return std::optional<Arrivals>(std::in_place, shared, worker_index, clock, recorder, quota);
+}
+
+}  // namespace
+
+ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int connections,
+                               std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder,
+                               Exchange& exchange, Transport& transport)
+    : shared_(shared),
+      clock_(clock),
+      recorder_(recorder),
+      exchange_(exchange),
+      transport_(transport),
+      arrivals_(make_arrivals(shared, worker_index, clock, recorder, quota)),
+      quota_(arrivals_ ? std::nullopt : quota),
+      users_(make_users(shared, worker_index, connections, arrivals_)),
+      source_(shared, worker_index, nullptr, users_.get()) {}
+
+Status ScenarioDriver::prepare(ConnectionPool& pool) {
+  pool_ = &pool;
+  if (Status s = users_->prepare(*this); !s) return s;
+  if (users_->captures()) {
+    for (const auto& c : pool.all()) c->http1->set_capture(&users_->user(c->index).capture);
+  }
+  return Ok{};
+}
+
+void ScenarioDriver::start(ConnectionPool& pool) {
+  if (arrivals_) arrivals_->start();
+  pool.start(clock_.now, false);
+  users_->start(clock_.now);  // each user opens its own connection when it starts
+}
+
+bool ScenarioDriver::wants_connection(Connection& c) {
+  if (clock_.draining) return false;
+  return arrivals_ || quota_.claim(c, clock_.now, shared_.record_from_ns);
+}
+
+void ScenarioDriver::fill(Connection& c) {
+  users_->resume_answered(c.index);  // its user had a response: its next step now
+  send_request(c);                   // its user's request, if it has one
+}
+
+void ScenarioDriver::send_request(Connection& c) {
+  scenario::User& u = users_->user(c.index);
+  if (u.state != scenario::User::State::kWantsSend || clock_.draining || exchange_.free_capacity(c) == 0) return;
+  if (!arrivals_ && !quota_.claim(c, clock_.now, shared_.record_from_ns)) return;
+  TimeNs t_sched = u.mark_ns;
+  if (!exchange_.send(c, t_sched, source_)) return;
+  if (!arrivals_) quota_.spend(c, recorder_.recorded(t_sched));
+  users_->sent(c.index);
+}
+
+void ScenarioDriver::completed(Connection& c, const RequestSlot&, int status, TimeNs done_ns, bool recorded) {
+  users_->on_response(c.index, status, done_ns, recorded);
+}
+
+void ScenarioDriver::failed(Connection& c, const RequestSlot&, ErrorField error, bool recorded) {
+  const char* error_class = "error";
+  for (const auto& field : stats::ErrorCounts::kFields) {
+    if (field.member == error) error_class = field.name;
+  }
+  users_->on_failed(c.index, error_class, clock_.now, recorded);
+}
+
+void ScenarioDriver::on_turn(TurnPhase phase) {
+  if (phase == TurnPhase::kArrivals && arrivals_) {
+    // An arrival is a task, for a free user (or the users' task backlog).
+    arrivals_->dispatch([this](TimeNs t_sched) { users_->start_task(t_sched); }, [] { return false; });
+  } else if (phase == TurnPhase::kDue) {
+    if (arrivals_) users_->expire_backlog(clock_.now, clock_.draining ? 0 : arrivals_->limit_ns());
+    users_->run_due(clock_.now);
+  }
+}
+
+TimeNs ScenarioDriver::next_due_ns() const {
+  const TimeNs users = users_->next_due_ns();
+  return arrivals_ ? std::min(users, arrivals_->next_due_ns()) : users;
+}
+
+bool ScenarioDriver::finished() const {
+  if (!arrivals_) return clock_.draining || (quota_.used_up() && clock_.now >= shared_.record_from_ns);
+  if (clock_.draining) return !arrivals_->due_before_end();
+  if (!arrivals_->exhausted()) return false;
+  return shared_.end_ns == kNeverNs || arrivals_->quota_reached();
+}
+
+void ScenarioDriver::gauges(IntervalGauges& out) const {
+  out.backlog = users_->backlog_size();  // tasks waiting for a user
+  const scenario::ScenarioStats& s = users_->stats();
+  out.scenario_totals = stats::ScenarioErrorCounts{s.check, s.script};
+}
+
+scenario::ScenarioStats* ScenarioDriver::stop() {
+  users_->stop();  // on_stop
+  users_->name_rows();
+  return &users_->stats();
+}
+
+void ScenarioDriver::connect(int user) {
+  Connection& c = pool_->at(user);
+  if (c.state == Connection::State::kClosed) pool_->open(c);
+}
+
+void ScenarioDriver::send(int user) {
+  Connection& c = pool_->at(user);
+  if (c.state != Connection::State::kOpen) return;  // sent once it opens (fill)
+  send_request(c);
+  if (c.in_flight_count() > 0) (void)transport_.flush(c);
+}
+
+void ScenarioDriver::give_up_task(TimeNs t_sched) {
+  if (arrivals_ && recorder_.recorded(t_sched)) arrivals_->give_up(t_sched);
+}
+
+}  // namespace pacer::engine

@@ -1,0 +1,68 @@
+// Scenarios (--scenario): virtual users, one per connection (user i owns
+// connection i and opens it when it starts). The users (scenario/users.h) decide
+// what each sends and when its next step is due; this driver is their Port to
+// the worker (open a connection, send when it can take the request) and tells
+// them how each request ended. Closed model: -u users with think time (-n is
+// the Quota's); open model: tasks arrive on the schedule (drive/arrivals.h) and
+// wait for a free user, their clock running, up to --max-users. One worker thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "engine/conn/pool.h"
+#include "engine/conn/transport.h"
+#include "engine/drive/arrivals.h"
+#include "engine/drive/driver.h"
+#include "engine/drive/request_source.h"
+#include "engine/exchange/exchange.h"
+#include "scenario/users.h"
+
+namespace pacer::engine {
+
+class ScenarioDriver final : public LoadDriver, scenario::Port {
+ public:
+  // connections: this worker's users (closed: its share of -u; open: of --max-users).
+  ScenarioDriver(const SharedRun& shared, int worker_index, int connections, std::optional<std::uint64_t> quota,
+                 LoopClock& clock, Recorder& recorder, Exchange& exchange, Transport& transport);
+
+  // Before the run: the users' Lua state and tables, their connections' capture.
+  Status prepare(ConnectionPool& pool);
+
+  void start(ConnectionPool& pool) override;
+  bool wants_connection(Connection& c) override;
+  void fill(Connection& c) override;
+  void completed(Connection& c, const RequestSlot& slot, int status, TimeNs done_ns, bool recorded) override;
+  void failed(Connection& c, const RequestSlot& slot, ErrorField error, bool recorded) override;
+  // A user waits for its request's end: none is sent again behind its back.
+  bool put_back(RequestSlot&, bool) override { return false; }
+  void forget(Connection&) override {}
+  void on_turn(TurnPhase phase) override;
+  TimeNs next_due_ns() const override;
+  bool finished() const override;
+  void gauges(IntervalGauges& out) const override;
+  scenario::ScenarioStats* stop() override;
+
+  // scenario::Port: what the users ask of the worker.
+  void connect(int user) override;
+  void send(int user) override;
+  TimeNs now() const override { return clock_.now; }
+  bool recorded(TimeNs t_sched) const override { return recorder_.recorded(t_sched); }
+  void give_up_task(TimeNs t_sched) override;
+
+ private:
+  void send_request(Connection& c);  // c's user has a request to send
+
+  const SharedRun& shared_;
+  LoopClock& clock_;
+  Recorder& recorder_;
+  Exchange& exchange_;
+  Transport& transport_;
+  ConnectionPool* pool_ = nullptr;
+  std::optional<Arrivals> arrivals_;  // open model
+  Quota quota_;                       // closed model
+  std::unique_ptr<scenario::Users> users_;
+  RequestSource source_;
+};
+
+}  // namespace pacer::engine

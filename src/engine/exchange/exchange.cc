@@ -1,0 +1,220 @@
+// See exchange.h.
+#include "engine/exchange/exchange.h"
+
+#include "engine/drive/driver.h"
+
+namespace pacer::engine {
+
+// The connection forwards its session's events to its worker's exchange.
+Connection::Connection(Exchange* exchange_in, std::uint32_t slot_count) : exchange(exchange_in), slots(slot_count) {
+  free_tokens.reserve(slot_count);
+  for (std::uint32_t i = 0; i < slot_count; ++i) {
+    slots[i].connection = this;
+    slots[i].token = i;
+    free_tokens.push_back(slot_count - 1 - i);  // token 0 on top
+  }
+}
+
+void Connection::on_response(std::uint32_t token, int status) { exchange->response(*this, token, status); }
+void Connection::on_batch_response(std::uint32_t token, int status) { exchange->batch_response(*this, token, status); }
+void Connection::on_first_byte(std::uint32_t token) { exchange->first_byte(*this, token); }
+void Connection::on_redirect(std::uint32_t token) { exchange->redirect(*this, token); }
+void Connection::on_decoded(std::uint32_t token, std::uint64_t bytes) { exchange->decoded(*this, token, bytes); }
+void Connection::on_request_failed(std::uint32_t token, proto::RequestFailure why) {
+  exchange->request_failed(*this, token, why);
+}
+
+Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder)
+    : shared_(shared),
+      clock_(clock),
+      recorder_(recorder),
+      keep_alive_(shared.config->keep_alive),
+      open_model_(shared.profile != nullptr),
+      record_timeouts_(shared.config->record_timeouts),
+      timeout_ns_(shared.config->timeout_ns) {}
+
+void Exchange::prepare(LinkEvents& links, LoadDriver& driver) {
+  links_ = &links;
+  driver_ = &driver;
+}
+
+bool Exchange::send(Connection& c, TimeNs& t_sched, RequestSource& source) {
+  // The send time is read here, not taken from the wake-up: connections handled
+  // earlier in this wake-up took time that is not this request's latency.
+  const TimeNs now = clock_.refresh();
+  t_sched = std::min(t_sched, now);  // kAtSend: the clock starts now
+  const std::uint32_t token = c.free_tokens.back();
+  RequestSlot& slot = c.slots[token];
+  OutgoingRequest out;
+  if (!source.next(c, slot, out)) return false;  // the run stops
+  c.free_tokens.pop_back();
+  slot.in_use = true;
+  slot.t_sched = t_sched;
+  slot.t_send = now;
+  slot.t_first = 0;
+  in_flight_.push_back(slot);
+  ++c.sent_on_connection;
+  recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, now, open_model_);
+  if (out.bytes.empty()) {
+    c.session->submit(token, slot.target);
+  } else {
+    c.http1->submit_bytes(token, out.bytes, static_cast<std::uint32_t>(out.batch.count), out.batch.head_bits);
+  }
+  return true;
+}
+
+void Exchange::opened(Connection& c) {
+  c.sent_on_connection = 0;
+  c.answered_on_connection = 0;
+  c.session->reset();
+  for (RequestSlot& slot : c.slots) {
+    if (slot.has_free_time) continue;
+    // The first connection of a slot is set-up, not load: the slot opens now.
+    slot.free_ns = clock_.now;
+    slot.has_free_time = true;
+  }
+}
+
+RequestSlot& Exchange::release(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = c.slots[token];
+  if (!slot.in_use) return slot;
+  in_flight_.remove(slot);
+  slot.in_use = false;
+  c.free_tokens.push_back(token);
+  return slot;
+}
+
+void Exchange::abandon(Connection& c) {
+  for (RequestSlot& slot : c.slots) {
+    if (slot.in_use) release(c, slot.token);
+  }
+}
+
+// ---- the session's events ------------------------------------------------------
+
+void Exchange::response(Connection& c, std::uint32_t token, int status) {
+  RequestSlot& slot = release(c, token);
+  slot.free_ns = kAtSend;
+  count_response(c, slot, status);
+}
+
+void Exchange::batch_response(Connection& c, std::uint32_t token, int status) {
+  // One response of a script's pipelined batch before its last (counted like a response).
+  count_response(c, c.slots[token], status);
+}
+
+void Exchange::first_byte(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = c.slots[token];
+  // Like the last byte (count_response): the read's kernel stamp, unless it predates the send.
+  if (slot.in_use && slot.t_first == 0) slot.t_first = clock_.done_after(slot.t_send);
+}
+
+void Exchange::redirect(Connection& c, std::uint32_t token) {
+  RequestSlot& slot = c.slots[token];
+  slot.t_first = 0;  // time to first byte: the final response's
+  recorder_.redirect(slot.t_sched);
+}
+
+void Exchange::decoded(Connection& c, std::uint32_t token, std::uint64_t bytes) {
+  recorder_.decoded(c.slots[token].t_sched, bytes);
+}
+
+void Exchange::count_response(Connection& c, const RequestSlot& slot, int status) {
+  ++c.answered_on_connection;
+  const TimeNs done = clock_.done_after(slot.t_send);
+  const bool recorded = recorder_.recorded(slot.t_sched);
+  driver_->completed(c, slot, status, done, recorded);
+  recorder_.response(slot.name, status, slot.t_sched, slot.t_send, slot.t_first, done, open_model_);
+}
+
+void Exchange::request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why) {
+  // A request the server refused unprocessed in a graceful GOAWAY is sent again
+  // on the next connection, its latency clock still running, unless this
+  // connection answered nothing at all (a server refusing everything would
+  // otherwise be asked forever).
+  if (why == proto::RequestFailure::kRefused && c.answered_on_connection > 0) {
+    RequestSlot& slot = c.slots[token];
+    if (driver_->put_back(slot, recorder_.recorded(slot.t_sched))) {
+      release(c, token);
+      recorder_.unsent_again(slot.name, slot.t_sched);  // never processed: it counts when sent again
+      return;
+    }
+  }
+  RequestSlot& slot = release(c, token);
+  slot.free_ns = clock_.now;
+  if (why == proto::RequestFailure::kRedirect || why == proto::RequestFailure::kDecode) {
+    if (!recorder_.has_first_error()) recorder_.note_error(0, c.session->failure_detail());  // formatted only if kept
+    count_error(c, slot, why == proto::RequestFailure::kRedirect ? &stats::ErrorCounts::redirect
+                                                                 : &stats::ErrorCounts::decode);
+    return;
+  }
+  if (why == proto::RequestFailure::kMalformed) {
+    recorder_.note_error(0, "malformed HTTP/2 response (:status not three digits 100-599)");
+    count_error(c, slot, &stats::ErrorCounts::parse);
+    return;
+  }
+  const bool goaway = why != proto::RequestFailure::kStreamReset;
+  recorder_.note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
+  count_error(c, slot, goaway ? &stats::ErrorCounts::goaway : &stats::ErrorCounts::stream_reset);
+}
+
+void Exchange::count_error(Connection& c, const RequestSlot& slot, ErrorField error) {
+  // Every way a request ends without a response passes here: the driver learns
+  // of it (a scenario's user resumes with the class).
+  driver_->failed(c, slot, error, recorder_.recorded(slot.t_sched));
+  recorder_.failed(slot.name, slot.t_sched, error);
+}
+
+// ---- failures and timeouts ---------------------------------------------------------
+
+void Exchange::fail_connection(Connection& c, ErrorField error) {
+  for (RequestSlot& slot : c.slots) {
+    if (!slot.in_use) continue;
+    count_error(c, slot, error);
+    release(c, slot.token).free_ns = clock_.now;
+  }
+  links_->reopen(c);
+}
+
+void Exchange::count_timeout(Connection& c, const RequestSlot& slot) {
+  count_error(c, slot, &stats::ErrorCounts::timeout);
+  // Censored: the true latency is at least this.
+  if (record_timeouts_ && recorder_.recorded(slot.t_sched)) recorder_.censored(slot.name, clock_.now - slot.t_sched);
+}
+
+void Exchange::expire_timeouts() {
+  while (!in_flight_.empty() && in_flight_.front()->t_send + timeout_ns_ <= clock_.now) {
+    RequestSlot& expired = *in_flight_.front();
+    Connection& c = *expired.connection;
+    count_timeout(c, expired);
+    const bool connection_survives = c.session->cancel(expired.token);
+    release(c, expired.token).free_ns = clock_.now;
+    if (connection_survives) {
+      links_->ready(c);  // HTTP/2: the stream is reset, the slot sends again
+      continue;
+    }
+    // HTTP/1.1: only closing the connection cancels a request, and the requests
+    // pipelined behind it go with it; none of them got a response in time.
+    for (RequestSlot& slot : c.slots) {
+      if (!slot.in_use) continue;
+      count_timeout(c, slot);
+      release(c, slot.token).free_ns = clock_.now;
+    }
+    links_->reopen(c);
+  }
+}
+
+TimeNs Exchange::next_due_ns() const { return in_flight_.empty() ? kNeverNs : in_flight_.front()->t_send + timeout_ns_; }
+
+void Exchange::gauges(TimeNs interval_ns, IntervalGauges& out) const {
+  out.in_flight = in_flight_.size();
+  const RequestSlot* oldest = in_flight_.front();
+  out.oldest_in_flight_ns = oldest != nullptr ? std::max<TimeNs>(0, clock_.now - oldest->t_send) : 0;
+  std::uint64_t over = 0;
+  for (const RequestSlot* s = oldest; s != nullptr && clock_.now - s->t_send > interval_ns; s = s->in_flight.next) {
+    ++over;
+  }
+  out.in_flight_over_interval = over;
+}
+
+}  // namespace pacer::engine

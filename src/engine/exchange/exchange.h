@@ -1,0 +1,98 @@
+// The request exchange: a worker's requests on the wire. It puts a request on a
+// connection's free slot (the slot's times, the in-flight list, the session's
+// submit), takes the session's events for it (the first byte, a redirect, the
+// decoded size, the response, a failure), ends requests that pass --timeout
+// (the in-flight list is in send order, so its head is always the next to
+// expire), and puts a request a GOAWAY refused unprocessed back to its driver.
+//
+// Each request slot (conn/connection.h) has its own times: t_sched (when it was
+// due), t_send (its first byte was written: the clock is read just before), and
+// t_first (the first response byte's receive stamp). What each ending means for
+// the figures is the recorder's; what it means for the load (the next request,
+// a user resuming) is the driver's, told once per request through LoadDriver.
+// No allocation, no lock. One worker thread.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "engine/conn/connection.h"
+#include "engine/conn/links.h"
+#include "engine/drive/request_source.h"
+#include "engine/loop/clock.h"
+#include "engine/record/recorder.h"
+#include "engine/run_plan.h"
+#include "proto/session.h"
+
+namespace pacer::engine {
+
+class LoadDriver;
+
+class Exchange {
+ public:
+  Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder);
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  // Before the run: where connections go when they must reopen or can send
+  // again, and the driver told of each request's end.
+  void prepare(LinkEvents& links, LoadDriver& driver);
+
+  // `Connection: close`, a GOAWAY, or --disable-keepalive after its one request.
+  bool takes_no_more(const Connection& c) const {
+    return c.session->capacity() == 0 || (!keep_alive_ && c.sent_on_connection > 0);
+  }
+  // Requests c can take now: its free slots, or 0 if it must not take more.
+  std::uint32_t free_capacity(const Connection& c) const {
+    if (c.state != Connection::State::kOpen || takes_no_more(c)) return 0;
+    const std::uint32_t capacity = std::min(c.session->capacity(), static_cast<std::uint32_t>(c.slots.size()));
+    const std::uint32_t busy = c.in_flight_count();
+    return capacity > busy ? capacity - busy : 0;
+  }
+  // Puts the request `source` gives on a free slot of c (free_capacity(c) > 0),
+  // due at t_sched, and reads the clock for its send time; t_sched becomes the
+  // request's (never after its send: kAtSend starts its clock now). False: the
+  // source had nothing (a script failed and the run stops).
+  [[nodiscard]] bool send(Connection& c, TimeNs& t_sched, RequestSource& source);
+
+  // c opened: a fresh session; a slot's first connection is set-up, not load.
+  void opened(Connection& c);
+  // c is closing: its requests still in flight are abandoned uncounted.
+  void abandon(Connection& c);
+  // Every request in flight on c fails with `error` (counted if recorded); c reopens.
+  void fail_connection(Connection& c, ErrorField error);
+  // Requests past --timeout are cancelled and counted (their latency censored).
+  void expire_timeouts();
+  TimeNs next_due_ns() const;
+  bool idle() const { return in_flight_.empty(); }
+  std::size_t in_flight() const { return in_flight_.size(); }
+  // The in-flight gauges: how many, the oldest's age, how many older than interval_ns.
+  void gauges(TimeNs interval_ns, IntervalGauges& out) const;
+
+  // The session's events on a request (proto::SessionEvents, through Connection).
+  void response(Connection& c, std::uint32_t token, int status);
+  void batch_response(Connection& c, std::uint32_t token, int status);
+  void first_byte(Connection& c, std::uint32_t token);
+  void redirect(Connection& c, std::uint32_t token);
+  void decoded(Connection& c, std::uint32_t token, std::uint64_t bytes);
+  void request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
+
+ private:
+  RequestSlot& release(Connection& c, std::uint32_t token);
+  void count_response(Connection& c, const RequestSlot& slot, int status);
+  void count_error(Connection& c, const RequestSlot& slot, ErrorField error);
+  void count_timeout(Connection& c, const RequestSlot& slot);
+
+  const SharedRun& shared_;
+  LoopClock& clock_;
+  Recorder& recorder_;
+  LinkEvents* links_ = nullptr;
+  LoadDriver* driver_ = nullptr;
+  const bool keep_alive_;
+  const bool open_model_;        // queue delay and service time are recorded
+  const bool record_timeouts_;
+  const TimeNs timeout_ns_;
+  InFlightList in_flight_;       // request slots, oldest send first: its head is the next timeout
+};
+
+}  // namespace pacer::engine

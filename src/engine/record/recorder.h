@@ -1,0 +1,126 @@
+// The recorder: the only writer of a worker's result (counters, histograms, the
+// first errors) and of its interval ring. The other parts tell it what happened
+// (a request sent, a response, an error, a connect) with the times they know; it
+// decides what is recorded (nothing scheduled before the warm-up ends), under
+// which name, and closes each interval with the gauges the loop hands it.
+// Per request it only counts and records into histograms allocated before the
+// run: no allocation, no lock. One worker thread; the controller reads the
+// ring's published slots (record/interval.h) and the result after the join.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "core/clock.h"
+#include "engine/loop/clock.h"
+#include "engine/record/interval.h"
+#include "engine/run_plan.h"
+#include "stats/counters.h"
+#include "stats/name_stats.h"
+
+namespace pacer::net {
+class TlsStream;
+}
+
+namespace pacer::engine {
+
+// An error class: a member of stats::ErrorCounts.
+using ErrorField = std::uint64_t stats::ErrorCounts::*;
+
+// The name under which the latency of an arrival never sent is kept (it has none yet).
+inline constexpr stats::NameId kUnsent = ~stats::NameId{0};
+
+// The gauges an interval closes with, read by the loop from the parts that own them.
+struct IntervalGauges {
+  std::uint64_t open_connections = 0;
+  std::uint64_t backlog = 0;
+  TimeNs schedule_lag_ns = 0;
+  std::uint64_t in_flight = 0;
+  TimeNs oldest_in_flight_ns = 0;
+  std::uint64_t in_flight_over_interval = 0;
+  std::optional<stats::ScenarioErrorCounts> scenario_totals;  // --scenario: checks and script errors so far
+};
+
+class Recorder {
+ public:
+  explicit Recorder(const SharedRun& shared);
+
+  // Before the run: per-name records for the names known now, the interval ring.
+  void prepare();
+  // The loop starts at now_ns: the first rate sample and interval boundaries.
+  void start(TimeNs now_ns);
+  bool recorded(TimeNs t_sched) const { return t_sched >= shared_.record_from_ns; }
+
+  // A request (or a script's batch of `count`) left at t_send, due at t_sched.
+  void sent(stats::NameId name, std::uint64_t count, TimeNs t_sched, TimeNs t_send, bool queue_delay) {
+    if (!recorded(t_sched)) return;
+    result_.counters.requests_sent += count;
+    result_.names.counts(name).requests_sent += count;
+    if (queue_delay) result_.queue_delay.record(t_send - t_sched);
+  }
+  // A sent request the server refused unprocessed (a graceful GOAWAY): it is sent again.
+  void unsent_again(stats::NameId name, TimeNs t_sched);
+  // A response: latency from t_sched to done, TTFB from t_send to the first byte
+  // (t_first, 0: none), service time (open model) from t_send to done.
+  void response(stats::NameId name, int status, TimeNs t_sched, TimeNs t_send, TimeNs t_first, TimeNs done,
+                bool service);
+  // A request that ended without a response (counted for the run and its name).
+  void failed(stats::NameId name, TimeNs t_sched, ErrorField error);
+  // A timed-out (or never sent: kUnsent) request's latency, a lower bound; `count` alike.
+  void censored(stats::NameId name, TimeNs latency_ns, std::int64_t count = 1);
+  // Errors of no request (connects, handshakes, arrivals given up), at now_ns.
+  void count(ErrorField error, TimeNs now_ns, std::uint64_t n = 1);
+  // Open model: arrivals scheduled (recorded ones only), the backlog's depth.
+  void scheduled(std::uint64_t n) { result_.counters.scheduled += n; }
+  void backlog_depth(std::uint64_t depth);
+  // The session's events on a request: a redirect followed, a body decoded.
+  void redirect(TimeNs t_sched);
+  void decoded(TimeNs t_sched, std::uint64_t bytes);
+  void bytes_read(TimeNs now_ns, std::uint64_t bytes) {
+    if (now_ns >= shared_.record_from_ns) result_.counters.bytes_read += bytes;
+  }
+  // A connection's TCP connect took took_ns (-1: not measured, as QUIC's, whose
+  // handshake is its connect); its TLS or QUIC handshake took took_ns.
+  void connected(TimeNs now_ns, TimeNs took_ns);
+  void handshaken(TimeNs now_ns, TimeNs took_ns, bool resumed);
+  // The first connection failure's text (err's strerror appended when not 0).
+  void note_error(int err, const char* what);
+  bool has_first_error() const { return !result_.first_error.empty(); }
+  // The first TLS failure: `reason`, or (null) the stream's own description.
+  void note_tls_failure(TimeNs now_ns, const char* reason, const net::TlsStream& tls);
+
+  // Every 100 ms: the rate sample. Returns the window's mean latency (ns) when a
+  // sample was taken, for the loop's coalescing pause; nullopt otherwise.
+  std::optional<TimeNs> sample_rate(TimeNs now_ns);
+  bool interval_due(TimeNs now_ns) const { return now_ns >= next_interval_ns_; }
+  // Publishes every interval whose boundary now_ns passed (final: the partial last one too).
+  void close_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges);
+  // The next rate sample or interval boundary (no rate samples while draining).
+  TimeNs next_due_ns(bool draining) const;
+  void finish(TimeNs now_ns) { result_.finished_ns = now_ns; }
+  // The run's scenario figures (tasks, checks, names), handed over at the end.
+  void keep_scenario(scenario::ScenarioStats&& stats) { result_.scenario = std::move(stats); }
+
+  WorkerResult& result() { return result_; }
+  IntervalRing* intervals() { return intervals_.get(); }
+
+ private:
+  void record_latency(stats::NameId name, TimeNs latency_ns, bool censored, std::int64_t count);
+
+  const SharedRun& shared_;
+  WorkerResult result_;
+  TimeNs window_latency_ns_ = 0;  // latencies recorded since the last rate sample, summed
+  TimeNs service_ns_sum_ = 0;     // open model: every recorded service time, summed
+  TimeNs service_ns_at_interval_start_ = 0;
+  TimeNs next_sample_ns_ = 0;
+  std::uint64_t responses_at_sample_ = 0;
+  std::unique_ptr<IntervalRing> intervals_;  // null unless SharedRun::interval_ns > 0
+  IntervalSnapshot* filling_ = nullptr;      // the ring slot the current interval records into
+  stats::Counters at_interval_start_;
+  stats::ScenarioErrorCounts scenario_errors_at_interval_start_;
+  TimeNs next_interval_ns_ = kNeverNs;
+};
+
+}  // namespace pacer::engine
