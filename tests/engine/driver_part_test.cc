@@ -1,0 +1,202 @@
+// The load drivers on their own: a real exchange over fake sessions, a fake
+// engine that connects nothing, and links routed as the worker routes them.
+// Each test plays the loop's part by hand: the clock, the turns, the responses.
+#include <gtest/gtest.h>
+
+#include "engine/conn/pool.h"
+#include "engine/drive/closed_driver.h"
+#include "engine/drive/open_driver.h"
+#include "engine/exchange/exchange.h"
+#include "net/address.h"
+#include "part_fakes.h"
+
+namespace pacer::engine {
+namespace {
+
+using testing::FakeEngine;
+using testing::open_connection;
+using testing::PartRun;
+using testing::session_of;
+
+// The worker's routing between the parts, minus the loop.
+struct DriverParts : LinkEvents {
+  PartRun run;
+  LoopClock clock;
+  ReadBudget budget;
+  Recorder recorder{run.shared};
+  Transport transport{run.shared, clock, recorder, budget};
+  Exchange exchange{run.shared, clock, recorder};
+  FakeEngine engine;
+  ConnectionPool pool{run.shared, 0, transport, clock, recorder};  // none of its own: tests make connections
+  std::unique_ptr<LoadDriver> driver;
+  int reopened = 0;
+
+  void prepare(std::unique_ptr<LoadDriver> d) {
+    driver = std::move(d);
+    recorder.prepare();
+    transport.prepare(engine, *this);
+    exchange.prepare(*this, *driver);
+    clock.refresh();
+  }
+  // The run starts (the open model's first arrival is due).
+  void start() {
+    SessionFactory sessions(run.shared, nullptr);
+    pool.prepare(engine, 0, *net::resolve("127.0.0.1", 1)->begin(), sessions, &exchange, pool_events);
+    driver->start(pool);
+  }
+  struct NoPoolEvents final : PoolEvents {
+    bool wants_connection(Connection&) override { return true; }
+    void opened(Connection&) override {}
+    void closing(Connection&) override {}
+  } pool_events;
+  void established(Connection&) override {}
+  void retry_later(Connection&) override {}
+  void broke(Connection& c, ErrorField e) override { exchange.fail_connection(c, e); }
+  void reopen(Connection& c) override {
+    ++reopened;
+    exchange.abandon(c);
+    driver->forget(c);
+  }
+  void ready(Connection& c) override {
+    driver->fill(c);
+    (void)transport.flush(c);
+  }
+  RequestSource source() { return RequestSource(run.shared, 0, nullptr, nullptr); }
+};
+
+TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) {
+  DriverParts p;
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.recorder, p.exchange, p.transport,
+                                           p.source(), nullptr));
+  auto c = open_connection(&p.exchange, 2);
+  p.exchange.opened(*c);
+  p.ready(*c);
+  EXPECT_EQ(session_of(*c).submitted.size(), 2u);
+  c->on_response(0, 200);
+  p.ready(*c);
+  EXPECT_EQ(session_of(*c).submitted.size(), 3u);
+  EXPECT_FALSE(p.driver->finished());
+}
+
+TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
+  DriverParts p;
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.recorder, p.exchange, p.transport,
+                                           p.source(), nullptr));
+  auto a = open_connection(&p.exchange);
+  auto b = open_connection(&p.exchange);
+  ASSERT_TRUE(p.driver->wants_connection(*a));  // each reserves one before it connects
+  ASSERT_TRUE(p.driver->wants_connection(*b));
+  p.ready(*a);
+  p.ready(*b);
+  for (int round = 0; round < 4; ++round) {
+    for (Connection* c : {a.get(), b.get()}) {
+      if (c->in_flight_count() == 0) continue;
+      c->on_response(0, 200);
+      p.ready(*c);
+    }
+  }
+  EXPECT_EQ(session_of(*a).submitted.size() + session_of(*b).submitted.size(), 3u);
+  EXPECT_EQ(p.recorder.result().counters.requests_sent, 3u);
+  EXPECT_TRUE(p.exchange.idle());
+  EXPECT_TRUE(p.driver->finished());
+  auto late = open_connection(&p.exchange);
+  EXPECT_FALSE(p.driver->wants_connection(*late));  // no connection opens for a request never sent
+}
+
+TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
+  DriverParts p;
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.recorder, p.exchange, p.transport,
+                                           p.source(), nullptr));
+  auto c = open_connection(&p.exchange);
+  ASSERT_TRUE(p.driver->wants_connection(*c));
+  c->slots[0].free_ns = p.clock.now - 2 * kNsPerMs;
+  p.ready(*c);
+  const TimeNs due = c->slots[0].t_sched;
+  c->answered_on_connection = 1;
+  c->on_request_failed(0, proto::RequestFailure::kRefused);
+  EXPECT_EQ(p.recorder.result().counters.requests_sent, 0u);
+  p.ready(*c);  // the -n request is claimed again and sent again
+  EXPECT_EQ(session_of(*c).submitted.size(), 2u);
+  EXPECT_EQ(c->slots[0].t_sched, due);
+  EXPECT_EQ(p.recorder.result().counters.requests_sent, 1u);
+}
+
+TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
+  DriverParts p;
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.recorder, p.exchange, p.transport,
+                                           p.source(), nullptr));
+  auto c = open_connection(&p.exchange);
+  p.clock.draining = true;
+  p.ready(*c);
+  EXPECT_TRUE(session_of(*c).submitted.empty());
+  EXPECT_TRUE(p.driver->finished());
+}
+
+// The open model, its schedule started started_ago_ns before now (sends read the
+// real clock, so the test's "now" is the real one too).
+struct OpenParts : DriverParts {
+  OpenParts(double rate_per_s, TimeNs started_ago_ns, std::optional<std::uint64_t> quota = std::nullopt) {
+    run.open_model(rate_per_s, 10 * kNsPerS);
+    run.shared.start_ns = monotonic_now_ns() - started_ago_ns;
+    run.shared.end_ns = run.shared.start_ns + 10 * kNsPerS;
+    prepare(std::make_unique<OpenDriver>(run.shared, 0, quota, clock, recorder, exchange, transport, source()));
+    start();
+  }
+};
+
+TEST(OpenDriverPart, ArrivalsGoToAnIdleConnectionWithTheirScheduledTimes) {
+  OpenParts p(1000, 3 * kNsPerMs + kNsPerMs / 2);  // one arrival a millisecond, from 0: 4 are due
+  auto c = open_connection(&p.exchange, 8);
+  p.driver->fill(*c);  // nothing taken yet: c waits on the idle list
+  EXPECT_TRUE(session_of(*c).submitted.empty());
+  p.driver->on_turn(TurnPhase::kArrivals);
+  ASSERT_EQ(session_of(*c).submitted.size(), 4u);
+  EXPECT_EQ(p.recorder.result().counters.scheduled, 4u);
+  // Each keeps its own due time: the latency clock started at the arrival, not the send.
+  EXPECT_EQ(c->slots[1].t_sched - c->slots[0].t_sched, kNsPerMs);
+  EXPECT_EQ(c->slots[0].t_sched, p.run.shared.start_ns);
+  EXPECT_LT(c->slots[3].t_sched, c->slots[3].t_send);
+}
+
+TEST(OpenDriverPart, ArrivalsNoConnectionCanTakeWaitAndAreUnsentAfterTheTimeout) {
+  OpenParts p(1000, 4 * kNsPerMs + kNsPerMs / 2);  // 5 due
+  p.driver->on_turn(TurnPhase::kArrivals);  // no connection: all wait
+  IntervalGauges g;
+  p.driver->gauges(g);
+  EXPECT_EQ(g.backlog, 5u);
+  EXPECT_GT(g.schedule_lag_ns, 4 * kNsPerMs);
+  EXPECT_FALSE(p.driver->finished());
+  p.clock.now = p.run.shared.start_ns + p.run.config.timeout_ns + kNsPerMs + kNsPerMs / 2;  // two waited too long
+  p.driver->on_turn(TurnPhase::kBacklog);
+  EXPECT_EQ(p.recorder.result().counters.errors.unsent, 2u);
+  EXPECT_EQ(p.recorder.result().latency_censored.total_count(), 2);
+  p.driver->gauges(g);
+  EXPECT_EQ(g.backlog, 3u);
+}
+
+TEST(OpenDriverPart, AConnectionThatOpensTakesTheWaitingArrivalsOldestFirst) {
+  OpenParts p(1000, 2 * kNsPerMs + kNsPerMs / 2);  // 3 due
+  p.driver->on_turn(TurnPhase::kArrivals);
+  auto c = open_connection(&p.exchange, 2);
+  p.driver->fill(*c);
+  ASSERT_EQ(session_of(*c).submitted.size(), 2u);
+  EXPECT_EQ(c->slots[0].t_sched, p.run.shared.start_ns);
+  EXPECT_EQ(c->slots[1].t_sched, p.run.shared.start_ns + kNsPerMs);
+  IntervalGauges g;
+  p.driver->gauges(g);
+  EXPECT_EQ(g.backlog, 1u);
+}
+
+TEST(OpenDriverPart, RequestCountEndsTheScheduleAfterThatManyArrivals) {
+  OpenParts p(1000, 20 * kNsPerMs, 4);
+  auto c = open_connection(&p.exchange, 8);
+  p.driver->fill(*c);
+  p.driver->on_turn(TurnPhase::kArrivals);
+  EXPECT_EQ(session_of(*c).submitted.size(), 4u);
+  EXPECT_EQ(p.recorder.result().counters.scheduled, 4u);
+  p.run.shared.end_ns = kNeverNs;  // -n without -d: the run ends with the schedule
+  EXPECT_TRUE(p.driver->finished());
+}
+
+}  // namespace
+}  // namespace pacer::engine

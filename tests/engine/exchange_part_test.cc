@@ -1,0 +1,177 @@
+// The exchange on its own: requests put on fake sessions' slots, their ends told
+// to a recording driver and recorded by a real recorder; connections reopen
+// through recording LinkEvents. No socket, no thread.
+#include "engine/exchange/exchange.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/drive/request_source.h"
+#include "part_fakes.h"
+
+namespace pacer::engine {
+namespace {
+
+using testing::open_connection;
+using testing::PartRun;
+using testing::RecordingDriver;
+using testing::RecordingLinks;
+using testing::session_of;
+
+struct ExchangeParts {
+  PartRun run;
+  LoopClock clock;
+  Recorder recorder{run.shared};
+  Exchange exchange{run.shared, clock, recorder};
+  RecordingLinks links;
+  RecordingDriver driver;
+  RequestSource source{run.shared, 0, nullptr, nullptr};
+
+  ExchangeParts() {
+    recorder.prepare();
+    exchange.prepare(links, driver);
+  }
+};
+
+TEST(ExchangePart, SendPutsTheRequestInFlightAndCountsItOnce) {
+  ExchangeParts p;
+  auto c = open_connection(&p.exchange);
+  TimeNs t_sched = monotonic_now_ns() - 5 * kNsPerMs;
+  const TimeNs due = t_sched;
+  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  EXPECT_EQ(t_sched, due);  // due before its send: kept
+  EXPECT_EQ(p.exchange.in_flight(), 1u);
+  EXPECT_EQ(c->in_flight_count(), 1u);
+  EXPECT_EQ(session_of(*c).submitted.size(), 1u);
+  EXPECT_EQ(p.recorder.result().counters.requests_sent, 1u);
+  EXPECT_EQ(p.exchange.free_capacity(*c), 0u);
+  EXPECT_EQ(p.exchange.next_due_ns(), c->slots[0].t_send + p.run.config.timeout_ns);
+}
+
+TEST(ExchangePart, AResponseFreesTheSlotTellsTheDriverAndRecordsLatencyFromTheDueTime) {
+  ExchangeParts p;
+  auto c = open_connection(&p.exchange);
+  TimeNs t_sched = monotonic_now_ns() - 7 * kNsPerMs;
+  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  p.clock.refresh();
+  p.clock.note_arrival(0);  // unstamped: the response ends at this wake-up
+  c->on_response(0, 200);
+  EXPECT_TRUE(p.exchange.idle());
+  ASSERT_EQ(p.driver.statuses.size(), 1u);
+  EXPECT_EQ(p.driver.statuses[0], 200);
+  EXPECT_EQ(p.driver.done_ns[0], p.clock.now);
+  const WorkerResult& r = p.recorder.result();
+  EXPECT_EQ(r.counters.responses, 1u);
+  EXPECT_EQ(r.counters.status_counts[200], 1u);
+  const stats::NameRecord* named = const_cast<WorkerResult&>(r).names.find(0);
+  ASSERT_NE(named, nullptr);
+  ASSERT_NE(named->latency, nullptr);
+  EXPECT_EQ(named->latency->total_count(), 1);
+  EXPECT_GE(named->latency->max(), 7 * kNsPerMs - kNsPerMs / 1000);  // from the due time, not the send
+  EXPECT_EQ(c->slots[0].free_ns, kAtSend);  // the next request's clock starts when it is sent
+}
+
+TEST(ExchangePart, AWarmUpRequestIsAnsweredButNotRecorded) {
+  ExchangeParts p;
+  p.run.shared.record_from_ns = monotonic_now_ns() + 60 * kNsPerS;
+  auto c = open_connection(&p.exchange);
+  TimeNs t_sched = kAtSend;
+  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  c->on_response(0, 500);
+  const WorkerResult& r = p.recorder.result();
+  EXPECT_EQ(r.counters.requests_sent, 0u);
+  EXPECT_EQ(r.counters.responses, 0u);
+  EXPECT_EQ(r.counters.errors.status, 0u);
+  EXPECT_EQ(r.counters.warmup_responses, 1u);
+  EXPECT_EQ(p.driver.statuses.size(), 1u);  // the driver still hears of it (the next request)
+}
+
+TEST(ExchangePart, ARequestPastTheTimeoutIsCountedCensoredAndItsConnectionReopens) {
+  ExchangeParts p;
+  p.run.config.interval_ns = kNsPerS;
+  auto c = open_connection(&p.exchange, 2);
+  TimeNs t1 = kAtSend, t2 = kAtSend;
+  ASSERT_TRUE(p.exchange.send(*c, t1, p.source));
+  ASSERT_TRUE(p.exchange.send(*c, t2, p.source));
+  p.clock.now = c->slots[0].t_send + p.run.config.timeout_ns;
+  p.exchange.expire_timeouts();
+  // HTTP/1.1 cancels by closing: the request behind it goes too, both timeouts.
+  EXPECT_TRUE(p.exchange.idle());
+  EXPECT_EQ(p.recorder.result().counters.errors.timeout, 2u);
+  EXPECT_EQ(p.recorder.result().latency_censored.total_count(), 2);
+  EXPECT_EQ(p.links.reopened, 1);
+  EXPECT_EQ(p.links.readied, 0);
+  EXPECT_EQ(p.driver.errors.size(), 2u);
+}
+
+TEST(ExchangePart, AStreamCancelledOnATimeoutLeavesItsConnectionReadyToSendAgain) {
+  ExchangeParts p;
+  auto c = open_connection(&p.exchange);
+  session_of(*c).cancel_keeps_connection = true;  // HTTP/2: RST_STREAM
+  TimeNs t = kAtSend;
+  ASSERT_TRUE(p.exchange.send(*c, t, p.source));
+  p.clock.now = c->slots[0].t_send + p.run.config.timeout_ns;
+  p.exchange.expire_timeouts();
+  EXPECT_EQ(p.recorder.result().counters.errors.timeout, 1u);
+  EXPECT_EQ(p.links.readied, 1);
+  EXPECT_EQ(p.links.reopened, 0);
+}
+
+TEST(ExchangePart, AGoawayRefusedRequestGoesBackToTheDriverUncountedWithItsDueTime) {
+  ExchangeParts p;
+  auto c = open_connection(&p.exchange);
+  c->answered_on_connection = 1;  // the connection served requests before its GOAWAY
+  TimeNs t_sched = monotonic_now_ns() - kNsPerMs;
+  const TimeNs due = t_sched;
+  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  c->on_request_failed(0, proto::RequestFailure::kRefused);
+  ASSERT_EQ(p.driver.put_back_t_sched.size(), 1u);
+  EXPECT_EQ(p.driver.put_back_t_sched[0], due);
+  EXPECT_TRUE(p.exchange.idle());
+  EXPECT_EQ(p.recorder.result().counters.requests_sent, 0u);  // counted again when it is sent again
+  EXPECT_EQ(p.recorder.result().counters.errors.goaway, 0u);
+}
+
+TEST(ExchangePart, AGoawayRefusedRequestADriverCannotResendIsAGoawayError) {
+  ExchangeParts p;
+  p.driver.accepts_put_back = false;
+  auto c = open_connection(&p.exchange);
+  c->answered_on_connection = 1;
+  TimeNs t = kAtSend;
+  ASSERT_TRUE(p.exchange.send(*c, t, p.source));
+  c->on_request_failed(0, proto::RequestFailure::kRefused);
+  EXPECT_TRUE(p.exchange.idle());
+  EXPECT_EQ(p.recorder.result().counters.requests_sent, 1u);
+  EXPECT_EQ(p.recorder.result().counters.errors.goaway, 1u);
+  ASSERT_EQ(p.driver.errors.size(), 1u);
+  EXPECT_EQ(p.driver.errors[0], &stats::ErrorCounts::goaway);
+}
+
+TEST(ExchangePart, AFailedConnectionCountsEachRequestInFlightOnceAndReopens) {
+  ExchangeParts p;
+  auto c = open_connection(&p.exchange, 3);
+  for (int i = 0; i < 3; ++i) {
+    TimeNs t = kAtSend;
+    ASSERT_TRUE(p.exchange.send(*c, t, p.source));
+  }
+  p.exchange.fail_connection(*c, &stats::ErrorCounts::read);
+  EXPECT_TRUE(p.exchange.idle());
+  EXPECT_EQ(p.recorder.result().counters.errors.read, 3u);
+  EXPECT_EQ(p.links.reopened, 1);
+  EXPECT_EQ(c->in_flight_count(), 0u);
+}
+
+TEST(ExchangePart, KeepAliveOffTakesOneRequestPerConnection) {
+  ExchangeParts p;
+  p.run.config.keep_alive = false;
+  Exchange exchange(p.run.shared, p.clock, p.recorder);
+  exchange.prepare(p.links, p.driver);
+  auto c = open_connection(&exchange, 2);
+  EXPECT_EQ(exchange.free_capacity(*c), 2u);
+  TimeNs t = kAtSend;
+  ASSERT_TRUE(exchange.send(*c, t, p.source));
+  EXPECT_TRUE(exchange.takes_no_more(*c));
+  EXPECT_EQ(exchange.free_capacity(*c), 0u);
+}
+
+}  // namespace
+}  // namespace pacer::engine

@@ -1,0 +1,172 @@
+// The engine against an HTTP/2 server that ends every connection with a graceful
+// GOAWAY after a few requests (as nginx does at keepalive_requests): the
+// requests it refused unprocessed are sent again on the next connection, so the
+// server processes exactly -n requests and none is lost or counted as an error.
+// The server is nghttp2's server session over loopback sockets, on one thread.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nghttp2/nghttp2.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "../support/loopback.h"
+#include "../support/run_ok.h"
+#include "core/unique_fd.h"
+
+namespace pacer::engine {
+namespace {
+
+// One connection's nghttp2 server session: answers 200 to the first
+// `per_connection` requests, then a GOAWAY naming the last one it processed.
+class GoawayConnection {
+ public:
+  GoawayConnection(UniqueFd fd, int per_connection, std::atomic<int>& processed)
+      : fd_(std::move(fd)), per_connection_(per_connection), processed_(processed) {
+    nghttp2_session_callbacks* cb = nullptr;
+    nghttp2_session_callbacks_new(&cb);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(cb, &GoawayConnection::on_frame_recv);
+    nghttp2_session_server_new(&session_, cb, this);
+    nghttp2_session_callbacks_del(cb);
+    nghttp2_settings_entry streams{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100};
+    nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, &streams, 1);
+  }
+  ~GoawayConnection() { nghttp2_session_del(session_); }
+  GoawayConnection(const GoawayConnection&) = delete;
+  GoawayConnection& operator=(const GoawayConnection&) = delete;
+
+  int fd() const { return fd_.get(); }
+  // Reads what came and writes the answers. False: the peer closed.
+  bool serve() {
+    char buffer[16384];
+    const ssize_t n = ::read(fd_.get(), buffer, sizeof buffer);
+    if (n <= 0) return false;
+    if (nghttp2_session_mem_recv(session_, reinterpret_cast<const std::uint8_t*>(buffer), static_cast<std::size_t>(n)) <
+        0) {
+      return false;
+    }
+    const std::uint8_t* data = nullptr;
+    for (ssize_t out = nghttp2_session_mem_send(session_, &data); out > 0;
+         out = nghttp2_session_mem_send(session_, &data)) {
+      if (::write(fd_.get(), data, static_cast<std::size_t>(out)) != out) return false;
+    }
+    return true;
+  }
+
+ private:
+  static int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
+    auto& self = *static_cast<GoawayConnection*>(user);
+    const bool request_done = (frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
+                              (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+    if (!request_done || self.answered_ >= self.per_connection_) return 0;  // after the GOAWAY: unprocessed
+    static std::uint8_t status_name[] = ":status";
+    static std::uint8_t ok[] = "200";
+    nghttp2_nv nv{status_name, ok, 7, 3, NGHTTP2_NV_FLAG_NONE};
+    nghttp2_submit_response(session, frame->hd.stream_id, &nv, 1, nullptr);
+    ++self.processed_;
+    if (++self.answered_ == self.per_connection_) {
+      nghttp2_submit_goaway(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR, nullptr, 0);
+    }
+    return 0;
+  }
+
+  UniqueFd fd_;
+  nghttp2_session* session_ = nullptr;
+  const int per_connection_;
+  int answered_ = 0;
+  std::atomic<int>& processed_;
+};
+
+// Listens on 127.0.0.1 and serves every connection with GoawayConnection until destroyed.
+class GoawayServer {
+ public:
+  explicit GoawayServer(int per_connection) : per_connection_(per_connection) {
+    listener_ = pacer::testing::listen_never_accepting(64, port_);
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~GoawayServer() {
+    stop_ = true;
+    thread_.join();
+  }
+  GoawayServer(const GoawayServer&) = delete;
+  GoawayServer& operator=(const GoawayServer&) = delete;
+
+  std::uint16_t port() const { return port_; }
+  int processed() const { return processed_.load(); }
+  int connections() const { return accepted_.load(); }
+
+ private:
+  void loop() {
+    std::vector<std::unique_ptr<GoawayConnection>> open;
+    while (!stop_) {
+      std::vector<pollfd> fds{{listener_.get(), POLLIN, 0}};
+      for (const auto& c : open) fds.push_back({c->fd(), POLLIN, 0});
+      if (::poll(fds.data(), fds.size(), 20) <= 0) continue;
+      if ((fds[0].revents & POLLIN) != 0) {
+        UniqueFd fd(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
+        if (fd.valid()) {
+          ++accepted_;
+          open.push_back(std::make_unique<GoawayConnection>(std::move(fd), per_connection_, processed_));
+        }
+      }
+      for (std::size_t i = fds.size() - 1; i >= 1; --i) {
+        if (fds[i].revents == 0) continue;
+        if (!open[i - 1]->serve()) open.erase(open.begin() + static_cast<std::ptrdiff_t>(i - 1));
+      }
+    }
+  }
+
+  const int per_connection_;
+  UniqueFd listener_;
+  std::uint16_t port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> processed_{0};
+  std::atomic<int> accepted_{0};
+  std::thread thread_;
+};
+
+TEST(EngineGoaway, RequestsAGracefulGoawayRefusedAreSentAgainAndNoneIsLost) {
+  GoawayServer server(/*per_connection=*/7);
+  ASSERT_NE(server.port(), 0);
+  Config c = pacer::testing::config_for_port(server.port(), "/");
+  c.http2 = true;
+  c.streams = 4;  // requests in flight behind the one the GOAWAY names: refused
+  c.connections = 2;
+  c.request_count = 200;
+  c.duration_given = false;
+  const report::RunReport r = pacer::testing::run_ok(c);
+  EXPECT_EQ(r.counters.responses, 200u);
+  EXPECT_EQ(r.counters.requests_sent, 200u);
+  EXPECT_EQ(r.counters.errors.goaway, 0u);
+  EXPECT_EQ(r.counters.errors.socket_total(), 0u);
+  EXPECT_EQ(server.processed(), 200);
+  EXPECT_GE(server.connections(), 200 / 7);  // every connection ended with a GOAWAY
+}
+
+TEST(EngineGoaway, TheOpenModelResendsRefusedArrivalsWithTheirDueTimes) {
+  GoawayServer server(/*per_connection=*/5);
+  ASSERT_NE(server.port(), 0);
+  Config c = pacer::testing::config_for_port(server.port(), "/");
+  c.http2 = true;
+  c.streams = 4;
+  c.connections = 2;
+  c.load_model = LoadModel::kConstant;
+  c.rate_per_s = 400;
+  c.duration_ns = 500 * kNsPerMs;
+  const report::RunReport r = pacer::testing::run_ok(c);
+  EXPECT_EQ(r.counters.scheduled, 200u);
+  EXPECT_EQ(r.counters.responses, 200u);
+  EXPECT_EQ(r.counters.errors.goaway, 0u);
+  EXPECT_EQ(server.processed(), 200);
+}
+
+}  // namespace
+}  // namespace pacer::engine

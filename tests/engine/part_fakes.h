@@ -1,0 +1,179 @@
+// Fakes for testing a worker's parts one at a time (tests/engine/*_part_test.cc):
+// an io::Engine that connects nothing and records what it is asked, a protocol
+// session that records submits and answers on demand, and recording LinkEvents,
+// PoolEvents and LoadDriver. A PartRun holds a Config and the SharedRun built
+// from it, as engine::run would build it. Test thread only.
+#pragma once
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "engine/conn/links.h"
+#include "engine/drive/driver.h"
+#include "engine/run_plan.h"
+#include "io/engine.h"
+#include "load/schedule.h"
+#include "proto/session.h"
+#include "stats/name_table.h"
+#include "targets/request_set.h"
+
+namespace pacer::engine::testing {
+
+// The run as engine::run shares it with its workers, without a network.
+struct PartRun {
+  Config config;
+  std::atomic<bool> stop{false};
+  stats::NameTable names{100};
+  std::unique_ptr<targets::RequestSet> requests;
+  std::optional<load::RateProfile> profile;
+  SharedRun shared;
+
+  // A closed-loop run of http://127.0.0.1:1/ recording from record_from_ns, ending at end_ns.
+  explicit PartRun(TimeNs record_from_ns = 0, TimeNs end_ns = kNeverNs) {
+    config.target.scheme = "http";
+    config.target.host = "127.0.0.1";
+    config.target.port = 1;
+    config.target.path = "/";
+    config.target.url = "http://127.0.0.1:1/";
+    config.timeout_ns = 100 * kNsPerMs;
+    requests = std::make_unique<targets::RequestSet>(config, names);
+    shared.config = &config;
+    shared.requests = requests.get();
+    shared.names = &names;
+    shared.stop = &stop;
+    shared.record_from_ns = record_from_ns;
+    shared.end_ns = end_ns;
+  }
+  // The open model at rate_per_s from start_ns (the schedule's time 0).
+  void open_model(double rate_per_s, TimeNs duration_ns) {
+    config.load_model = LoadModel::kConstant;
+    config.rate_per_s = rate_per_s;
+    profile = load::RateProfile::constant(rate_per_s, duration_ns);
+    shared.profile = &*profile;
+  }
+};
+
+// Connects nothing: connect() answers connect_result (EINPROGRESS: a kConnected
+// event would tell), writes take everything, reads have nothing.
+class FakeEngine final : public io::Engine {
+ public:
+  int connect_result = EINPROGRESS;
+  bool attach_ok = true;
+  int attached = 0;
+  int closed = 0;
+  std::string written;
+
+  io::EngineKind kind() const override { return io::EngineKind::kEpoll; }
+  bool attach(io::Channel& channel, int fd, io::Mode mode, bool) override {
+    channel.fd = fd;
+    channel.mode = mode;
+    ++attached;
+    if (!attach_ok) errno = EMFILE;
+    return attach_ok;
+  }
+  int connect(io::Channel&, const sockaddr*, socklen_t) override { return connect_result; }
+  io::Received read(io::Channel&, net::TlsStream&) override {
+    io::Received r;
+    r.io.status = net::IoStatus::kWantRead;
+    return r;
+  }
+  net::IoResult write(io::Channel&, net::TlsStream&, std::span<const char> bytes) override {
+    written.append(bytes.data(), bytes.size());
+    net::IoResult r;
+    r.status = net::IoStatus::kOk;
+    r.bytes = bytes.size();
+    return r;
+  }
+  void close(io::Channel& channel) override {
+    if (channel.fd >= 0) ::close(channel.fd);
+    channel.fd = -1;
+    ++closed;
+  }
+  void submit() override {}
+  int wait(TimeNs, io::Events&) override { return 0; }
+};
+
+// A session that records what it was asked to send and says what it is told.
+class FakeSession final : public proto::Session {
+ public:
+  std::uint32_t capacity_left = 1;  // requests it takes (0: `Connection: close` seen)
+  bool cancel_keeps_connection = false;
+  std::vector<std::uint32_t> submitted;  // tokens, in order
+  std::string output;
+
+  void reset() override { output.clear(); }
+  std::uint32_t capacity() const override { return capacity_left; }
+  void submit(std::uint32_t token, std::uint32_t) override {
+    submitted.push_back(token);
+    output += "R";
+  }
+  std::span<const char> pending_output() override { return output; }
+  void consume(std::size_t bytes) override { output.erase(0, bytes); }
+  bool receive(const char*, std::size_t, proto::SessionEvents&) override { return true; }
+  bool finish(proto::SessionEvents&) override { return true; }
+  bool cancel(std::uint32_t) override { return cancel_keeps_connection; }
+  const char* error_reason() const override { return "fake"; }
+};
+
+// Records every report; routes nothing unless a test wires it.
+struct RecordingLinks final : LinkEvents {
+  int established_count = 0, retried = 0, broken = 0, reopened = 0, readied = 0;
+  ErrorField last_error = nullptr;
+  void established(Connection&) override { ++established_count; }
+  void retry_later(Connection&) override { ++retried; }
+  void broke(Connection&, ErrorField error) override {
+    ++broken;
+    last_error = error;
+  }
+  void reopen(Connection&) override { ++reopened; }
+  void ready(Connection&) override { ++readied; }
+};
+
+// A driver that sends nothing by itself and records how requests ended.
+struct RecordingDriver final : LoadDriver {
+  bool accepts_put_back = true;
+  std::vector<int> statuses;
+  std::vector<TimeNs> done_ns;
+  std::vector<ErrorField> errors;
+  std::vector<TimeNs> put_back_t_sched;
+
+  void start(ConnectionPool&) override {}
+  bool wants_connection(Connection&) override { return true; }
+  void fill(Connection&) override {}
+  void completed(Connection&, const RequestSlot&, int status, TimeNs done, bool) override {
+    statuses.push_back(status);
+    done_ns.push_back(done);
+  }
+  void failed(Connection&, const RequestSlot&, ErrorField error, bool) override { errors.push_back(error); }
+  bool put_back(RequestSlot& slot, bool) override {
+    if (accepts_put_back) put_back_t_sched.push_back(slot.t_sched);
+    return accepts_put_back;
+  }
+  void forget(Connection&) override {}
+  void on_turn(TurnPhase) override {}
+  TimeNs next_due_ns() const override { return kNeverNs; }
+  bool finished() const override { return false; }
+  void gauges(IntervalGauges&) const override {}
+  scenario::ScenarioStats* stop() override { return nullptr; }
+};
+
+// An open connection of `slots` slots over a FakeSession, reporting to `exchange`.
+inline std::unique_ptr<Connection> open_connection(Exchange* exchange, std::uint32_t slots = 1) {
+  auto c = std::make_unique<Connection>(exchange, slots);
+  auto session = std::make_unique<FakeSession>();
+  session->capacity_left = slots;
+  c->session = std::move(session);
+  c->state = Connection::State::kOpen;
+  return c;
+}
+
+inline FakeSession& session_of(Connection& c) { return static_cast<FakeSession&>(*c.session); }
+
+}  // namespace pacer::engine::testing

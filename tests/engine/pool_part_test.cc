@@ -1,0 +1,142 @@
+// The connection pool on its own: a fake I/O engine that never connects unless
+// told, a plain-TCP transport, and recording pool events. No network traffic
+// (the sockets are opened, never connected).
+#include "engine/conn/pool.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+
+#include "engine/exchange/exchange.h"
+#include "net/address.h"
+#include "part_fakes.h"
+
+namespace pacer::engine {
+namespace {
+
+using testing::FakeEngine;
+using testing::PartRun;
+
+struct PoolParts final : LinkEvents, PoolEvents {
+  PartRun run;
+  LoopClock clock;
+  ReadBudget budget;
+  Recorder recorder{run.shared};
+  Transport transport{run.shared, clock, recorder, budget};
+  ConnectionPool pool{run.shared, 0, transport, clock, recorder};
+  FakeEngine engine;
+  std::unique_ptr<SessionFactory> sessions;
+  bool wanted = true;
+  int opened_count = 0, closing_count = 0;
+
+  explicit PoolParts(int connections = 1) {
+    recorder.prepare();
+    transport.prepare(engine, *this);
+    sessions = std::make_unique<SessionFactory>(run.shared, nullptr);
+    auto address = net::resolve("127.0.0.1", 1);
+    pool.prepare(engine, connections, address->front(), *sessions, nullptr, *this);
+    clock.refresh();
+  }
+  // LinkEvents: as the worker routes them.
+  void established(Connection& c) override { pool.established(c); }
+  void retry_later(Connection& c) override { pool.retry_later(c); }
+  void broke(Connection& c, ErrorField) override { pool.reopen(c); }
+  void reopen(Connection& c) override { pool.reopen(c); }
+  void ready(Connection&) override {}
+  // PoolEvents.
+  bool wants_connection(Connection&) override { return wanted; }
+  void opened(Connection&) override { ++opened_count; }
+  void closing(Connection&) override { ++closing_count; }
+};
+
+TEST(PoolPart, AConnectionTheDriverDoesNotWantStaysClosedWithoutASocket) {
+  PoolParts p;
+  p.wanted = false;
+  p.pool.start(p.clock.now, true);
+  EXPECT_EQ(p.pool.at(0).state, Connection::State::kClosed);
+  EXPECT_EQ(p.engine.attached, 0);
+}
+
+TEST(PoolPart, AConnectionUpAtOnceOpensIsCountedAndClosesUncounted) {
+  PoolParts p;
+  p.engine.connect_result = 0;
+  p.pool.start(p.clock.now, true);
+  Connection& c = p.pool.at(0);
+  EXPECT_EQ(c.state, Connection::State::kOpen);
+  EXPECT_EQ(p.pool.open_count(), 1);
+  EXPECT_EQ(p.opened_count, 1);
+  EXPECT_EQ(p.recorder.result().counters.connects, 1u);
+  p.pool.close(c);
+  EXPECT_EQ(c.state, Connection::State::kClosed);
+  EXPECT_EQ(p.pool.open_count(), 0);
+  EXPECT_EQ(p.closing_count, 1);
+  EXPECT_EQ(p.recorder.result().counters.errors.connect, 0u);
+}
+
+TEST(PoolPart, AConnectNotDoneWithinTheTimeoutIsAConnectErrorAndRetriesAfterABackoff) {
+  PoolParts p;
+  p.pool.start(p.clock.now, true);
+  Connection& c = p.pool.at(0);
+  ASSERT_EQ(c.state, Connection::State::kConnecting);
+  EXPECT_EQ(p.pool.next_due_ns(), c.connect_start_ns + p.run.config.timeout_ns);
+  p.clock.now = c.connect_start_ns + p.run.config.timeout_ns - 1;
+  p.pool.expire_connects();
+  EXPECT_EQ(c.state, Connection::State::kConnecting);  // not yet
+  p.clock.now += 1;
+  p.pool.expire_connects();
+  EXPECT_EQ(c.state, Connection::State::kBackoff);
+  EXPECT_EQ(p.recorder.result().counters.errors.connect, 1u);
+  EXPECT_NE(p.recorder.result().first_error.find("timed out"), std::string::npos);
+  EXPECT_EQ(c.reconnect_at_ns - p.clock.now, 10 * kNsPerMs);
+  p.clock.now = c.reconnect_at_ns;
+  p.pool.run_reconnects();
+  EXPECT_EQ(c.state, Connection::State::kConnecting);
+  EXPECT_EQ(p.engine.attached, 2);
+}
+
+TEST(PoolPart, TheBackoffDoublesWithEachRefusalUpToOneSecond) {
+  PoolParts p;
+  p.engine.connect_result = ECONNREFUSED;
+  p.pool.start(p.clock.now, true);
+  Connection& c = p.pool.at(0);
+  std::vector<TimeNs> waits;
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_EQ(c.state, Connection::State::kBackoff);
+    waits.push_back(c.reconnect_at_ns - p.clock.now);
+    p.clock.now = c.reconnect_at_ns;
+    p.pool.run_reconnects();
+  }
+  EXPECT_EQ(waits[0], 10 * kNsPerMs);
+  EXPECT_EQ(waits[1], 20 * kNsPerMs);
+  EXPECT_EQ(waits[2], 40 * kNsPerMs);
+  EXPECT_EQ(waits[9], kNsPerS);
+  EXPECT_EQ(p.recorder.result().counters.errors.connect, 11u);  // the first connect and ten retries
+}
+
+TEST(PoolPart, TheStartUpProbesSocketIsTheFirstConnectionOpened) {
+  PoolParts p(2);
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, pair), 0);
+  UniqueFd other(pair[1]);
+  p.pool.adopt(UniqueFd(pair[0]), 3 * kNsPerMs, {}, 0);
+  p.pool.start(p.clock.now, true);
+  EXPECT_EQ(p.pool.at(0).state, Connection::State::kOpen);        // the probe's socket
+  EXPECT_EQ(p.pool.at(1).state, Connection::State::kConnecting);  // a connect of its own
+  EXPECT_EQ(p.recorder.result().counters.connects, 1u);
+  EXPECT_NEAR(static_cast<double>(p.recorder.result().connect.max()), 3e6, 3e3);  // the probe's connect time
+  p.pool.close(p.pool.at(0));
+}
+
+TEST(PoolPart, ANotWantedConnectionIsNotAskedAgainWhenItsBackoffEnds) {
+  PoolParts p;
+  p.engine.connect_result = ECONNREFUSED;
+  p.pool.start(p.clock.now, true);
+  Connection& c = p.pool.at(0);
+  p.wanted = false;  // the drain began
+  p.clock.now = c.reconnect_at_ns;
+  p.pool.run_reconnects();
+  EXPECT_EQ(c.state, Connection::State::kClosed);
+  EXPECT_EQ(p.pool.next_due_ns(), kNeverNs);
+}
+
+}  // namespace
+}  // namespace pacer::engine
