@@ -187,8 +187,9 @@ sample_private() {
   echo "$largest" >"$file"
 }
 
-# run_client TOOL(pacer|pacer-uring|pacer-epoll|wrk|floor|floor-stamps) THREADS CONNECTIONS URL
-# (pacer: its default engine, --io auto; pacer-uring, pacer-epoll: --io uring, --io epoll)
+# run_client TOOL(pacer|pacer-uring|pacer-epoll|base-uring|base-epoll|wrk|floor|floor-stamps) THREADS CONNECTIONS URL
+# (pacer: its default engine, --io auto; pacer-uring, pacer-epoll: --io uring, --io epoll;
+# base-uring, base-epoll: the same with $PACER_BASE, another build to compare against)
 # Runs one client under GNU time, bounded by RUN_BOUND_S; the array
 # RUN_EXTRA_ARGS (optional, e.g. -s script.lua) goes before the URL. Sets RUN_RPS,
 # RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file);
@@ -201,6 +202,8 @@ run_client() {
     pacer) bin=$PACER; extra=(${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"}) ;;
     pacer-uring|pacer-epoll)
       bin=$PACER; extra=(--io "${tool#pacer-}" ${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"}) ;;
+    base-uring|base-epoll)
+      bin=$PACER_BASE; extra=(--io "${tool#base-}" ${PACER_EXTRA_ARGS[@]+"${PACER_EXTRA_ARGS[@]}"}) ;;
     wrk) bin=$WRK ;;
     floor) bin=$FLOOR ;;
     floor-stamps) bin=$FLOOR; extra=(--stamps) ;;
@@ -302,12 +305,15 @@ measure_clients() {
 }
 
 # The pacer tools for the I/O engines in $ENGINES ("uring epoll" by default; a
-# kernel without io_uring: "epoll"), e.g. "pacer-uring pacer-epoll".
+# kernel without io_uring: "epoll"), e.g. "pacer-uring pacer-epoll". With
+# PACER_BASE (another pacer binary, e.g. the build before a change) each engine
+# runs that binary too, interleaved: "pacer-uring base-uring pacer-epoll base-epoll".
 pacer_engine_tools() {
   local engine out=()
+  [[ -z ${PACER_BASE:-} || -x $PACER_BASE ]] || bench_die "PACER_BASE=$PACER_BASE is not an executable"
   for engine in ${ENGINES:-uring epoll}; do
     case $engine in
-      uring|epoll) out+=("pacer-$engine") ;;
+      uring|epoll) out+=("pacer-$engine"); [[ -n ${PACER_BASE:-} ]] && out+=("base-$engine") ;;
       *) bench_die "ENGINES: unknown engine '$engine' (uring, epoll)" ;;
     esac
   done

@@ -36,8 +36,6 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       exchange_(shared, clock_, recorder_),
       pool_(shared, worker_index, transport_, clock_, recorder_) {}
 
-Worker::~Worker() = default;
-
 Status Worker::prepare() {
   auto engine = io::make_engine(shared_.io_engine, io::EngineSizing{connection_count_, shared_.tls != nullptr});
   if (!engine) return engine.error();
@@ -97,13 +95,12 @@ void Worker::run() {
     if (finished()) break;
     wait_for_events();
   }
-  recorder_.finish(clock_.now);
   scenario::ScenarioStats* scenario = driver_->stop();  // users' on_stop
   // The last interval closes before the connections do, so its gauges are the
   // run's last state rather than the teardown's (closing counts nothing), and
   // after on_stop, so its script errors are in it.
-  recorder_.close_intervals(clock_.now, true, gauges());
-  if (scenario != nullptr) recorder_.keep_scenario(std::move(*scenario));
+  recorder_.close_intervals(clock_.now, true, [this] { return gauges(); });
+  recorder_.finish(clock_.now, scenario);
   for (const auto& c : pool_.all()) pool_.close(*c);
   done_.store(true, std::memory_order_release);
 }
@@ -128,7 +125,7 @@ void Worker::turn() {
       coalesce_ns_ = clock_.stamps_seen ? std::min(kMaxCoalesceNs, *mean_latency_ns / kCoalesceLatencyShare) : 0;
     }
   }
-  if (recorder_.interval_due(clock_.now)) recorder_.close_intervals(clock_.now, false, gauges());
+  recorder_.close_intervals(clock_.now, false, [this] { return gauges(); });
 }
 
 IntervalGauges Worker::gauges() const {

@@ -54,9 +54,6 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // worker_index: 0..worker_count-1 (its share of the schedule); connections: its
   // share of -c; request_quota: its share of -n.
   Worker(const SharedRun& shared, int worker_index, int connections, std::optional<std::uint64_t> request_quota);
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
-  ~Worker();
 
   // Allocates everything the loop needs. Main thread, before the clock starts.
   Status prepare();

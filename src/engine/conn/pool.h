@@ -36,8 +36,6 @@ class ConnectionPool {
  public:
   ConnectionPool(const SharedRun& shared, int worker_index, Transport& transport, LoopClock& clock,
                  Recorder& recorder);
-  ConnectionPool(const ConnectionPool&) = delete;
-  ConnectionPool& operator=(const ConnectionPool&) = delete;
 
   // Before the run: `count` connections (each with its session, reporting its
   // session's events to `exchange`) to `address` over `engine`; where the pool's

@@ -41,8 +41,6 @@ class Transport {
   enum class Kind : std::uint8_t { kTcp, kTls, kQuic };
 
   Transport(const SharedRun& shared, LoopClock& clock, Recorder& recorder, ReadBudget& budget);
-  Transport(const Transport&) = delete;
-  Transport& operator=(const Transport&) = delete;
 
   // Before the run: the worker's I/O engine and where reports go; QUIC's
   // datagram slots and ticket store.

@@ -14,6 +14,20 @@ namespace pacer::engine {
 
 namespace {
 constexpr TimeNs kRateSampleNs = 100 * kNsPerMs;  // wrk samples Req/Sec every 100 ms
+
+// A recorded request's latency under its name (or, never sent, with none:
+// kUnsent), in the censored histogram if it is, and in the interval's.
+void record_latency(WorkerResult& result, IntervalSnapshot* interval, stats::NameId name, TimeNs latency_ns,
+                    bool censored, std::int64_t count) {
+  if (name != kUnsent) {
+    result.names.record_latency(name, latency_ns, count);
+  } else {
+    result.unsent_latency.record_n(latency_ns, count);
+  }
+  if (censored) result.latency_censored.record_n(latency_ns, count);
+  if (interval != nullptr) interval->latency.record_n(latency_ns, count);
+}
+
 }  // namespace
 
 Recorder::Recorder(const SharedRun& shared) : shared_(shared), result_(report::make_rate_histogram()) {}
@@ -58,7 +72,7 @@ void Recorder::response(stats::NameId name, int status, TimeNs t_sched, TimeNs t
   if (status < 200 || status >= 400) ++named.non_2xx_3xx;
   if (status >= 400) ++named.errors.status;
   const TimeNs latency_ns = done - t_sched;
-  record_latency(name, latency_ns, false, 1);
+  record_latency(result_, filling_, name, latency_ns, false, 1);
   window_latency_ns_ += latency_ns;
   // Time to first byte, from the send (a response always has a first byte; a
   // script's later batch responses share their token's first one).
@@ -76,7 +90,7 @@ void Recorder::failed(stats::NameId name, TimeNs t_sched, ErrorField error) {
 }
 
 void Recorder::censored(stats::NameId name, TimeNs latency_ns, std::int64_t count) {
-  record_latency(name, latency_ns, true, count);
+  record_latency(result_, filling_, name, latency_ns, true, count);
 }
 
 void Recorder::count(ErrorField error, TimeNs now_ns, std::uint64_t n) {
@@ -121,16 +135,6 @@ void Recorder::note_tls_failure(TimeNs now_ns, const char* reason, const net::Tl
   }
 }
 
-void Recorder::record_latency(stats::NameId name, TimeNs latency_ns, bool censored, std::int64_t count) {
-  if (name != kUnsent) {
-    result_.names.record_latency(name, latency_ns, count);
-  } else {
-    result_.unsent_latency.record_n(latency_ns, count);
-  }
-  if (censored) result_.latency_censored.record_n(latency_ns, count);
-  if (filling_ != nullptr) filling_->latency.record_n(latency_ns, count);
-}
-
 std::optional<TimeNs> Recorder::sample_rate(TimeNs now_ns) {
   if (now_ns < next_sample_ns_) return std::nullopt;
   const TimeNs window = now_ns - (next_sample_ns_ - kRateSampleNs);
@@ -148,7 +152,7 @@ TimeNs Recorder::next_due_ns(bool draining) const {
   return std::min(draining ? kNeverNs : next_sample_ns_, next_interval_ns_);
 }
 
-void Recorder::close_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges) {
+void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges) {
   // One snapshot per boundary passed; the final call closes the partial last one.
   while (final || now_ns >= next_interval_ns_) {
     if (filling_ == nullptr) return;  // already closed by the final call

@@ -94,20 +94,26 @@ class Recorder {
   // Every 100 ms: the rate sample. Returns the window's mean latency (ns) when a
   // sample was taken, for the loop's coalescing pause; nullopt otherwise.
   std::optional<TimeNs> sample_rate(TimeNs now_ns);
-  bool interval_due(TimeNs now_ns) const { return now_ns >= next_interval_ns_; }
-  // Publishes every interval whose boundary now_ns passed (final: the partial last one too).
-  void close_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges);
+  // Publishes every interval whose boundary now_ns passed (final: the partial
+  // last one too), with the gauges gauges() reads then (only then: they walk lists).
+  template <typename ReadGauges>
+  void close_intervals(TimeNs now_ns, bool final, ReadGauges&& gauges) {
+    if (final || now_ns >= next_interval_ns_) publish_intervals(now_ns, final, gauges());
+  }
   // The next rate sample or interval boundary (no rate samples while draining).
   TimeNs next_due_ns(bool draining) const;
-  void finish(TimeNs now_ns) { result_.finished_ns = now_ns; }
-  // The run's scenario figures (tasks, checks, names), handed over at the end.
-  void keep_scenario(scenario::ScenarioStats&& stats) { result_.scenario = std::move(stats); }
+  // The loop ended at now_ns; `scenario`: the run's scenario figures (tasks,
+  // checks, names) to keep, or null.
+  void finish(TimeNs now_ns, scenario::ScenarioStats* scenario) {
+    result_.finished_ns = now_ns;
+    if (scenario != nullptr) result_.scenario = std::move(*scenario);
+  }
 
   WorkerResult& result() { return result_; }
   IntervalRing* intervals() { return intervals_.get(); }
 
  private:
-  void record_latency(stats::NameId name, TimeNs latency_ns, bool censored, std::int64_t count);
+  void publish_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges);
 
   const SharedRun& shared_;
   WorkerResult result_;

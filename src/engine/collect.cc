@@ -1,0 +1,165 @@
+// See collect.h.
+#include "engine/collect.h"
+
+#include "engine/run.h"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/shard_share.h"
+#include "io/select.h"
+#include "report/units.h"
+#include "targets/target_file.h"
+
+namespace pacer::engine {
+
+namespace {
+
+// The earliest TLS failure of any worker, for the report ("" when none).
+std::string first_tls_error(std::span<const std::unique_ptr<Worker>> workers) {
+  const WorkerResult* first = nullptr;
+  for (const auto& w : workers) {
+    const WorkerResult& r = w->result();
+    if (r.tls_first_error_ns >= 0 && (first == nullptr || r.tls_first_error_ns < first->tls_first_error_ns)) first = &r;
+  }
+  return first == nullptr ? std::string() : std::string(first->tls_first_error.data());
+}
+
+// Adds a worker's histogram into the report's and frees it: the workers' are not
+// read again, so the report's copies never sit beside them (with many names the
+// per-name histograms are most of the run's memory).
+void take_histogram(stats::Histogram& into, std::unique_ptr<stats::Histogram>& from) {
+  if (!from) return;
+  if (into.total_count() == 0) {
+    into = std::move(*from);
+  } else {
+    into.merge(*from);
+  }
+  from.reset();
+}
+
+// The workers' per-name records, merged by name id into the report's endpoints
+// (the workers' histograms are consumed).
+void collect_endpoints(std::span<const std::unique_ptr<Worker>> workers, const stats::NameTable& names,
+                       report::RunReport& report) {
+  report.max_names = names.max_names();
+  report.names_capped = names.overflowed();
+  std::vector<stats::NameId> ids;
+  for (std::size_t id = 0; id < names.size(); ++id) ids.push_back(static_cast<stats::NameId>(id));
+  if (names.overflowed()) ids.push_back(names.other_id());
+  for (const stats::NameId id : ids) {
+    report::EndpointReport& e = report.endpoints.emplace_back();
+    e.name = stats::printable_name(names.name(id));
+    for (auto& w : workers) {
+      stats::NameRecord* r = w->result().names.find(id);
+      if (r == nullptr) continue;  // this worker never saw the name
+      e.counts.merge(r->counts);
+      take_histogram(e.latency, r->latency);
+      take_histogram(e.ttfb, r->ttfb);
+    }
+  }
+}
+
+}  // namespace
+
+report::RunReport make_report(const Config& config) {
+  report::RunReport r;
+  r.url = config.target.url;
+  r.method = config.method;
+  r.connections = config.connections;
+  r.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  r.request_count = config.request_count;
+  r.timeout_ns = config.timeout_ns;
+  r.warmup_ns = config.warmup_ns;
+  r.keep_alive = config.keep_alive;
+  r.protocol = config.protocol_name();
+  r.requests_per_connection = config.requests_per_connection();
+  r.print_latency = config.print_latency;
+  r.record_timeouts = config.record_timeouts;
+  r.load_model = config.load_model;
+  r.rate_per_s = config.rate_per_s;
+  r.rate_end_per_s = config.rate_end_per_s;
+  r.stages = config.stages;
+  r.poisson = config.poisson;
+  r.seed = config.seed;
+  r.deadline_ns = config.deadline_ns;
+  // A script may set its own headers and body, so only a -b body is judged.
+  r.body_without_content_type = config.body && config.script_path.empty() &&
+                                std::none_of(config.headers.begin(), config.headers.end(), [](const Header& h) {
+                                  return strcasecmp(h.name.c_str(), "Content-Type") == 0;
+                                });
+  r.targets_file = !config.targets_path.empty();
+  r.targets_count = config.targets.size();
+  r.targets_order = targets::targets_order_name(config.targets_order);
+  r.unix_socket = config.unix_socket_path;
+  r.follow_redirects = config.follow_redirects;
+  r.compressed = config.compressed;
+  r.slo = config.slo;
+  r.max_error_rate = config.max_error_rate;
+  r.shard_index = config.shard_index;
+  r.shard_count = config.shard_count;
+  r.shard_source = config.shard_source;
+  // The engine --io picks (checked once per process; run() fails on an impossible --io uring).
+  if (const auto io = io::choose_engine(config.io)) {
+    r.io_engine = io::engine_name(io->kind);
+    r.io_fallback = io->fallback;
+  }
+  r.spin = config.spin;
+  const ShardShare share = shard_share(config);
+  r.test_connections = share.test_connections;
+  r.test_request_count = share.test_requests;
+  return r;
+}
+
+report::RunReport collect_report(const Config& config, const SharedRun& shared,
+                                 std::span<const std::unique_ptr<Worker>> workers, const std::atomic<bool>& stop,
+                                 const GiveUpWatch& give_up) {
+  report::RunReport report = make_report(config);
+  report.threads = static_cast<int>(workers.size());
+  TimeNs finished = shared.record_from_ns;
+  for (auto& w : workers) {
+    WorkerResult& r = w->result();
+    report.counters.merge(r.counters);
+    report.latency.merge(r.unsent_latency);
+    report.latency_censored.merge(r.latency_censored);
+    report.connect.merge(r.connect);
+    report.tls_handshake.merge(r.tls_handshake);
+    report.service.merge(r.service);
+    report.queue_delay.merge(r.queue_delay);
+    report.rate_samples.merge(r.rate_samples);
+    report.scenario.merge(r.scenario);
+    finished = std::max(finished, r.finished_ns);
+    if (report.first_error.empty()) report.first_error = r.first_error;
+  }
+  report.tls_first_error = first_tls_error(workers);
+  collect_endpoints(workers, *shared.names, report);
+  // Latency and TTFB are recorded under the request's name only: the run's are its
+  // names' together (every name a worker recorded under is an endpoint).
+  for (const report::EndpointReport& e : report.endpoints) {
+    report.latency.merge(e.latency);
+    report.ttfb.merge(e.ttfb);
+  }
+  report.measured_ns = finished - shared.record_from_ns;
+  report.start_unix_ns = shared.start_unix_ns;
+  if (shared.profile != nullptr) {
+    // The rate asked for over the recorded window (the drain sends nothing new).
+    // A time-bounded run lasts the whole profile (the worker waits for -d even
+    // when the schedule's last arrival came earlier), so the window is -d unless
+    // the run was stopped or ended by -n.
+    const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
+    const double test_rate = shared.profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window);
+    report.target_rate_per_s = shard_share(config).rate(test_rate);
+  }
+  report.interrupted = stop.load();
+  if (give_up.gave_up()) {
+    report.gave_up = fmt::format("no connection was open for {} (--give-up)",
+                                 report::format_duration_short(config.give_up_period_ns()));
+  }
+  return report;
+}
+
+}  // namespace pacer::engine

@@ -1,0 +1,90 @@
+// See interval_collector.h.
+#include "engine/interval_collector.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace pacer::engine {
+
+IntervalCollector::IntervalCollector(std::span<const std::unique_ptr<Worker>> workers, const SharedRun& shared,
+                                     std::shared_ptr<const stats::NameTable> names, const IntervalSink& sink,
+                                     const TickSink& tick)
+    : workers_(workers),
+      shared_(shared),
+      names_(std::move(names)),
+      share_(shard_share(*shared.config)),
+      sink_(sink),
+      tick_(tick) {}
+
+void IntervalCollector::run() {
+  while (true) {
+    const bool all_done = std::all_of(workers_.begin(), workers_.end(), [](auto& w) { return w->is_done(); });
+    while (ready(next_)) emit();
+    if (all_done) return;
+    if (tick_) tick_(monotonic_now_ns() - shared_.start_ns);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+bool IntervalCollector::ready(std::uint64_t k) const {
+  bool any = false;
+  for (const auto& w : workers_) {
+    const std::uint64_t published = w->intervals()->published();
+    if (published > k) {
+      any = true;
+    } else if (!w->is_done()) {
+      return false;
+    }
+  }
+  return any;
+}
+
+void IntervalCollector::emit() {
+  merged_.reset();
+  std::fill(merged_names_.begin(), merged_names_.end(), stats::NameIntervalCounts{});
+  report::IntervalReport out;
+  out.index = next_;
+  out.start_ns = static_cast<TimeNs>(next_) * shared_.interval_ns;
+  out.start_unix_ns = shared_.start_unix_ns + (shared_.record_from_ns - shared_.start_ns) + out.start_ns;
+  TimeNs end = shared_.record_from_ns + out.start_ns;
+  stats::ScenarioErrorCounts scenario_errors;
+  for (auto& w : workers_) {
+    IntervalRing& ring = *w->intervals();
+    if (ring.published() <= next_) continue;
+    const IntervalSnapshot& s = ring.slot(next_);
+    out.sent += s.sent;
+    out.completed += s.completed;
+    out.scheduled += s.scheduled;
+    out.errors.merge(s.errors);
+    scenario_errors.merge(s.scenario_errors);
+    out.open_connections += s.open_connections;
+    out.backlog += s.backlog;
+    out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
+    out.in_flight += s.in_flight;
+    out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
+    out.in_flight_over_interval += s.in_flight_over_interval;
+    out.service_ns_sum += s.service_ns_sum;
+    merged_.merge(s.latency);
+    if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names
+    for (std::size_t id = 0; id < s.names.size(); ++id) {
+      merged_names_[id].completed += s.names[id].completed;
+      merged_names_[id].errors += s.names[id].errors;
+    }
+    end = std::max(end, s.end_ns);
+    ring.consume(next_);
+  }
+  out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
+  if (shared_.profile != nullptr && out.duration_ns > 0) {
+    const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
+    out.target_rate_per_s = share_.rate(shared_.profile->mean_rate_per_s(from, from + out.duration_ns));
+  }
+  if (shared_.config->is_scenario()) out.scenario_errors = scenario_errors;
+  out.latency = &merged_;
+  out.names = merged_names_;
+  out.name_table = names_;
+  sink_(out);
+  ++next_;
+}
+
+}  // namespace pacer::engine

@@ -1,0 +1,41 @@
+// The controller's side of the workers' interval rings (record/interval.h): on
+// the main thread, it emits interval k once every worker has published it (or
+// finished), merged over the workers, to the run's IntervalSink, and ticks the
+// TickSink while it waits, until every worker is done. Main thread.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "engine/run.h"
+#include "engine/run_plan.h"
+#include "engine/worker.h"
+#include "core/shard_share.h"
+
+namespace pacer::engine {
+
+class IntervalCollector {
+ public:
+  IntervalCollector(std::span<const std::unique_ptr<Worker>> workers, const SharedRun& shared,
+                    std::shared_ptr<const stats::NameTable> names, const IntervalSink& sink, const TickSink& tick);
+
+  // Polls until every worker is done.
+  void run();
+
+ private:
+  bool ready(std::uint64_t k) const;
+  void emit();
+
+  std::span<const std::unique_ptr<Worker>> workers_;
+  const SharedRun& shared_;
+  std::shared_ptr<const stats::NameTable> names_;  // outlives the run while an interval holds it
+  const ShardShare share_;  // the profile is the whole test's; this shard runs its share
+  const IntervalSink& sink_;
+  const TickSink& tick_;
+  std::uint64_t next_ = 0;
+  stats::Histogram merged_ = stats::Histogram::for_latency_ns();
+  std::vector<stats::NameIntervalCounts> merged_names_;  // per name id, zeroed per interval, grown as workers' are
+};
+
+}  // namespace pacer::engine

@@ -1,0 +1,38 @@
+// The run's start-up, before any worker exists (main thread): the TLS client
+// (https://) or the HTTP/3 module and its GnuTLS client (--http3, loaded first:
+// the module reads the TLS files itself), the target's addresses, and the probe:
+// one connection (a QUIC handshake for HTTP/3) proving the target answers, and
+// for https its TLS handshake and ALPN, for h2c that the server speaks HTTP/2.
+// The probe's connection is handed to the first worker (StartUp::probe).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "core/config.h"
+#include "core/expected.h"
+#include "io/select.h"
+#include "net/address.h"
+#include "net/tls_context.h"
+#include "net/tls_stream.h"
+#include "quic/module.h"
+
+namespace pacer::engine {
+
+struct StartUp {
+  io::EngineChoice io;                        // the I/O engine --io picked
+  const quic::Module* http3 = nullptr;        // --http3: the loaded module
+  std::unique_ptr<quic::TlsConfig> quic_tls;  // --http3: its TLS client
+  std::optional<net::TlsContext> tls;         // https:// (not --http3): the TLS client
+  net::Connected probe;                       // the address that answered and, but for HTTP/3, its socket
+  net::TlsStream probe_tls;                   // https: the probe's established stream
+  TimeNs probe_handshake_ns = 0;
+};
+
+// Errors: kBadInput/kBadArgument (exit 2) for TLS files that cannot be used;
+// kRuntime (exit 1) for an impossible --io, a missing HTTP/3 module, a host that
+// does not resolve or answer, a failed handshake or ALPN, an h2c target that
+// answers in HTTP/1.1. Each names the address or the file at fault.
+Result<StartUp> start_up(const Config& config);
+
+}  // namespace pacer::engine
