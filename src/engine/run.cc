@@ -93,6 +93,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const std::unique_ptr<quic::Requests> http3_requests = up.http3 != nullptr ? up.http3->requests(requests.http2()) : nullptr;
   SharedRun shared;
   shared.config = &config;
+  shared.options = part_options(config);
   shared.address = up.probe.address;
   shared.tls = up.tls ? &*up.tls : nullptr;
   shared.requests = &requests;

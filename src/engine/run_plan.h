@@ -32,8 +32,50 @@ namespace pacer::engine {
 
 class GiveUpWatch;
 
+// What each part of a worker reads of the configuration, built once by run()
+// (part_options): the parts see these, never Config itself.
+struct ConnectOptions {  // the connection pool and the transport
+  TimeNs timeout_ns = 2 * kNsPerS;  // a connect or handshake not done within it fails
+  TimeNs give_up_ns = 20 * kNsPerS;  // the give-up rule's period (--give-up)
+  bool tls_resume = true;           // new connections resume the last TLS session or QUIC ticket
+};
+struct ExchangeOptions {  // the exchange
+  TimeNs timeout_ns = 2 * kNsPerS;  // a request with no response within it is cancelled
+  bool keep_alive = true;           // false: one request per connection
+  bool record_timeouts = true;      // a timeout's latency is recorded (censored)
+};
+struct LoadOptions {  // the load drivers, the open model's arrivals, the request source
+  TimeNs timeout_ns = 2 * kNsPerS;  // an arrival waits at most this for a connection...
+  TimeNs deadline_ns = 0;           // ...or this (--deadline) when shorter: then it is shed
+  bool record_timeouts = true;      // an unsent arrival's latency is recorded (censored)
+  bool poisson = false;             // --arrival poisson
+  int shard_index = 0;              // --shard i/N: this process's share of the draws
+  int shard_count = 1;
+  std::uint64_t seed = 0;           // --seed: the arrivals' and the targets' draws
+};
+struct WireOptions {  // the sessions: redirects and decoding
+  Target target;                    // where relative redirects resolve
+  int follow_redirects = 0;
+  bool compressed = false;
+};
+struct LoopOptions {  // the worker's loop
+  bool spin = false;                // --spin: never sleep in the wait
+  TimeNs interval_ns = kNsPerS;     // --interval: the in-flight gauge's "older than an interval"
+};
+struct PartOptions {
+  ConnectOptions connect;
+  ExchangeOptions exchange;
+  LoadOptions load;
+  WireOptions wire;
+  LoopOptions loop;
+};
+PartOptions part_options(const Config& config);
+
 struct SharedRun {
+  // The whole configuration, for what is not a worker part's: the script's and
+  // the scenario users' own settings, the shard's share of the figures.
   const Config* config = nullptr;
+  PartOptions options;  // what the parts read, built once
   net::Address address;
   const net::TlsContext* tls = nullptr;  // https://: every connection handshakes; null for http://
   // Every request of the run, built once (targets/request_set.h): the command

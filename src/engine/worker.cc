@@ -60,7 +60,7 @@ Status Worker::prepare() {
 }
 
 Status Worker::make_driver() {
-  if (shared_.config->is_scenario()) {
+  if (shared_.config->is_scenario()) {  // the users read their own settings
     auto scenario = std::make_unique<ScenarioDriver>(shared_, worker_index_, connection_count_, request_quota_, clock_,
                                                      recorder_, exchange_, transport_);
     if (Status s = scenario->prepare(pool_); !s) return s;
@@ -131,7 +131,7 @@ void Worker::turn() {
 IntervalGauges Worker::gauges() const {
   IntervalGauges g;
   g.open_connections = static_cast<std::uint64_t>(pool_.open_count());
-  exchange_.gauges(shared_.config->interval_ns, g);
+  exchange_.gauges(shared_.options.loop.interval_ns, g);
   driver_->gauges(g);
   return g;
 }
@@ -157,7 +157,7 @@ void Worker::wait_for_events() {
   }
   // Bytes left unread by the last wake-up's budget: only look for new events.
   // --spin: never sleep (a thread woken by a timer can be late by milliseconds).
-  const TimeNs wait = budget_.empty() && !shared_.config->spin ? std::max<TimeNs>(0, wake_ns - clock_.now) : 0;
+  const TimeNs wait = budget_.empty() && !shared_.options.loop.spin ? std::max<TimeNs>(0, wake_ns - clock_.now) : 0;
   last_events_ = engine_->wait(wait, *this);  // on_wake, then on_io per event
 }
 
@@ -166,7 +166,7 @@ bool Worker::worth_coalescing(TimeNs wake_ns) const {
   // pause would be in the latency), nor when events come in batches already or
   // too few requests are in flight for a batch to form. --spin never sleeps, so
   // it never pauses either.
-  return coalesce_ns_ > 0 && shared_.profile == nullptr && !shared_.config->spin && budget_.empty() &&
+  return coalesce_ns_ > 0 && shared_.profile == nullptr && !shared_.options.loop.spin && budget_.empty() &&
          last_events_ > 0 && last_events_ < kCoalesceBelowEvents && exchange_.in_flight() >= kCoalesceMinInFlight &&
          wake_ns - clock_.now > coalesce_ns_;
 }

@@ -87,7 +87,6 @@ TEST(ExchangePart, AWarmUpRequestIsAnsweredButNotRecorded) {
 
 TEST(ExchangePart, ARequestPastTheTimeoutIsCountedCensoredAndItsConnectionReopens) {
   ExchangeParts p;
-  p.run.config.interval_ns = kNsPerS;
   auto c = open_connection(&p.exchange, 2);
   TimeNs t1 = kAtSend, t2 = kAtSend;
   ASSERT_TRUE(p.exchange.send(*c, t1, p.source));
@@ -163,6 +162,7 @@ TEST(ExchangePart, AFailedConnectionCountsEachRequestInFlightOnceAndReopens) {
 TEST(ExchangePart, KeepAliveOffTakesOneRequestPerConnection) {
   ExchangeParts p;
   p.run.config.keep_alive = false;
+  p.run.plan();
   Exchange exchange(p.run.shared, p.clock, p.recorder);
   exchange.prepare(p.links, p.driver);
   auto c = open_connection(&exchange, 2);

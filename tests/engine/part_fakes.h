@@ -45,12 +45,15 @@ struct PartRun {
     config.timeout_ns = 100 * kNsPerMs;
     requests = std::make_unique<targets::RequestSet>(config, names);
     shared.config = &config;
+    plan();
     shared.requests = requests.get();
     shared.names = &names;
     shared.stop = &stop;
     shared.record_from_ns = record_from_ns;
     shared.end_ns = end_ns;
   }
+  // The parts' options from config (again, after a test changed it).
+  void plan() { shared.options = part_options(config); }
   // The open model at rate_per_s from start_ns (the schedule's time 0).
   void open_model(double rate_per_s, TimeNs duration_ns) {
     config.load_model = LoadModel::kConstant;

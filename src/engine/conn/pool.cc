@@ -43,7 +43,7 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
   }
   backoff_.reserve(static_cast<std::size_t>(count));
   connect_timeout_reason_ =
-      fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.config->timeout_ns));
+      fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.options.connect.timeout_ns));
 }
 
 void ConnectionPool::start(TimeNs now_ns, bool open_all) {
@@ -158,7 +158,7 @@ void ConnectionPool::retry_later(Connection& c) {
 }
 
 void ConnectionPool::expire_connects() {
-  while (!connecting_.empty() && connecting_.front()->connect_start_ns + shared_.config->timeout_ns <= clock_.now) {
+  while (!connecting_.empty() && connecting_.front()->connect_start_ns + shared_.options.connect.timeout_ns <= clock_.now) {
     connect_failed(*connecting_.front(), 0, connect_timeout_reason_.c_str());
   }
 }
@@ -173,12 +173,12 @@ void ConnectionPool::run_reconnects() {
 }
 
 TimeNs ConnectionPool::next_due_ns() const {
-  TimeNs next = connecting_.empty() ? kNeverNs : connecting_.front()->connect_start_ns + shared_.config->timeout_ns;
+  TimeNs next = connecting_.empty() ? kNeverNs : connecting_.front()->connect_start_ns + shared_.options.connect.timeout_ns;
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   // The give-up check, once this worker has had no open connection long enough
   // (past it, the 100 ms rate samples and the reconnects bring the flag).
   if (open_count_ == 0 && shared_.give_up != nullptr) {
-    const TimeNs give_up_at = idle_since_ns_ + shared_.config->give_up_period_ns();
+    const TimeNs give_up_at = idle_since_ns_ + shared_.options.connect.give_up_ns;
     if (give_up_at > clock_.now) next = std::min(next, give_up_at);
   }
   return next;
@@ -188,7 +188,7 @@ bool ConnectionPool::gives_up() {
   GiveUpWatch* watch = shared_.give_up;
   if (watch == nullptr) return false;
   if (watch->gave_up()) return true;
-  const TimeNs period = shared_.config->give_up_period_ns();
+  const TimeNs period = shared_.options.connect.give_up_ns;
   if (open_count_ > 0 || clock_.now - idle_since_ns_ < period) return false;
   return watch->all_idle_for(clock_.now, period);
 }

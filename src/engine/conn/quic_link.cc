@@ -30,9 +30,9 @@ void Transport::start_quic(Connection& c, const net::Address& remote) {
   c.connect_start_ns = clock_.now;
   quic::SessionSetup setup;
   setup.tls = shared_.quic_tls;
-  setup.tickets = shared_.config->tls_resume ? quic_tickets_.get() : nullptr;
+  setup.tickets = shared_.options.connect.tls_resume ? quic_tickets_.get() : nullptr;
   setup.remote = remote;
-  setup.idle_timeout_ns = std::max<TimeNs>(30 * kNsPerS, 2 * shared_.config->timeout_ns);
+  setup.idle_timeout_ns = std::max<TimeNs>(30 * kNsPerS, 2 * shared_.options.connect.timeout_ns);
   const int fd = net::open_udp_socket(remote, setup.local);
   if (fd < 0) {
     recorder_.count(&stats::ErrorCounts::connect, clock_.now);

@@ -19,11 +19,11 @@ void SessionFactory::make(Connection& c) {
     return;
   }
   const targets::RequestSet& requests = *shared_.requests;
-  const Config& config = *shared_.config;
+  const WireOptions& wire = shared_.options.wire;
   if (shared_.http2_request != nullptr) {
     auto h2 = std::make_unique<proto::Http2Session>(requests.http2(), shared_.slots_per_connection, *h2_memory_);
-    if (config.follow_redirects > 0 || config.compressed) {
-      h2->enable_wire(config.target, config.follow_redirects, config.compressed);
+    if (wire.follow_redirects > 0 || wire.compressed) {
+      h2->enable_wire(wire.target, wire.follow_redirects, wire.compressed);
     }
     c.session = std::move(h2);
     return;
@@ -37,8 +37,8 @@ void SessionFactory::make(Connection& c) {
   } else {
     session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
   }
-  if (config.follow_redirects > 0 || config.compressed) {
-    session->enable_wire(config.target, config.follow_redirects, config.compressed);
+  if (wire.follow_redirects > 0 || wire.compressed) {
+    session->enable_wire(wire.target, wire.follow_redirects, wire.compressed);
   }
   c.http1 = session.get();
   c.session = std::move(session);

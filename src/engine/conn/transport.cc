@@ -144,7 +144,7 @@ void Transport::close(Connection& c) {
 }
 
 void Transport::run_timers(std::span<const std::unique_ptr<Connection>> connections) {
-  while (!handshaking_.empty() && handshaking_.front()->handshake_start_ns + shared_.config->timeout_ns <= clock_.now) {
+  while (!handshaking_.empty() && handshaking_.front()->handshake_start_ns + shared_.options.connect.timeout_ns <= clock_.now) {
     handshake_failed(*handshaking_.front(), kind_ == Kind::kQuic
                                                 ? "QUIC handshake timed out (--timeout): no answer over UDP"
                                                 : "TLS handshake timed out (--timeout)");
@@ -154,7 +154,7 @@ void Transport::run_timers(std::span<const std::unique_ptr<Connection>> connecti
 
 TimeNs Transport::next_due_ns() const {
   const TimeNs handshake = handshaking_.empty() ? kNeverNs
-                                                : handshaking_.front()->handshake_start_ns + shared_.config->timeout_ns;
+                                                : handshaking_.front()->handshake_start_ns + shared_.options.connect.timeout_ns;
   return std::min(handshake, quic_due_ns_);
 }
 
@@ -165,7 +165,7 @@ TimeNs Transport::next_due_ns() const {
 // allocation), and retries after a backoff, like a failed connect.
 
 void Transport::start_handshake(Connection& c) {
-  if (!c.tls.start_client(*shared_.tls, c.fd, shared_.config->tls_resume ? &tls_sessions_ : nullptr)) {
+  if (!c.tls.start_client(*shared_.tls, c.fd, shared_.options.connect.tls_resume ? &tls_sessions_ : nullptr)) {
     handshake_failed(c, "cannot create a TLS connection (out of memory)");
     return;
   }

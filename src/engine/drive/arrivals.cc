@@ -9,17 +9,17 @@ namespace {
 
 constexpr TimeNs kArrivalSpinNs = 30 * kNsPerUs;
 
-TimeNs limit_of(const Config& config) {
-  return config.deadline_ns > 0 ? std::min(config.deadline_ns, config.timeout_ns) : config.timeout_ns;
+TimeNs limit_of(const LoadOptions& load) {
+  return load.deadline_ns > 0 ? std::min(load.deadline_ns, load.timeout_ns) : load.timeout_ns;
 }
 
 // With --shard i/N, this process's workers are i*W .. i*W+W-1 of N*W: the
 // shards' arrivals interleave like the workers' do.
 load::ArrivalSchedule make_schedule(const SharedRun& shared, int worker_index) {
-  const Config& config = *shared.config;
-  return load::ArrivalSchedule(*shared.profile, config.poisson ? load::Arrival::kPoisson : load::Arrival::kUniform,
-                               config.shard_index * shared.worker_count + worker_index,
-                               shared.worker_count * config.shard_count, config.seed);
+  const LoadOptions& o = shared.options.load;
+  return load::ArrivalSchedule(*shared.profile, o.poisson ? load::Arrival::kPoisson : load::Arrival::kUniform,
+                               o.shard_index * shared.worker_count + worker_index, shared.worker_count * o.shard_count,
+                               o.seed);
 }
 
 }  // namespace
@@ -31,10 +31,10 @@ Arrivals::Arrivals(const SharedRun& shared, int worker_index, LoopClock& clock, 
       recorder_(recorder),
       schedule_(make_schedule(shared, worker_index)),
       quota_(quota),
-      limit_ns_(limit_of(*shared.config)) {}
+      limit_ns_(limit_of(shared.options.load)) {}
 
 std::size_t Arrivals::backlog_capacity() const {
-  const double peak_share = shared_.profile->peak_rate() / (shared_.worker_count * shared_.config->shard_count);
+  const double peak_share = shared_.profile->peak_rate() / (shared_.worker_count * shared_.options.load.shard_count);
   return static_cast<std::size_t>(std::clamp(peak_share * 10.0, 1024.0, 4.0 * 1024 * 1024));
 }
 
@@ -80,8 +80,8 @@ void Arrivals::skip_due(TimeNs until_ns, bool stale) {
 
 void Arrivals::give_up(TimeNs t_sched, std::uint64_t count, TimeNs waited_ns) {
   if (!recorder_.recorded(t_sched)) return;
-  const Config& config = *shared_.config;
-  if (config.deadline_ns > 0 && config.deadline_ns <= config.timeout_ns) {
+  const LoadOptions& o = shared_.options.load;
+  if (o.deadline_ns > 0 && o.deadline_ns <= o.timeout_ns) {
     recorder_.count(&stats::ErrorCounts::deadline, clock_.now, count);  // shed: not sent, not recorded
     return;
   }
@@ -90,7 +90,7 @@ void Arrivals::give_up(TimeNs t_sched, std::uint64_t count, TimeNs waited_ns) {
   // timeout's; leaving it out would make the latency look better the further the
   // run falls behind.
   recorder_.count(&stats::ErrorCounts::unsent, clock_.now, count);
-  if (config.record_timeouts) {
+  if (o.record_timeouts) {
     recorder_.censored(kUnsent, waited_ns >= 0 ? waited_ns : clock_.now - t_sched, static_cast<std::int64_t>(count));
   }
 }

@@ -17,13 +17,13 @@ RequestSource::Kind kind_of(const WorkerScript* script, const scenario::Users* u
 
 RequestSource::RequestSource(const SharedRun& shared, int worker_index, WorkerScript* script, scenario::Users* users)
     : kind_(kind_of(script, users)), requests_(*shared.requests), script_(script), users_(users) {
-  const Config& config = *shared.config;
+  const LoadOptions& load = shared.options.load;
   // Workers of all shards draw from distinct streams: worker w of shard s is
   // stream s*W + w, as for the open model's arrivals.
-  const auto streams = static_cast<std::uint64_t>(shared.worker_count) * static_cast<std::uint64_t>(config.shard_count);
-  const auto stream = static_cast<std::uint64_t>(config.shard_index) * static_cast<std::uint64_t>(shared.worker_count) +
+  const auto streams = static_cast<std::uint64_t>(shared.worker_count) * static_cast<std::uint64_t>(load.shard_count);
+  const auto stream = static_cast<std::uint64_t>(load.shard_index) * static_cast<std::uint64_t>(shared.worker_count) +
                       static_cast<std::uint64_t>(worker_index);
-  picker_ = targets::TargetPicker(requests_.order(), stream, streams, config.seed);
+  picker_ = targets::TargetPicker(requests_.order(), stream, streams, load.seed);
 }
 
 bool RequestSource::next(Connection& c, RequestSlot& slot, OutgoingRequest& out) {

@@ -12,8 +12,9 @@ std::unique_ptr<scenario::Users> make_users(const SharedRun& shared, int worker_
   const Config& config = *shared.config;
   // The open model's task backlog: room for 10 s of tasks at the peak rate, as for requests.
   const std::size_t backlog = arrivals ? arrivals->backlog_capacity() : 0;
-  auto users = std::make_unique<scenario::Users>(config, config.shard_index * shared.worker_count + worker_index,
-                                                 shared.worker_count * config.shard_count, connections, backlog);
+  const LoadOptions& load = shared.options.load;
+  auto users = std::make_unique<scenario::Users>(config, load.shard_index * shared.worker_count + worker_index,
+                                                 shared.worker_count * load.shard_count, connections, backlog);
   users->set_name_table(shared.names);
   return users;
 }

@@ -28,10 +28,10 @@ Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder
     : shared_(shared),
       clock_(clock),
       recorder_(recorder),
-      keep_alive_(shared.config->keep_alive),
+      keep_alive_(shared.options.exchange.keep_alive),
       open_model_(shared.profile != nullptr),
-      record_timeouts_(shared.config->record_timeouts),
-      timeout_ns_(shared.config->timeout_ns) {}
+      record_timeouts_(shared.options.exchange.record_timeouts),
+      timeout_ns_(shared.options.exchange.timeout_ns) {}
 
 void Exchange::prepare(LinkEvents& links, LoadDriver& driver) {
   links_ = &links;
