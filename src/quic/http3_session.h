@@ -1,7 +1,7 @@
 // HTTP/3 behind the Session seam: nghttp3 over one quic::Connection, both driven
 // in memory (datagrams in through receive()/receive_datagram(), packets out
 // through datagrams()), so the session never touches a socket; the worker owns
-// the UDP socket and moves datagrams (src/engine/worker_quic.cc). Requests are
+// the UDP socket and moves datagrams (src/engine/conn/quic_link.cc). Requests are
 // bidirectional streams; `streams` of them may be open at once (fewer while the
 // server's MAX_STREAMS allows fewer). QUIC's timers (loss recovery, ACK delay,
 // idle timeout) are next_timer_ns()/on_timer(), which the worker folds into its wake time.

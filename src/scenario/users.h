@@ -40,7 +40,7 @@
 
 namespace pacer::scenario {
 
-// What the users need from the worker (implemented in engine/worker_scenario.cc).
+// What the users need from the worker (implemented by engine/drive/scenario_driver.cc).
 class Port {
  public:
   virtual ~Port() = default;
