@@ -133,9 +133,12 @@ TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
 }
 
 // The open model, its schedule started started_ago_ns before now (sends read the
-// real clock, so the test's "now" is the real one too).
+// real clock, so the test's "now" is the real one too: the rates are low enough
+// that a loaded machine's pauses do not bring the next arrival), --timeout 10 s.
 struct OpenParts : DriverParts {
   OpenParts(double rate_per_s, TimeNs started_ago_ns, std::optional<std::uint64_t> quota = std::nullopt) {
+    run.config.timeout_ns = 10 * kNsPerS;
+    run.plan();
     run.open_model(rate_per_s, 10 * kNsPerS);
     run.shared.start_ns = monotonic_now_ns() - started_ago_ns;
     run.shared.end_ns = run.shared.start_ns + 10 * kNsPerS;
@@ -145,7 +148,7 @@ struct OpenParts : DriverParts {
 };
 
 TEST(OpenDriverPart, ArrivalsGoToAnIdleConnectionWithTheirScheduledTimes) {
-  OpenParts p(1000, 3 * kNsPerMs + kNsPerMs / 2);  // one arrival a millisecond, from 0: 4 are due
+  OpenParts p(1, 3 * kNsPerS + kNsPerS / 2);  // one arrival a second, from 0: 4 are due
   auto c = open_connection(&p.exchange, 8);
   p.driver->fill(*c);  // nothing taken yet: c waits on the idle list
   EXPECT_TRUE(session_of(*c).submitted.empty());
@@ -153,20 +156,20 @@ TEST(OpenDriverPart, ArrivalsGoToAnIdleConnectionWithTheirScheduledTimes) {
   ASSERT_EQ(session_of(*c).submitted.size(), 4u);
   EXPECT_EQ(p.recorder.result().counters.scheduled, 4u);
   // Each keeps its own due time: the latency clock started at the arrival, not the send.
-  EXPECT_EQ(c->slots[1].t_sched - c->slots[0].t_sched, kNsPerMs);
+  EXPECT_EQ(c->slots[1].t_sched - c->slots[0].t_sched, kNsPerS);
   EXPECT_EQ(c->slots[0].t_sched, p.run.shared.start_ns);
   EXPECT_LT(c->slots[3].t_sched, c->slots[3].t_send);
 }
 
 TEST(OpenDriverPart, ArrivalsNoConnectionCanTakeWaitAndAreUnsentAfterTheTimeout) {
-  OpenParts p(1000, 4 * kNsPerMs + kNsPerMs / 2);  // 5 due
+  OpenParts p(1, 4 * kNsPerS + kNsPerS / 2);  // 5 due
   p.driver->on_turn(TurnPhase::kArrivals);  // no connection: all wait
   IntervalGauges g;
   p.driver->gauges(g);
   EXPECT_EQ(g.backlog, 5u);
-  EXPECT_GT(g.schedule_lag_ns, 4 * kNsPerMs);
+  EXPECT_GT(g.schedule_lag_ns, 4 * kNsPerS);
   EXPECT_FALSE(p.driver->finished());
-  p.clock.now = p.run.shared.start_ns + p.run.config.timeout_ns + kNsPerMs + kNsPerMs / 2;  // two waited too long
+  p.clock.now = p.run.shared.start_ns + p.run.config.timeout_ns + kNsPerS + kNsPerS / 2;  // two waited too long
   p.driver->on_turn(TurnPhase::kBacklog);
   EXPECT_EQ(p.recorder.result().counters.errors.unsent, 2u);
   EXPECT_EQ(p.recorder.result().latency_censored.total_count(), 2);
@@ -175,13 +178,13 @@ TEST(OpenDriverPart, ArrivalsNoConnectionCanTakeWaitAndAreUnsentAfterTheTimeout)
 }
 
 TEST(OpenDriverPart, AConnectionThatOpensTakesTheWaitingArrivalsOldestFirst) {
-  OpenParts p(1000, 2 * kNsPerMs + kNsPerMs / 2);  // 3 due
+  OpenParts p(1, 2 * kNsPerS + kNsPerS / 2);  // 3 due
   p.driver->on_turn(TurnPhase::kArrivals);
   auto c = open_connection(&p.exchange, 2);
   p.driver->fill(*c);
   ASSERT_EQ(session_of(*c).submitted.size(), 2u);
   EXPECT_EQ(c->slots[0].t_sched, p.run.shared.start_ns);
-  EXPECT_EQ(c->slots[1].t_sched, p.run.shared.start_ns + kNsPerMs);
+  EXPECT_EQ(c->slots[1].t_sched, p.run.shared.start_ns + kNsPerS);
   IntervalGauges g;
   p.driver->gauges(g);
   EXPECT_EQ(g.backlog, 1u);
