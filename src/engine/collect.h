@@ -1,5 +1,5 @@
 // The run's report from its workers (main thread, after the join): the report's
-// "what was asked for" fields from the configuration (make_report, run.h), then every
+// "what was asked for" fields from the configuration (report_fields.h), then every
 // worker's counters and histograms merged, its endpoints by name id (the
 // workers' per-name histograms are consumed), the earliest first errors, the
 // measured window and the target rate over it.

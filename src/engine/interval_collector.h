@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/run.h"
+#include "engine/interval_sink.h"
 #include "engine/run_plan.h"
 #include "engine/worker.h"
 #include "core/shard_share.h"

@@ -10,23 +10,13 @@
 
 #include "core/config.h"
 #include "core/expected.h"
+#include "engine/interval_sink.h"
+#include "engine/report_fields.h"
 #include "report/interval_report.h"
 #include "report/run_report.h"
 #include "script/script_host.h"
 
 namespace pacer::engine {
-
-// Called on the main thread once per interval, in order, while the run goes on.
-using IntervalSink = std::function<void(const report::IntervalReport&)>;
-// Called on the main thread every few milliseconds while intervals are collected,
-// with the time since the load started (warm-up included): lets a live view show
-// time passing when no interval has closed yet (during --warmup).
-using TickSink = std::function<void(TimeNs since_start_ns)>;
-
-// The report's "what was asked for" fields, from the configuration alone (no
-// thread count: run() sets it from the workers it starts). Also what a header
-// printed before a run (--check-args, the live view) is made from.
-report::RunReport make_report(const Config& config);
 
 // Errors are kRuntime (exit 1): unresolvable host, no address accepting
 // connections, or a resource failure at set-up; kBadInput/kBadArgument (exit 2)

@@ -41,7 +41,7 @@
 #include "engine/drive/worker_script.h"
 #include "engine/exchange/exchange.h"
 #include "engine/loop/clock.h"
-#include "engine/loop/read_budget.h"
+#include "engine/conn/read_budget.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
 #include "io/engine.h"

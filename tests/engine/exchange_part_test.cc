@@ -37,7 +37,7 @@ TEST(ExchangePart, SendPutsTheRequestInFlightAndCountsItOnce) {
   auto c = open_connection(&p.exchange);
   TimeNs t_sched = monotonic_now_ns() - 5 * kNsPerMs;
   const TimeNs due = t_sched;
-  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t_sched));
   EXPECT_EQ(t_sched, due);  // due before its send: kept
   EXPECT_EQ(p.exchange.in_flight(), 1u);
   EXPECT_EQ(c->in_flight_count(), 1u);
@@ -51,7 +51,7 @@ TEST(ExchangePart, AResponseFreesTheSlotTellsTheDriverAndRecordsLatencyFromTheDu
   ExchangeParts p;
   auto c = open_connection(&p.exchange);
   TimeNs t_sched = monotonic_now_ns() - 7 * kNsPerMs;
-  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t_sched));
   p.clock.refresh();
   p.clock.note_arrival(0);  // unstamped: the response ends at this wake-up
   c->on_response(0, 200);
@@ -75,7 +75,7 @@ TEST(ExchangePart, AWarmUpRequestIsAnsweredButNotRecorded) {
   p.run.shared.record_from_ns = monotonic_now_ns() + 60 * kNsPerS;
   auto c = open_connection(&p.exchange);
   TimeNs t_sched = kAtSend;
-  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t_sched));
   c->on_response(0, 500);
   const WorkerResult& r = p.recorder.result();
   EXPECT_EQ(r.counters.requests_sent, 0u);
@@ -89,8 +89,8 @@ TEST(ExchangePart, ARequestPastTheTimeoutIsCountedCensoredAndItsConnectionReopen
   ExchangeParts p;
   auto c = open_connection(&p.exchange, 2);
   TimeNs t1 = kAtSend, t2 = kAtSend;
-  ASSERT_TRUE(p.exchange.send(*c, t1, p.source));
-  ASSERT_TRUE(p.exchange.send(*c, t2, p.source));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t1));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t2));
   p.clock.now = c->slots[0].t_send + p.run.config.timeout_ns;
   p.exchange.expire_timeouts();
   // HTTP/1.1 cancels by closing: the request behind it goes too, both timeouts.
@@ -107,7 +107,7 @@ TEST(ExchangePart, AStreamCancelledOnATimeoutLeavesItsConnectionReadyToSendAgain
   auto c = open_connection(&p.exchange);
   session_of(*c).cancel_keeps_connection = true;  // HTTP/2: RST_STREAM
   TimeNs t = kAtSend;
-  ASSERT_TRUE(p.exchange.send(*c, t, p.source));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t));
   p.clock.now = c->slots[0].t_send + p.run.config.timeout_ns;
   p.exchange.expire_timeouts();
   EXPECT_EQ(p.recorder.result().counters.errors.timeout, 1u);
@@ -121,7 +121,7 @@ TEST(ExchangePart, AGoawayRefusedRequestGoesBackToTheDriverUncountedWithItsDueTi
   c->answered_on_connection = 1;  // the connection served requests before its GOAWAY
   TimeNs t_sched = monotonic_now_ns() - kNsPerMs;
   const TimeNs due = t_sched;
-  ASSERT_TRUE(p.exchange.send(*c, t_sched, p.source));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t_sched));
   c->on_request_failed(0, proto::RequestFailure::kRefused);
   ASSERT_EQ(p.driver.put_back_t_sched.size(), 1u);
   EXPECT_EQ(p.driver.put_back_t_sched[0], due);
@@ -136,7 +136,7 @@ TEST(ExchangePart, AGoawayRefusedRequestADriverCannotResendIsAGoawayError) {
   auto c = open_connection(&p.exchange);
   c->answered_on_connection = 1;
   TimeNs t = kAtSend;
-  ASSERT_TRUE(p.exchange.send(*c, t, p.source));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t));
   c->on_request_failed(0, proto::RequestFailure::kRefused);
   EXPECT_TRUE(p.exchange.idle());
   EXPECT_EQ(p.recorder.result().counters.requests_sent, 1u);
@@ -150,7 +150,7 @@ TEST(ExchangePart, AFailedConnectionCountsEachRequestInFlightOnceAndReopens) {
   auto c = open_connection(&p.exchange, 3);
   for (int i = 0; i < 3; ++i) {
     TimeNs t = kAtSend;
-    ASSERT_TRUE(p.exchange.send(*c, t, p.source));
+    ASSERT_TRUE(send_from(p.source, p.exchange, *c, t));
   }
   p.exchange.fail_connection(*c, &stats::ErrorCounts::read);
   EXPECT_TRUE(p.exchange.idle());
@@ -168,7 +168,7 @@ TEST(ExchangePart, KeepAliveOffTakesOneRequestPerConnection) {
   auto c = open_connection(&exchange, 2);
   EXPECT_EQ(exchange.free_capacity(*c), 2u);
   TimeNs t = kAtSend;
-  ASSERT_TRUE(exchange.send(*c, t, p.source));
+  ASSERT_TRUE(send_from(p.source, exchange, *c, t));
   EXPECT_TRUE(exchange.takes_no_more(*c));
   EXPECT_EQ(exchange.free_capacity(*c), 0u);
 }

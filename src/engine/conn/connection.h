@@ -92,7 +92,7 @@ struct Connection final : proto::SessionEvents, io::Channel {
   ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
   ListHook<Connection> connecting;  // on the worker's list of pending TCP connects (start order)
   ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)
-  // Reads past the per-wake-up budget (loop/read_budget.h): the connection waits
+  // Reads past the per-wake-up budget (conn/read_budget.h): the connection waits
   // on the worker's unread list with the engine's events it has not acted on yet.
   ListHook<Connection> unread;
   std::uint64_t deferred_at_wake = 0;  // the wake-up in which it was last put on the list

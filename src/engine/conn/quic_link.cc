@@ -21,7 +21,7 @@ namespace pacer::engine {
 
 namespace {
 
-// Datagrams one connection reads per wake-up before yielding (loop/read_budget.h).
+// Datagrams one connection reads per wake-up before yielding (conn/read_budget.h).
 constexpr int kDatagramsPerWake = 4 * static_cast<int>(net::DatagramReader::kSlots);
 
 }  // namespace

@@ -51,7 +51,7 @@ void Transport::handshake_io(Connection& c, std::uint32_t flags) {
 }
 
 bool Transport::read(Connection& c, std::uint32_t events) {
-  // Read budgets (loop/read_budget.h): a server sending faster than pacer parses
+  // Read budgets (conn/read_budget.h): a server sending faster than pacer parses
   // must not keep the loop from its timers.
   if (budget_.had_its_share(c, events)) return false;
   if (kind_ == Kind::kQuic) return quic_read(c);

@@ -27,7 +27,7 @@
 #include "core/clock.h"
 #include "engine/conn/links.h"
 #include "engine/loop/clock.h"
-#include "engine/loop/read_budget.h"
+#include "engine/conn/read_budget.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
 #include "io/engine.h"

@@ -29,7 +29,7 @@ void ClosedDriver::fill(Connection& c) {
 
 bool ClosedDriver::send(Connection& c, TimeNs t_sched) {
   if (!wants_connection(c)) return false;
-  if (!exchange_.send(c, t_sched, source_)) return false;
+  if (!send_from(source_, exchange_, c, t_sched)) return false;
   quota_.spend(c, t_sched >= shared_.record_from_ns);
   return true;
 }

@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "engine/conn/connection.h"
+#include "engine/exchange/outgoing.h"
 #include "engine/record/recorder.h"
 
 namespace pacer::scenario {
@@ -31,7 +32,7 @@ class ConnectionPool;
 // reconnects (timers due: a script's delay(), users' sleeps and think times).
 enum class TurnPhase : std::uint8_t { kArrivals, kBacklog, kDue };
 
-class LoadDriver {
+class LoadDriver : public RequestEnds {
  public:
   virtual ~LoadDriver() = default;
 
@@ -42,12 +43,7 @@ class LoadDriver {
   virtual bool wants_connection(Connection& c) = 0;
   // c can take requests: send what is due on its free slots (the caller flushes).
   virtual void fill(Connection& c) = 0;
-  // A request ended with a response (done_ns: its end) or without one (error).
-  virtual void completed(Connection& c, const RequestSlot& slot, int status, TimeNs done_ns, bool recorded) = 0;
-  virtual void failed(Connection& c, const RequestSlot& slot, ErrorField error, bool recorded) = 0;
-  // A request the server refused unprocessed (a graceful GOAWAY): send it again,
-  // with the same t_sched. False: this driver cannot, and it counts as failed.
-  virtual bool put_back(RequestSlot& slot, bool recorded) = 0;
+  // RequestEnds (exchange/outgoing.h): how each request it sent ended.
   // c is closing: it leaves the driver's lists.
   virtual void forget(Connection& c) = 0;
   virtual void on_turn(TurnPhase phase) = 0;

@@ -31,7 +31,7 @@ void OpenDriver::fill(Connection& c) {
 }
 
 void OpenDriver::send(Connection& c, TimeNs t_sched) {
-  (void)exchange_.send(c, t_sched, source_);  // a failing script stops the run
+  (void)send_from(source_, exchange_, c, t_sched);  // a failing script stops the run
 }
 
 void OpenDriver::completed(Connection& c, const RequestSlot&, int status, TimeNs, bool) { source_.responded(c, status); }

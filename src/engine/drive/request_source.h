@@ -12,6 +12,7 @@
 
 #include "engine/conn/connection.h"
 #include "engine/drive/worker_script.h"
+#include "engine/exchange/exchange.h"
 #include "engine/run_plan.h"
 #include "targets/order.h"
 
@@ -20,13 +21,6 @@ class Users;
 }
 
 namespace pacer::engine {
-
-// A request on its way to the session: its bytes (empty: the session sends the
-// slot's target, prebuilt) and, for bytes, how many requests they hold.
-struct OutgoingRequest {
-  std::string_view bytes;
-  RequestBatch batch;
-};
 
 class RequestSource {
  public:
@@ -52,5 +46,18 @@ class RequestSource {
   WorkerScript* script_;
   scenario::Users* users_;
 };
+
+// One request from `source` on a free slot of c (exchange.free_capacity(c) > 0),
+// due at t_sched: the exchange reads the clock for its send (so what a script's
+// request() takes is in its latency, as wrk's is), the source fills it in, the
+// exchange puts it on the wire. t_sched becomes the request's (never after its
+// send). False: the source had nothing (a script failed, the run stops).
+[[nodiscard]] inline bool send_from(RequestSource& source, Exchange& exchange, Connection& c, TimeNs& t_sched) {
+  RequestSlot& slot = exchange.slot_for_send(c, t_sched);
+  OutgoingRequest out;
+  if (!source.next(c, slot, out)) return false;
+  exchange.send(c, slot, t_sched, out);
+  return true;
+}
 
 }  // namespace pacer::engine

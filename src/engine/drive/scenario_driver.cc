@@ -70,7 +70,7 @@ void ScenarioDriver::send_request(Connection& c) {
   if (u.state != scenario::User::State::kWantsSend || clock_.draining || exchange_.free_capacity(c) == 0) return;
   if (!arrivals_ && !quota_.claim(c, clock_.now, shared_.record_from_ns)) return;
   TimeNs t_sched = u.mark_ns;
-  if (!exchange_.send(c, t_sched, source_)) return;
+  if (!send_from(source_, exchange_, c, t_sched)) return;
   if (!arrivals_) quota_.spend(c, recorder_.recorded(t_sched));
   users_->sent(c.index);
 }

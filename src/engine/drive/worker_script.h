@@ -25,16 +25,11 @@
 #include "core/config.h"
 #include "core/expected.h"
 #include "engine/conn/connection.h"
+#include "engine/exchange/outgoing.h"
 #include "script/script_host.h"
 #include "stats/name_table.h"
 
 namespace pacer::engine {
-
-// The requests in one write: how many, and which are HEAD (bit i: the i-th).
-struct RequestBatch {
-  int count = 1;
-  std::uint64_t head_bits = 0;
-};
 
 // The name of a request from its bytes ("METHOD path" of the first request
 // line, the query left out; "(unnamed)" if there is no request line), written

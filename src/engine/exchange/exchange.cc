@@ -1,7 +1,6 @@
 // See exchange.h.
 #include "engine/exchange/exchange.h"
 
-#include "engine/drive/driver.h"
 
 namespace pacer::engine {
 
@@ -33,34 +32,28 @@ Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder
       record_timeouts_(shared.options.exchange.record_timeouts),
       timeout_ns_(shared.options.exchange.timeout_ns) {}
 
-void Exchange::prepare(LinkEvents& links, LoadDriver& driver) {
+void Exchange::prepare(LinkEvents& links, RequestEnds& driver) {
   links_ = &links;
   driver_ = &driver;
 }
 
-bool Exchange::send(Connection& c, TimeNs& t_sched, RequestSource& source) {
-  // The send time is read here, not taken from the wake-up: connections handled
-  // earlier in this wake-up took time that is not this request's latency.
-  const TimeNs now = clock_.refresh();
-  t_sched = std::min(t_sched, now);  // kAtSend: the clock starts now
-  const std::uint32_t token = c.free_tokens.back();
-  RequestSlot& slot = c.slots[token];
-  OutgoingRequest out;
-  if (!source.next(c, slot, out)) return false;  // the run stops
+void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const OutgoingRequest& out) {
+  // The send time was read by slot_for_send, not taken from the wake-up:
+  // connections handled earlier in this wake-up took time that is not this
+  // request's latency.
   c.free_tokens.pop_back();
   slot.in_use = true;
   slot.t_sched = t_sched;
-  slot.t_send = now;
+  slot.t_send = clock_.now;
   slot.t_first = 0;
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
-  recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, now, open_model_);
+  recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, clock_.now, open_model_);
   if (out.bytes.empty()) {
-    c.session->submit(token, slot.target);
+    c.session->submit(slot.token, slot.target);
   } else {
-    c.http1->submit_bytes(token, out.bytes, static_cast<std::uint32_t>(out.batch.count), out.batch.head_bits);
+    c.http1->submit_bytes(slot.token, out.bytes, static_cast<std::uint32_t>(out.batch.count), out.batch.head_bits);
   }
-  return true;
 }
 
 void Exchange::opened(Connection& c) {

@@ -18,15 +18,13 @@
 
 #include "engine/conn/connection.h"
 #include "engine/conn/links.h"
-#include "engine/drive/request_source.h"
+#include "engine/exchange/outgoing.h"
 #include "engine/loop/clock.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
 #include "proto/session.h"
 
 namespace pacer::engine {
-
-class LoadDriver;
 
 class Exchange {
  public:
@@ -36,7 +34,7 @@ class Exchange {
 
   // Before the run: where connections go when they must reopen or can send
   // again, and the driver told of each request's end.
-  void prepare(LinkEvents& links, LoadDriver& driver);
+  void prepare(LinkEvents& links, RequestEnds& driver);
 
   // `Connection: close`, a GOAWAY, or --disable-keepalive after its one request.
   bool takes_no_more(const Connection& c) const {
@@ -49,11 +47,16 @@ class Exchange {
     const std::uint32_t busy = c.in_flight_count();
     return capacity > busy ? capacity - busy : 0;
   }
-  // Puts the request `source` gives on a free slot of c (free_capacity(c) > 0),
-  // due at t_sched, and reads the clock for its send time; t_sched becomes the
-  // request's (never after its send: kAtSend starts its clock now). False: the
-  // source had nothing (a script failed and the run stops).
-  [[nodiscard]] bool send(Connection& c, TimeNs& t_sched, RequestSource& source);
+  // The free slot c's next request goes on (free_capacity(c) > 0). Reads the
+  // clock for its send time; t_sched becomes the request's, never after its send
+  // (kAtSend: its clock starts now). The slot's target and name are the caller's
+  // to set (drive/request_source.h: send_from), then send().
+  RequestSlot& slot_for_send(Connection& c, TimeNs& t_sched) {
+    t_sched = std::min(t_sched, clock_.refresh());
+    return c.slots[c.free_tokens.back()];
+  }
+  // Puts `out` on the wire in `slot` (from slot_for_send), due at t_sched.
+  void send(Connection& c, RequestSlot& slot, TimeNs t_sched, const OutgoingRequest& out);
 
   // c opened: a fresh session; a slot's first connection is set-up, not load.
   void opened(Connection& c);
@@ -87,7 +90,7 @@ class Exchange {
   LoopClock& clock_;
   Recorder& recorder_;
   LinkEvents* links_ = nullptr;
-  LoadDriver* driver_ = nullptr;
+  RequestEnds* driver_ = nullptr;
   const bool keep_alive_;
   const bool open_model_;        // queue delay and service time are recorded
   const bool record_timeouts_;
