@@ -146,7 +146,9 @@ void RemoteWriter::loop() {
       wake_.wait(lock, [this] { return !queue_.empty() || stopping_; });
       if (queue_.empty() || past_deadline()) {
         stats_.failed += queue_.size();  // unsent when the flush ran out of time
-        if (!queue_.empty()) stats_.last_error = "the final flush ran out of time (--prometheus-timeout)";
+        if (!queue_.empty() && stats_.last_error.empty()) {
+          stats_.last_error = "the final flush ran out of time (--prometheus-timeout)";
+        }
         queue_.clear();
         return;
       }
