@@ -65,15 +65,7 @@ std::optional<report::RemoteWriteSummary> PrometheusOutput::finish(const report:
   metrics_.finish(report);
   publish(now_unix_ms());
   if (!writer_) return std::nullopt;
-  const prom::PushStats stats = writer_->finish(config_.prometheus.timeout_ns);
-  report::RemoteWriteSummary out;
-  out.pushes = stats.pushes;
-  out.sent = stats.sent;
-  out.dropped = stats.dropped;
-  out.failed = stats.failed;
-  out.retries = stats.retries;
-  out.last_error = stats.last_error;
-  return out;
+  return writer_->finish(config_.prometheus.timeout_ns);
 }
 
 void PrometheusOutput::publish(std::int64_t timestamp_ms) {

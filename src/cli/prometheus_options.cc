@@ -15,6 +15,7 @@
 #include "cli/units.h"
 #include "core/read_fd.h"
 #include "core/unique_fd.h"
+#include "prom/exposition.h"
 
 namespace pacer::cli {
 
@@ -23,12 +24,6 @@ namespace {
 // Labels pacer sets itself (and the histogram's le): a user's would clash.
 constexpr std::array<std::string_view, 6> kReservedLabels{"run_id", "shard", "endpoint", "class", "code", "le"};
 
-bool is_label_name(std::string_view name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) || name.substr(0, 2) == "__") return false;
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
 Status parse_label(const ScannedOption& option, Config& config) {
   const std::size_t eq = option.value.find('=');
   if (eq == std::string::npos) {
@@ -36,7 +31,7 @@ Status parse_label(const ScannedOption& option, Config& config) {
   }
   std::string name = option.value.substr(0, eq);
   std::string value = option.value.substr(eq + 1);
-  if (!is_label_name(name)) {
+  if (!prom::is_label_name(name)) {
     return bad_argument(fmt::format(
         "{}: '{}' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)", option.flag, name));
   }

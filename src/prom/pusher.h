@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "report/run_report.h"
 
 namespace pacer::prom {
 
@@ -27,15 +28,9 @@ struct PushTarget {
   TimeNs timeout_ns = 5 * kNsPerS;  // one attempt's limit
 };
 
-// What became of the pushes (the report's warning, JSON "prometheus_remote_write").
-struct PushStats {
-  std::uint64_t pushes = 0;     // bodies handed to push()
-  std::uint64_t sent = 0;       // accepted (2xx)
-  std::uint64_t dropped = 0;    // dropped unsent because the queue was full
-  std::uint64_t failed = 0;     // refused (4xx other than 429), or unsent when the final flush ran out of time
-  std::uint64_t retries = 0;    // attempts repeated after an error, a 5xx or a 429
-  std::string last_error;       // the latest failure's reason ("" when none)
-};
+// What became of the pushes: the report's own figures (its warning, JSON
+// "prometheus_remote_write").
+using PushStats = report::RemoteWriteSummary;
 
 inline constexpr std::size_t kPushQueueCapacity = 8;
 
