@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.request
 
+import jsonschema
 import pytest
 
 from conftest import PACER_BIN, REPO, run_pacer
@@ -19,6 +20,7 @@ from prometheus_peer import PROMTOOL, Prometheus, free_port
 
 LOAD = ["-t1", "-c4", "-R", "300", "--plain", "--interval", "500ms"]
 DASHBOARD = REPO / "deploy" / "grafana" / "pacer-dashboard.json"
+SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -176,6 +178,7 @@ def test_a_receiver_stopped_halfway_leaves_the_figures_alone_and_drops_are_repor
         prom.stop()
     assert proc.returncode == 0, stderr.decode()
     report = json.loads(report_path.read_text())
+    jsonschema.validate(report, SCHEMA)
     pushed = report["prometheus_remote_write"]
     assert pushed["sent"] >= 1
     assert pushed["dropped"] > 0, pushed  # the queue filled while the receiver was gone
