@@ -32,10 +32,13 @@ std::unique_ptr<PrometheusOutput> PrometheusOutput::start(const Config& config, 
   if (web_view == nullptr && config.prometheus.remote_write_url.empty()) return nullptr;
   const bool generated = config.prometheus.run_id.empty() && std::getenv("SLURM_JOB_ID") == nullptr;
   auto out = std::make_unique<PrometheusOutput>(config, choose_run_id(config), web_view);
-  std::fprintf(stderr, "pacer: Prometheus series carry run_id=\"%s\"%s\n", out->run_id().c_str(),
-               generated && config.shard_count > 1
-                   ? " (generated: give every shard the same --run-id to sum them in PromQL)"
-                   : "");
+  // Said where the series leave the machine (the web view's /metrics shows it anyway).
+  if (!config.prometheus.remote_write_url.empty()) {
+    std::fprintf(stderr, "pacer: Prometheus remote write: series carry run_id=\"%s\"%s\n", out->run_id().c_str(),
+                 generated && config.shard_count > 1
+                     ? " (generated: give every shard the same --run-id to sum them in PromQL)"
+                     : "");
+  }
   return out;
 }
 

@@ -28,8 +28,8 @@ std::string choose_run_id(const Config& config);
 class PrometheusOutput {
  public:
   // Null when there is nothing to export (no --web, no --prometheus-remote-write).
-  // Prints the run id on stderr (and, for a shard with a generated one, that
-  // shards sum only under one --run-id). web_view may be null.
+  // With a push, prints the run id on stderr (and, for a shard with a generated
+  // one, that shards sum only under one --run-id). web_view may be null.
   static std::unique_ptr<PrometheusOutput> start(const Config& config, web::LiveView* web_view);
   PrometheusOutput(const Config& config, std::string run_id, web::LiveView* web_view);
 
