@@ -266,7 +266,10 @@ def test_prometheus_metrics_and_push_figures_agree_with_the_reports(start_server
                 break
             assert time.monotonic() < deadline, page
             time.sleep(0.1)
-        run.proc.send_signal(signal.SIGINT)  # ends the linger
+        while "serving the final report" not in run.stderr:  # lingering: a Ctrl-C now ends the linger
+            assert time.monotonic() < deadline, run.stderr
+            time.sleep(0.05)
+        run.proc.send_signal(signal.SIGINT)
         run.wait(30)
     doc = json.loads(report_path.read_text())
     rows = [json.loads(line) for line in series_path.read_text().splitlines()]
