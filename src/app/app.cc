@@ -133,7 +133,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     // Before any copy of the report is rendered (the web view's too).
     result->command_line = config.command_line;  // the HTML report's header
     result->timeseries = live.take_series();     // --timeseries, --html, --csv
-    if (prometheus) result->remote_write = prometheus->finish(*result);  // the final push, then the drops
+    if (prometheus) result->remote_write = prometheus->finish(*result, &signals.flag());  // the final push
     if (result->remote_write && result->remote_write->incomplete()) {  // also on stderr: JSON may take stdout
       const std::string line = report::render_remote_write_line(*result->remote_write);
       std::fprintf(stderr, "pacer: warning: %s", line.c_str() + line.find_first_not_of(' '));

@@ -64,11 +64,12 @@ void PrometheusOutput::on_interval(const report::IntervalReport& interval) {
   publish((interval.start_unix_ns + interval.duration_ns) / 1'000'000);
 }
 
-std::optional<report::RemoteWriteSummary> PrometheusOutput::finish(const report::RunReport& report) {
+std::optional<report::RemoteWriteSummary> PrometheusOutput::finish(const report::RunReport& report,
+                                                                   const std::atomic<bool>* interrupt) {
   metrics_.finish(report);
   publish(now_unix_ms());
   if (!writer_) return std::nullopt;
-  return writer_->finish(config_.prometheus.timeout_ns);
+  return writer_->finish(config_.prometheus.timeout_ns, interrupt);
 }
 
 void PrometheusOutput::publish(std::int64_t timestamp_ms) {

@@ -7,6 +7,7 @@
 // fills the bounded queue.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -36,8 +37,10 @@ class PrometheusOutput {
   // Main thread, in order.
   void on_interval(const report::IntervalReport& interval);
   // The final figures: published and pushed, then the pushes get up to
-  // --prometheus-timeout to drain. Returns what became of them (nullopt: no push).
-  std::optional<report::RemoteWriteSummary> finish(const report::RunReport& report);
+  // --prometheus-timeout to drain, or until `interrupt` (may be null) becomes set
+  // (a Ctrl-C during the flush). Returns what became of them (nullopt: no push).
+  std::optional<report::RemoteWriteSummary> finish(const report::RunReport& report,
+                                                   const std::atomic<bool>* interrupt = nullptr);
 
   const std::string& run_id() const { return run_id_; }
 

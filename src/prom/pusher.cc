@@ -45,9 +45,15 @@ std::size_t read_retry_after(char* line, std::size_t size, std::size_t count, vo
   return n;
 }
 
+// curl's progress callback: a non-zero return aborts the transfer.
+int abort_if_asked(void* abort, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return static_cast<const std::atomic<bool>*>(abort)->load() ? 1 : 0;
+}
+
 using CurlList = std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)>;
 
-Attempt post_once(CURL* curl, const PushTarget& target, const std::string& body, TimeNs timeout_ns) {
+Attempt post_once(CURL* curl, const PushTarget& target, const std::string& body, TimeNs timeout_ns,
+                  const std::atomic<bool>& abort) {
   Attempt out;
   CurlList headers(nullptr, &curl_slist_free_all);
   const auto add = [&headers](const std::string& line) { headers.reset(curl_slist_append(headers.release(), line.c_str())); };
@@ -67,6 +73,9 @@ Attempt post_once(CURL* curl, const PushTarget& target, const std::string& body,
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &discard_body);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &read_retry_after);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &out.retry_after_ns);
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &abort_if_asked);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(&abort));
   if (!target.basic_auth.empty()) {
     curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
     curl_easy_setopt(curl, CURLOPT_USERPWD, target.basic_auth.c_str());
@@ -116,7 +125,8 @@ void RemoteWriter::push(std::string body) {
   wake_.notify_one();
 }
 
-PushStats RemoteWriter::finish(TimeNs flush_ns) {
+PushStats RemoteWriter::finish(TimeNs flush_ns, const std::atomic<bool>* interrupt) {
+  const bool already_interrupted = interrupt != nullptr && interrupt->load();
   {
     std::lock_guard lock(mutex_);
     if (!stopping_) {
@@ -125,6 +135,19 @@ PushStats RemoteWriter::finish(TimeNs flush_ns) {
     }
   }
   wake_.notify_one();
+  // Only a stop that comes during the flush ends it (the run's own Ctrl-C does not).
+  while (interrupt != nullptr && !already_interrupted && !done_.load()) {
+    if (interrupt->load()) {
+      abort_ = true;
+      {
+        std::lock_guard lock(mutex_);
+        deadline_ns_ = monotonic_now_ns();
+      }
+      wake_.notify_one();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   if (thread_.joinable()) thread_.join();
   return stats();
 }
@@ -150,6 +173,7 @@ void RemoteWriter::loop() {
           stats_.last_error = "the final flush ran out of time (--prometheus-timeout)";
         }
         queue_.clear();
+        done_ = true;
         return;
       }
       body = std::move(queue_.front());
@@ -173,7 +197,7 @@ void RemoteWriter::send_until_done(void* http, const std::string& body) {
       std::lock_guard lock(mutex_);
       if (stopping_) timeout_ns = std::min(timeout_ns, deadline_ns_ - monotonic_now_ns());
     }
-    const Attempt attempt = timeout_ns > 0 ? post_once(static_cast<CURL*>(http), target_, body, timeout_ns)
+    const Attempt attempt = timeout_ns > 0 ? post_once(static_cast<CURL*>(http), target_, body, timeout_ns, abort_)
                                            : Attempt{Outcome::kRetry, 0, "the final flush ran out of time"};
     std::unique_lock lock(mutex_);
     if (attempt.outcome == Outcome::kSent) {

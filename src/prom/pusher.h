@@ -9,6 +9,7 @@
 // Nothing here runs on a worker's thread. libcurl does the HTTP (and TLS).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -45,7 +46,9 @@ class RemoteWriter {
   void push(std::string body);
   // Gives the queue up to flush_ns to empty (retries included), stops the
   // thread and returns the final figures; what is left unsent counts as failed.
-  PushStats finish(TimeNs flush_ns);
+  // `interrupt` (may be null): if it becomes set while the flush goes on (a
+  // Ctrl-C after the run), the flush ends at once, a transfer in progress too.
+  PushStats finish(TimeNs flush_ns, const std::atomic<bool>* interrupt = nullptr);
   PushStats stats() const;
 
  private:
@@ -63,6 +66,8 @@ class RemoteWriter {
   bool sending_ = false;       // the thread holds a body taken from the queue
   bool stopping_ = false;      // finish() was called: stop when the queue is empty or at the deadline
   TimeNs deadline_ns_ = 0;     // monotonic; meaningful once stopping_
+  std::atomic<bool> abort_{false};  // the flush was interrupted: curl aborts its transfer
+  std::atomic<bool> done_{false};   // the thread has left its loop
   PushStats stats_;
   std::thread thread_;
 };

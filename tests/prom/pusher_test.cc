@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -171,6 +172,43 @@ TEST(RemoteWriter, ADeadReceiverFillsTheQueueDropsAreCountedAndFinishIsBounded) 
   EXPECT_GE(stats.dropped, 6u);  // at most the queue (3) and the one being retried were kept
   EXPECT_EQ(stats.dropped + stats.failed, 10u);  // none lost silently
   EXPECT_FALSE(stats.last_error.empty());
+}
+
+TEST(RemoteWriter, AStopDuringTheFlushEndsItAndTheTransferInProgress) {
+  // A receiver that takes connections (the kernel's backlog) and never answers.
+  const UniqueFd silent(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(silent.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(silent.get(), 16), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(silent.get(), reinterpret_cast<sockaddr*>(&addr), &len);
+  PushTarget target;
+  target.url = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/api/v1/write";
+  target.timeout_ns = 30 * kNsPerS;
+  RemoteWriter writer(target);
+  writer.push("waits");
+  std::atomic<bool> interrupt{false};
+  std::thread ctrl_c([&interrupt] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    interrupt = true;
+  });
+  const TimeNs before = monotonic_now_ns();
+  const PushStats stats = writer.finish(30 * kNsPerS, &interrupt);
+  const TimeNs took = monotonic_now_ns() - before;
+  ctrl_c.join();
+  EXPECT_LT(took, 5 * kNsPerS);
+  EXPECT_EQ(stats.sent, 0u);
+  EXPECT_EQ(stats.failed, 1u);
+}
+
+TEST(RemoteWriter, AStopBeforeTheFlushDoesNotCutIt) {
+  FakeReceiver receiver({204});
+  RemoteWriter writer(target_for(receiver));
+  writer.push("final");
+  const std::atomic<bool> interrupted_run{true};  // the run itself was stopped with Ctrl-C
+  EXPECT_EQ(writer.finish(5 * kNsPerS, &interrupted_run).sent, 1u);
 }
 
 }  // namespace
