@@ -38,6 +38,13 @@ packages+=(lua-cjson)
 # Peers the benchmarks compare against (nginx is also a test peer, above).
 # --compressed decodes bodies with zlib (above), brotli and zstd.
 packages+=(libbrotli-dev libzstd-dev)
+# Prometheus remote write (--prometheus-remote-write, docs/prometheus.md): snappy
+# compresses the pushes, libcurl sends them (HTTP and HTTPS, basic/bearer auth).
+packages+=(libsnappy-dev libcurl4-openssl-dev)
+# The Prometheus e2e tests (test_prometheus.py): a real Prometheus server that
+# scrapes /metrics and receives remote writes, promtool (same package) to check
+# the exposition, and protoc to decode what pacer pushes (tests/prom/).
+packages+=(prometheus protobuf-compiler)
 if [ "$want_bench" = 1 ]; then packages+=(wrk nghttp2-client time); fi
 # The fuzz preset: Debian's clang, its runtimes (libFuzzer, ASan, UBSan) and llvm-symbolizer.
 if [ "$preset" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev llvm-14); fi

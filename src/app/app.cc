@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "app/live_output.h"
+#include "app/prometheus_output.h"
 #include "app/report_command.h"
 #include "app/run_description.h"
 #include "app/signals.h"
@@ -115,7 +116,16 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
                                                        !config.stdout_is_data(),
                                                        ui::TerminalEnv::from_process());
 
-  LiveOutput live(config, display, series, web_view != nullptr ? web_view->interval_listener() : nullptr);
+  // --web's /metrics and --prometheus-remote-write (issue 29) take the intervals too.
+  std::unique_ptr<PrometheusOutput> prometheus = PrometheusOutput::start(config, web_view);
+  IntervalListener listener = web_view != nullptr ? web_view->interval_listener() : nullptr;
+  if (prometheus) {
+    listener = [&prometheus, web = std::move(listener)](const report::IntervalReport& interval, const std::string& line) {
+      if (web) web(interval, line);
+      prometheus->on_interval(interval);
+    };
+  }
+  LiveOutput live(config, display, series, std::move(listener));
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
                             script.get());
   live.finish();  // the terminal is back before anything else is printed
@@ -123,6 +133,11 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     // Before any copy of the report is rendered (the web view's too).
     result->command_line = config.command_line;  // the HTML report's header
     result->timeseries = live.take_series();     // --timeseries, --html, --csv
+    if (prometheus) result->remote_write = prometheus->finish(*result, &signals.flag());  // the final push
+    if (result->remote_write && result->remote_write->incomplete()) {  // also on stderr: JSON may take stdout
+      const std::string line = report::render_remote_write_line(*result->remote_write);
+      std::fprintf(stderr, "pacer: warning: %s", line.c_str() + line.find_first_not_of(' '));
+    }
   }
   // The JSON report, rendered once for every copy of it (--web, stdout, -o, --html, --csv).
   std::optional<std::string> json_text;

@@ -37,6 +37,7 @@
 #include "cli/units.h"
 #include "proto/http1_request.h"
 #include "targets/target_file.h"
+#include "cli/prometheus_options.h"
 #include "cli/web_options.h"
 #include "cli/wire_options.h"
 
@@ -125,8 +126,9 @@ constexpr std::array<OptionSpec, 62> kRunOptions{{
     {kMaxUsers, '\0', "max-users", true},
 }};
 
-// The run options and the wire options (cli/wire_options.h), scanned as one table.
-constexpr auto kAllRunOptions = join_options(kRunOptions, kWireOptions);
+// The run options, the wire options (cli/wire_options.h) and the Prometheus
+// options (cli/prometheus_options.h), scanned as one table.
+constexpr auto kAllRunOptions = join_options(join_options(kRunOptions, kWireOptions), kPrometheusOptions);
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -400,6 +402,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       return store(parse_duration(option.value, option.flag), config.web.linger_ns);
     default:
       if (std::optional<Status> wire = apply_wire_option(option, config)) return std::move(*wire);
+      if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
       return Ok{};
   }
 }
@@ -503,6 +506,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (Status headers = check_request_headers(config); !headers) return headers;
   if (Status outputs = check_output_files(config); !outputs) return outputs;
   if (Status web = finish_web_options(config.web, draft.web_token_given, draft.web_linger_given); !web) return web;
+  if (Status prom = finish_prometheus_options(config); !prom) return prom;
   config.threads = std::min(config.threads, config.connections);
   if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
   // The demo's in-process server holds the other end of every connection.

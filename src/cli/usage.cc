@@ -181,6 +181,21 @@ Live web view (see docs/web.md):
       --web-linger T   keep serving the final page for T after the run
                        (Ctrl-C ends it early)                     [0]
 
+Prometheus (see docs/prometheus.md; --web also serves /metrics, the
+text format or OpenMetrics, latency histograms bucketed 1us to 60s):
+      --prometheus-remote-write URL
+                       push the same series every --interval and at the
+                       end (remote write 1.0; retried on 5xx/429; a full
+                       queue drops pushes, counted in the report)
+      --prometheus-label K=V
+                       add a label to every series (repeatable)
+      --prometheus-basic-auth USER:PASSWORD, --prometheus-bearer-token T
+                       credentials for the push (@FILE reads them)
+      --prometheus-timeout T
+                       one push's limit, and the final flush's     [5s]
+      --run-id ID      the run_id label (default: SLURM_JOB_ID's, else
+                       random); give shards one id to sum them
+
 Many machines (merge the JSON reports with pacer merge):
       --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R;
                        everything it prints is about its share

@@ -90,6 +90,17 @@ struct WebViewOptions {
   TimeNs linger_ns = 0;                   // --web-linger: keep serving the final page this long
 };
 
+// Prometheus (issue 29, src/prom/, docs/prometheus.md): the remote-write push and
+// the labels every exported series carries (the web view's /metrics has them too).
+struct PrometheusOptions {
+  std::string remote_write_url;           // --prometheus-remote-write URL; empty: no push
+  std::vector<std::pair<std::string, std::string>> labels;  // --prometheus-label k=v, in order
+  std::string basic_auth;                 // --prometheus-basic-auth USER:PASSWORD ("" : none)
+  std::string bearer_token;               // --prometheus-bearer-token ("" : none)
+  std::string run_id;                     // --run-id; empty: generated at start
+  TimeNs timeout_ns = 5 * kNsPerS;        // --prometheus-timeout: one push's time, and the final flush's
+};
+
 // A file an option writes (-o, --hdr, --timeseries, ...): which option, which path.
 struct OutputFile {
   const char* flag;
@@ -211,6 +222,7 @@ struct Config {
   TimeNs refresh_ns = 100 * kNsPerMs;     // --refresh: how often the live view is redrawn
   bool plain = false;                     // --plain: plain progress lines, never the live view
   WebViewOptions web;                     // --web (live web view)
+  PrometheusOptions prometheus;           // --prometheus-* (issue 29)
   // Files written at the end of the run (and of an interrupted one).
   std::string html_path;                  // --html FILE: the self-contained HTML report
   std::string csv_prefix;                 // --csv PREFIX: PREFIX_stats.csv, _history.csv, _failures.csv

@@ -249,6 +249,11 @@ std::string render_json(const RunReport& r) {
   if (r.merge) out["merge"] = merge_json(*r.merge);
   add_report_fields(out, r);
   if (r.scenario.active) out["scenario"] = scenario::to_json(r.scenario);  // --scenario (issue 16)
+  if (r.remote_write) {  // --prometheus-remote-write (issue 29)
+    const RemoteWriteSummary& w = *r.remote_write;
+    out["prometheus_remote_write"] = {{"pushes", w.pushes},   {"sent", w.sent},       {"dropped", w.dropped},
+                                      {"failed", w.failed},   {"retries", w.retries}, {"last_error", w.last_error}};
+  }
   return out.dump(2) + "\n";
 }
 

@@ -40,6 +40,18 @@ struct EndpointReport {
   stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // first response byte - t_send
 };
 
+// --prometheus-remote-write (issue 29): what became of the run's pushes
+// (prom::PushStats as the report prints it).
+struct RemoteWriteSummary {
+  std::uint64_t pushes = 0;   // bodies queued (one per --interval, and the final one)
+  std::uint64_t sent = 0;     // accepted by the receiver
+  std::uint64_t dropped = 0;  // dropped unsent: the queue was full (a slow or dead receiver)
+  std::uint64_t failed = 0;   // refused (4xx), or unsent when the final flush ran out of time
+  std::uint64_t retries = 0;
+  std::string last_error;     // "" when none
+  bool incomplete() const { return dropped + failed > 0; }
+};
+
 struct RunReport {
   // What was asked for.
   std::string url;
@@ -117,6 +129,7 @@ struct RunReport {
   // nullopt: not kept (the JSON report then has no "timeseries").
   std::optional<std::vector<std::string>> timeseries;
   std::string command_line;                // the command as given, shell-quoted; "" when unknown
+  std::optional<RemoteWriteSummary> remote_write;  // --prometheus-remote-write only
   // --scenario (issue 16): the Tasks table, `check` and `script` errors, names.
   scenario::ScenarioStats scenario;
 };

@@ -354,6 +354,14 @@ std::string render_header(const RunReport& r) {
   return out;
 }
 
+std::string render_remote_write_line(const RemoteWriteSummary& w) {
+  std::string line = fmt::format("  Prometheus remote write: {} pushes, {} sent", w.pushes, w.sent);
+  if (w.retries > 0) line += fmt::format(", {} retries", w.retries);
+  if (!w.incomplete()) return line + "\n";
+  return line + fmt::format("; warning: {} dropped (queue full), {} failed{}: Prometheus missed some intervals\n",
+                            w.dropped, w.failed, w.last_error.empty() ? "" : " (" + w.last_error + ")");
+}
+
 std::string render_text(const RunReport& r) {
   const stats::Counters& c = r.counters;
   const bool any_censored = r.latency_censored.total_count() > 0;
@@ -384,6 +392,7 @@ std::string render_text(const RunReport& r) {
   out += fmt::format("Transfer/sec: {:>10}\n", format_bytes(bps));
   append_pacer_lines(out, r);
   out += render_endpoints_text(r);  // targets: per-name figures (report/endpoints.h)
+  if (r.remote_write) out += render_remote_write_line(*r.remote_write);
   return out;
 }
 

@@ -15,4 +15,8 @@ std::string render_header(const RunReport& report);
 // --latency), totals, errors, rates, then pacer's additions.
 std::string render_text(const RunReport& report);
 
+// "  Prometheus remote write: N pushes, N sent" and, when some were dropped or
+// failed, a warning saying how many (--prometheus-remote-write, issue 29).
+std::string render_remote_write_line(const RemoteWriteSummary& summary);
+
 }  // namespace pacer::report

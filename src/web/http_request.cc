@@ -66,6 +66,8 @@ bool parse_field(std::string_view line, HttpRequest& out) {
     out.origin = value;
   } else if (iequals(name, "authorization")) {
     out.authorization = value;
+  } else if (iequals(name, "accept")) {
+    out.accept = value;  // /metrics: OpenMetrics when asked for
   } else if (iequals(name, "last-event-id")) {
     out.last_event_id = value;
   } else if (iequals(name, "cookie")) {

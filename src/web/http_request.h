@@ -1,7 +1,7 @@
 // The web view's request parser: one HTTP/1.1 request head (request line and
 // header fields) from the bytes received so far, bounded in size. Views point
 // into the caller's buffer. Only what the web view's routes read is kept: the
-// method, path, query, Host, Origin, Authorization, Last-Event-ID and Cookie. Pure; the
+// method, path, query, Host, Origin, Authorization, Accept, Last-Event-ID and Cookie. Pure; the
 // web thread.
 #pragma once
 
@@ -17,6 +17,7 @@ struct HttpRequest {
   std::string_view host;
   std::string_view origin;
   std::string_view authorization;
+  std::string_view accept;
   std::string_view last_event_id;
   std::string_view cookie;
 };

@@ -43,6 +43,17 @@ void LiveFeed::publish_final(std::string json) {
   wake();
 }
 
+void LiveFeed::publish_metrics(std::string text, std::string openmetrics) {
+  auto pages = std::make_shared<const MetricsPages>(MetricsPages{std::move(text), std::move(openmetrics)});
+  std::lock_guard lock(mutex_);
+  metrics_ = std::move(pages);
+}
+
+std::shared_ptr<const LiveFeed::MetricsPages> LiveFeed::metrics() const {
+  std::lock_guard lock(mutex_);
+  return metrics_;
+}
+
 std::uint64_t LiveFeed::begin_seq() const {
   std::lock_guard lock(mutex_);
   return begin_seq_;

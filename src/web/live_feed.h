@@ -1,6 +1,7 @@
 // What the web view serves, handed from the main thread (which has the run's
 // interval figures) to the web thread (which serves them): the interval events
-// in order, the JSON report so far, and whether the run has ended. The main
+// in order, the JSON report so far, the Prometheus metrics (/metrics), and whether
+// the run has ended. The main
 // thread publishes; the web thread reads. One mutex, held only to copy a
 // shared pointer or push one; an eventfd wakes the web thread. The workers
 // never see this.
@@ -34,6 +35,8 @@ class LiveFeed {
   // The final report: /report.json serves it from now on, and /events ends
   // with it (event "end").
   void publish_final(std::string json);
+  // /metrics (issue 29): the run's series in both text formats, replaced whole.
+  void publish_metrics(std::string text, std::string openmetrics);
 
   // Web thread. Events [begin_seq, end_seq) are held; event(seq) is null
   // outside that range.
@@ -46,6 +49,11 @@ class LiveFeed {
     bool final = false;
   };
   ReportState report_state() const;  // the report and whether it is the final one, read together
+  struct MetricsPages {
+    std::string text;         // Prometheus text format 0.0.4
+    std::string openmetrics;  // OpenMetrics 1.0
+  };
+  std::shared_ptr<const MetricsPages> metrics() const;  // null before the first publish_metrics
   int wake_fd() const { return wake_.get(); }  // readable after each publish (eventfd)
   void drain_wake() const;
 
@@ -57,6 +65,7 @@ class LiveFeed {
   std::uint64_t begin_seq_ = 0;
   std::size_t history_bytes_ = 0;
   std::shared_ptr<const std::string> report_;
+  std::shared_ptr<const MetricsPages> metrics_;
   bool finished_ = false;
   UniqueFd wake_;
 };

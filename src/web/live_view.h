@@ -36,6 +36,10 @@ class LiveView {
   void on_interval(const report::IntervalReport& interval, const std::string& ndjson_line);
   // on_interval as a callable (app::LiveOutput's listener); valid while this lives.
   std::function<void(const report::IntervalReport&, const std::string&)> interval_listener();
+  // /metrics' pages (issue 29), replaced whole: after each interval and at the end.
+  void publish_metrics(std::string text, std::string openmetrics) {
+    feed_.publish_metrics(std::move(text), std::move(openmetrics));
+  }
   // The run is over: the final report (or why the run failed, as {"error": ...}).
   void finish(const std::string& report_json);
   // Keeps serving the final page for linger_ns, or until `stop` is set.

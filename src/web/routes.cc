@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "prom/exposition.h"
 #include "web/assets.h"
 
 namespace pacer::web {
@@ -78,6 +79,17 @@ Reply events_reply(const HttpRequest& request) {
   return out;
 }
 
+// The run's Prometheus series (issue 29): OpenMetrics when the scraper's Accept
+// asks for it, else the text format 0.0.4.
+Reply metrics_reply(const HttpRequest& request, const LiveFeed& feed) {
+  const auto pages = feed.metrics();
+  if (!pages) return make_reply(503, "text/plain; charset=utf-8", "503: no metrics yet\n");
+  if (prom::wants_openmetrics(request.accept)) {
+    return make_reply(200, prom::kOpenMetricsContentType, pages->openmetrics);
+  }
+  return make_reply(200, prom::kTextContentType, pages->text);
+}
+
 }  // namespace
 
 std::optional<Reply> refuse_access(const HttpRequest& request, const AccessRules& rules) {
@@ -108,11 +120,12 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
     return out;
   }
   const Asset* asset = find_asset(path);
-  if (asset == nullptr && path != "/events" && path != "/report.json") {
+  if (asset == nullptr && path != "/events" && path != "/report.json" && path != "/metrics") {
     return make_reply(404, "text/plain; charset=utf-8", "404: not here\n");
   }
   if (request.method != "GET") return make_reply(405, "text/plain; charset=utf-8", "405: GET only\n", "Allow: GET\r\n");
   if (path == "/events") return events_reply(request);
+  if (path == "/metrics") return metrics_reply(request, feed);
   if (path == "/report.json") {
     const LiveFeed::ReportState state = feed.report_state();
     return make_reply(200, "application/json", *state.json,

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -25,16 +26,31 @@
 #include "../support/gtlsserver.h"
 #include "../support/loopback.h"
 #include "../support/script_file.h"
+#include "app/prometheus_output.h"
 #include "engine/run.h"
 #include "script/script_host.h"
 #include "stats/histogram.h"
 
 namespace {
 std::atomic<long> g_allocations{0};
+// The Prometheus test counts apart the allocations of the threads that are neither
+// the main thread nor the push thread ("pacer-push", and what it starts): the
+// workers' (and the in-process server's).
+std::atomic<bool> g_count_by_thread{false};
+std::atomic<long> g_other_thread_allocations{0};
+bool on_main_or_push_thread() {
+  if (gettid() == getpid()) return true;
+  char name[16] = {};
+  prctl(PR_GET_NAME, name);
+  return std::strncmp(name, "pacer-push", 10) == 0;
+}
 }  // namespace
 
 void* operator new(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (g_count_by_thread.load(std::memory_order_relaxed) && !on_main_or_push_thread()) {
+    g_other_thread_allocations.fetch_add(1, std::memory_order_relaxed);
+  }
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
@@ -345,6 +361,50 @@ TEST(Allocations, ScenarioReadingBodiesAllocatesNothingOnTheCppSidePerRequest) {
       "end} } }\n");
   const Runs runs = small_and_large(scenario_config(*srv, file.path()));
   EXPECT_LT(runs.large - runs.small, 50) << runs;
+}
+
+// --prometheus-remote-write to a receiver that is not there: the exporter builds
+// its series and bodies on the main thread every interval and the push thread
+// retries and drops them, while the workers (counted alone here) allocate
+// nothing for it, however many requests they send.
+struct WorkerCounts {
+  long allocations = 0;        // on the workers' threads (and the in-process server's)
+  long histogram_chunks = 0;   // first touches of a histogram range, on any thread
+};
+WorkerCounts worker_allocations_with_prometheus(Config c, std::uint64_t requests) {
+  c.request_count = requests;
+  c.prometheus.remote_write_url = "http://127.0.0.1:9/api/v1/write";  // discard port: nothing listens
+  c.prometheus.timeout_ns = 100 * kNsPerMs;
+  app::PrometheusOutput exporter(c, "alloc-test", nullptr);
+  const engine::IntervalSink sink = [&exporter](const report::IntervalReport& interval) {
+    exporter.on_interval(interval);
+  };
+  std::atomic<bool> stop{false};
+  const long chunks_before = stats::Histogram::chunk_allocations_total();
+  const long before = g_other_thread_allocations.load();
+  g_count_by_thread = true;
+  auto result = engine::run(c, stop, 10 * kNsPerMs, sink);
+  g_count_by_thread = false;
+  const long after = g_other_thread_allocations.load();
+  const long chunks = stats::Histogram::chunk_allocations_total() - chunks_before;
+  EXPECT_TRUE(result.ok());
+  if (!result.ok()) return {};
+  EXPECT_EQ(result->counters.responses, requests);
+  const auto pushed = exporter.finish(*result);
+  EXPECT_TRUE(pushed.has_value());
+  if (pushed) EXPECT_GT(pushed->pushes, 0u);
+  return {after - before, chunks};
+}
+
+TEST(Allocations, PrometheusRemoteWriteAllocatesNothingOnTheWorkersThreads) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  const WorkerCounts small = worker_allocations_with_prometheus(run_config(*srv, "/"), 2'000);
+  const WorkerCounts large = worker_allocations_with_prometheus(run_config(*srv, "/"), 20'000);
+  EXPECT_GT(small.allocations, 0) << "the workers' set-up allocates: the count must see their threads";
+  // A histogram's first touch of a range allocates once (any thread): left out, as above.
+  const long extra = (large.allocations - small.allocations) - std::max(0L, large.histogram_chunks - small.histogram_chunks);
+  EXPECT_LT(extra, 50) << small.allocations << " vs " << large.allocations << " allocations on the workers' threads";
 }
 
 }  // namespace

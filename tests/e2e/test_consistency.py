@@ -17,7 +17,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import signal
 import subprocess
+import time
 
 import pytest
 
@@ -236,3 +238,56 @@ def test_shards_and_their_merge_agree_with_each_other_and_with_the_server(case, 
         close(float(m.group(1)), mdoc["rates"]["target_per_s"], 0.006, "merged text target vs JSON")
         close(float(m.group(2)), mdoc["rates"]["sent_per_s"], 0.006, "merged text sent vs JSON")
     check_server(server, mdoc, mreport)
+
+
+def metric_values(page: str, name: str) -> dict[str, float]:
+    """A /metrics page's samples of `name`: {labels text: value}."""
+    return {m.group(1): float(m.group(2))
+            for m in re.finditer(rf"^{name}(\{{[^}}]*\}}) (\S+)$", page, re.M)}
+
+
+def test_prometheus_metrics_and_push_figures_agree_with_the_reports(start_server, free_port, tmp_path):
+    """--web's /metrics (final values, while lingering) against the JSON report and the
+    time series; the remote-write figures (to a port nothing listens on) in the text
+    report, the JSON report and the stderr warning."""
+    from webview import WebRun, request  # the web view's helpers (tests/e2e/webview.py)
+
+    server = start_server()
+    report_path, series_path = tmp_path / "r.json", tmp_path / "series.ndjson"
+    with WebRun("-t1", "-c4", "-R", "300", "-d", "1500ms", "--plain", "--interval", "500ms", "--timeseries",
+                str(series_path), "--format", "json", "-o", str(report_path), "--web", "127.0.0.1:0",
+                "--web-linger", "5s", "--prometheus-remote-write", f"http://127.0.0.1:{free_port}/api/v1/write",
+                "--prometheus-timeout", "300ms", "--run-id", "consistency", server.url + "fail/9") as run:
+        deadline = time.monotonic() + 30
+        while True:
+            status, _, body = request(run.port, "GET", "/metrics")
+            page = body.decode()
+            if status == 200 and 'pacer_run_finished{run_id="consistency"} 1\n' in page:
+                break
+            assert time.monotonic() < deadline, page
+            time.sleep(0.1)
+        while "serving the final report" not in run.stderr:  # lingering: a Ctrl-C now ends the linger
+            assert time.monotonic() < deadline, run.stderr
+            time.sleep(0.05)
+        run.proc.send_signal(signal.SIGINT)
+        run.wait(30)
+    doc = json.loads(report_path.read_text())
+    rows = [json.loads(line) for line in series_path.read_text().splitlines()]
+    label = '{run_id="consistency"}'
+    assert metric_values(page, "pacer_responses_total")[label] == doc["counts"]["responses"] == \
+        sum(r["completed"] for r in rows)
+    assert metric_values(page, "pacer_requests_sent_total")[label] == doc["counts"]["requests_sent"]
+    assert metric_values(page, "pacer_latency_seconds_count")[label] == doc["latency"]["count"]
+    errors = metric_values(page, "pacer_errors_total")
+    assert doc["errors"]["status"] > 0
+    for error_class, count in doc["errors"].items():
+        assert errors[f'{{run_id="consistency",class="{error_class}"}}'] == count, error_class
+    codes = metric_values(page, "pacer_responses_by_code_total")
+    for code, count in doc["status_codes"].items():
+        assert codes[f'{{run_id="consistency",code="{code}",class="{code[0]}xx"}}'] == count, code
+    pushed = doc["prometheus_remote_write"]
+    assert pushed["sent"] == 0 and pushed["pushes"] == pushed["dropped"] + pushed["failed"] > 0, pushed
+    line = (rf"Prometheus remote write: {pushed['pushes']} pushes, 0 sent(, {pushed['retries']} retries)?; warning: "
+            rf"{pushed['dropped']} dropped \(queue full\), {pushed['failed']} failed")
+    assert re.search(line, run.stdout), run.stdout
+    assert re.search("pacer: warning: " + line, run.stderr), run.stderr

@@ -11,7 +11,8 @@ namespace {
 TEST(HttpRequest, CompleteHeadGivesMethodPathQueryAndTheFieldsRoutesRead) {
   const std::string head =
       "GET /events?token=abc&x=1 HTTP/1.1\r\nHost: 127.0.0.1:8089\r\nOrigin: http://127.0.0.1:8089\r\n"
-      "authorization:  Bearer t0k3n \r\nLast-Event-ID: 41\r\nX-Other: y\r\n\r\n";
+      "authorization:  Bearer t0k3n \r\nLast-Event-ID: 41\r\nX-Other: y\r\n"
+      "ACCEPT: application/openmetrics-text;version=1.0.0\r\n\r\n";
   const ParsedHead parsed = parse_request_head(head, 8192);
   ASSERT_EQ(parsed.state, HeadState::kComplete);
   EXPECT_EQ(parsed.request.method, "GET");
@@ -21,6 +22,7 @@ TEST(HttpRequest, CompleteHeadGivesMethodPathQueryAndTheFieldsRoutesRead) {
   EXPECT_EQ(parsed.request.origin, "http://127.0.0.1:8089");
   EXPECT_EQ(parsed.request.authorization, "Bearer t0k3n");
   EXPECT_EQ(parsed.request.last_event_id, "41");
+  EXPECT_EQ(parsed.request.accept, "application/openmetrics-text;version=1.0.0");
   EXPECT_EQ(query_param(parsed.request.query, "token"), "abc");
   EXPECT_EQ(query_param(parsed.request.query, "x"), "1");
   EXPECT_EQ(query_param(parsed.request.query, "tok"), "");

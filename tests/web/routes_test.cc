@@ -121,3 +121,39 @@ TEST(Routes, EventsAreFramedForServerSentEvents) {
 
 }  // namespace
 }  // namespace pacer::web
+
+namespace pacer::web {
+namespace {
+
+TEST(Routes, MetricsServeTheTextFormatOrOpenMetricsAsAcceptAsks) {
+  LiveFeed feed;
+  const AccessRules rules;
+  HttpRequest r;
+  r.method = "GET";
+  r.path = "/metrics";
+  r.host = "127.0.0.1:8089";
+  EXPECT_EQ(route(r, rules, feed).status, 503);  // nothing published yet
+  feed.publish_metrics("text 0.0.4\n", "openmetrics\n# EOF\n");
+  const Reply text = route(r, rules, feed);
+  EXPECT_EQ(text.status, 200);
+  EXPECT_EQ(text.body, "text 0.0.4\n");
+  EXPECT_NE(text.head.find("Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"), std::string::npos);
+  r.accept = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5";
+  const Reply om = route(r, rules, feed);
+  EXPECT_EQ(om.body, "openmetrics\n# EOF\n");
+  EXPECT_NE(om.head.find("Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8\r\n"),
+            std::string::npos);
+  r.method = "POST";
+  EXPECT_EQ(route(r, rules, feed).status, 405);
+  // Behind the token like every other route.
+  AccessRules with_token;
+  with_token.token = "0123456789abcdef";
+  with_token.loopback = false;
+  r.method = "GET";
+  EXPECT_EQ(route(r, with_token, feed).status, 401);
+  r.authorization = "Bearer 0123456789abcdef";
+  EXPECT_EQ(route(r, with_token, feed).status, 200);
+}
+
+}  // namespace
+}  // namespace pacer::web
