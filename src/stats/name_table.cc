@@ -95,7 +95,7 @@ std::string printable_name(std::string_view name) {
     const bool c1 = n == 2 && c == 0xC2 && static_cast<unsigned char>(name[at + 1]) < 0xA0;
     if (n == 0 || c1 || (n == 1 && (c < 0x20 || c == 0x7F))) {
       out += '?';
-      ++at;
+      at += c1 ? n : 1;  // a C1 control is one character, one '?'
       continue;
     }
     out.append(name.substr(at, n));
