@@ -14,6 +14,8 @@ import base64
 import csv
 import json
 import os
+import signal
+import socket
 import struct
 import zlib
 from pathlib import Path
@@ -303,6 +305,21 @@ def test_a_location_with_another_scheme_is_another_origin(hostile_server, pacer)
     run = pacer("-n", "1", "--follow-redirects", "3", srv.url, timeout=30)
     assert run.rc == 1, run
     assert "redirect: to another origin (Location: javascript:alert(1))" in run.stdout, run
+
+
+def test_the_web_view_refuses_two_origin_headers(server):
+    from webview import WebRun
+
+    with WebRun("-t1", "-c1", "-d", "30s", "--web", "127.0.0.1:0", server.url) as run:
+        head = (b"POST /stop HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://attacker.example\r\n"
+                b"Origin: http://127.0.0.1:%d\r\nContent-Length: 0\r\n\r\n" % (run.port, run.port))
+        with socket.create_connection(("127.0.0.1", run.port), timeout=5) as conn:
+            conn.sendall(head)
+            answer = conn.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 400"), answer
+        assert run.proc.poll() is None  # not stopped
+        run.proc.send_signal(signal.SIGINT)
+        assert run.wait(20) == 130
 
 
 # ------------------------------------------------------- item 10: pacer serve auth
