@@ -155,6 +155,14 @@ return user
     assert "boom ?]0;pwned??[2J?31m" in run.stdout, run.stdout
 
 
+def test_a_nul_in_a_target_does_not_cut_the_message_short(pacer, tmp_path):
+    targets = tmp_path / "t.txt"
+    targets.write_bytes(b"GET /a\0b\x1b[2Jc-and-the-rest\n")
+    run = pacer("-n", "1", "--targets", str(targets), "http://127.0.0.1:1/", timeout=30)
+    assert run.rc == 2, run
+    assert "'/a?b?[2Jc-and-the-rest' is not a URL" in run.stderr, repr(run.stderr)
+
+
 def test_a_nul_or_line_break_in_an_argument_never_reaches_the_message_raw(pacer):
     run = pacer("-n", "1", "-m", "GET\r\nX-Evil: 1", "http://127.0.0.1:1/", timeout=30)
     assert run.rc == 2, run
