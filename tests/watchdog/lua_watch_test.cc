@@ -3,8 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <thread>
+
+#include "script/lua_state.h"
 
 namespace pacer::watchdog {
 namespace {
@@ -69,6 +76,47 @@ TEST(StuckWatch, InLuaMarksTheScopeFromAnotherThread) {
   worker.join();
   EXPECT_FALSE(beat.seen().in_lua);
   EXPECT_EQ(beat.seen().calls, 1u);
+}
+
+// The whole mechanism outside the engine: a thread stuck in a compiled LuaJIT
+// loop is found by the watch on the real clock, and the process leaves it behind.
+// In a child process, so the stuck thread goes with it.
+TEST(StuckWatch, AnEndlessLuaLoopIsFoundAndTheProcessLeavesIt) {
+  const TimeNs started = monotonic_now_ns();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    script::LuaStatePtr L = script::new_lua_state();
+    LuaBeat beat;
+    std::thread worker([&] {
+      const InLua mark(&beat, "the scenario's task 'spin'");
+      luaL_dostring(L.get(), "while true do end");
+    });
+    worker.detach();
+    const std::array<const LuaBeat*, 1> view{&beat};
+    StuckWatch watch(1, kNsPerS / 5);
+    const TimeNs end = monotonic_now_ns();  // the run "should have ended" now
+    while (true) {
+      const TimeNs now = monotonic_now_ns();
+      if (const auto stuck = watch.poll(view, {}, now, end)) {
+        exit_leaving_stuck_threads(stuck->worker == 0 && stuck->what.find("'spin'") != std::string::npos ? 42 : 1);
+      }
+      if (now - end > 10 * kNsPerS) exit_leaving_stuck_threads(2);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  int status = 0;
+  for (int i = 0; i < 1000 && ::waitpid(child, &status, WNOHANG) == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (::waitpid(child, &status, WNOHANG) == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+    FAIL() << "the watch did not end the process within 10 s";
+  }
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 42);
+  EXPECT_LT(monotonic_now_ns() - started, 5 * kNsPerS);  // grace 0.2 s, generous for a loaded machine
 }
 
 }  // namespace
