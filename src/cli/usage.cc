@@ -27,7 +27,8 @@ Options (as wrk):                                             [default]
   -t, --threads N      threads; never more than connections   [2]
   -H, --header "K: V"  add a request header (repeatable); pacer frames
                        the body itself, so Transfer-Encoding, or a
-                       Content-Length other than the body's, is refused
+                       Content-Length other than the body's, is refused;
+                       so are two Host headers
       --latency        print the latency distribution
       --timeout T      a response not complete T after the    [2s]
                        request was sent counts as a timeout; a
