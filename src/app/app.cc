@@ -36,6 +36,7 @@
 #include "net/self_signed.h"
 #include "script/script_host.h"
 #include "server/server.h"
+#include "stats/name_table.h"
 #include "web/live_view.h"
 
 namespace pacer::app {
@@ -53,7 +54,9 @@ ExitCode exit_code_for(const Error& error) {
 }
 
 ExitCode fail(const Error& error) {
-  std::fprintf(stderr, "pacer: %s\n", error.message.c_str());
+  // A message may quote a target, -m, a server's or a script's text: never a raw
+  // control character (an ESC, a CR, a NUL that would cut it short).
+  std::fprintf(stderr, "pacer: %s\n", stats::printable_name(error.message).c_str());
   return exit_code_for(error);
 }
 
@@ -64,11 +67,11 @@ Status write_report_outputs(const Config& config, const report::RunReport& resul
   if (!config.output_path.empty()) {
     const std::string body = config.json_format ? json_report()
                                                 : report::render_header(result) + report::render_text(result);
-    if (Status written = write_file_atomically(config.output_path, body); !written) return written;
+    if (Status written = write_output_file("-o", config.output_path, body); !written) return written;
   }
   if (!config.hgrm_path.empty()) {
     const std::string hgrm = report::render_hgrm(result.latency, 1e6);  // ns -> ms, as wrk2 prints
-    if (Status written = write_file_atomically(config.hgrm_path, hgrm); !written) return written;
+    if (Status written = write_output_file("--hdr", config.hgrm_path, hgrm); !written) return written;
   }
   if (config.html_path.empty() && config.csv_prefix.empty()) return Ok{};
   return html::write_report_files(json_report(), config.html_path, config.csv_prefix);
@@ -108,7 +111,9 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   std::FILE* series = series_on_stdout ? stdout : nullptr;
   if (!config.timeseries_path.empty() && !series_on_stdout) {
     series_file.reset(std::fopen(config.timeseries_path.c_str(), "w"));
-    if (!series_file) return fail(runtime_error("cannot write '" + config.timeseries_path + "': " + std::strerror(errno)));
+    if (!series_file) {
+      return fail(runtime_error("--timeseries: cannot write '" + config.timeseries_path + "': " + std::strerror(errno)));
+    }
     series = series_file.get();
   }
   // The live view only where the text report will be read: stdout, a terminal.
@@ -156,6 +161,10 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   }
   std::fflush(report_out);
   if (Status written = write_report_outputs(config, *result, json_report); !written) return fail(written.error());
+  if (const int err = live.series_write_errno(); err != 0 || (series_file && std::fclose(series_file.release()) != 0)) {
+    const std::string where = series_on_stdout ? "stdout" : "'" + config.timeseries_path + "'";
+    return fail(runtime_error("--timeseries: cannot write " + where + ": " + std::strerror(err != 0 ? err : errno)));
+  }
   if (script) {
     // done() prints after the report; os.exit(n) in it decides the exit code.
     auto done = script->done(*result);
@@ -165,7 +174,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   }
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
   if (!result->gave_up.empty()) {
-    std::fprintf(stderr, "pacer: gave up: %s\n", result->gave_up.c_str());
+    std::fprintf(stderr, "pacer: gave up: %s\n", stats::printable_name(result->gave_up).c_str());
     return ExitCode::kRunFailed;
   }
   if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;
@@ -232,7 +241,7 @@ ExitCode run_merge(const cli::MergeOptions& options) {
   std::vector<report::RunReport> shards;
   shards.reserve(options.paths.size());
   for (const std::string& path : options.paths) {
-    auto shard = report::read_json_report_file(path);
+    auto shard = report::read_json_report_file(path, options.max_report_bytes);
     if (!shard) return fail(shard.error());
     shards.push_back(std::move(*shard));
   }
@@ -250,7 +259,7 @@ ExitCode run_merge(const cli::MergeOptions& options) {
   std::fflush(stdout);
   if (!options.output_path.empty()) {
     const std::string body = options.json_format ? report::render_json(*merged) : text;
-    if (Status written = write_file_atomically(options.output_path, body); !written) return fail(written.error());
+    if (Status written = write_output_file("-o", options.output_path, body); !written) return fail(written.error());
   }
   return report::no_request_succeeded(*merged) ? ExitCode::kRunFailed : ExitCode::kOk;
 }

@@ -1,5 +1,7 @@
 #include "app/live_output.h"
 
+#include <cerrno>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -98,8 +100,12 @@ void LiveOutput::emit_interval() {
     line = report::render_interval_ndjson(interval, config_.timeseries_histogram, config_.shard_index,
                                           config_.shard_count);
     if (series_ != nullptr) {
-      std::fputs(line.c_str(), series_);
-      std::fflush(series_);
+      // The first failed write (ENOSPC on a full disk, /dev/full) is kept for the
+      // end of the run: the run goes on, and its exit code says the file is incomplete.
+      errno = 0;
+      if ((std::fputs(line.c_str(), series_) == EOF || std::fflush(series_) != 0) && series_errno_ == 0) {
+        series_errno_ = errno != 0 ? errno : EIO;
+      }
     }
     if (listener_) listener_(interval, line);
   }

@@ -51,6 +51,9 @@ class LiveOutput {
   // --csv; nullopt otherwise. Call after finish().
   std::optional<std::vector<std::string>> take_series() { return std::move(kept_series_); }
 
+  // The errno of the first --timeseries line that could not be written (0: none).
+  int series_write_errno() const { return series_errno_; }
+
  private:
   void on_engine_interval(const report::IntervalReport& interval);
   void emit_interval();
@@ -70,6 +73,7 @@ class LiveOutput {
   std::unique_ptr<ui::LiveScreen> screen_;
   TimeNs last_draw_ns_ = 0;
   std::optional<std::vector<std::string>> kept_series_;
+  int series_errno_ = 0;
 };
 
 // The live view's short description of the load model ("closed loop", "open, constant 1000/s").

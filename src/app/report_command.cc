@@ -6,8 +6,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,33 +17,33 @@
 #include "report/json.h"
 #include "report/json_reader.h"
 #include "report/merge.h"
+#include "stats/name_table.h"
 
 namespace pacer::app {
 namespace {
 
 ExitCode fail(const Error& error) {
-  std::fprintf(stderr, "pacer report: %s\n", error.message.c_str());
+  std::fprintf(stderr, "pacer report: %s\n", stats::printable_name(error.message).c_str());
   return error.kind == ErrorKind::kRuntime ? ExitCode::kRunFailed : ExitCode::kBadArguments;
 }
 
-// A file's text, checked to be a pacer report (read back whole, as pacer merge does).
-Result<std::string> read_report_text(const std::string& path, report::RunReport* parsed) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return bad_input(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto report = report::read_json_report(text.str(), path);
+// A file's text, checked to be a pacer report by the reader pacer merge uses
+// (report/json_reader.h: the same size cap, the same histogram checks).
+Result<std::string> read_report_text(const std::string& path, std::uint64_t max_bytes, report::RunReport* parsed) {
+  auto text = report::read_report_file_text(path, max_bytes);
+  if (!text) return text.error();
+  auto report = report::read_json_report(*text, path);
   if (!report) return report.error();
   if (parsed != nullptr) *parsed = std::move(*report);
-  return text.str();
+  return text;
 }
 
 // The JSON report of the run the files hold: one file's own text, or the merge's.
 Result<std::string> run_json(const cli::ReportOptions& options) {
-  if (options.paths.size() == 1) return read_report_text(options.paths[0], nullptr);
+  if (options.paths.size() == 1) return read_report_text(options.paths[0], options.max_report_bytes, nullptr);
   std::vector<report::RunReport> shards(options.paths.size());
   for (std::size_t i = 0; i < options.paths.size(); ++i) {
-    auto text = read_report_text(options.paths[i], &shards[i]);
+    auto text = read_report_text(options.paths[i], options.max_report_bytes, &shards[i]);
     if (!text) return text.error();
   }
   report::MergeRules rules;
@@ -58,9 +56,9 @@ Result<std::string> run_json(const cli::ReportOptions& options) {
 }
 
 ExitCode compare(const cli::ReportOptions& options) {
-  auto base = read_report_text(options.paths[0], nullptr);
+  auto base = read_report_text(options.paths[0], options.max_report_bytes, nullptr);
   if (!base) return fail(base.error());
-  auto cand = read_report_text(options.paths[1], nullptr);
+  auto cand = read_report_text(options.paths[1], options.max_report_bytes, nullptr);
   if (!cand) return fail(cand.error());
   auto changes = html::compare_reports(*base, *cand);
   if (!changes) return fail(changes.error());
@@ -77,7 +75,7 @@ ExitCode compare(const cli::ReportOptions& options) {
     const std::string data =
         html::render_compare_json(*base, *cand, *changes, results, options.paths[0], options.paths[1]);
     const std::string page = html::render_page("pacer: " + options.paths[0] + " vs " + options.paths[1], data);
-    if (Status written = write_file_atomically(options.output_path, page); !written) return fail(written.error());
+    if (Status written = write_output_file("-o", options.output_path, page); !written) return fail(written.error());
   }
   std::string broken;
   for (const html::BoundResult& r : results) {

@@ -58,9 +58,10 @@ enum RunOption : int {
   kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
   kHtml, kCsv,
   kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
+  kLuaMemory,                                 // -s and --scenario (cli/scenario_options.h)
 };
 
-constexpr std::array<OptionSpec, 62> kRunOptions{{
+constexpr std::array<OptionSpec, 63> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -124,6 +125,7 @@ constexpr std::array<OptionSpec, 62> kRunOptions{{
     {kUsers, 'u', "users", true},
     {kSpawnRate, '\0', "spawn-rate", true},
     {kMaxUsers, '\0', "max-users", true},
+    {kLuaMemory, '\0', "lua-memory", true},
 }};
 
 // The run options, the wire options (cli/wire_options.h) and the Prometheus
@@ -385,6 +387,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       draft.scenario.users = option.flag;
       return store(parse_positive_int(option, "users"), config.users);
     case kSpawnRate: draft.scenario.spawn_rate = option.flag; return apply_spawn_rate(option, config);
+    case kLuaMemory: return apply_lua_memory(option, config);
     case kMaxUsers:
       draft.scenario.max_users = option.flag;
       return store(parse_positive_int(option, "max users"), config.max_users);

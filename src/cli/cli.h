@@ -26,6 +26,11 @@ enum class Command {
 };
 
 // `pacer merge`: which JSON reports to combine and how to print the result.
+// The largest report file `pacer report` and `pacer merge` read
+// (--max-report-size): a report is read whole and parsed into a document about
+// six times its size, so the cap bounds their memory (about 1.5 GiB at 256 MiB).
+constexpr std::uint64_t kDefaultMaxReportBytes = 256ULL * 1024 * 1024;
+
 struct MergeOptions {
   std::vector<std::string> paths;  // at least one, in command-line order
   bool json_format = false;        // --format json (default text)
@@ -34,6 +39,7 @@ struct MergeOptions {
   bool allow_missing = false;      // --allow-missing: merge a set that lacks shards
   TimeNs start_tolerance_ns = kNsPerS;  // --start-tolerance: flag shards that started further apart
   bool print_latency = false;      // --latency: the text report's distribution
+  std::uint64_t max_report_bytes = kDefaultMaxReportBytes;  // --max-report-size: per input file
 };
 
 // `pacer cert`: where to write cert.pem and key.pem, and for which names.
@@ -53,6 +59,7 @@ struct ReportOptions {
   bool force = false;                   // as pacer merge's
   bool allow_missing = false;
   TimeNs start_tolerance_ns = kNsPerS;
+  std::uint64_t max_report_bytes = kDefaultMaxReportBytes;  // --max-report-size: per input file
 };
 
 struct Invocation {

@@ -12,9 +12,10 @@
 namespace pacer::cli {
 namespace {
 
-enum MergeOption : int { kFormat, kOutput, kForce, kAllowMissing, kStartTolerance, kLatency, kHelp };
+enum MergeOption : int { kFormat, kOutput, kForce, kAllowMissing, kStartTolerance, kLatency, kMaxReportSize, kHelp };
 
-constexpr std::array<OptionSpec, 7> kMergeOptions{{
+constexpr std::array<OptionSpec, 8> kMergeOptions{{
+    {kMaxReportSize, '\0', "max-report-size", true},
     {kFormat, '\0', "format", true},
     {kOutput, 'o', "output", true},
     {kForce, '\0', "force", false},
@@ -44,11 +45,20 @@ Status apply_merge_option(const ScannedOption& option, MergeOptions& merge) {
       return Ok{};
     }
     case kLatency: merge.print_latency = true; return Ok{};
+    case kMaxReportSize: return parse_max_report_size(option, merge.max_report_bytes);
     default: return Ok{};
   }
 }
 
 }  // namespace
+
+Status parse_max_report_size(const ScannedOption& option, std::uint64_t& max_bytes) {
+  auto size = parse_byte_size(option.value, option.flag);
+  if (!size) return size.error();
+  if (*size == 0) return bad_argument(fmt::format("{}: the cap must be at least 1 byte", option.flag));
+  max_bytes = *size;
+  return Ok{};
+}
 
 Result<Invocation> parse_merge(std::span<const std::string> args) {
   const ScanResult scan = scan_options(args, kMergeOptions, "pacer merge --help");

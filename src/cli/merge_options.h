@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/cli.h"
+#include "cli/option_scan.h"
 #include "core/expected.h"
 
 namespace pacer::cli {
@@ -14,5 +15,8 @@ namespace pacer::cli {
 // not opened here (the app reads them and names any it cannot); -o is checked
 // to be writable.
 Result<Invocation> parse_merge(std::span<const std::string> args);
+
+// --max-report-size SIZE (pacer merge and pacer report): at least 1 byte.
+Status parse_max_report_size(const ScannedOption& option, std::uint64_t& max_bytes);
 
 }  // namespace pacer::cli

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/merge_options.h"
 #include "cli/option_scan.h"
 #include "cli/units.h"
 #include "core/atomic_file.h"
@@ -14,9 +15,12 @@
 namespace pacer::cli {
 namespace {
 
-enum ReportOption : int { kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kHelp };
+enum ReportOption : int {
+  kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kMaxReportSize, kHelp
+};
 
-constexpr std::array<OptionSpec, 8> kReportOptions{{
+constexpr std::array<OptionSpec, 9> kReportOptions{{
+    {kMaxReportSize, '\0', "max-report-size", true},
     {kOutput, 'o', "output", true},
     {kCsv, '\0', "csv", true},
     {kCompare, '\0', "compare", false},
@@ -47,6 +51,7 @@ Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
       report.max_regression = option.value;
       return Ok{};
     }
+    case kMaxReportSize: return parse_max_report_size(option, report.max_report_bytes);
     case kForce: report.force = true; return Ok{};
     case kAllowMissing: report.allow_missing = true; return Ok{};
     case kStartTolerance: {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/load_options.h"
+#include "cli/units.h"
 
 namespace pacer::cli {
 
@@ -19,6 +20,17 @@ Status apply_spawn_rate(const ScannedOption& option, Config& config) {
   auto rate = parse_rate(option.value, option.flag, false);
   if (!rate) return rate.error();
   config.spawn_rate_per_s = *rate;
+  return Ok{};
+}
+
+Status apply_lua_memory(const ScannedOption& option, Config& config) {
+  auto size = parse_byte_size(option.value, option.flag);
+  if (!size) return size.error();
+  constexpr std::uint64_t kMinBytes = std::uint64_t{1} << 20;  // LuaJIT's libraries alone take about 100 KiB
+  if (*size < kMinBytes) {
+    return bad_argument(fmt::format("{}: at least 1M (the Lua libraries need some), got {}", option.flag, option.value));
+  }
+  config.lua_memory_bytes = *size;
   return Ok{};
 }
 

@@ -21,6 +21,8 @@ struct ScenarioFlags {
 
 Status apply_scenario_path(const ScannedOption& option, Config& config);
 Status apply_spawn_rate(const ScannedOption& option, Config& config);
+// --lua-memory SIZE: the cap of each Lua state (-s and --scenario), at least 1 MiB.
+Status apply_lua_memory(const ScannedOption& option, Config& config);
 // After every option: the checks between them, then the connections a
 // scenario needs (one per user: -u, default -c; open model: --max-users).
 Status finish_scenario_options(Config& config, const ScenarioFlags& flags);

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "proto/uri_reference.h"
+
 namespace pacer::cli {
 namespace {
 
@@ -241,6 +243,10 @@ std::optional<std::uint16_t> parse_port_number(std::string_view text) {
 }
 
 Result<Target> parse_url(std::string_view text) {
+  if (text.size() > proto::kMaxUrlBytes) {
+    return bad_argument(fmt::format("URL '{}...' is {} bytes, more than the URL cap ({} bytes)",
+                                    text.substr(0, 64), text.size(), proto::kMaxUrlBytes));
+  }
   const std::size_t scheme_end = text.find("://");
   if (scheme_end == std::string_view::npos || scheme_end == 0) {
     return bad_argument(

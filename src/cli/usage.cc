@@ -27,7 +27,8 @@ Options (as wrk):                                             [default]
   -t, --threads N      threads; never more than connections   [2]
   -H, --header "K: V"  add a request header (repeatable); pacer frames
                        the body itself, so Transfer-Encoding, or a
-                       Content-Length other than the body's, is refused
+                       Content-Length other than the body's, is refused;
+                       so are two Host headers
       --latency        print the latency distribution
       --timeout T      a response not complete T after the    [2s]
                        request was sent counts as a timeout; a
@@ -135,6 +136,10 @@ Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
                        most header bytes given to response()  [64k]
       --max-capture-body SIZE
                        most body bytes given to response()    [8M]
+      --lua-memory SIZE
+                       most memory one Lua state (a -s script's or a
+                       scenario's, one per thread) may hold; past it
+                       a Lua error "not enough memory"        [256M]
 
 Scenarios (virtual users in Lua; see docs/scenarios.md):
       --scenario FILE  run FILE's user definition: each user a coroutine
@@ -302,6 +307,10 @@ Options:                                                      [default]
                        more than T: their combined rate is not the
                        test's
       --latency        print the latency distribution (text)
+      --max-report-size SIZE
+                       refuse an input file larger than SIZE    [256M]
+                       (a report is parsed whole: memory is about
+                       six times its size)
   -h, --help           print this help and exit
 
 Exit codes: 0 ok, 1 no request succeeded, 2 bad arguments, a file that
@@ -350,7 +359,7 @@ Options:                                                      [default]
                        figures: requests rps errors error_rate p50 p90
                        p99 p99.9 max mean (latency and errors: higher
                        is worse; requests and rps: lower is worse)
-      --force, --allow-missing, --start-tolerance T
+      --force, --allow-missing, --start-tolerance T, --max-report-size SIZE
                        as pacer merge, for the shards of one run
   -h, --help           print this help and exit
 

@@ -52,6 +52,26 @@ bool is_standard_output(const struct stat& st) {
   return false;
 }
 
+// Whether an existing regular file may not be written: no write permission for
+// us, or none for anyone (0444: root may write it, but its owner said not to).
+// Such a file is never replaced, as a shell's `>` would not replace it either.
+bool is_read_only(const std::string& path, const struct stat& st) {
+  return (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path.c_str(), W_OK) != 0;
+}
+
+// The path with its directory's links, '.' and '..' resolved (the directory
+// exists), so that x, ./x, a/../x and a link to the directory all give one name.
+std::string canonical_new_path(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  char dir[PATH_MAX];
+  if (base.empty() || base == "." || base == ".." || ::realpath(directory_of(path).c_str(), dir) == nullptr) {
+    return path;  // check_writable_path names what is wrong with it
+  }
+  const std::string d(dir);
+  return (d == "/" ? d : d + "/") + base;
+}
+
 // A device, a FIFO, or the file stdout goes to: written where it is, after
 // what is there, as a shell's `>>` would (no rename, no fsync, which devices
 // refuse).
@@ -99,7 +119,7 @@ Result<std::string> resolve_output_path(const std::string& path) {
   // None yet: path's own links are followed; a dangling one names the file to create.
   std::string current = path;
   for (int hops = 0; hops < kMaxLinkHops; ++hops) {
-    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;  // absent, or not a link
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return canonical_new_path(current);
     char target[PATH_MAX];
     const ssize_t n = ::readlink(current.c_str(), target, sizeof target - 1);
     if (n < 0) return write_error(path, errno);
@@ -115,9 +135,16 @@ Status write_file_atomically(const std::string& path, std::string_view content) 
   if (!exists && errno != ENOENT) return write_error(path, errno);
   if (exists && S_ISDIR(st.st_mode)) return write_error(path, EISDIR);
   if (exists && (!S_ISREG(st.st_mode) || is_standard_output(st))) return write_in_place(path, content);
+  if (exists && is_read_only(path, st)) return write_error(path, EACCES);
   auto target = resolve_output_path(path);
   if (!target) return target.error();
   return write_by_rename(path, *target, content, exists ? &st : nullptr);
+}
+
+Status write_output_file(std::string_view flag, const std::string& path, std::string_view content) {
+  Status written = write_file_atomically(path, content);
+  if (!written) return runtime_error(std::string(flag) + ": " + written.error().message);
+  return Ok{};
 }
 
 Status check_writable_path(const std::string& path, std::string_view flag) {
@@ -131,6 +158,10 @@ Status check_writable_path(const std::string& path, std::string_view flag) {
   if (exists && !S_ISREG(st.st_mode)) {  // a device or FIFO, written in place
     if (::access(path.c_str(), W_OK) != 0) return bad_argument(prefix + std::strerror(errno));
     return Ok{};
+  }
+  if (exists && is_read_only(path, st)) {
+    return bad_argument(prefix + "the file is read-only (pacer never replaces a file it may not write; make it "
+                                 "writable or name another)");
   }
   auto target = resolve_output_path(path);
   if (!target) return bad_argument(std::string(flag) + ": " + target.error().message);

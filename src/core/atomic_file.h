@@ -20,10 +20,14 @@ namespace pacer {
 
 // Errors (kRuntime) name the path as given and the system's reason.
 Status write_file_atomically(const std::string& path, std::string_view content);
+// The same, for the file an option names: the error starts with the option
+// ("--html: cannot write 'r.html': No space left on device").
+Status write_output_file(std::string_view flag, const std::string& path, std::string_view content);
 
 // The file a write to path reaches: an existing regular file's real path; a
 // device or FIFO, path itself (written in place, so even /proc's links such as
-// /dev/stdout work); no file yet, path with its own symbolic links followed (a
+// /dev/stdout work); no file yet, path with its own symbolic links followed and
+// its directory made canonical (x, ./x and d/../x give one name; a
 // dangling link gives the file it would create). Error (kRuntime): a link loop.
 Result<std::string> resolve_output_path(const std::string& path);
 

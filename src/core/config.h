@@ -64,6 +64,7 @@ inline constexpr std::uint64_t kDefaultMaxRequestBodyBytes = std::uint64_t{64} <
 inline constexpr std::uint64_t kDefaultMaxCaptureHeaders = 100;
 inline constexpr std::uint64_t kDefaultMaxCaptureHeaderBytes = std::uint64_t{64} << 10;  // 64 KiB
 inline constexpr std::uint64_t kDefaultMaxCaptureBodyBytes = std::uint64_t{8} << 20;     // 8 MiB
+inline constexpr std::uint64_t kDefaultLuaMemoryBytes = std::uint64_t{256} << 20;        // 256 MiB per Lua state
 
 // Targets (--targets FILE): one request of the run's set, as the file gave it,
 // its URL already resolved against the command line's (same origin).
@@ -152,6 +153,7 @@ struct Config {
   std::uint64_t max_capture_headers = kDefaultMaxCaptureHeaders;          // --max-capture-headers
   std::uint64_t max_capture_header_bytes = kDefaultMaxCaptureHeaderBytes; // --max-capture-header-bytes
   std::uint64_t max_capture_body_bytes = kDefaultMaxCaptureBodyBytes;     // --max-capture-body
+  std::uint64_t lua_memory_bytes = kDefaultLuaMemoryBytes;                // --lua-memory: per Lua state
 
   // Protocol. Each connection carries up to `streams` (HTTP/2) or `pipeline`
   // (HTTP/1.1) requests at once; -c stays the number of connections.

@@ -20,7 +20,7 @@ std::string page_title(std::string_view report_json) {
 
 Status write_report_files(std::string_view report_json, const std::string& html_path, const std::string& csv_prefix) {
   if (!html_path.empty()) {
-    if (Status written = write_file_atomically(html_path, render_page(page_title(report_json), report_json)); !written) {
+    if (Status written = write_output_file("--html", html_path, render_page(page_title(report_json), report_json)); !written) {
       return written;
     }
   }
@@ -33,7 +33,7 @@ Status write_report_files(std::string_view report_json, const std::string& html_
       {report::csv_failures_path(csv_prefix), &csv->failures},
   };
   for (const auto& [path, body] : files) {
-    if (Status written = write_file_atomically(path, *body); !written) return written;
+    if (Status written = write_output_file("--csv", path, *body); !written) return written;
   }
   return Ok{};
 }

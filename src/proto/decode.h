@@ -78,6 +78,9 @@ class BodyDecoder {
   // Why feed() or finish() failed (a static string).
   const char* reason() const { return reason_; }
   bool failed() const { return failed_; }
+  // The body decoded to more than kMaxDecodedBytes (checked as it decodes, so an
+  // endless compressed stream is caught at the cap, not at an end it never reaches).
+  bool past_cap() const { return decoded_ > kMaxDecodedBytes; }
   // Blocks brotli's allocator took from malloc so far (flat once warmed up; for tests).
   std::uint64_t brotli_fresh_blocks() const;
 

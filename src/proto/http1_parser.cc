@@ -89,7 +89,7 @@ int ResponseParser::on_value_complete(llhttp_t* parser) {
 
 int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
-  if (self->inspect_ != nullptr) self->inspect_->body(at, length);
+  if (self->inspect_ != nullptr && !self->inspect_->body(at, length)) return self->end_undecodable(parser);
   if (self->capture_ == nullptr) return 0;
   return self->capture_bytes(self->capture_->body, self->capture_->max_body_bytes, at, length);
 }
@@ -193,6 +193,17 @@ int ResponseParser::on_message_complete(llhttp_t* parser) {
   // llhttp stops after every response, so that feed() knows where each one ended
   // (llhttp_get_error_pos) and the next starts (the known head, the status and
   // head-size checks).
+  return HPE_PAUSED;
+}
+
+// --compressed: the body decoded past the decoded-size cap. The response ends here, complete for the session, whose
+// end_body() makes it a decode error; the connection ends with it, since the
+// rest of the body is never read (an endless compressed stream has no end to wait for).
+int ResponseParser::end_undecodable(llhttp_t* parser) {
+  in_message_ = false;
+  learn_ = false;
+  closed_ = true;
+  complete(llhttp_get_status_code(parser), false);
   return HPE_PAUSED;
 }
 

@@ -133,6 +133,7 @@ class ResponseParser {
  private:
   static int on_message_begin(llhttp_t* parser);
   static int on_headers_complete(llhttp_t* parser);
+  int end_undecodable(llhttp_t* parser);
   static int on_message_complete(llhttp_t* parser);
   static int on_header_field(llhttp_t* parser, const char* at, std::size_t length);
   static int on_header_value(llhttp_t* parser, const char* at, std::size_t length);

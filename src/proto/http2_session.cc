@@ -328,7 +328,15 @@ int Http2Session::on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t str
     self.inspect_[t]->head_done();
     self.body_started_[t] = true;
   }
-  self.inspect_[t]->body(reinterpret_cast<const char*>(data), len);
+  if (!self.inspect_[t]->body(reinterpret_cast<const char*>(data), len)) {
+    // Past the decoded-size cap: a decode error now, not at the
+    // stream's end, which an endless compressed stream never reaches. The stream is
+    // reset; the connection carries on.
+    self.stream_of_[t] = 0;  // what the stream does next is ignored
+    self.failure_detail_ = self.inspect_[t]->decode_reason();
+    self.events_->on_request_failed(t, RequestFailure::kDecode);
+    nghttp2_submit_rst_stream(self.session_.get(), NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL);
+  }
   return 0;
 }
 

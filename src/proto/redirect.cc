@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "proto/uri_reference.h"
+
 namespace pacer::proto {
 
 namespace {
@@ -135,29 +137,24 @@ bool Redirector::resolve(std::string_view location, std::string_view current_tar
   location = location.substr(0, location.find('#'));
   out.clear();
   if (location.empty()) return reject("empty Location");
-  const std::size_t scheme_end = location.find("://");
-  const std::size_t first_special = location.find_first_of("/?");
-  if (location.substr(0, 2) == "//" || (scheme_end != std::string_view::npos && scheme_end < first_special)) {
-    const std::string_view scheme = location.substr(0, 2) == "//" ? std::string_view(scheme_) : location.substr(0, scheme_end);
-    const std::string_view rest = location.substr(location.substr(0, 2) == "//" ? 2 : scheme_end + 3);
-    const std::size_t path_start = rest.find_first_of("/?");
-    const std::string_view authority = rest.substr(0, path_start);
-    if (!same_origin(scheme, authority)) return reject("to another origin", location);
-    const std::string_view path = path_start == std::string_view::npos ? std::string_view() : rest.substr(path_start);
-    if (path.empty() || path.front() == '?') out += '/';
-    out += path;
-  } else if (location.front() == '/') {
-    out += location;
-  } else {
-    // Relative: against the current target's path (its query dropped).
-    const std::string_view path = current_target.substr(0, current_target.find('?'));
-    if (location.front() == '?') {
-      out += path;
-    } else {
-      out += path.substr(0, path.rfind('/') + 1);
-    }
-    out += location;
+  // RFC 3986 section 5 against the current target, at this origin. A reference
+  // with a scheme (javascript:, mailto:, http:g without an authority) or an
+  // authority names an origin of its own, which must be this one.
+  const UriParts ref = split_uri(location);
+  if (ref.has_scheme || ref.has_authority) {
+    const std::string_view scheme = ref.has_scheme ? ref.scheme : std::string_view(scheme_);
+    if (!ref.has_authority || !same_origin(scheme, ref.authority)) return reject("to another origin", location);
   }
+  UriParts base = split_uri(current_target);
+  base.scheme = scheme_;
+  base.has_scheme = true;
+  base.authority = {};
+  base.has_authority = true;
+  // An absolute reference already checked: its path and query, at the base's (this) origin.
+  const UriParts target{{}, {}, ref.path, ref.query, {}, false, true, ref.has_query, false};
+  resolve_reference(base, ref.has_scheme || ref.has_authority ? target : ref, out);
+  out.erase(0, scheme_.size() + 3);  // "scheme://": the origin-form target stays, in place
+  if (out.empty() || out.front() == '?') out.insert(0, 1, '/');
   for (const char c : out) {
     if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return reject("Location is not a usable URL", location);
   }

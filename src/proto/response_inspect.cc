@@ -94,8 +94,10 @@ void ResponseInspect::head_done() {
   decoder_.begin(encoding_);
 }
 
-void ResponseInspect::body(const char* at, std::size_t len) {
-  if (decode_) decoder_.feed(at, len);
+bool ResponseInspect::body(const char* at, std::size_t len) {
+  if (!decode_) return true;
+  decoder_.feed(at, len);
+  return !decoder_.past_cap();
 }
 
 bool ResponseInspect::reads(int status) const { return decode_ || (want_location_ && is_followed_redirect(status)); }

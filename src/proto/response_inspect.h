@@ -37,8 +37,12 @@ class ResponseInspect {
   void head_done();
   // A whole header field (HTTP/2: lower-case name).
   void field(std::string_view name, std::string_view value);
-  // Body bytes (after head_done). Decoding failures are remembered (decode_failed()).
-  void body(const char* at, std::size_t len);
+  // Body bytes (after head_done). Decoding failures are remembered (end_body()).
+  // False once the body has decoded past the decoded-size cap: the caller ends the
+  // response there as a decode error (end_body() is then false), without waiting
+  // for its end, which an endless compressed stream never reaches. (A body that is
+  // not its coding fails at its end, so its connection can carry on.)
+  bool body(const char* at, std::size_t len);
   // The response is complete: ends decoding. False if the body failed to decode.
   bool end_body();
 

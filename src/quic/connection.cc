@@ -49,8 +49,21 @@ ngtcp2_addr as_addr(net::Address& a) {
 
 }  // namespace
 
+// The connection whose ngtcp2_conn_read_pkt runs on this thread, set only for
+// the duration of that call: ngtcp2's decrypt callback carries no user data, and
+// a packet that decrypts is one that reached the connection (read_packet).
+thread_local Connection* t_reading = nullptr;
+
 // The ngtcp2 callbacks the application sees (user_data is the Connection).
 struct CallbackGlue {
+  static int decrypt(std::uint8_t* dest, const ngtcp2_crypto_aead* aead, const ngtcp2_crypto_aead_ctx* aead_ctx,
+                     const std::uint8_t* ciphertext, std::size_t ciphertext_len, const std::uint8_t* nonce,
+                     std::size_t nonce_len, const std::uint8_t* aad, std::size_t aad_len) {
+    const int rv = ngtcp2_crypto_decrypt_cb(dest, aead, aead_ctx, ciphertext, ciphertext_len, nonce, nonce_len, aad,
+                                            aad_len);
+    if (rv == 0 && t_reading != nullptr) ++t_reading->packets_decrypted_;
+    return rv;
+  }
   static int recv_stream_data(ngtcp2_conn*, std::uint32_t flags, std::int64_t id, std::uint64_t, const std::uint8_t* data,
                               std::size_t length, void* user, void*) {
     const int rv = self(user).handler_->on_stream_data(id, data, length, (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0);
@@ -79,7 +92,7 @@ ngtcp2_callbacks Connection::callbacks() {
   cb.client_initial = ngtcp2_crypto_client_initial_cb;
   cb.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb;
   cb.encrypt = ngtcp2_crypto_encrypt_cb;
-  cb.decrypt = ngtcp2_crypto_decrypt_cb;
+  cb.decrypt = CallbackGlue::decrypt;
   cb.hp_mask = ngtcp2_crypto_hp_mask_cb;
   cb.recv_retry = ngtcp2_crypto_recv_retry_cb;
   cb.update_key = ngtcp2_crypto_update_key_cb;
@@ -191,10 +204,15 @@ bool Connection::handshake_completed() const { return conn_ != nullptr && ngtcp2
 bool Connection::resumed() const { return session_ != nullptr && gnutls_session_is_resumed(session_) != 0; }
 
 bool Connection::read_packet(const std::uint8_t* data, std::size_t length, TimeNs now) {
+  last_accepted_ = false;
   if (conn_ == nullptr || ending_ != Ending::kNone) return false;
   ngtcp2_pkt_info pi{};
+  const std::uint64_t decrypted_before = packets_decrypted_;
+  t_reading = this;
   const int rv = ngtcp2_conn_read_pkt(conn_, ngtcp2_conn_get_path(conn_), &pi, data, length,
                                       static_cast<ngtcp2_tstamp>(now));
+  t_reading = nullptr;
+  last_accepted_ = packets_decrypted_ > decrypted_before;
   return rv == 0 || fail(rv);
 }
 

@@ -74,6 +74,9 @@ class Connection {
 
   // One received datagram. False once the connection has ended (ending(), reason()).
   bool read_packet(const std::uint8_t* data, std::size_t length, TimeNs now);
+  // Whether the last read_packet's datagram held a packet that decrypted (ngtcp2
+  // drops the others without telling: another connection ID, garbage, old keys).
+  bool last_datagram_accepted() const { return last_accepted_; }
   // Appends packets to `out` until it is full or nothing is left to send now.
   bool write_packets(net::PacketBatch& out, TimeNs now);
   // When handle_expiry is due (loss recovery, ACK delay, idle timeout); kNever: no timer.
@@ -111,6 +114,8 @@ class Connection {
   void describe_peer_close();
 
   ngtcp2_conn* conn_ = nullptr;
+  std::uint64_t packets_decrypted_ = 0;  // counted by the decrypt callback (connection.cc)
+  bool last_accepted_ = false;
   gnutls_session_t session_ = nullptr;
   ngtcp2_crypto_conn_ref ref_{};
   StreamHandler* handler_ = nullptr;

@@ -65,6 +65,7 @@ class Http3Session final : public DatagramSession, private StreamHandler {
   bool resumed() const override { return quic_.resumed(); }
   Ending ending() const override { return quic_.ending(); }
   bool closed_gracefully() const override { return quic_.closed_gracefully(); }
+  bool last_datagram_accepted() const override { return quic_.last_datagram_accepted(); }
   bool receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now,
                         proto::SessionEvents& events) override;
   bool fill_datagrams(TimeNs now) override;  // packets written by ngtcp2 on demand

@@ -77,6 +77,10 @@ class DatagramSession : public proto::Session {
   // One datagram received at `now`. False once the connection has ended.
   virtual bool receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now,
                                 proto::SessionEvents& events) = 0;
+  // Whether the last receive_datagram's datagram reached the connection (a
+  // packet in it decrypted), rather than being dropped by ngtcp2 (another
+  // connection ID, garbage, a stale key): only those are the run's bytes read.
+  virtual bool last_datagram_accepted() const = 0;
   // The packets to send now, into datagrams(); the caller sends what it can and
   // marks it with PacketBatch::sent. False if the connection ended.
   virtual bool fill_datagrams(TimeNs now) = 0;

@@ -1,5 +1,6 @@
 // JSON report -> CSV files; see the header. Quoting as RFC 4180 (a field with a
-// comma, quote or line break is quoted, quotes doubled).
+// comma, quote or line break is quoted, quotes doubled); a text cell that would
+// start a formula is neutralised as OWASP recommends (see field()).
 #include "report/csv.h"
 
 #include <algorithm>
@@ -19,9 +20,13 @@ constexpr const char* kErrorClasses[] = {"connect", "tls",     "read",         "
                                          "deadline", "backlog", "unsent", "stream_reset", "goaway", "status"};
 constexpr double kStatsPercentiles[] = {50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100};
 
+// A text cell. One that a spreadsheet would run as a formula (its first byte is
+// =, +, -, @, TAB or CR: OWASP's "CSV injection" list) gets a leading ' and
+// quotes, so "=HYPERLINK(...)" from a target's or a task's name stays text.
 std::string field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
+  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+  if (!formula && text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = formula ? "\"'" : "\"";
   for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/units.h"
+#include "stats/name_table.h"
 
 namespace pacer::report {
 
@@ -22,7 +23,8 @@ std::string latency_cell(const stats::Histogram& h, double percentile) {
 }
 
 // "  name", cut with "..." to fit the report's width.
-std::string name_line(const std::string& name) {
+std::string name_line(const std::string& raw_name) {
+  const std::string name = stats::printable_name(raw_name);  // a crafted report's names too (pacer report)
   constexpr std::size_t kRoom = kColumns - 2;
   if (name.size() <= kRoom) return "  " + name + "\n";
   std::size_t cut = kRoom - 3;

@@ -4,18 +4,22 @@
 // setup code, and nlohmann's own exceptions are caught in the same place.
 #include "report/json_reader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/byte_size.h"
+#include "core/read_fd.h"
+#include "core/unique_fd.h"
 #include "report/json.h"
 #include "stats/hdr_codec.h"
 
@@ -349,19 +353,23 @@ void read_scenario(const Field& root, RunReport& r) {
 }
 
 // The command line and the time series, both optional. Each
-// interval is kept as its JSON text; its histogram is decoded when merged.
+// interval is kept as its JSON text, its histogram checked (and decoded again when merged).
 void read_report_fields(const Field& root, RunReport& r) {
   if (root.has("command_line") && !root.at("command_line").is_null()) r.command_line = root.at("command_line").string();
   if (!root.has("timeseries")) return;
   const Field series = root.at("timeseries");
   if (!series.value().is_array()) series.fail("expected an array");
   std::vector<std::string> entries;
+  // Each interval's histogram is decoded here, by the reader every other
+  // histogram goes through, so a bad one (a zlib bomb, another layout) is refused
+  // by `pacer report` as by `pacer merge`.
+  stats::Histogram scratch = stats::Histogram::for_latency_ns();
   for (std::size_t i = 0; i < series.value().size(); ++i) {
     const Field entry(series.value()[i], fmt::format("timeseries[{}]", i));
     entry.at("start_s").number();
     entry.at("duration_s").number();
     entry.at("completed").count();
-    entry.at("histogram").string();
+    read_histogram(entry.at("histogram"), scratch);
     entries.push_back(entry.value().dump());
   }
   r.timeseries = std::move(entries);
@@ -419,13 +427,31 @@ Result<RunReport> read_json_report(std::string_view text, const std::string& sou
   }
 }
 
-Result<RunReport> read_json_report_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return bad_input(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return bad_input(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  return read_json_report(text.str(), path);
+Result<std::string> read_report_file_text(const std::string& path, std::uint64_t max_bytes) {
+  const auto cannot_read = [&](int err) { return bad_input(fmt::format("cannot read '{}': {}", path, std::strerror(err))); };
+  const auto too_large = [&](std::string_view size) {
+    return bad_input(fmt::format("'{}' is {}, more than the report size cap ({}; --max-report-size): not a "
+                                 "report pacer wrote, or raise the cap",
+                                 path, size, format_byte_size(max_bytes)));
+  };
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return cannot_read(errno);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return cannot_read(errno);
+  if (S_ISDIR(st.st_mode)) return cannot_read(EISDIR);
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    return too_large(fmt::format("{} bytes", st.st_size));
+  }
+  ReadToEnd text = read_to_end(fd.get(), max_bytes);
+  if (text.err != 0) return cannot_read(text.err);
+  if (text.past_cap) return too_large("larger than that");
+  return std::move(text.bytes);
+}
+
+Result<RunReport> read_json_report_file(const std::string& path, std::uint64_t max_bytes) {
+  auto text = read_report_file_text(path, max_bytes);
+  if (!text) return text.error();
+  return read_json_report(*text, path);
 }
 
 }  // namespace pacer::report

@@ -5,6 +5,7 @@
 // Pure apart from read_json_report_file's read; main thread, setup only.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,8 +20,13 @@ namespace pacer::report {
 // Never throws. "req_per_s" is optional (reports from before it existed).
 Result<RunReport> read_json_report(std::string_view text, const std::string& source_name);
 
-// Reads the file at path, then read_json_report(text, path); an unreadable file
-// is kBadInput naming it and the system's reason.
-Result<RunReport> read_json_report_file(const std::string& path);
+// The text of the report file at path, at most max_bytes: kBadInput naming the
+// file and the system's reason, or the cap (a regular file is measured before it is
+// read; a pipe or device once it has passed the cap).
+Result<std::string> read_report_file_text(const std::string& path, std::uint64_t max_bytes);
+
+// read_report_file_text, then read_json_report(text, path): the one reader of
+// report files, for `pacer report` and `pacer merge` alike.
+Result<RunReport> read_json_report_file(const std::string& path, std::uint64_t max_bytes);
 
 }  // namespace pacer::report

@@ -12,6 +12,7 @@
 #include "report/capacity.h"
 #include "report/endpoints.h"
 #include "report/units.h"
+#include "stats/name_table.h"
 
 namespace pacer::report {
 
@@ -314,10 +315,10 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (c.errors.tls > 0) {
     out += labelled("TLS errors:", fmt::format("{}{}", c.errors.tls, r.tls_first_error.empty()
                                                                           ? ""
-                                                                          : fmt::format(" (first: {})", r.tls_first_error)));
+                                                                          : fmt::format(" (first: {})", stats::printable_name(r.tls_first_error))));
   }
-  if (!r.first_error.empty()) out += labelled("First error:", r.first_error);
-  if (!r.gave_up.empty()) out += labelled("Gave up:", r.gave_up + "; partial results.");
+  if (!r.first_error.empty()) out += labelled("First error:", stats::printable_name(r.first_error));
+  if (!r.gave_up.empty()) out += labelled("Gave up:", stats::printable_name(r.gave_up) + "; partial results.");
   if (r.interrupted) out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
   if (no_request_succeeded(r)) {
     out += labelled("Failed:", "not one request succeeded (no response with a status below 400).");
@@ -329,7 +330,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
 std::string render_header(const RunReport& r) {
   const std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
                                              : fmt::format("{} requests", r.request_count.value_or(0));
-  std::string out = fmt::format("Running {} @ {}\n", what, r.url);
+  std::string out = fmt::format("Running {} @ {}\n", what, stats::printable_name(r.url));
   out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
   const ShardShare share = shard_share(r);
   if (share.is_part() || !r.shard_source.empty()) {

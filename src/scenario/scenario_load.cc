@@ -179,7 +179,7 @@ Result<ScenarioShape> load_scenario(lua_State* L, const Config& config, Users* u
 }
 
 Status check_scenario(const Config& config) {
-  script::LuaStatePtr state = script::new_lua_state();
+  script::LuaStatePtr state = script::new_lua_state(config.lua_memory_bytes);
   ScenarioRefs refs;
   auto shape = load_scenario(state.get(), config, nullptr, refs);
   if (!shape) return shape.error();

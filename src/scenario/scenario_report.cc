@@ -5,6 +5,7 @@
 
 #include "report/units.h"
 #include "stats/hdr_codec.h"
+#include "stats/name_table.h"
 
 namespace pacer::scenario {
 
@@ -12,8 +13,9 @@ namespace {
 
 constexpr std::size_t kNameColumns = 26;
 
-std::string cut(const std::string& name) {
-  return name.size() <= kNameColumns ? name : name.substr(0, kNameColumns - 3) + "...";
+std::string cut(const std::string& raw_name) {
+  const std::string name = stats::printable_name(raw_name);
+  return name.size() <= kNameColumns ? name : std::string(stats::cut_name(name, kNameColumns - 3)) + "...";
 }
 
 std::string t(std::int64_t ns) { return report::format_time_ns(static_cast<double>(ns)); }
@@ -56,8 +58,9 @@ std::string render_text(const ScenarioStats& s) {
   out += fmt::format("  Users: {} started\n", s.users_started);
   for (const Message& m : s.messages) {
     std::string line = fmt::format("  {} error{}: {}: {}", m.error_class == "check" ? "Check" : "Script",
-                                   m.count == 1 ? "" : fmt::format(" x{}", m.count), m.where, m.text);
-    if (line.size() > 200) line = line.substr(0, 197) + "...";
+                                   m.count == 1 ? "" : fmt::format(" x{}", m.count), stats::printable_name(m.where),
+                                   stats::printable_name(m.text));  // u:fail(body), error(): never raw bytes
+    if (line.size() > 200) line = std::string(stats::cut_name(line, 197)) + "...";
     out += line + "\n";
   }
   return out;

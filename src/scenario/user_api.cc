@@ -12,6 +12,8 @@
 
 #include <strings.h>
 
+#include "proto/header_rules.h"
+#include "proto/uri_reference.h"
 #include "scenario/scenario_load.h"
 #include "scenario/users.h"
 
@@ -65,7 +67,9 @@ std::string_view check_text(lua_State* L, int index, const char* what) {
   const char* text = lua_tolstring(L, index, &len);
   if (text == nullptr) luaL_error(L, "%s must be a string", what);
   const std::string_view view(text, len);
-  if (view.find_first_of("\r\n") != std::string_view::npos) luaL_error(L, "%s holds a line break", what);
+  if (!proto::is_header_value(view) || view.find('\t') != std::string_view::npos) {
+    luaL_error(L, "%s holds a control character (a line break, NUL, ...)", what);
+  }
   return view;
 }
 
@@ -111,6 +115,19 @@ bool request_has(lua_State* L, int table, const Config& config, std::string_view
   return std::any_of(config.headers.begin(), config.headers.end(), [name](const Header& h) { return same_name(h.name, name); });
 }
 
+// A Lua error (the task fails: a `script` error with this message) when the
+// header may not be sent. The message is on the Lua stack before the throw, so
+// no C++ object is left to unwind.
+void refuse_bad_header(lua_State* L, std::string_view name, std::string_view value,
+                       const proto::HeaderContext& context) {
+  {
+    const std::string problem = proto::header_problem(name, value, context);
+    if (problem.empty()) return;
+    lua_pushlstring(L, problem.data(), problem.size());
+  }
+  lua_error(L);
+}
+
 struct RequestArgs {
   std::string_view method = "GET";
   std::string_view path;
@@ -122,23 +139,39 @@ struct RequestArgs {
 
 // Builds the request into u.request, names it, and yields until its response.
 int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
+  if (a.path.size() > proto::kMaxUrlBytes) {
+    luaL_error(L, "the path is longer than the URL cap (%d bytes)", static_cast<int>(proto::kMaxUrlBytes));
+  }
   if (a.path.empty() || a.path.front() != '/') luaL_error(L, "the path must start with '/' (got '%s')", a.path.data());
   if (a.method.empty() || a.method.find(' ') != std::string_view::npos) luaL_error(L, "bad method");
   const Config& config = users.config();
   std::string& out = u.request;
   out.clear();
   out.append(a.method).append(" ").append(a.path).append(" HTTP/1.1\r\n");
+  proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
+  if (a.body != nullptr) context.body_bytes = a.body_len;
   if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(users.host_header()).append("\r\n");
   for (const Header& h : config.headers) {
     if (table_has(L, a.headers, h.name)) continue;
+    refuse_bad_header(L, h.name, h.value, context);  // -H's Content-Length against this call's body
     out.append(h.name).append(": ").append(h.value).append("\r\n");
   }
   if (a.headers != 0) {
+    int hosts = 0;
     lua_pushnil(L);
     while (lua_next(L, a.headers) != 0) {
       if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "header names must be strings");
-      const std::string_view name = check_text(L, -2, "a header name");
-      const std::string_view value = check_text(L, -1, "a header value");
+      if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) luaL_error(L, "header values must be strings");
+      std::size_t name_len = 0;
+      std::size_t value_len = 0;
+      const char* name_text = lua_tolstring(L, -2, &name_len);
+      const char* value_text = lua_tolstring(L, -1, &value_len);
+      const std::string_view name(name_text, name_len);
+      const std::string_view value(value_text, value_len);
+      refuse_bad_header(L, name, value, context);
+      if (same_name(name, "Host") && ++hosts == 2) {
+        luaL_error(L, "a second Host header: a server must answer 400 to two (RFC 9112 section 3.2); give one");
+      }
       out.append(name).append(": ").append(value).append("\r\n");
       lua_pop(L, 1);
     }
@@ -254,7 +287,10 @@ int api_script_error(lua_State* L) {
   User& u = running_user(L, users);
   std::size_t len = 0;
   const char* text = lua_tolstring(L, 2, &len);
-  users->script_error(u, text != nullptr ? std::string_view(text, len) : "error", luaL_optstring(L, 3, "task"));
+  const char* hook = luaL_optstring(L, 3, "task");
+  // "not enough memory" names the --lua-memory cap when the cap refused it.
+  const std::string message = script::describe_error(L, text != nullptr ? std::string_view(text, len) : "error");
+  users->script_error(u, message, hook);
   return 0;
 }
 

@@ -33,7 +33,7 @@ Users::~Users() = default;
 Status Users::prepare(Port& port) {
   port_ = &port;
   open_ = config_.is_open_model();
-  state_ = script::new_lua_state();
+  state_ = script::new_lua_state(config_.lua_memory_bytes);
   lua_State* L = state_.get();
   auto shape = load_scenario(L, config_, this, refs_);
   if (!shape) return shape.error();
@@ -43,7 +43,11 @@ Status Users::prepare(Port& port) {
   stats_.active = true;
   stats_.open_model = open_;
   stats_.user_limit = users_.size();
-  for (const std::string& name : shape->names) stats_.tasks.push_back(TaskRow{name});
+  for (const std::string& name : shape->names) {
+    stats_.tasks.push_back(TaskRow{name});
+    beat_labels_.push_back("the scenario's task '" + name + "'");
+  }
+  beat_labels_.push_back("the scenario's on_start, wait or on_stop");
   host_header_ = config_.target.host_header();
   name_scratch_.reserve(256);
   proto::ResponseCapture capture;
@@ -190,7 +194,14 @@ void Users::resume(int index) {
   }
   u.state = User::State::kIdle;  // until the yield says otherwise
   current_ = &u;
-  const int rc = lua_resume(co, nargs);
+  int rc = 0;
+  {
+    const bool in_task = u.in_task && u.task >= 0 && static_cast<std::size_t>(u.task) + 1 < beat_labels_.size();
+    const watchdog::InLua in_lua(beat_, beat_labels_.empty() ? "the scenario"
+                                        : beat_labels_[in_task ? static_cast<std::size_t>(u.task)
+                                                               : beat_labels_.size() - 1].c_str());
+    rc = lua_resume(co, nargs);
+  }
   current_ = nullptr;
   if (rc == LUA_YIELD) {
     after_yield(index);

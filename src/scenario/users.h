@@ -36,6 +36,7 @@
 #include "scenario/scenario_stats.h"
 #include "scenario/weighted_pick.h"
 #include "script/lua_state.h"
+#include "watchdog/lua_watch.h"
 #include "stats/name_table.h"
 
 namespace pacer::scenario {
@@ -141,6 +142,9 @@ class Users {
   }
   // Before prepare(): the run's name table (request names; --max-names caps them).
   void set_name_table(stats::NameTable* names) { names_ = names; }
+  // The worker's beat (watchdog/lua_watch.h; null: none): every resume marks it
+  // with the task it runs, so a task that never yields can be named and left behind.
+  void set_lua_beat(watchdog::LuaBeat* beat) { beat_ = beat; }
   // After the run: the name rows get their text from the table.
   void name_rows();
   // "METHOD path": the name of a request that was given none.
@@ -179,6 +183,8 @@ class Users {
   ScenarioRefs refs_;
   stats::NameTable* names_ = nullptr;
   std::string name_scratch_;      // default_name's key (capacity reused)
+  watchdog::LuaBeat* beat_ = nullptr;
+  std::vector<std::string> beat_labels_;  // per task "the scenario's task 'NAME'", then the hooks' label
   std::string host_header_;
   bool captures_ = false;
   bool open_ = false;

@@ -2,14 +2,66 @@
 #include "script/lua_state.h"
 
 #include <cstdlib>
+#include <cstring>
+
+#include "core/byte_size.h"
 
 namespace pacer::script {
 
-LuaStatePtr new_lua_state() {
-  LuaStatePtr L(luaL_newstate());
-  if (!L) std::abort();
+namespace {
+
+// The allocator's bookkeeping, one per state, owned by its LuaStatePtr.
+struct LuaMemory {
+  std::uint64_t in_use_bytes = 0;
+  std::uint64_t max_bytes = 0;
+  bool reached_cap = false;  // an allocation was refused since the last pop_error
+};
+
+// lua_Alloc (Lua 5.1 manual 3.7): free when new_bytes is 0; otherwise grow or
+// shrink, refusing (NULL: LuaJIT raises "not enough memory") a growth past the cap.
+void* capped_alloc(void* ud, void* block, std::size_t old_bytes, std::size_t new_bytes) {
+  auto& memory = *static_cast<LuaMemory*>(ud);
+  const std::size_t held = block != nullptr ? old_bytes : 0;  // old_bytes is a type tag when block is null
+  if (new_bytes == 0) {
+    std::free(block);
+    memory.in_use_bytes -= held;
+    return nullptr;
+  }
+  if (new_bytes > held && memory.in_use_bytes + (new_bytes - held) > memory.max_bytes) {
+    memory.reached_cap = true;
+    return nullptr;
+  }
+  void* grown = std::realloc(block, new_bytes);
+  if (grown != nullptr) memory.in_use_bytes = memory.in_use_bytes - held + new_bytes;
+  return grown;
+}
+
+LuaMemory* memory_of(lua_State* L) {
+  void* ud = nullptr;
+  return lua_getallocf(L, &ud) == &capped_alloc ? static_cast<LuaMemory*>(ud) : nullptr;
+}
+
+}  // namespace
+
+void LuaCloser::operator()(lua_State* L) const {
+  std::unique_ptr<LuaMemory> memory(memory_of(L));  // freed after the state that uses it
+  lua_close(L);
+}
+
+LuaStatePtr new_lua_state(std::uint64_t max_bytes) {
+  auto memory = std::make_unique<LuaMemory>();
+  memory->max_bytes = max_bytes;
+  lua_State* raw = lua_newstate(&capped_alloc, memory.get());
+  if (raw == nullptr) std::abort();
+  memory.release();  // owned by the state's LuaCloser from here
+  LuaStatePtr L(raw);
   luaL_openlibs(L.get());
   return L;
+}
+
+std::uint64_t lua_memory_in_use(lua_State* L) {
+  const LuaMemory* memory = memory_of(L);
+  return memory != nullptr ? memory->in_use_bytes : 0;
 }
 
 std::string pop_error(lua_State* L) {
@@ -20,7 +72,18 @@ std::string pop_error(lua_State* L) {
     message = std::string("(error object is a ") + luaL_typename(L, -1) + " value)";
   }
   lua_pop(L, 1);
-  return message;
+  return describe_error(L, message);
+}
+
+std::string describe_error(lua_State* L, std::string_view message) {
+  std::string text(message);
+  if (LuaMemory* memory = memory_of(L); memory != nullptr && memory->reached_cap) {
+    memory->reached_cap = false;
+    if (text == "not enough memory") {
+      text += ": the Lua memory cap (" + format_byte_size(memory->max_bytes) + ", --lua-memory) is reached";
+    }
+  }
+  return text;
 }
 
 Status protected_call(lua_State* L, int nargs, int nresults) {

@@ -7,25 +7,41 @@
 
 #include <lua.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
+#include "core/config.h"
 #include "core/expected.h"
 
 namespace pacer::script {
 
+// Closes the state, then frees its allocator's bookkeeping (lua_state.cc).
 struct LuaCloser {
-  void operator()(lua_State* L) const { lua_close(L); }
+  void operator()(lua_State* L) const;
 };
 using LuaStatePtr = std::unique_ptr<lua_State, LuaCloser>;
 
-// A new state with the standard libraries open. Aborts only if LuaJIT cannot
-// allocate its first page (out of memory before the run starts).
-LuaStatePtr new_lua_state();
+// A new state with the standard libraries open, whose allocator refuses to hold
+// more than max_bytes (--lua-memory: per state; a scenario's or a -s script's,
+// one per worker thread, one more on the main thread) (LuaJIT then raises "not enough memory", which pop_error
+// words as the cap). LuaJIT 2.1 with GC64 (Debian's x86_64 and arm64 builds)
+// takes a custom allocator for every GC object; only its machine code (at most
+// 512 KiB by default) lives outside it. Aborts only if LuaJIT cannot allocate
+// its first page (out of memory before the run starts).
+LuaStatePtr new_lua_state(std::uint64_t max_bytes = kDefaultLuaMemoryBytes);
 
 // The error message on top of the stack (or a description of a non-string
-// error value); pops it.
+// error value); pops it. A memory error of a state that reached its cap says so
+// ("not enough memory: the Lua memory cap (256 MiB, --lua-memory) is reached").
 std::string pop_error(lua_State* L);
+// The same wording for a message already taken off the stack (a scenario's
+// xpcall hands it over as an argument).
+std::string describe_error(lua_State* L, std::string_view message);
+
+// Bytes the state's allocator holds now (for tests and messages).
+std::uint64_t lua_memory_in_use(lua_State* L);
 
 // lua_pcall with a traceback-free handler; on failure the message is returned
 // and the stack is left as before the function and its nargs arguments.

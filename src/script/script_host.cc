@@ -31,7 +31,7 @@ int host_exit(lua_State* L) {
 
 Result<std::unique_ptr<ScriptHost>> ScriptHost::load(const Config& config) {
   auto host = std::make_unique<ScriptHost>(config);
-  host->state_ = new_lua_state();
+  host->state_ = new_lua_state(config.lua_memory_bytes);
   host->install_exit();
   if (Status loaded = load_wrk_script(host->state_.get(), config); !loaded) {
     if (host->exit_code_) host->exit_now();

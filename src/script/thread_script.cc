@@ -92,7 +92,7 @@ int exit_now(lua_State* L) {
 ThreadScript::ThreadScript(int index, const net::Address& address) : index_(index), address_(address) {}
 
 Status ThreadScript::load(const Config& config) {
-  state_ = new_lua_state();
+  state_ = new_lua_state(config.lua_memory_bytes);
   lua_State* L = state_.get();
   if (Status loaded = load_wrk_script(L, config); !loaded) return loaded;
   lua_getglobal(L, "wrk");
@@ -148,7 +148,10 @@ Status ThreadScript::request(int connection_ref, std::string& out, std::string* 
   lua_State* L = state_.get();
   lua_getglobal(L, "request");
   lua_rawgeti(L, LUA_REGISTRYINDEX, connection_ref);
-  if (Status called = protected_call(L, 1, 2); !called) return called;
+  {
+    const watchdog::InLua in_lua(beat_, "the script's request()");
+    if (Status called = protected_call(L, 1, 2); !called) return called;
+  }
   std::size_t len = 0;
   const char* bytes = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : nullptr;
   if (bytes == nullptr) {
@@ -194,13 +197,17 @@ Status ThreadScript::response(int status, std::string_view fields, std::string_v
   }
   lua_pushlstring(L, body.data(), body.size());
   lua_rawgeti(L, LUA_REGISTRYINDEX, connection_ref);
+  const watchdog::InLua in_lua(beat_, "the script's response()");
   return protected_call(L, 4, 0);
 }
 
 Result<TimeNs> ThreadScript::delay() {
   lua_State* L = state_.get();
   lua_getglobal(L, "delay");
-  if (Status called = protected_call(L, 0, 1); !called) return called.error();
+  {
+    const watchdog::InLua in_lua(beat_, "the script's delay()");
+    if (Status called = protected_call(L, 0, 1); !called) return called.error();
+  }
   const double ms = lua_tonumber(L, -1);
   lua_pop(L, 1);
   // Longer than any run (146 years), and far enough from INT64_MAX that the

@@ -21,6 +21,7 @@
 #include "core/expected.h"
 #include "net/address.h"
 #include "script/lua_state.h"
+#include "watchdog/lua_watch.h"
 
 namespace pacer::script {
 
@@ -68,8 +69,13 @@ class ThreadScript {
   // Pushes the thread object onto L (any state; the object refers to this).
   void push_thread_object(lua_State* L);
 
+  // The worker's beat (watchdog/lua_watch.h; null: none): request(), response()
+  // and delay() mark it, so a call that never returns can be told from a slow one.
+  void set_lua_beat(watchdog::LuaBeat* beat) { beat_ = beat; }
+
  private:
   LuaStatePtr state_;
+  watchdog::LuaBeat* beat_ = nullptr;
   int index_;
   net::Address address_;
   std::atomic<bool> stop_{false};

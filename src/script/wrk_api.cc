@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "proto/header_rules.h"
 #include "script/lua_state.h"
 
 namespace pacer::script {
@@ -59,8 +60,15 @@ function wrk.format(method, path, headers, body)
   if not headers["Host"] then headers["Host"] = wrk.headers["Host"] end
   headers["Content-Length"] = body and string.len(body)
   local lines = { method .. " " .. path .. " HTTP/1.1" }
+  local hosts = 0
   for name, value in pairs(headers) do
-    lines[#lines + 1] = name .. ": " .. tostring(value)
+    value = tostring(value)
+    wrk.check_header(name, value, body)  -- the rule -H and --targets follow
+    if type(name) == "string" and name:lower() == "host" then
+      hosts = hosts + 1
+      if hosts == 2 then error("wrk.format: a second Host header: a server must answer 400 to two (RFC 9112)", 2) end
+    end
+    lines[#lines + 1] = name .. ": " .. value
   end
   lines[#lines + 1] = ""
   lines[#lines + 1] = body or ""
@@ -129,6 +137,26 @@ int wrk_connect(lua_State* L) {
   return 1;
 }
 
+// wrk.check_header(name, value, body): a Lua error when proto/header_rules.h
+// refuses the header for a request with that body (nil: none).
+int wrk_check_header(lua_State* L) {
+  std::size_t name_len = 0;
+  std::size_t value_len = 0;
+  if (lua_type(L, 1) != LUA_TSTRING) return luaL_error(L, "wrk.format: header names must be strings");
+  const char* name = lua_tolstring(L, 1, &name_len);
+  const char* value = luaL_checklstring(L, 2, &value_len);
+  proto::HeaderContext context;
+  if (lua_type(L, 3) == LUA_TSTRING) context.body_bytes = lua_objlen(L, 3);
+  {
+    const std::string problem = proto::header_problem({name, name_len}, {value, value_len}, context);
+    if (problem.empty()) return 0;
+    lua_pushstring(L, "wrk.format: ");
+    lua_pushlstring(L, problem.data(), problem.size());
+  }
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
 void set_string(lua_State* L, const char* field, const std::string& value) {
   lua_pushlstring(L, value.data(), value.size());
   lua_setfield(L, -2, field);
@@ -151,6 +179,8 @@ void fill_wrk_table(lua_State* L, const Config& config) {
   lua_setfield(L, -2, "lookup");
   lua_pushcfunction(L, &wrk_connect);
   lua_setfield(L, -2, "connect");
+  lua_pushcfunction(L, &wrk_check_header);
+  lua_setfield(L, -2, "check_header");
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <optional>
 
+#include "core/bearer.h"
+
 namespace pacer::server {
 namespace {
 
@@ -160,8 +162,8 @@ std::optional<std::string_view> header_value(std::string_view head, std::string_
 
 bool has_login_token(std::string_view head) {
   const std::optional<std::string_view> value = header_value(head, "\r\nauthorization:");
-  return value && value->size() == 7 + kLoginToken.size() && value->starts_with("Bearer ") &&
-         value->ends_with(kLoginToken);
+  const std::optional<std::string_view> token = value ? bearer_token(*value) : std::nullopt;
+  return token && *token == kLoginToken;
 }
 
 bool has_json_content_type(std::string_view head) {

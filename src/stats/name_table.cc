@@ -91,9 +91,11 @@ std::string printable_name(std::string_view name) {
   for (std::size_t at = 0; at < name.size();) {
     const std::size_t n = utf8_length(name, at);
     const unsigned char c = static_cast<unsigned char>(name[at]);
-    if (n == 0 || (n == 1 && (c < 0x20 || c == 0x7F))) {
+    // C0 controls, DEL, and the C1 controls U+0080..U+009F (U+009B is a CSI to a UTF-8 terminal).
+    const bool c1 = n == 2 && c == 0xC2 && static_cast<unsigned char>(name[at + 1]) < 0xA0;
+    if (n == 0 || c1 || (n == 1 && (c < 0x20 || c == 0x7F))) {
       out += '?';
-      ++at;
+      at += c1 ? n : 1;  // a C1 control is one character, one '?'
       continue;
     }
     out.append(name.substr(at, n));

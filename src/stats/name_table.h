@@ -72,8 +72,10 @@ class NameTable {
 // string left out (Locust's grouping): "GET /item?id=1" -> "GET /item".
 std::string default_request_name(std::string_view method, std::string_view path_and_query);
 
-// The name as reports print it: invalid UTF-8 and control characters become '?'
-// (the table keeps names as given, so lookups stay exact).
+// The name as reports print it: invalid UTF-8 and control characters (C0, DEL,
+// C1) become '?' (the table keeps names as given, so lookups stay exact). Every
+// server-, script- or file-derived string a text formatter prints goes through
+// it, so no escape sequence reaches a terminal.
 std::string printable_name(std::string_view name);
 
 // A name cut to at most max_bytes, at a UTF-8 character boundary.

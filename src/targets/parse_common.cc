@@ -14,6 +14,8 @@
 #include <fmt/format.h>
 
 #include "cli/units.h"
+#include "proto/header_rules.h"
+#include "proto/uri_reference.h"
 #include "stats/name_table.h"
 
 namespace pacer::targets::detail {
@@ -28,19 +30,9 @@ bool is_known_method(std::string_view method) {
   return std::find(kMethods.begin(), kMethods.end(), method) != kMethods.end();
 }
 
-bool is_token(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-  });
-}
+bool is_token(std::string_view text) { return proto::is_header_token(text); }
 
-bool is_field_value(std::string_view text) {
-  return std::none_of(text.begin(), text.end(), [](char c) {
-    const auto b = static_cast<unsigned char>(c);
-    return (b < 0x20 && b != '\t') || b == 0x7f;
-  });
-}
+bool is_field_value(std::string_view text) { return proto::is_header_value(text); }
 
 namespace {
 
@@ -59,12 +51,22 @@ bool is_absolute(std::string_view url) {
                      [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
 }
 
-// A relative reference ("x", "?q") against the base path ("/a/b?c").
-std::string merge_path(const std::string& base_path, std::string_view ref) {
-  const std::string_view base_no_query = std::string_view(base_path).substr(0, base_path.find('?'));
-  if (ref.front() == '?') return std::string(base_no_query) + std::string(ref);
-  const std::size_t slash = base_no_query.rfind('/');
-  return std::string(base_no_query.substr(0, slash + 1)) + std::string(ref);
+// A reference (a path "/x/../y", a relative "x", "?q") against the base path
+// ("/a/b?c") as RFC 3986 section 5 says: dot segments removed, the fragment
+// dropped (never sent). The origin-form target.
+std::string resolve_path(const std::string& base_path, std::string_view ref) {
+  proto::UriParts base = proto::split_uri(base_path);
+  base.scheme = "http";
+  base.has_scheme = true;
+  base.authority = {};
+  base.has_authority = true;  // so the result is "http://" + the target
+  proto::UriParts reference = proto::split_uri(ref);
+  reference.has_fragment = false;
+  std::string out;
+  proto::resolve_reference(base, reference, out);
+  out.erase(0, 7);
+  if (out.empty() || out.front() == '?') out.insert(0, 1, '/');
+  return out;
 }
 
 }  // namespace
@@ -72,6 +74,10 @@ std::string merge_path(const std::string& base_path, std::string_view ref) {
 Result<std::string> resolve_url(std::string_view url, std::optional<Target>& origin, const TargetSource& source,
                                 const std::string& at) {
   if (url.empty()) return fail_at(at, "the target has no URL");
+  if (url.size() > proto::kMaxUrlBytes) {
+    return fail_at(at, fmt::format("the URL is {} bytes, more than the URL cap ({} bytes): '{}...'", url.size(),
+                                   proto::kMaxUrlBytes, url.substr(0, 64)));
+  }
   if (url.find_first_of(" \t\r\n") != std::string_view::npos || std::any_of(url.begin(), url.end(), [](char c) {
         return std::iscntrl(static_cast<unsigned char>(c)) != 0;
       })) {
@@ -87,7 +93,10 @@ Result<std::string> resolve_url(std::string_view url, std::optional<Target>& ori
                                      "run share one scheme, host and port)",
                                      url, origin_text(*parsed), origin_text(*origin)));
     }
-    return parsed->path;
+    return resolve_path("/", parsed->path);  // "/a/../b" is "/b", as for a relative reference
+  }
+  if (proto::split_uri(url).has_scheme) {
+    return fail_at(at, fmt::format("'{}' is not an http:// or https:// URL", url));
   }
   if (url.starts_with("//")) return fail_at(at, fmt::format("'{}': a URL without a scheme is not supported", url));
   if (!origin) {
@@ -95,10 +104,7 @@ Result<std::string> resolve_url(std::string_view url, std::optional<Target>& ori
                                    "on the command line, or make the first target's URL absolute)",
                                    url));
   }
-  const std::string base_path = source.base ? source.base->path : origin->path;
-  std::string path = url.front() == '/' ? std::string(url) : merge_path(base_path, url);
-  if (const std::size_t hash = path.find('#'); hash != std::string::npos) path.resize(hash);  // never sent
-  return path;
+  return resolve_path(source.base ? source.base->path : origin->path, url);
 }
 
 Result<std::string> read_body_file(std::string_view path, const TargetSource& source, const std::string& at) {

@@ -12,6 +12,7 @@
 
 #include "core/read_fd.h"
 #include "core/unique_fd.h"
+#include "proto/header_rules.h"
 #include "targets/text_format.h"
 
 namespace pacer::targets {
@@ -56,36 +57,12 @@ Result<TargetList> read_targets(const std::string& path, int stdin_fd, std::opti
   return parse_targets(text.bytes, source);
 }
 
-namespace {
-
-bool is_named(const Header& h, std::string_view name) {
-  return h.name.size() == name.size() && strncasecmp(h.name.c_str(), name.data(), name.size()) == 0;
-}
-
-}  // namespace
-
 Status check_target_framing(const RequestTarget& request, bool http2) {
-  const std::size_t body_bytes = request.body ? request.body->size() : 0;
-  for (const Header& h : request.headers) {
-    if (is_named(h, "transfer-encoding")) {
-      return bad_input(fmt::format("{}: '{}: {}' contradicts the framing pacer sends (the body whole, with a "
-                                   "Content-Length; never chunked): drop the header",
-                                   request.where, h.name, h.value));
-    }
-    if (is_named(h, "content-length") && h.value != std::to_string(body_bytes)) {
-      return bad_input(fmt::format("{}: 'Content-Length: {}' is not the body's size ({} bytes): drop the header, "
-                                   "pacer sets it",
-                                   request.where, h.value, body_bytes));
-    }
-    const bool te_trailers = is_named(h, "te") && strcasecmp(h.value.c_str(), "trailers") == 0;
-    const bool specific = is_named(h, "connection") || is_named(h, "keep-alive") ||
-                          is_named(h, "proxy-connection") || is_named(h, "upgrade") ||
-                          (is_named(h, "te") && !te_trailers);
-    if (http2 && specific) {
-      return bad_input(fmt::format("{}: '{}: {}' is a connection-specific header, which HTTP/2 forbids (--http2; "
-                                   "RFC 9113 section 8.2.2)",
-                                   request.where, h.name, h.value));
-    }
+  proto::HeaderContext context;
+  if (request.body) context.body_bytes = request.body->size();
+  context.http2 = http2;
+  if (std::string problem = proto::header_list_problem(request.headers, context); !problem.empty()) {
+    return bad_input(fmt::format("{}: {}", request.where, problem));
   }
   return Ok{};
 }

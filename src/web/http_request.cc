@@ -59,13 +59,20 @@ bool parse_field(std::string_view line, HttpRequest& out) {
   if (!std::all_of(name.begin(), name.end(), is_tchar)) return false;  // also refuses folding (leading space)
   const std::string_view value = trim(line.substr(colon + 1));
   if (has_control(value)) return false;
+  // A field the view decides on may come once: two Hosts (RFC 9112 3.2 says
+  // 400), two Origins or two Authorizations would let one check read one copy
+  // and another check the other. A seen field's view is non-null, even when empty.
+  const auto once = [&value](std::string_view& field) {
+    if (field.data() != nullptr) return false;
+    field = value;
+    return true;
+  };
   if (iequals(name, "host")) {
-    if (!out.host.empty()) return false;  // two Hosts: RFC 9112 says 400
-    out.host = value;
+    return once(out.host);
   } else if (iequals(name, "origin")) {
-    out.origin = value;
+    return once(out.origin);
   } else if (iequals(name, "authorization")) {
-    out.authorization = value;
+    return once(out.authorization);
   } else if (iequals(name, "accept")) {
     out.accept = value;  // /metrics: OpenMetrics when asked for
   } else if (iequals(name, "last-event-id")) {

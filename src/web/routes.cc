@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/bearer.h"
 #include "prom/exposition.h"
 #include "web/assets.h"
 
@@ -56,8 +57,7 @@ bool is_loopback_name(std::string_view name) {
 }
 
 std::string_view given_token(const HttpRequest& request, const AccessRules& rules) {
-  constexpr std::string_view kBearer = "Bearer ";
-  if (request.authorization.substr(0, kBearer.size()) == kBearer) return request.authorization.substr(kBearer.size());
+  if (const auto token = bearer_token(request.authorization)) return *token;
   if (const std::string_view query = query_param(request.query, "token"); !query.empty()) return query;
   return cookie_value(request.cookie, rules.cookie_name);
 }

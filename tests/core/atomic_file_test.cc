@@ -136,5 +136,37 @@ TEST_F(AtomicFile, CheckWritablePathRefusesADirectoryAndAcceptsADeviceBehindALin
   EXPECT_TRUE(check_writable_path(path("null"), "-o").ok());
 }
 
+TEST_F(AtomicFile, AReadOnlyFileIsNeverReplacedEvenByRoot) {
+  { std::ofstream(path("ro")) << "precious"; }
+  ASSERT_EQ(::chmod(path("ro").c_str(), 0444), 0);
+  const ino_t before = lstat_of(path("ro")).st_ino;
+  const Status checked = check_writable_path(path("ro"), "--html");
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.error().kind, ErrorKind::kBadArgument);
+  EXPECT_NE(checked.error().message.find("--html: cannot write '" + path("ro") + "': the file is read-only"),
+            std::string::npos)
+      << checked.error().message;
+  EXPECT_FALSE(write_file_atomically(path("ro"), "replaced").ok());
+  EXPECT_EQ(read(path("ro")), "precious");
+  EXPECT_EQ(lstat_of(path("ro")).st_ino, before);
+}
+
+TEST_F(AtomicFile, OneNewFileUnderOtherSpellingsResolvesToOnePath) {
+  ASSERT_EQ(::mkdir(path("d").c_str(), 0755), 0);
+  ASSERT_EQ(::symlink("d", path("link").c_str()), 0);
+  const auto resolved = [](const std::string& p) { return resolve_output_path(p).value(); };
+  EXPECT_EQ(resolved(path("x")), resolved(dir_ + "/./x"));
+  EXPECT_EQ(resolved(path("d/../y")), resolved(path("y")));
+  EXPECT_EQ(resolved(path("link/z")), resolved(path("d/z")));
+  EXPECT_NE(resolved(path("x")), resolved(path("y")));
+}
+
+TEST_F(AtomicFile, AWriteErrorNamesTheOption) {
+  const Status written = write_output_file("--hdr", "/dev/full", "x");
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.error().kind, ErrorKind::kRuntime);
+  EXPECT_EQ(written.error().message, "--hdr: cannot write '/dev/full': No space left on device");
+}
+
 }  // namespace
 }  // namespace pacer

@@ -83,6 +83,24 @@ TEST(Redirector, LocationsResolveAgainstTheOriginAndTheCurrentPath) {
   EXPECT_FALSE(r.resolve("/has space", "/", out));
 }
 
+TEST(Redirector, LocationsResolveAsRfc3986Section5Says) {
+  Redirector r(target("example.com", 80), 5, 100);
+  std::string out;
+  ASSERT_TRUE(r.resolve("/a/../done", "/x", out));
+  EXPECT_EQ(out, "/done");
+  ASSERT_TRUE(r.resolve("../../../etc/passwd", "/dir/page", out));
+  EXPECT_EQ(out, "/etc/passwd");
+  ASSERT_TRUE(r.resolve("./g;x?y", "/b/c/d;p?q", out));
+  EXPECT_EQ(out, "/b/c/g;x?y");
+  ASSERT_TRUE(r.resolve("http://example.com/a/./b/../c", "/", out));
+  EXPECT_EQ(out, "/a/c");
+  // A scheme of its own is an origin of its own: refused, never requested as a path.
+  for (const char* other : {"javascript:alert(1)", "mailto:x@example.com", "http:g", "data:text/html,x"}) {
+    EXPECT_FALSE(r.resolve(other, "/", out)) << other;
+    EXPECT_NE(std::string(r.reason()).find("another origin"), std::string::npos) << r.reason();
+  }
+}
+
 TEST(Redirector, ALoopTooManyHopsAndABadLocationStopTheChainWithTheirReason) {
   const std::string get = "GET /a HTTP/1.1\r\nHost: h\r\n\r\n";
   Redirector r(target(), 3, get.size());

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -172,6 +173,22 @@ TEST_F(Http3SessionTest, ACancelledStreamLeavesTheConnectionUsable) {
   ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 2; }));
   EXPECT_TRUE(c.events.failures.empty());  // the cancelled stream's events are ignored
   EXPECT_EQ(c.session().ending(), Ending::kNone);
+}
+
+// bytes_read counts only what reached the connection: ngtcp2 drops a datagram of
+// garbage or one for another connection ID without an error.
+TEST_F(Http3SessionTest, OnlyDatagramsThatReachTheConnectionAreAccepted) {
+  Client c(files_, server_->port(), 1);
+  ASSERT_TRUE(c.connect());
+  c.session().submit(0, 0);
+  ASSERT_TRUE(c.pump([&] { return c.events.responses.size() == 1; }));
+  EXPECT_TRUE(c.session().last_datagram_accepted()) << "the response's datagram decrypted";
+  std::array<std::uint8_t, 1200> junk{};
+  junk.fill(0x5a);
+  junk[0] = 0x40;  // a short-header packet, for a connection ID that is not ours
+  ASSERT_TRUE(c.session().receive_datagram(junk.data(), junk.size(), monotonic_now_ns(), c.events));
+  EXPECT_FALSE(c.session().last_datagram_accepted());
+  EXPECT_EQ(c.session().ending(), Ending::kNone);  // dropped, not fatal
 }
 
 TEST_F(Http3SessionTest, NgtcpAndNghttp3StopAllocatingAfterAWarmUp) {

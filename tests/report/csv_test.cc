@@ -89,6 +89,29 @@ TEST(Csv, FailuresNameTheClassAndTheFirstReasonQuoted) {
   EXPECT_EQ(t[2][2], "HTTP 503 x10");
 }
 
+TEST(Csv, NamesThatWouldRunAsFormulasStayText) {
+  RunReport r = sample();
+  const std::vector<std::string> hostile = {"=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)",
+                                            "\tcmd", "\rcmd"};
+  for (const std::string& name : hostile) {
+    EndpointReport e;
+    e.name = name;
+    e.counts.requests_sent = 1;
+    e.counts.responses = 1;
+    e.latency.record(1'000'000);
+    r.endpoints.push_back(e);
+  }
+  auto csv = render_csv(render_json(r));
+  ASSERT_TRUE(csv) << csv.error().message;
+  for (const std::string& name : hostile) {
+    EXPECT_NE(csv->stats.find("\"'" + name.substr(0, 4)), std::string::npos) << name << "\n" << csv->stats;
+  }
+  for (const auto& row : rows(csv->stats)) {
+    ASSERT_FALSE(row.empty());
+    EXPECT_EQ(std::string_view("=+-@\t\r").find(row[0].front()), std::string_view::npos) << row[0];
+  }
+}
+
 TEST(Csv, HistoryHasARowPerIntervalOrOnlyItsHeader) {
   auto none = render_csv(render_json(sample()));
   ASSERT_TRUE(none);

@@ -4,6 +4,8 @@
 #include "report/merge.h"
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <random>
@@ -270,11 +272,27 @@ TEST(JsonReader, TruncatedBase64IsRefusedNamingTheField) {
 }
 
 TEST(JsonReader, AnUnreadableFileIsNamed) {
-  auto read = read_json_report_file("/nonexistent/shard9.json");
+  auto read = read_json_report_file("/nonexistent/shard9.json", 1 << 20);
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().kind, ErrorKind::kBadInput);
   EXPECT_NE(read.error().message.find("/nonexistent/shard9.json"), std::string::npos);
 }
+
+TEST(JsonReader, AFileOverTheSizeCapIsRefusedBeforeItIsRead) {
+  char path[] = "/tmp/pacer-report-cap-XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, 4096), 0);  // sparse: 4 KiB of zeros, over a 1 KiB cap
+  ::close(fd);
+  auto read = read_json_report_file(path, 1024);
+  ::unlink(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(read.error().message.find("is 4096 bytes, more than the report size cap (1 KiB; --max-report-size)"),
+            std::string::npos)
+      << read.error().message;
+}
+
 
 // One shard of a closed-model run holding the given latency samples.
 RunReport shard_with(const std::vector<std::int64_t>& latencies_ns, int index) {
@@ -469,6 +487,14 @@ TEST(Merge, HistogramsOfAnotherLayoutAreRefused) {
   auto merged = merge_as_before({a, b}, {"a.json", "b.json"}, true);
   ASSERT_FALSE(merged.ok());
   EXPECT_NE(merged.error().message.find("b.json"), std::string::npos);
+}
+
+TEST(JsonReader, ATimeseriesHistogramIsCheckedByTheReader) {
+  RunReport r = shard_with({1000}, 0);
+  r.timeseries = std::vector<std::string>{
+      R"({"start_s":0,"duration_s":1,"completed":1,"histogram":"not a histogram"})"};
+  const std::string message = read_error(render_json(r));
+  EXPECT_NE(message.find("timeseries[0].histogram"), std::string::npos) << message;
 }
 
 }  // namespace

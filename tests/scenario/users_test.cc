@@ -212,6 +212,22 @@ TEST_F(UsersTest, ALuaErrorEndsTheTaskAndTheUserGoesOn) {
   EXPECT_EQ(users_->user(0).state, User::State::kWantsSend) << "the next task started";
 }
 
+TEST_F(UsersTest, AHeaderThatWouldChangeTheFramingFailsTheTaskBeforeAnythingIsSent) {
+  load(R"(return { tasks = { {1, function(u)
+      u:post("/p", "GET /x HTTP/1.1\r\n\r\n", {["Content-Length"] = "0"})
+    end, "smuggle"} } })");
+  users_->start(port_.now_ns);
+  users_->run_due(port_.now_ns);
+  EXPECT_NE(users_->user(0).state, User::State::kWantsSend) << "nothing to send";
+  ASSERT_GE(users_->stats().script, 1u);  // the task again and again, never sending
+  ASSERT_EQ(users_->stats().messages.size(), 1u);
+  EXPECT_EQ(users_->stats().messages[0].count, users_->stats().script);
+  EXPECT_EQ(users_->stats().messages[0].where, "smuggle");
+  EXPECT_EQ(users_->stats().messages[0].text,
+            "'Content-Length: 0' contradicts the body, which is 19 bytes; pacer sets Content-Length from the body "
+            "itself (drop the header)");
+}
+
 TEST_F(UsersTest, FailCountsACheckUnderTheRequestsNameOnce) {
   load(R"(return { on_start = function(u) error("no login") end,
                   tasks = { {1, function(u)

@@ -50,5 +50,28 @@ TEST(LuaState, ProtectedCallReturnsTheMessage) {
   EXPECT_EQ(lua_gettop(a.get()), 0);
 }
 
+TEST(LuaState, AllocationsPastTheCapFailWithAMessageNamingIt) {
+  constexpr std::uint64_t kCap = 8ULL << 20;
+  LuaStatePtr L = new_lua_state(kCap);
+  const std::uint64_t at_start = lua_memory_in_use(L.get());
+  EXPECT_GT(at_start, 0u);  // the libraries, through the capped allocator
+  ASSERT_EQ(luaL_loadstring(L.get(), "local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 100) .. i end"), 0);
+  const Status ran = protected_call(L.get(), 0, 0);
+  ASSERT_FALSE(ran.ok());
+  EXPECT_EQ(ran.error().message, "not enough memory: the Lua memory cap (8 MiB, --lua-memory) is reached");
+  EXPECT_LE(lua_memory_in_use(L.get()), kCap);
+  lua_gc(L.get(), LUA_GCCOLLECT, 0);
+  EXPECT_LT(lua_memory_in_use(L.get()), kCap / 2);  // the garbage is freed: the state goes on
+  run(L.get(), "assert(string.rep('y', 1000):len() == 1000)");
+}
+
+TEST(LuaState, AnOrdinaryErrorIsNotMistakenForTheCap) {
+  LuaStatePtr L = new_lua_state(8ULL << 20);
+  ASSERT_EQ(luaL_loadstring(L.get(), "error('not enough memory', 0)"), 0);
+  const Status ran = protected_call(L.get(), 0, 0);
+  ASSERT_FALSE(ran.ok());
+  EXPECT_EQ(ran.error().message, "not enough memory");
+}
+
 }  // namespace
 }  // namespace pacer::script

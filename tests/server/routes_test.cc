@@ -157,6 +157,10 @@ TEST(Routes, LoginTokenIsFoundInAnyHeaderCaseAndOnlyWithBearer) {
   EXPECT_TRUE(has_login_token("GET /auth HTTP/1.1\r\nauthorization:Bearer " + token + " \r\n\r\n"));
   EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\nAuthorization: Bearer wrong\r\n\r\n"));
   EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\nAuthorization: " + token + "\r\n\r\n"));
+  // RFC 9110 11.1: the scheme is case-insensitive.
+  EXPECT_TRUE(has_login_token("GET /auth HTTP/1.1\r\nAuthorization: bearer " + token + "\r\n\r\n"));
+  EXPECT_TRUE(has_login_token("GET /auth HTTP/1.1\r\nAuthorization: BEARER  " + token + "\r\n\r\n"));
+  EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\nAuthorization: Bearerx " + token + "\r\n\r\n"));
   EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\nHost: x\r\n\r\nAuthorization: Bearer " + token + "\r\n"));
   EXPECT_FALSE(has_login_token("GET /auth HTTP/1.1\r\n\r\n"));
 }

@@ -87,6 +87,17 @@ TEST(TargetFile, RelativeAndAbsoluteUrlsResolveAgainstTheCommandLinesUrl) {
   EXPECT_EQ(list->targets[2].path, "/abs");
 }
 
+TEST(TargetFile, ReferencesLoseTheirDotSegmentsAsRfc3986Says) {
+  auto list = parse_targets(
+      "GET ../../etc/passwd\n\nGET /a/b/../c/./d\n\nGET http://127.0.0.1:8080/x/../y?q=../z\n\nGET .\n", source());
+  ASSERT_TRUE(list) << list.error().message;
+  EXPECT_EQ(list->targets[0].path, "/etc/passwd");  // against /base/page
+  EXPECT_EQ(list->targets[1].path, "/a/c/d");
+  EXPECT_EQ(list->targets[2].path, "/y?q=../z");  // the query is left as it is
+  EXPECT_EQ(list->targets[3].path, "/base/");
+  EXPECT_NE(error_of("GET javascript:alert(1)\n").find("is not an http:// or https:// URL"), std::string::npos);
+}
+
 TEST(TargetFile, ASecondOriginFailsNamingBothAndTheLine) {
   const std::string e = error_of("GET /a\n\nGET http://127.0.0.1:9090/b\n");
   EXPECT_NE(e.find("t.txt:3:"), std::string::npos) << e;
@@ -244,10 +255,14 @@ TEST(TargetFile, FramingHeadersThatContradictPacersAreRefusedNamingTheLine) {
   t.headers = {{"content-length", "9"}};
   auto wrong = check_target_framing(t, false);
   ASSERT_FALSE(wrong);
-  EXPECT_NE(wrong.error().message.find("t.txt:4: 'Content-Length: 9' is not the body's size (5 bytes)"),
+  EXPECT_NE(wrong.error().message.find("t.txt:4: 'content-length: 9' contradicts the body, which is 5 bytes"),
             std::string::npos);
   t.headers = {{"Transfer-Encoding", "chunked"}};
   EXPECT_FALSE(check_target_framing(t, false));
+  t.headers = {{"Host", "a"}, {"host", "b"}};  // RFC 9112 3.2: a server answers 400 to two
+  auto hosts = check_target_framing(t, false);
+  ASSERT_FALSE(hosts);
+  EXPECT_NE(hosts.error().message.find("t.txt:4: a second Host header ('host: b')"), std::string::npos);
   t.headers = {{"Connection", "close"}};
   EXPECT_TRUE(check_target_framing(t, false));
   EXPECT_FALSE(check_target_framing(t, true));

@@ -41,7 +41,10 @@ TEST(HttpRequest, MalformedHeadsAreBad) {
   for (const char* head : {"GET /\r\n\r\n", "GET / HTTP/2\r\n\r\n", "GET x HTTP/1.1\r\n\r\n",
                            "G(T / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nNo colon\r\n\r\n",
                            "GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", "GET / HTTP/1.1\r\nA: b\x01\r\n\r\n",
-                           "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "GET /a b HTTP/1.1\r\n\r\n"}) {
+                           "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "GET /a b HTTP/1.1\r\n\r\n",
+                           "GET / HTTP/1.1\r\nHost:\r\nhost: b\r\n\r\n",
+                           "POST / HTTP/1.1\r\nOrigin: http://evil\r\nOrigin: http://a\r\n\r\n",
+                           "GET / HTTP/1.1\r\nAuthorization: Bearer x\r\nauthorization: Bearer y\r\n\r\n"}) {
     EXPECT_EQ(parse_request_head(head, 8192).state, HeadState::kBad) << head;
   }
 }
