@@ -62,7 +62,7 @@ struct Invocation {
   MergeOptions merge;          // kMerge
   CertOptions cert;            // kCert
   ReportOptions report;        // kReport
-  std::string help_text;       // kHelp: the usage text to print
+  std::string help_text;       // kHelp: the text to print (usage, or --print-config's settings)
 };
 
 // args: argv[1..]. Standard input (stdin_fd) is read only for `-b @-` and
