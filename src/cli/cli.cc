@@ -569,7 +569,7 @@ Result<Invocation> parse_run_args(Command command, std::span<const std::string> 
 // --config FILE and PACER_* (cli/config_layers.h) become arguments in front of
 // the command line's; an error about a value from them says where it came from.
 Result<Invocation> parse_run(Command command, std::span<const std::string> args, int stdin_fd) {
-  auto layered = apply_config_layers(args, pacer_environment(), kAllRunOptions);
+  auto layered = apply_config_layers(args, pacer_environment(), kAllRunOptions, command != Command::kDemo);
   if (!layered) return layered.error();
   if (layered->print_config) {
     Invocation out;

@@ -245,7 +245,7 @@ std::string env_name(std::string_view long_name) {
 }
 
 Result<LayeredArgs> apply_config_layers(std::span<const std::string> args, std::span<const std::string> env,
-                                        std::span<const OptionSpec> specs) {
+                                        std::span<const OptionSpec> specs, bool takes_url) {
   auto command_line = take_own_options(args, specs);
   if (!command_line) return command_line.error();
   std::vector<Setting> file;
@@ -261,7 +261,7 @@ Result<LayeredArgs> apply_config_layers(std::span<const std::string> args, std::
   std::set<int> given;  // option ids given on a higher layer; a lower layer's values of them are dropped
   for (const ScannedOption& o : scan.options) given.insert(o.id);
   constexpr int kUrl = std::numeric_limits<int>::min();
-  if (!scan.positionals.empty()) given.insert(kUrl);
+  if (!scan.positionals.empty() || !takes_url) given.insert(kUrl);
   const auto id_of = [&](const Setting& s) { return s.spec == nullptr ? kUrl : s.spec->id; };
 
   LayeredArgs out;

@@ -38,8 +38,9 @@ struct LayeredArgs {
 // variable that names no option is ignored (PACER_BIN and friends are not
 // options), but one whose value does not fit its option is an error naming it.
 // Errors are kBadArgument/kBadInput (exit 2).
+// takes_url: false for `pacer demo`, whose target is its own (a url setting is left out).
 Result<LayeredArgs> apply_config_layers(std::span<const std::string> args, std::span<const std::string> env,
-                                        std::span<const OptionSpec> specs);
+                                        std::span<const OptionSpec> specs, bool takes_url = true);
 
 // A parse error about an option that came from the file or the environment,
 // prefixed with where it came from ("pacer.toml:3 (connections): -c: ..." or

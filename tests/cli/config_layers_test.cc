@@ -101,6 +101,14 @@ TEST(ConfigLayers, AUrlFromTheFileIsUsedOnlyWithoutOneOnTheCommandLine) {
   EXPECT_EQ(layered({"--config", file.path(), "http://127.0.0.1:2/"}, {}), std::vector<std::string>{"http://127.0.0.1:2/"});
 }
 
+TEST(ConfigLayers, TheDemoTakesNoUrlFromTheFileOrTheEnvironment) {
+  ConfigFile file("url = \"http://127.0.0.1:1/\"\nconnections = 2\n");
+  auto out = apply_config_layers(std::vector<std::string>{"--config", file.path()},
+                                 std::vector<std::string>{"PACER_URL=http://127.0.0.1:2/"}, kSpecs, false);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->args, std::vector<std::string>{"--connections=2"});
+}
+
 TEST(ConfigLayers, ASeparatedValueThatLooksLikeConfigIsNotTaken) {
   EXPECT_EQ(layered({"-H", "--config", "http://x/"}, {}), (std::vector<std::string>{"-H", "--config", "http://x/"}));
 }
