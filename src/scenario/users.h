@@ -1,8 +1,10 @@
 // One worker's virtual users (issue 16): a LuaJIT coroutine per user, bound to
 // the worker's connection of the same index, and the rules of when each runs.
 //
-// A user's coroutine runs the prelude's loop (scenario_load.cc): on_start, then
-// tasks, each picked by weight. It gives control back only by yielding from the
+// A user's coroutine runs the prelude's loop (scenario_load.cc) over the plan
+// (scenario_plan.h): the user's type is fixed by its id; on_start, then tasks,
+// each picked by weight (or in order, in a sequence), task sets entered and left
+// by u:interrupt(). It gives control back only by yielding from the
 // API (user_api.cc): a request (kWantsSend: the worker sends it when the
 // user's connection can take it), u:sleep (kSleeping), or the end of a task
 // (closed model: think time, kThinking; open model: kIdle, free for the next

@@ -436,3 +436,21 @@ def test_several_user_types_task_sets_and_tags_count_what_the_server_saw(server,
     assert now.get("GET /status/200", 0) - was.get("GET /status/200", 0) == by_name["look"]["requests"], now
     assert now.get("GET /status/202") == was.get("GET /status/202"), "no admin ran"
 
+
+def test_on_test_start_and_on_test_stop_run_once_around_the_run(server, pacer, tmp_path):
+    log = tmp_path / "hooks.log"
+    text = f"""
+    local log = "{log}"
+    return {{{{tasks = {{{{1, function(u) u:get("/api/products") end}}}}}},
+            on_test_start = function()
+              local f = io.open(log, "a"); f:write("start\\n"); f:close()
+              started = true
+            end,
+            on_test_stop = function()
+              local f = io.open(log, "a"); f:write(started and "stop after start\\n" or "stop alone\\n"); f:close()
+            end}}
+    """
+    report, run = run_json(pacer, "-t2", "-u", "4", "-d", "0.5s", "--scenario", scenario(tmp_path, text), server.url)
+    assert report["counts"]["responses"] > 0, run
+    assert log.read_text() == "start\nstop after start\n", "once per run (not per worker), in one state"
+
