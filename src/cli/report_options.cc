@@ -14,9 +14,11 @@
 namespace pacer::cli {
 namespace {
 
-enum ReportOption : int { kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kHelp };
+enum ReportOption : int {
+  kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kHelp, kCsvFormat, kCsvFullHistory,
+};
 
-constexpr std::array<OptionSpec, 8> kReportOptions{{
+constexpr std::array<OptionSpec, 10> kReportOptions{{
     {kOutput, 'o', "output", true},
     {kCsv, '\0', "csv", true},
     {kCompare, '\0', "compare", false},
@@ -25,6 +27,8 @@ constexpr std::array<OptionSpec, 8> kReportOptions{{
     {kAllowMissing, '\0', "allow-missing", false},
     {kStartTolerance, '\0', "start-tolerance", true},
     {kHelp, 'h', "help", false},
+    {kCsvFormat, '\0', "csv-format", true},
+    {kCsvFullHistory, '\0', "csv-full-history", false},
 }};
 
 Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
@@ -47,6 +51,13 @@ Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
       report.max_regression = option.value;
       return Ok{};
     }
+    case kCsvFormat:
+      if (option.value != "locust" && option.value != "pacer") {
+        return bad_argument(fmt::format("{}: expected pacer or locust, got '{}'", option.flag, option.value));
+      }
+      report.csv_locust = option.value == "locust";
+      return Ok{};
+    case kCsvFullHistory: report.csv_full_history = true; return Ok{};
     case kForce: report.force = true; return Ok{};
     case kAllowMissing: report.allow_missing = true; return Ok{};
     case kStartTolerance: {
@@ -70,6 +81,8 @@ Status check_report_options(const ReportOptions& r) {
     return bad_argument("report: give -o FILE (the HTML report) or --csv PREFIX");
   }
   if (r.compare && !r.csv_prefix.empty()) return bad_argument("report: --csv draws one run, not a --compare");
+  if (r.csv_prefix.empty() && r.csv_locust) return bad_argument("report: --csv-format needs --csv PREFIX");
+  if (r.csv_full_history && !r.csv_locust) return bad_argument("report: --csv-full-history needs --csv-format locust");
   return Ok{};
 }
 

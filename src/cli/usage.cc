@@ -338,6 +338,9 @@ Options:                                                      [default]
   -o, --output FILE    write the HTML page to FILE, atomically
       --csv PREFIX     also write PREFIX_stats.csv, PREFIX_history.csv
                        and PREFIX_failures.csv (one run only)
+      --csv-format F   pacer, or locust: Locust 2.x's four files
+      --csv-full-history
+                       locust: a history row per name per interval
       --compare        BASELINE.json CANDIDATE.json: print and draw
                        the change of each figure
       --max-regression LIST

@@ -108,6 +108,14 @@ def test_locusts_and_pacers_csv_files_read_alike(server, pacer, tmp_path):
     # Locust's rounding: whole milliseconds below 100 ms, so a loopback p99 is a small whole number.
     assert ours[("", "Aggregated")]["p99"] == int(ours[("", "Aggregated")]["p99"])
 
+    # pacer report draws the same files from the JSON report.
+    (tmp_path / "run.json").write_text(run.stdout)
+    drawn = pacer("report", str(tmp_path / "run.json"), "--csv", str(tmp_path / "drawn"), "--csv-format", "locust",
+                  "--csv-full-history", timeout=30)
+    assert drawn.rc == 0, drawn
+    for suffix in FILES:
+        assert (tmp_path / f"drawn{suffix}").read_bytes() == (tmp_path / f"pacer{suffix}").read_bytes(), suffix
+
     with open(tmp_path / "pacer_stats_history.csv", newline="") as f:
         named = [r for r in csv.DictReader(f) if r["Name"] == "/api/products"]
     assert len(named) == len(report["timeseries"]), "--csv-full-history: a row per name per interval"
