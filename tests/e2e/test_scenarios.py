@@ -270,6 +270,10 @@ def test_http3_is_refused_with_a_scenario(pacer, tmp_path):
 def test_users_without_a_scenario_exit_2(pacer):
     run = pacer("-u", "5", "http://127.0.0.1:9/", timeout=20)
     assert run.rc == 2 and "-u: only with --scenario FILE" in run.stderr, run
+    run = pacer("--tags", "a", "http://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2 and "--tags: only with --scenario FILE" in run.stderr, run
+    run = pacer("--scenario", "x.lua", "--exclude-tags", ",", "http://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2 and "--exclude-tags: no tag given" in run.stderr, run
 
 
 TWO_STEPS = """
