@@ -35,6 +35,10 @@ packages+=(slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel o
 command -v npm >/dev/null || packages+=(npm)
 # Scenarios (--scenario, docs/scenarios.md): r:json() decodes with Debian's lua-cjson.
 packages+=(lua-cjson)
+# --config FILE (src/cli/config_layers.cc) reads TOML with toml++, used header-only.
+packages+=(libtomlplusplus-dev)
+# Locust 2.12 writes the CSV files --csv-format locust must match (tests/e2e/test_locust_csv.py).
+packages+=(python3-locust)
 # Peers the benchmarks compare against (nginx is also a test peer, above).
 # --compressed decodes bodies with zlib (above), brotli and zstd.
 packages+=(libbrotli-dev libzstd-dev)

@@ -26,7 +26,8 @@
 #include "io/select.h"
 #include "core/atomic_file.h"
 #include "html/report_files.h"
-#include "scenario/scenario_load.h"
+#include "report/locust_csv.h"
+#include "scenario/test_hooks.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
 #include "report/json.h"
@@ -74,7 +75,11 @@ Status write_report_outputs(const Config& config, const report::RunReport& resul
     if (Status written = write_output_file("--hdr", config.hgrm_path, hgrm); !written) return written;
   }
   if (config.html_path.empty() && config.csv_prefix.empty()) return Ok{};
-  return html::write_report_files(json_report(), config.html_path, config.csv_prefix);
+  if (!config.csv_locust) return html::write_report_files(json_report(), config.html_path, config.csv_prefix);
+  if (!config.html_path.empty()) {
+    if (Status written = html::write_report_files(json_report(), config.html_path, ""); !written) return written;
+  }
+  return report::write_locust_csv(json_report(), config.csv_prefix, config.csv_full_history);
 }
 
 // Runs the load described by config and prints wrk's report (or writes the
@@ -95,8 +100,12 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   }
   // --io uring where io_uring cannot run: the reason, before any output.
   if (const auto io = io::choose_engine(config.io); !io) return fail(io.error());
+  // The scenario is checked (exit 2) and its on_test_start runs before any connection.
+  std::unique_ptr<scenario::TestHooks> test_hooks;
   if (config.is_scenario()) {
-    if (Status checked = scenario::check_scenario(config); !checked) return fail(checked.error());
+    auto hooks = scenario::TestHooks::start(config);
+    if (!hooks) return fail(hooks.error());
+    test_hooks = std::move(*hooks);
   }
   const report::RunReport header = header_fields(config);
   if (const std::string note = unsynchronised_start_note(config); !note.empty()) {
@@ -134,6 +143,9 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
                             script.get());
   live.finish();  // the terminal is back before anything else is printed
+  if (test_hooks) {
+    if (Status stopped = test_hooks->stop(); !stopped) std::fprintf(stderr, "pacer: %s\n", stopped.error().message.c_str());
+  }
   if (result) {
     // Before any copy of the report is rendered (the web view's too).
     result->command_line = config.command_line;  // the HTML report's header

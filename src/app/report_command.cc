@@ -16,6 +16,7 @@
 #include "html/report_files.h"
 #include "report/json.h"
 #include "report/json_reader.h"
+#include "report/locust_csv.h"
 #include "report/merge.h"
 #include "stats/name_table.h"
 
@@ -92,8 +93,14 @@ ExitCode run_report_command(const cli::ReportOptions& options) {
   if (options.compare) return compare(options);
   auto json = run_json(options);
   if (!json) return fail(json.error());
-  if (Status written = html::write_report_files(*json, options.output_path, options.csv_prefix); !written) {
+  const std::string pacer_csv = options.csv_locust ? std::string() : options.csv_prefix;
+  if (Status written = html::write_report_files(*json, options.output_path, pacer_csv); !written) {
     return fail(written.error());
+  }
+  if (options.csv_locust) {
+    if (Status written = report::write_locust_csv(*json, options.csv_prefix, options.csv_full_history); !written) {
+      return fail(written.error());
+    }
   }
   return ExitCode::kOk;
 }

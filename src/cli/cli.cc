@@ -21,6 +21,8 @@
 
 #include "cli/body_source.h"
 #include "cli/cert_options.h"
+#include "cli/config_layers.h"
+#include "cli/csv_options.h"
 #include "cli/fd_limit.h"
 #include "cli/shard_auto.h"
 #include "cli/shard_options.h"
@@ -59,9 +61,11 @@ enum RunOption : int {
   kHtml, kCsv,
   kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
   kLuaMemory,                                 // -s and --scenario (cli/scenario_options.h)
+  kTags, kExcludeTags,                        // scenarios' tags (issue 27)
+  kCsvFormat, kCsvFullHistory,                // Locust's CSV files (cli/csv_options.h)
 };
 
-constexpr std::array<OptionSpec, 63> kRunOptions{{
+constexpr std::array<OptionSpec, 67> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
@@ -126,6 +130,10 @@ constexpr std::array<OptionSpec, 63> kRunOptions{{
     {kSpawnRate, '\0', "spawn-rate", true},
     {kMaxUsers, '\0', "max-users", true},
     {kLuaMemory, '\0', "lua-memory", true},
+    {kTags, '\0', "tags", true},
+    {kExcludeTags, '\0', "exclude-tags", true},
+    {kCsvFormat, '\0', "csv-format", true},
+    {kCsvFullHistory, '\0', "csv-full-history", false},
 }};
 
 // The run options, the wire options (cli/wire_options.h) and the Prometheus
@@ -391,6 +399,10 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kMaxUsers:
       draft.scenario.max_users = option.flag;
       return store(parse_positive_int(option, "max users"), config.max_users);
+    case kTags: draft.scenario.tags = option.flag; return apply_tags(option, config.scenario_tags);
+    case kExcludeTags: draft.scenario.tags = option.flag; return apply_tags(option, config.scenario_exclude_tags);
+    case kCsvFormat: return apply_csv_format(option, config);
+    case kCsvFullHistory: config.csv_full_history = true; return Ok{};
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
@@ -508,6 +520,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (draft.json_body) add_json_headers(config);
   if (Status headers = check_request_headers(config); !headers) return headers;
   if (Status outputs = check_output_files(config); !outputs) return outputs;
+  if (Status csv = finish_csv_options(config); !csv) return csv;
   if (Status web = finish_web_options(config.web, draft.web_token_given, draft.web_linger_given); !web) return web;
   if (Status prom = finish_prometheus_options(config); !prom) return prom;
   config.threads = std::min(config.threads, config.connections);
@@ -519,8 +532,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   return ensure_fd_limit(both_ends, config.threads * 2);
 }
 
-Result<Invocation> parse_run(Command command, std::span<const std::string> args,
-                             int stdin_fd) {
+Result<Invocation> parse_run_args(Command command, std::span<const std::string> args, int stdin_fd) {
   const ScanResult scan = scan_options(args, kAllRunOptions, "pacer --help");
   Invocation out;
   if (scan.has(kHelp)) {
@@ -559,6 +571,22 @@ Result<Invocation> parse_run(Command command, std::span<const std::string> args,
   out.command = scan.has(kCheckArgs) ? Command::kCheckArgs : command;
   out.run = std::move(draft.config);
   return out;
+}
+
+// --config FILE and PACER_* (cli/config_layers.h) become arguments in front of
+// the command line's; an error about a value from them says where it came from.
+Result<Invocation> parse_run(Command command, std::span<const std::string> args, int stdin_fd) {
+  auto layered = apply_config_layers(args, pacer_environment(), kAllRunOptions, command != Command::kDemo);
+  if (!layered) return layered.error();
+  if (layered->print_config) {
+    Invocation out;
+    out.command = Command::kHelp;
+    out.help_text = render_settings(*layered);
+    return out;
+  }
+  auto run = parse_run_args(command, layered->args, stdin_fd);
+  if (!run) return with_origin(run.error(), *layered);
+  return run;
 }
 
 }  // namespace

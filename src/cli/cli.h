@@ -54,6 +54,8 @@ struct ReportOptions {
   std::vector<std::string> paths;       // one run (several: its shards, merged), or two with --compare
   std::string output_path;              // -o: the HTML report
   std::string csv_prefix;               // --csv: PREFIX_stats.csv, _history.csv, _failures.csv
+  bool csv_locust = false;              // --csv-format locust: Locust's four files instead
+  bool csv_full_history = false;        // --csv-full-history (with locust)
   bool compare = false;                 // --compare BASELINE CANDIDATE
   std::string max_regression;           // --max-regression p99=10%,rps=5% (checked at parse time)
   bool force = false;                   // as pacer merge's
@@ -69,7 +71,7 @@ struct Invocation {
   MergeOptions merge;          // kMerge
   CertOptions cert;            // kCert
   ReportOptions report;        // kReport
-  std::string help_text;       // kHelp: the usage text to print
+  std::string help_text;       // kHelp: the text to print (usage, or --print-config's settings)
 };
 
 // args: argv[1..]. Standard input (stdin_fd) is read only for `-b @-` and

@@ -16,10 +16,11 @@ namespace pacer::cli {
 namespace {
 
 enum ReportOption : int {
-  kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kMaxReportSize, kHelp
+  kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kMaxReportSize, kHelp, kCsvFormat,
+  kCsvFullHistory,
 };
 
-constexpr std::array<OptionSpec, 9> kReportOptions{{
+constexpr std::array<OptionSpec, 11> kReportOptions{{
     {kMaxReportSize, '\0', "max-report-size", true},
     {kOutput, 'o', "output", true},
     {kCsv, '\0', "csv", true},
@@ -29,6 +30,8 @@ constexpr std::array<OptionSpec, 9> kReportOptions{{
     {kAllowMissing, '\0', "allow-missing", false},
     {kStartTolerance, '\0', "start-tolerance", true},
     {kHelp, 'h', "help", false},
+    {kCsvFormat, '\0', "csv-format", true},
+    {kCsvFullHistory, '\0', "csv-full-history", false},
 }};
 
 Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
@@ -52,6 +55,13 @@ Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
       return Ok{};
     }
     case kMaxReportSize: return parse_max_report_size(option, report.max_report_bytes);
+    case kCsvFormat:
+      if (option.value != "locust" && option.value != "pacer") {
+        return bad_argument(fmt::format("{}: expected pacer or locust, got '{}'", option.flag, option.value));
+      }
+      report.csv_locust = option.value == "locust";
+      return Ok{};
+    case kCsvFullHistory: report.csv_full_history = true; return Ok{};
     case kForce: report.force = true; return Ok{};
     case kAllowMissing: report.allow_missing = true; return Ok{};
     case kStartTolerance: {
@@ -75,6 +85,8 @@ Status check_report_options(const ReportOptions& r) {
     return bad_argument("report: give -o FILE (the HTML report) or --csv PREFIX");
   }
   if (r.compare && !r.csv_prefix.empty()) return bad_argument("report: --csv draws one run, not a --compare");
+  if (r.csv_prefix.empty() && r.csv_locust) return bad_argument("report: --csv-format needs --csv PREFIX");
+  if (r.csv_full_history && !r.csv_locust) return bad_argument("report: --csv-full-history needs --csv-format locust");
   return Ok{};
 }
 

@@ -34,9 +34,25 @@ Status apply_lua_memory(const ScannedOption& option, Config& config) {
   return Ok{};
 }
 
+Status apply_tags(const ScannedOption& option, std::vector<std::string>& tags) {
+  std::size_t added = 0;
+  for (std::size_t at = 0; at < option.value.size();) {
+    const std::size_t end = option.value.find_first_of(", ", at);
+    const std::string tag = option.value.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (!tag.empty()) {
+      tags.push_back(tag);
+      ++added;
+    }
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  if (added == 0) return bad_argument(fmt::format("{}: no tag given (a list such as checkout,browse)", option.flag));
+  return Ok{};
+}
+
 Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
   if (!config.is_scenario()) {
-    for (const std::string* flag : {&flags.users, &flags.spawn_rate, &flags.max_users}) {
+    for (const std::string* flag : {&flags.users, &flags.spawn_rate, &flags.max_users, &flags.tags}) {
       if (!flag->empty()) return bad_argument(fmt::format("{}: only with --scenario FILE", *flag));
     }
     return Ok{};

@@ -17,12 +17,16 @@ struct ScenarioFlags {
   std::string users;
   std::string spawn_rate;
   std::string max_users;
+  std::string tags;  // --tags or --exclude-tags
 };
 
 Status apply_scenario_path(const ScannedOption& option, Config& config);
 Status apply_spawn_rate(const ScannedOption& option, Config& config);
 // --lua-memory SIZE: the cap of each Lua state (-s and --scenario), at least 1 MiB.
 Status apply_lua_memory(const ScannedOption& option, Config& config);
+
+// --tags/--exclude-tags a,b (repeatable; commas or spaces between tags): appended to `tags`.
+Status apply_tags(const ScannedOption& option, std::vector<std::string>& tags);
 // After every option: the checks between them, then the connections a
 // scenario needs (one per user: -u, default -c; open model: --max-users).
 Status finish_scenario_options(Config& config, const ScenarioFlags& flags);

@@ -149,6 +149,9 @@ Scenarios (virtual users in Lua; see docs/scenarios.md):
       --spawn-rate R   closed model: users started per second  [all]
       --max-users N    open model (-R: tasks/second): users created
                        at most, as tasks need them             [10000]
+      --tags LIST      run only the tasks with one of these tags
+      --exclude-tags LIST
+                       leave out the tasks with one of these tags
 
 Output:
       --format F       text (wrk's layout) or json               [text]
@@ -173,6 +176,10 @@ Output:
                        any host), also on Ctrl-C; see pacer report
       --csv PREFIX     write PREFIX_stats.csv, PREFIX_history.csv and
                        PREFIX_failures.csv (Locust's columns)
+      --csv-format F   pacer, or locust: Locust 2.x's four files, its
+                       headers and rounding                    [pacer]
+      --csv-full-history
+                       locust: a history row per name per interval
 
 Live web view (see docs/web.md):
       --web [ADDR]     serve a live page while the run goes: charts,
@@ -212,6 +219,10 @@ Many machines (merge the JSON reports with pacer merge):
                        most 7 days ahead
       --check-args     check every option, print what would run and
                        exit (0, or 2 for bad arguments); no connection
+      --config FILE    settings from a TOML file of long option names
+                       (and url); PACER_<OPTION> variables too. The
+                       command line wins, then the environment
+      --print-config   print the settings and where each came from
 
 CI gates (a breach exits 3):
       --slo LIST       latency bounds, e.g. "p99<250ms,p50<20ms,max<2s";
@@ -351,6 +362,9 @@ Options:                                                      [default]
   -o, --output FILE    write the HTML page to FILE, atomically
       --csv PREFIX     also write PREFIX_stats.csv, PREFIX_history.csv
                        and PREFIX_failures.csv (one run only)
+      --csv-format F   pacer, or locust: Locust 2.x's four files
+      --csv-full-history
+                       locust: a history row per name per interval
       --compare        BASELINE.json CANDIDATE.json: print and draw
                        the change of each figure
       --max-regression LIST

@@ -145,6 +145,8 @@ struct Config {
   int users = 0;                          // -u/--users (closed model); 0: not given
   double spawn_rate_per_s = 0;            // --spawn-rate: users started per second; 0: all at once
   int max_users = 10000;                  // --max-users: open model, users created at most
+  std::vector<std::string> scenario_tags;          // --tags: run only tasks with one of these (issue 27)
+  std::vector<std::string> scenario_exclude_tags;  // --exclude-tags: leave out tasks with one of these
   bool is_scenario() const { return !scenario_path.empty(); }
 
   // Input caps (docs/limits.md). A script's response() is given copies of each
@@ -228,6 +230,8 @@ struct Config {
   // Files written at the end of the run (and of an interrupted one).
   std::string html_path;                  // --html FILE: the self-contained HTML report
   std::string csv_prefix;                 // --csv PREFIX: PREFIX_stats.csv, _history.csv, _failures.csv
+  bool csv_locust = false;                // --csv-format locust: Locust 2.x's four files instead (report/locust_csv.h)
+  bool csv_full_history = false;          // --csv-full-history: Locust's history gets a row per name per interval
   // The JSON report (and these files) carry the time series.
   std::string command_line;               // the command as given, shell-quoted (the HTML report's header)
   bool keeps_timeseries() const { return !timeseries_path.empty() || !html_path.empty() || !csv_prefix.empty(); }

@@ -1,12 +1,13 @@
 // See scenario_load.h. The prelude (Lua) holds the user loop every coroutine
-// runs and the on_stop runner; Lua errors inside on_start, a task, wait and
-// on_stop are caught there (xpcall) and reported through the API's
-// script_error, so a failing task ends and its user goes on.
+// runs (it walks the plan, scenario_plan.h) and the on_stop runner; Lua errors
+// inside on_start, a task, wait and on_stop are caught there (xpcall) and
+// reported through the API's script_error, so a failing task ends and its user
+// goes on. u:interrupt() is an error carrying the API's marker, caught by the
+// task set it leaves.
 #include "scenario/scenario_load.h"
 
 #include <cctype>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,38 +25,103 @@ namespace {
 // on_stop runner.
 constexpr const char* kPrelude = R"lua(
 local C = ...
-local xpcall, tostring, tonumber, type = xpcall, tostring, tonumber, type
-local next_task, script_error = C.next_task, C.script_error
+local xpcall, tostring, tonumber, type, random = xpcall, tostring, tonumber, type, C.random or math.random
+local next_task, script_error, task_is, INTERRUPT = C.next_task, C.script_error, C.task_is, C.interrupt_marker
 local function handler(e)
+  if type(e) == "table" and e[1] == INTERRUPT then return e end
   if type(e) ~= "string" then return tostring(e) end
   return e
 end
-local function user_loop(u, def)
-  local tasks, wait = def.tasks, def.wait
-  if def.on_start then
-    local ok, err = xpcall(def.on_start, handler, u)
-    if not ok then script_error(u, err, "on_start") end
+local function is_interrupt(e) return type(e) == "table" and e[1] == INTERRUPT end
+local function message(e) return is_interrupt(e) and "u:interrupt() outside a task set" or e end
+local users = setmetatable({}, {__mode = "k"})  -- u -> {type, stack of the task sets it is in}
+
+local function pick(set, cursor)
+  local entries = set.entries
+  if set.sequential then
+    if cursor.left == 0 then
+      cursor.i = cursor.i % #entries + 1
+      cursor.left = entries[cursor.i].weight
+    end
+    cursor.left = cursor.left - 1
+    return entries[cursor.i]
   end
-  local w = 0
-  while true do
-    local i = next_task(u, w)
-    if i == 0 then return end
-    local ok, err = xpcall(tasks[i][2], handler, u)
-    if not ok then script_error(u, err, "task") end
-    w = 0
-    if type(wait) == "number" then
-      w = wait
-    elseif wait then
-      local okw, v = xpcall(wait, handler, u)
-      if okw then w = tonumber(v) or 0 else script_error(u, v, "wait") end
+  local x, cum = random() * set.total, set.cum
+  for i = 1, #cum do
+    if x < cum[i] then return entries[i] end
+  end
+  return entries[#entries]
+end
+local function call_hook(u, f, name)
+  if not f then return nil end
+  local ok, err = xpcall(f, handler, u)
+  if ok then return nil end
+  if is_interrupt(err) then return err end
+  script_error(u, err, name)
+  return nil
+end
+local function wait_of(u, set)
+  local wait = set.wait
+  if type(wait) == "number" then return wait end
+  if not wait then return 0 end
+  local ok, v = xpcall(wait, handler, u)
+  if ok then return tonumber(v) or 0 end
+  script_error(u, message(v), "wait")
+  return 0
+end
+
+-- on_start, then the tasks of the user's type: each picked by weight (or in
+-- order in a sequence); a task set runs its own tasks until u:interrupt().
+-- next_task ends a task and waits (the wait given), or returns 0 when the run ends.
+local function user_loop(u, plan, k)
+  local ty = plan.types[k]
+  local stack = {}
+  users[u] = {ty = ty, stack = stack}
+  local early = call_hook(u, ty.on_start, "on_start")
+  if early then script_error(u, message(early), "on_start") end
+  local need, w = true, 0
+  local function run_set(set, top)  -- returns reschedule (interrupted), or nil, true (the run ended)
+    local cursor = {i = 0, left = 0}
+    if not top then
+      stack[#stack + 1] = set
+      local stop = call_hook(u, set.on_start, "on_start")
+      if stop then
+        call_hook(u, set.on_stop, "on_stop")
+        stack[#stack] = nil
+        return stop[2]
+      end
+    end
+    while true do
+      if need then
+        if next_task(u, w) == 0 then return nil, true end
+        need = false
+      end
+      local e = pick(set, cursor)
+      if e.set then
+        local reschedule, ended = run_set(e.set, false)
+        if ended then return nil, true end
+        need, w = true, reschedule and 0 or wait_of(u, set)
+      else
+        task_is(u, e.leaf)
+        local ok, err = xpcall(plan.leaves[e.leaf].fn, handler, u)
+        if not ok and is_interrupt(err) and not top then
+          call_hook(u, set.on_stop, "on_stop")
+          stack[#stack] = nil
+          return err[2]
+        end
+        if not ok then script_error(u, message(err), "task") end
+        need, w = true, wait_of(u, set)
+      end
     end
   end
+  run_set(ty.root, true)
 end
-local function stopper(u, def)
-  if def.on_stop then
-    local ok, err = xpcall(def.on_stop, handler, u)
-    if not ok then script_error(u, err, "on_stop") end
-  end
+-- The run ended: the on_stop of the task sets the user is in (innermost first), then its type's.
+local function stopper(u, plan)
+  local state = users[u]
+  if not state then return end
+  for i = #state.stack, 1, -1 do call_hook(u, state.stack[i].on_stop, "on_stop") end
+  call_hook(u, state.ty.on_stop, "on_stop")
 end
 return user_loop, stopper
 )lua";
@@ -71,79 +137,6 @@ Result<std::string> read_source(const std::string& path) {
 }
 
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
-// The task at the top of the stack (an entry of def.tasks, number i): its weight
-// and name, or why it is not one.
-Result<std::pair<double, std::string>> check_task(lua_State* L, int i, const std::string& file) {
-  if (!lua_istable(L, -1)) {
-    return bad_input(fmt::format("scenario {}: tasks[{}] is a {}, not {{weight, function}}", file, i, luaL_typename(L, -1)));
-  }
-  lua_rawgeti(L, -1, 1);
-  const bool is_number = lua_type(L, -1) == LUA_TNUMBER;
-  const double weight = lua_tonumber(L, -1);
-  lua_pop(L, 1);
-  if (!is_number || !(weight > 0) || !std::isfinite(weight)) {
-    return bad_input(fmt::format("scenario {}: tasks[{}]: the weight (first field) must be a positive number", file, i));
-  }
-  lua_rawgeti(L, -1, 2);
-  if (!lua_isfunction(L, -1)) {
-    lua_pop(L, 1);
-    return bad_input(fmt::format("scenario {}: tasks[{}]: the second field must be a function", file, i));
-  }
-  lua_Debug ar{};
-  lua_getinfo(L, ">S", &ar);  // pops the function
-  std::string name = fmt::format("{}:{}", ar.short_src, ar.linedefined);
-  lua_rawgeti(L, -1, 3);
-  if (lua_type(L, -1) == LUA_TSTRING) name = lua_tostring(L, -1);
-  lua_pop(L, 1);
-  return std::make_pair(weight, name);
-}
-
-Status check_optional_function(lua_State* L, const char* field, const std::string& file) {
-  lua_getfield(L, -1, field);
-  const bool ok = lua_isnil(L, -1) || lua_isfunction(L, -1);
-  lua_pop(L, 1);
-  if (!ok) return bad_input(fmt::format("scenario {}: user.{} must be a function", file, field));
-  return Ok{};
-}
-
-// The definition at the top of the stack.
-Result<ScenarioShape> check_definition(lua_State* L, const std::string& file) {
-  if (!lua_istable(L, -1)) {
-    return bad_input(fmt::format("scenario {}: the file must return the user definition (a table), not a {}", file,
-                                 luaL_typename(L, -1)));
-  }
-  ScenarioShape shape;
-  lua_getfield(L, -1, "tasks");
-  const int count = lua_istable(L, -1) ? static_cast<int>(lua_objlen(L, -1)) : 0;
-  if (count == 0) {
-    lua_pop(L, 1);
-    return bad_input(fmt::format("scenario {}: user.tasks is missing or empty (a list of {{weight, function}})", file));
-  }
-  for (int i = 1; i <= count; ++i) {
-    lua_rawgeti(L, -1, i);
-    auto task = check_task(L, i, file);
-    lua_pop(L, 1);
-    if (!task) {
-      lua_pop(L, 1);
-      return task.error();
-    }
-    shape.weights.push_back(task->first);
-    shape.names.push_back(task->second);
-  }
-  lua_pop(L, 1);
-  for (const char* hook : {"on_start", "on_stop"}) {
-    if (Status s = check_optional_function(L, hook, file); !s) return s.error();
-  }
-  lua_getfield(L, -1, "wait");
-  const bool wait_ok = lua_isnil(L, -1) || lua_isfunction(L, -1) || (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 0);
-  lua_pop(L, 1);
-  if (!wait_ok) {
-    return bad_input(fmt::format("scenario {}: user.wait must be pacer.between(a, b), pacer.constant(s), a function "
-                                 "or a number of seconds", file));
-  }
-  return shape;
-}
 
 }  // namespace
 
@@ -168,12 +161,9 @@ Result<ScenarioShape> load_scenario(lua_State* L, const Config& config, Users* u
     return bad_input("scenario " + path + ": " + script::pop_error(L));
   }
   if (lua_pcall(L, 0, 1, 0) != 0) return bad_input("scenario " + path + ": " + script::pop_error(L));
-  auto shape = check_definition(L, path);
-  if (!shape) {
-    lua_pop(L, 1);
-    return shape.error();
-  }
-  shape->captures = source_reads_responses(*code);
+  auto plan = build_plan(L, config);
+  if (!plan) return plan.error();
+  ScenarioShape shape{std::move(*plan), source_reads_responses(*code)};
   refs.definition = luaL_ref(L, LUA_REGISTRYINDEX);
   return shape;
 }

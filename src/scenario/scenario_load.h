@@ -1,6 +1,6 @@
 // Loading a scenario file (--scenario FILE) into a Lua state: the `pacer`
 // table and the user API first, then the file, whose top level returns the user
-// definition; the definition is checked (tasks, weights, wait, hooks) and kept in
+// definition (or several); it is checked and made a plan (scenario_plan.h) kept in
 // the registry beside the prelude's user loop. A scenario that does not load or
 // whose definition is wrong is kBadInput (exit 2) naming the file.
 #pragma once
@@ -12,22 +12,22 @@
 
 #include "core/config.h"
 #include "core/expected.h"
+#include "scenario/scenario_plan.h"
 
 namespace pacer::scenario {
 
 class Users;
 
 struct ScenarioShape {
-  std::vector<double> weights;      // per task, > 0
-  std::vector<std::string> names;   // per task: its third field, or "file.lua:LINE"
+  PlanShape plan;                   // the user types and their tasks
   bool captures = false;            // the file reads response headers or bodies
 };
 
 // Registry references load_scenario leaves in L.
 struct ScenarioRefs {
-  int definition = LUA_NOREF;   // the table the file returned
-  int user_loop = LUA_NOREF;    // function(u, def): on_start, then the tasks (a coroutine's body)
-  int stopper = LUA_NOREF;      // function(u, def): on_stop
+  int definition = LUA_NOREF;   // the plan made of the table the file returned (scenario_plan.h)
+  int user_loop = LUA_NOREF;    // function(u, plan, type): on_start, then the tasks (a coroutine's body)
+  int stopper = LUA_NOREF;      // function(u, plan): on_stop of the user's task sets and type
   int user_meta = LUA_NOREF;    // the metatable of every u (u:get, u:post, ...)
   int response_meta = LUA_NOREF;
 };

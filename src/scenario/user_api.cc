@@ -1,6 +1,7 @@
 // The Lua API a scenario sees (docs/scenarios.md): `pacer` (between, constant,
-// random, args, url), the methods of every virtual user u (get, post, request,
-// sleep, fail) and the response table. The C functions carry the worker's Users
+// constant_pacing, constant_throughput, taskset, sequence, random, args, url),
+// the methods of every virtual user u (get, post, request, sleep, fail, success,
+// interrupt) and the response table. The C functions carry the worker's Users
 // as an upvalue (null while the main thread only checks the file). A request
 // call builds the bytes into the user's own buffer and yields; the worker sends
 // them and resumes the coroutine with the response (users.cc).
@@ -25,7 +26,7 @@ constexpr const char* kApiLua = R"lua(
 local C, args, url = ...
 package.cpath = package.cpath .. ";/usr/lib/x86_64-linux-gnu/lua/5.1/?.so;/usr/lib/aarch64-linux-gnu/lua/5.1/?.so;/usr/lib/lua/5.1/?.so"
 local random = C.random or math.random
-local tonumber, error = tonumber, error
+local tonumber, error, type = tonumber, error, type
 pacer = {args = args, url = url, random = random}
 function pacer.between(a, b)
   a, b = tonumber(a), tonumber(b)
@@ -37,6 +38,35 @@ function pacer.constant(s)
   if not s or s < 0 then error("pacer.constant(s): needs s >= 0 (seconds)", 2) end
   return function() return s end
 end
+-- Locust's constant_pacing: a task starts every s seconds; the wait is what the
+-- task's own time (from its scheduled start to its last step's end) leaves of s.
+local task_elapsed = C.task_elapsed
+function pacer.constant_pacing(s)
+  s = tonumber(s)
+  if not s or s < 0 then error("pacer.constant_pacing(s): needs s >= 0 (seconds)", 2) end
+  return function(u)
+    local left = s - task_elapsed(u)
+    return left > 0 and left or 0
+  end
+end
+function pacer.constant_throughput(n)
+  n = tonumber(n)
+  if not n or not (n > 0) then error("pacer.constant_throughput(n): needs n > 0 (tasks per second per user)", 2) end
+  return pacer.constant_pacing(1 / n)
+end
+-- Task sets: a table of tasks run in place of a task until u:interrupt();
+-- pacer.sequence runs them in order, each entry's first field times in a row.
+function pacer.taskset(t)
+  if type(t) ~= "table" then error("pacer.taskset{tasks = ...}: needs a table", 2) end
+  return t
+end
+function pacer.sequence(t)
+  if type(t) ~= "table" then error("pacer.sequence{tasks = ...}: needs a table", 2) end
+  t.sequential = true
+  return t
+end
+local INTERRUPT = {}
+local function interrupt(u, reschedule) error({INTERRUPT, reschedule ~= false}, 0) end
 local decode
 local function json(r)
   local body = r.body
@@ -49,15 +79,16 @@ local function json(r)
   return decode(body)
 end
 local Response = {__index = {json = json}}
-local User = {__index = {get = C.get, post = C.post, request = C.request, sleep = C.sleep, fail = C.fail}}
-return Response, User
+local User = {__index = {get = C.get, post = C.post, request = C.request, sleep = C.sleep, fail = C.fail,
+                         success = C.success, interrupt = interrupt}}
+return Response, User, INTERRUPT
 )lua";
 
 Users* users_of(lua_State* L) { return static_cast<Users*>(lua_touserdata(L, lua_upvalueindex(1))); }
 
 User& running_user(lua_State* L, Users* users) {
   if (users == nullptr || users->current() == nullptr) {
-    luaL_error(L, "u:get, u:post, u:request, u:sleep and u:fail work only inside on_start, a task or on_stop");
+    luaL_error(L, "u:get, u:post, u:request, u:sleep, u:fail and u:success work only inside on_start, a task or on_stop");
   }
   return *users->current();
 }
@@ -271,6 +302,32 @@ int api_fail(lua_State* L) {
   return 0;
 }
 
+// u:success(): the last response counts as a success, though its status said
+// otherwise (Locust's catch_response and response.success()). Returns whether
+// there was such a response to forgive.
+int api_success(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  lua_pushboolean(L, users->succeed_last(u) ? 1 : 0);
+  return 1;
+}
+
+// task_is(u, leaf) (prelude): the task the user is about to run (1-based).
+int api_task_is(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  users->task_is(u, static_cast<int>(luaL_checkinteger(L, 2)) - 1);
+  return 0;
+}
+
+// task_elapsed(u) (pacing waits): seconds from the task's scheduled start to its last step's end.
+int api_task_elapsed(lua_State* L) {
+  Users* users = users_of(L);
+  User& u = running_user(L, users);
+  lua_pushnumber(L, static_cast<double>(u.mark_ns - u.task_start_ns) / 1e9);
+  return 1;
+}
+
 // next_task(u, wait_seconds) (prelude): the end of on_start or a task.
 int api_next_task(lua_State* L) {
   Users* users = users_of(L);
@@ -303,7 +360,8 @@ void push_api_functions(lua_State* L, Users* users) {
   const luaL_Reg functions[] = {
       {"get", &api_get},           {"post", &api_post},   {"request", &api_request},
       {"sleep", &api_sleep},       {"fail", &api_fail},   {"next_task", &api_next_task},
-      {"script_error", &api_script_error},
+      {"script_error", &api_script_error}, {"success", &api_success}, {"task_is", &api_task_is},
+      {"task_elapsed", &api_task_elapsed},
   };
   lua_newtable(L);
   for (const luaL_Reg& f : functions) {
@@ -332,10 +390,14 @@ void install_api(lua_State* L, Users* users, const Config& config, ScenarioRefs&
     lua_rawseti(L, -2, static_cast<int>(i + 1));
   }
   lua_pushstring(L, config.target.url.c_str());
-  if (lua_pcall(L, 3, 2, 0) != 0) std::abort();
+  if (lua_pcall(L, 3, 3, 0) != 0) std::abort();
+  const int marker = luaL_ref(L, LUA_REGISTRYINDEX);  // u:interrupt()'s, which the prelude catches
   refs.user_meta = luaL_ref(L, LUA_REGISTRYINDEX);
   refs.response_meta = luaL_ref(L, LUA_REGISTRYINDEX);
   push_api_functions(L, users);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, marker);
+  lua_setfield(L, -2, "interrupt_marker");
+  luaL_unref(L, LUA_REGISTRYINDEX, marker);
   run_prelude(L, refs);
 }
 

@@ -38,12 +38,13 @@ Status Users::prepare(Port& port) {
   auto shape = load_scenario(L, config_, this, refs_);
   if (!shape) return shape.error();
   captures_ = shape->captures;
-  pick_ = WeightedPick(shape->weights);
+  has_stop_ = shape->plan.has_stop;
+  type_of_id_ = assign_user_types(shape->plan.types, users_.size() * static_cast<std::size_t>(workers_));
   rng_ = Rng(config_.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(worker_) + 1);
   stats_.active = true;
   stats_.open_model = open_;
   stats_.user_limit = users_.size();
-  for (const std::string& name : shape->names) {
+  for (const std::string& name : shape->plan.task_names) {
     stats_.tasks.push_back(TaskRow{name});
     beat_labels_.push_back("the scenario's task '" + name + "'");
   }
@@ -67,6 +68,7 @@ Status Users::prepare(Port& port) {
     u.index = static_cast<int>(i);
     u.id = static_cast<std::uint32_t>(i) * static_cast<std::uint32_t>(workers_) + static_cast<std::uint32_t>(worker_);
     u.capturing = captures_;
+    if (u.id < type_of_id_.size()) u.type = type_of_id_[u.id];
     if (captures_) {
       u.capture.max_headers = capture.max_headers;
       u.capture.max_header_bytes = capture.max_header_bytes;
@@ -99,12 +101,21 @@ void Users::start(TimeNs start_ns) {
       continue;
     }
     const double at_s = static_cast<double>(users_[i].id) / rate;
-    add_timer(static_cast<int>(i), start_ns + static_cast<TimeNs>(at_s * 1e9));
+    users_[i].spawn_due = true;
+    users_[i].wake_ns = start_ns + static_cast<TimeNs>(at_s * 1e9);
+    add_timer(static_cast<int>(i), users_[i].wake_ns);
   }
 }
 
 void Users::spawn(int index, TimeNs now_ns) {
   User& u = user(index);
+  born_ = std::max(born_, index + 1);
+  u.spawn_due = false;
+  // Every type has a fixed count and they are all running: this user has none.
+  if (u.id >= type_of_id_.size()) {
+    u.state = User::State::kDead;
+    return;
+  }
   lua_State* L = state_.get();
   u.co = lua_newthread(L);
   u.co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -118,10 +129,11 @@ void Users::spawn(int index, TimeNs now_ns) {
   lua_rawgeti(u.co, LUA_REGISTRYINDEX, refs_.user_loop);
   lua_rawgeti(u.co, LUA_REGISTRYINDEX, u.table_ref);
   lua_rawgeti(u.co, LUA_REGISTRYINDEX, refs_.definition);
+  lua_pushinteger(u.co, u.type + 1);
   u.mark_ns = now_ns;
   ++stats_.users_started;
+  ++running_;
   if (open_) ++starting_;
-  born_ = std::max(born_, index + 1);
   port_->connect(index);
   queue(u, kResumeStart);
 }
@@ -157,7 +169,9 @@ void Users::run_due(TimeNs now_ns) {
     timers_.pop_back();
     User& u = user(t.user);
     if (u.state == User::State::kUnborn) {
-      spawn(t.user, t.at_ns);
+      if (u.spawn_due && u.wake_ns == t.at_ns) spawn(t.user, t.at_ns);
+    } else if (u.retiring && u.retire_ns == t.at_ns) {
+      stop_user(u);  // --stop-timeout is over
     } else if (u.wake_ns == t.at_ns) {
       wake(u);
     }
@@ -181,14 +195,14 @@ void Users::resume(int index) {
   int nargs = 0;
   const auto kind = static_cast<Resume>(u.resume_kind);
   if (kind == kResumeStart) {
-    nargs = 2;  // the body's arguments, pushed by spawn()
+    nargs = 3;  // the body's arguments, pushed by spawn()
   } else {
     lua_settop(co, 0);
     if (kind == kResumeResponse) {
       push_response(co, u, refs_.response_meta);
       nargs = 1;
     } else if (kind == kResumeTask) {
-      lua_pushinteger(co, u.task + 1);
+      lua_pushinteger(co, 1);  // the task begins (0 would say the run ended)
       nargs = 1;
     }
   }
@@ -213,6 +227,7 @@ void Users::resume(int index) {
   }
   if (u.in_task) end_task(u);
   u.state = User::State::kDead;
+  if (u.retiring) stop_user(u);  // it ended its task: set_target stops it now
 }
 
 void Users::after_yield(int index) {
@@ -245,9 +260,11 @@ void Users::wake(User& u) {
 
 bool Users::task_boundary(User& u, double wait_s) {
   if (u.in_task) end_task(u);
-  if (stopping_) return false;
+  const bool through_start = u.started;
+  u.started = true;
+  if (stopping_ || u.retiring) return false;
   if (open_) {
-    if (u.task < 0 && starting_ > 0) --starting_;  // through on_start
+    if (!through_start && starting_ > 0) --starting_;  // through on_start
     if (take_backlog(u)) return true;
     u.state = User::State::kIdle;
     free_.push_back(u.index);
@@ -269,19 +286,24 @@ bool Users::take_backlog(User& u) {
 }
 
 void Users::begin_task(User& u, TimeNs t_sched) {
-  u.task = pick_.pick(rng_);
+  u.task = -1;  // the user loop picks it (task_is)
   u.task_start_ns = t_sched;
   u.mark_ns = t_sched;
   u.in_task = true;
-  u.task_failed = false;
+  u.task_errors = 0;
+}
+
+void Users::task_is(User& u, int task) {
+  if (task >= 0 && static_cast<std::size_t>(task) < stats_.tasks.size()) u.task = task;
 }
 
 void Users::end_task(User& u) {
   u.in_task = false;
-  if (!port_->recorded(u.task_start_ns)) return;
+  // A slot whose task set was left before any of its tasks began has no row.
+  if (u.task < 0 || !port_->recorded(u.task_start_ns)) return;
   TaskRow& row = stats_.tasks[static_cast<std::size_t>(u.task)];
   ++row.count;
-  if (u.task_failed) ++row.failures;
+  if (u.task_errors > 0) ++row.failures;
   row.duration.record(std::max<TimeNs>(0, u.mark_ns - u.task_start_ns));
 }
 
@@ -292,7 +314,8 @@ void Users::on_response(int index, int status, TimeNs done_ns, bool recorded) {
   u.error = nullptr;
   u.mark_ns = done_ns;
   u.last_failed = status >= 400;
-  if (u.last_failed && u.in_task) u.task_failed = true;
+  u.last_recorded = recorded;
+  if (u.last_failed && u.in_task) ++u.task_errors;
   if (recorded) {
     NameRow& row = stats_.row(u.name);
     ++row.requests;
@@ -308,7 +331,8 @@ void Users::on_failed(int index, const char* error_class, TimeNs at_ns, bool rec
   u.error = error_class;
   u.mark_ns = at_ns;
   u.last_failed = true;
-  if (u.in_task) u.task_failed = true;
+  u.last_recorded = recorded;
+  if (u.in_task) ++u.task_errors;
   if (recorded) {
     NameRow& row = stats_.row(u.name);
     ++row.requests;
@@ -318,7 +342,7 @@ void Users::on_failed(int index, const char* error_class, TimeNs at_ns, bool rec
 }
 
 void Users::fail_last(User& u, std::string_view message) {
-  if (u.in_task) u.task_failed = true;
+  if (u.in_task) ++u.task_errors;
   if (u.has_request && u.checked) return;  // one check failure per request
   u.checked = true;
   const std::uint32_t name = u.has_request ? u.name : name_index("(no request)");
@@ -330,9 +354,22 @@ void Users::fail_last(User& u, std::string_view message) {
   stats_.note("check", names_ != nullptr ? names_->name(name) : std::string_view(row.name), message);
 }
 
+bool Users::succeed_last(User& u) {
+  if (!u.has_request || !u.last_failed || u.status < 400) return false;  // no response, or not a failure
+  u.last_failed = false;
+  if (u.in_task && u.task_errors > 0) --u.task_errors;
+  // The request's own counts move only with the run's (the recorder's), so that
+  // every output says the same.
+  if (u.last_recorded && port_->mark_success(u.index)) {
+    NameRow& row = stats_.row(u.name);
+    if (row.failed > 0) --row.failed;
+  }
+  return true;
+}
+
 void Users::script_error(User& u, std::string_view message, std::string_view hook) {
-  const bool in_task = u.in_task && hook == "task";
-  if (u.in_task) u.task_failed = true;
+  const bool in_task = u.in_task && hook == "task" && u.task >= 0;
+  if (u.in_task) ++u.task_errors;
   if (!port_->recorded(u.in_task ? u.task_start_ns : port_->now())) return;
   ++stats_.script;
   stats_.note("script", in_task ? std::string_view(stats_.tasks[static_cast<std::size_t>(u.task)].name) : hook, message);
@@ -367,37 +404,38 @@ void Users::expire_backlog(TimeNs now_ns, TimeNs limit_ns) {
 
 void Users::stop() {
   stopping_ = true;
-  lua_State* L = state_.get();
-  lua_rawgeti(L, LUA_REGISTRYINDEX, refs_.definition);
-  lua_getfield(L, -1, "on_stop");
-  const bool has_on_stop = lua_isfunction(L, -1);
-  lua_pop(L, 2);
-  if (!has_on_stop) return;
+  if (!has_stop_) return;
   for (int i = 0; i < born_; ++i) {
     User& u = user(i);
     if (u.co == nullptr) continue;
     u.in_task = false;
-    lua_State* co = lua_newthread(L);
-    lua_rawgeti(co, LUA_REGISTRYINDEX, refs_.stopper);
-    lua_rawgeti(co, LUA_REGISTRYINDEX, u.table_ref);
-    lua_rawgeti(co, LUA_REGISTRYINDEX, refs_.definition);
-    int nargs = 2;
-    for (int step = 0; step < kMaxStopSteps; ++step) {
-      current_ = &u;
-      const int rc = lua_resume(co, nargs);
-      current_ = nullptr;
-      if (rc != LUA_YIELD) break;
-      lua_settop(co, 0);
-      nargs = 0;
-      if (u.state == User::State::kWantsSend) {  // not sent: the run has ended
-        u.status = 0;
-        u.error = "run ended";
-        push_response(co, u, refs_.response_meta);
-        nargs = 1;
-      }
-    }
-    lua_pop(L, 1);
+    run_on_stop(u, "run ended");
   }
+}
+
+void Users::run_on_stop(User& u, const char* why) {
+  if (!has_stop_) return;
+  lua_State* L = state_.get();
+  lua_State* co = lua_newthread(L);
+  lua_rawgeti(co, LUA_REGISTRYINDEX, refs_.stopper);
+  lua_rawgeti(co, LUA_REGISTRYINDEX, u.table_ref);
+  lua_rawgeti(co, LUA_REGISTRYINDEX, refs_.definition);
+  int nargs = 2;
+  for (int step = 0; step < kMaxStopSteps; ++step) {
+    current_ = &u;
+    const int rc = lua_resume(co, nargs);
+    current_ = nullptr;
+    if (rc != LUA_YIELD) break;
+    lua_settop(co, 0);
+    nargs = 0;
+    if (u.state == User::State::kWantsSend) {  // not sent: the user (or the run) has ended
+      u.status = 0;
+      u.error = why;
+      push_response(co, u, refs_.response_meta);
+      nargs = 1;
+    }
+  }
+  lua_pop(L, 1);
 }
 
 }  // namespace pacer::scenario

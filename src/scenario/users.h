@@ -1,8 +1,10 @@
 // One worker's virtual users (issue 16): a LuaJIT coroutine per user, bound to
 // the worker's connection of the same index, and the rules of when each runs.
 //
-// A user's coroutine runs the prelude's loop (scenario_load.cc): on_start, then
-// tasks, each picked by weight. It gives control back only by yielding from the
+// A user's coroutine runs the prelude's loop (scenario_load.cc) over the plan
+// (scenario_plan.h): the user's type is fixed by its id; on_start, then tasks,
+// each picked by weight (or in order, in a sequence), task sets entered and left
+// by u:interrupt(). It gives control back only by yielding from the
 // API (user_api.cc): a request (kWantsSend: the worker sends it when the
 // user's connection can take it), u:sleep (kSleeping), or the end of a task
 // (closed model: think time, kThinking; open model: kIdle, free for the next
@@ -50,6 +52,15 @@ class Port {
   virtual TimeNs now() const = 0;
   virtual bool recorded(TimeNs t_sched) const = 0;    // after the warm-up
   virtual void give_up_task(TimeNs t_sched) = 0;      // open model: a task waited too long for a user (`unsent`)
+  // u:success() on the user's last response (status >= 400, recorded): the
+  // recorder counts it a success, not a `status` error, under its name and in
+  // the run's totals. True when it did; the users then count it so too. The
+  // engine does not take it yet (returns false): the response stays an error.
+  virtual bool mark_success(int /*user*/) { return false; }
+  // set_target stopped the user: close its connection, dropping a request in
+  // flight without counting it an error (its response must not reach a user
+  // started later on the same index). The engine does not take it yet.
+  virtual void release(int /*user*/) {}
 };
 
 struct User {
@@ -65,14 +76,19 @@ struct User {
   };
   State state = State::kUnborn;
   bool in_task = false;
-  bool task_failed = false;
+  bool started = false;          // through on_start (its first task boundary)
+  bool last_recorded = false;    // the last response was recorded (after the warm-up)
+  bool spawn_due = false;        // kUnborn: a spawn timer at wake_ns is armed (set_target may cancel it)
+  bool retiring = false;         // set_target stops it at its next task boundary, or at retire_ns
   bool checked = false;          // u:fail already counted on the last request
   bool last_failed = false;      // the last request failed or had a status >= 400
   bool capturing = false;
   bool has_request = false;      // made a request yet (u:fail names it)
   bool in_ring = false;          // its index is on the ready ring (at most once)
   std::uint8_t resume_kind = 0;  // what the queued resume passes (Users::Resume)
-  int task = -1;                 // the running task, or the next one to start (queued)
+  std::uint8_t type = 0;          // the user's type (scenario_plan.h), by its id
+  std::uint32_t task_errors = 0; // failures in the running task (requests, checks, Lua errors)
+  int task = -1;                 // the running task (the plan's leaf), -1 until the user loop names it
   int co_ref = LUA_NOREF;        // the coroutine, kept from the garbage collector
   int table_ref = LUA_NOREF;     // u
   lua_State* co = nullptr;
@@ -85,6 +101,7 @@ struct User {
   TimeNs mark_ns = 0;            // the previous step's end plus sleeps: the next step's due time
   TimeNs wake_ns = 0;            // kSleeping, kThinking
   TimeNs task_start_ns = 0;      // the running task's scheduled start
+  TimeNs retire_ns = 0;          // retiring: when it is stopped whatever it is doing (--stop-timeout)
   std::string request;           // the bytes of the request being sent
   proto::ResponseCapture capture;
 };
@@ -130,6 +147,18 @@ class Users {
   // The run ended: on_stop for every user created (its requests are not sent).
   void stop();
 
+  // Closed model, a changing user count (issue 27: a load shape, the web view's
+  // POST /users), called by the engine about once a second with this worker's
+  // share: users 0..users-1 run, the missing ones started at spawn_rate_per_s
+  // (0: at once) from now_ns; the ones past it stop from the highest index:
+  // each ends its current task (at most stop_timeout_ns; 0: at once, its task
+  // cut and not counted), runs on_stop (its requests not sent), and its
+  // connection is released (Port::release). A stopped user is no error, and a
+  // user started again later is a new one (on_start again). users is clamped
+  // to 0..count(). Users::start() runs count() users; call set_target after it.
+  void set_target(int users, double spawn_rate_per_s, TimeNs stop_timeout_ns, TimeNs now_ns);
+  int running() const { return running_; }  // users started and not stopped
+
   ScenarioStats& stats() { return stats_; }
 
   // The API's side (user_api.cc): the running user and what its calls do.
@@ -153,6 +182,10 @@ class Users {
   // coroutine yields (its next task comes later), false if it ends (the run ends).
   bool task_boundary(User& u, double wait_s);
   void fail_last(User& u, std::string_view message);
+  // u:success(): the last response (status >= 400) is not a failure; false when there is none.
+  bool succeed_last(User& u);
+  // The user loop names the task it runs (a leaf of the plan, 0-based).
+  void task_is(User& u, int task);
   void script_error(User& u, std::string_view message, std::string_view hook);
   double random() { return rng_.uniform(); }
   bool stopping() const { return stopping_; }
@@ -174,6 +207,9 @@ class Users {
   void begin_task(User& u, TimeNs t_sched);
   void add_timer(int index, TimeNs at_ns);
   bool take_backlog(User& u);
+  void run_on_stop(User& u, const char* why);
+  void stop_user(User& u);       // set_target's: on_stop, release, back to kUnborn
+  void retire(User& u, TimeNs at_ns);
 
   const Config& config_;
   const int worker_;
@@ -189,10 +225,12 @@ class Users {
   bool captures_ = false;
   bool open_ = false;
   bool stopping_ = false;
-  WeightedPick pick_;
   Rng rng_;
+  std::vector<std::uint8_t> type_of_id_;  // user id -> its type (assign_user_types); ids past it start no user
+  bool has_stop_ = false;
   std::vector<User> users_;
   int born_ = 0;                  // users created so far (indexes 0..born_-1)
+  int running_ = 0;               // spawned and not stopped by set_target
   int free_count_ = 0;
   std::vector<int> free_;         // open model: idle users (a stack)
   int starting_ = 0;              // open model: created users not yet through on_start

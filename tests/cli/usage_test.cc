@@ -53,6 +53,11 @@ TEST(Usage, RunUsageListsEveryOption) {
                             "--http2", "--streams N", "--pipeline N"});
 }
 
+TEST(Usage, RunUsageListsIssue27sOptions) {
+  expect_mentions(usage(), {"--config FILE", "--print-config", "PACER_<OPTION>", "--tags LIST", "--exclude-tags LIST",
+                            "--csv-format F", "--csv-full-history"});
+}
+
 TEST(Usage, RunUsageListsEveryInputCapWithItsDefault) {
   expect_mentions(usage(), {"--max-request-body SIZE", "[64M]", "--max-capture-headers N", "[100]",
                             "--max-capture-header-bytes SIZE", "[64k]", "--max-capture-body SIZE", "[8M]"});

@@ -14,6 +14,7 @@ sums and the server.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import re
@@ -151,13 +152,33 @@ def check_server(server, doc, report) -> None:
         assert counts["requests_sent"] == counts["responses"], counts
 
 
+def check_locust_csv(prefix, doc) -> None:
+    """--csv-format locust (issue 27): the Aggregated row and the history's totals are the JSON's."""
+    with open(f"{prefix}_stats.csv", newline="") as f:
+        total = next(r for r in csv.DictReader(f) if r["Name"] == "Aggregated")
+    errors = doc["errors"]
+    requests = doc["counts"]["responses"] + sum(v for k, v in errors.items() if k not in ("status", "check", "script"))
+    assert int(total["Request Count"]) == requests, total
+    assert int(total["Failure Count"]) == sum(v for k, v in errors.items() if k not in ("check", "script")), total
+    if requests:
+        close(float(total["Max Response Time"]) * 1e6, doc["latency"]["max_ns"], 1e-3, "Locust's max")
+        close(float(total["Requests/s"]), requests / doc["duration_s"], 1e-9, "Locust's Requests/s")
+    with open(f"{prefix}_stats_history.csv", newline="") as f:
+        history = [r for r in csv.DictReader(f) if r["Name"] == "Aggregated"]
+    assert len(history) == len(doc["timeseries"]), len(history)
+    assert int(history[-1]["Total Request Count"]) == sum(
+        p["completed"] + sum(v for k, v in p["errors"].items() if k not in ("status", "check", "script"))
+        for p in doc["timeseries"])
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_every_output_agrees_with_the_others_and_with_the_server(case, start_server, pacer, tmp_path):
     server = start_server(*case.server_args)
     report_path = tmp_path / "r.json"
     series_path = tmp_path / "series.ndjson"
     run = pacer(*case.pacer_args, "--plain", "--interval", "1s", "--timeseries", str(series_path), "--format", "json",
-                "-o", str(report_path), "--latency", server.url + case.path, timeout=60)
+                "-o", str(report_path), "--latency", "--csv", str(tmp_path / "locust"), "--csv-format", "locust",
+                server.url + case.path, timeout=60)
     assert run.rc == 0, run
     report = run.report
     doc = json.loads(report_path.read_text())
@@ -169,6 +190,7 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
         check_open_model(run.stdout, doc, rows)
     check_progress(run.stderr, rows, doc, case.open_model)
     check_server(server, doc, report)
+    check_locust_csv(tmp_path / "locust", doc)
     # Latency: the text's distribution is the JSON's, rounded as printed.
     for label, key in (("50%", "50"), ("99%", "99"), ("100%", "100")):
         printed = parse_duration(report.distribution[label])

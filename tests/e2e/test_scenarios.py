@@ -247,6 +247,10 @@ end, "fetch"} } }
         ("return { tasks = { {1, function(u) end} } }", ("--targets", "t.txt"), "--targets: not with --scenario"),
         ("return { tasks = { {1, function(u) end} } }", ("--spawn-rate", "5", "-R", "10"), "--spawn-rate: not with -R"),
         ("return { tasks = { {1, function(u) end} } }", ("--max-users", "5"), "--max-users: only with -R or --stages"),
+        ("return { tasks = { {1, function(u) end} }, wiat = 1 }", (), "user: unknown field 'wiat'"),
+        ("return { {weight = -1, tasks = { {1, function(u) end} } } }", (), "users[1].weight must be a positive number"),
+        ("return { tasks = { {1, function(u) end, tags = {'a'}} } }", ("--tags", "b"), "no task or task set has the tag 'b'"),
+        ("return { tasks = { {1, function(u) end, tags = {'a'}} } }", ("--exclude-tags", "a"), "empty tag selection"),
     ],
 )
 def test_bad_scenarios_and_arguments_exit_2(pacer, tmp_path, text, args, message):
@@ -266,6 +270,10 @@ def test_http3_is_refused_with_a_scenario(pacer, tmp_path):
 def test_users_without_a_scenario_exit_2(pacer):
     run = pacer("-u", "5", "http://127.0.0.1:9/", timeout=20)
     assert run.rc == 2 and "-u: only with --scenario FILE" in run.stderr, run
+    run = pacer("--tags", "a", "http://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2 and "--tags: only with --scenario FILE" in run.stderr, run
+    run = pacer("--scenario", "x.lua", "--exclude-tags", ",", "http://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2 and "--exclude-tags: no tag given" in run.stderr, run
 
 
 TWO_STEPS = """
@@ -382,3 +390,71 @@ def test_merged_shards_add_up_their_tasks_names_and_check_errors(server, pacer, 
     assert total == merged["counts"]["responses"] == server.wait_for("requests_answered", total)
     text = pacer("merge", *map(str, files), timeout=60)
     assert "Tasks (from the scheduled start to the end):" in text.stdout, text
+
+
+SEVERAL_USERS = """
+local browse = pacer.taskset{
+  on_start = function(u) u:get("/api/products", nil, "enter") end,
+  tasks = {
+    {3, function(u) u:get("/api/products", nil, "list") end, "list", tags = {"browse"}},
+    {1, function(u) u:get("/status/204", nil, "leave"); u:interrupt() end, "leave", tags = {"browse"}},
+  },
+}
+local buyer = {weight = 3, tasks = {{2, browse}, {1, pacer.sequence{tags = {"buy"}, tasks = {
+  {1, function(u) u:get("/status/200", nil, "look") end, "look"},
+  {1, function(u)
+        local r = u:get("/status/404", nil, "expected 404")
+        if r.status == 404 then u:success() end
+      end, "order"},
+}}}}}
+local admin = {fixed_count = 1, tasks = {{1, function(u) u:get("/status/202", nil, "health") end, "health", tags = {"admin"}}}}
+return {buyer, admin}
+"""
+
+
+def test_several_user_types_task_sets_and_tags_count_what_the_server_saw(server, pacer, tmp_path):
+    path = scenario(tmp_path, SEVERAL_USERS)
+    report, run = run_json(pacer, "-t2", "-u", "5", "-d", "1s", "--scenario", path, server.url)
+    by_name = names(report)
+    assert {"enter", "list", "leave", "look", "expected 404", "health"} <= set(by_name), run
+    total = sum(n["requests"] for n in by_name.values())
+    assert server.wait_for("requests_answered", total) == total, "the server answered exactly the named requests"
+    by_path = server.stats()["requests_by_name"]
+    assert by_path.get("GET /status/202") == by_name["health"]["requests"] > 0, by_path
+    assert by_path.get("GET /status/404") == by_name["expected 404"]["requests"] > 0, by_path
+    assert by_path.get("GET /api/products") == by_name["enter"]["requests"] + by_name["list"]["requests"], by_path
+    tasks = {t["name"]: t for t in report["scenario"]["tasks"]}
+    assert tasks["order"]["failures"] == 0, "u:success() took the expected 404"
+    assert tasks["health"]["count"] == by_name["health"]["requests"]
+    assert report["scenario"]["errors"]["script"] == 0, run
+
+    # --tags buy: only the sequence's tasks run (the admin and the browsing set have none left).
+    before = server.stats()
+    report, run = run_json(pacer, "-t1", "-u", "2", "-d", "0.5s", "--tags", "buy", "--scenario", path, server.url)
+    by_name = names(report)
+    assert set(by_name) == {"look", "expected 404"}, run
+    total = sum(n["requests"] for n in by_name.values())
+    server.wait_for("requests_answered", before["requests_answered"] + total)
+    now = server.stats()["requests_by_name"]
+    was = before["requests_by_name"]
+    assert now.get("GET /status/200", 0) - was.get("GET /status/200", 0) == by_name["look"]["requests"], now
+    assert now.get("GET /status/202") == was.get("GET /status/202"), "no admin ran"
+
+
+def test_on_test_start_and_on_test_stop_run_once_around_the_run(server, pacer, tmp_path):
+    log = tmp_path / "hooks.log"
+    text = f"""
+    local log = "{log}"
+    return {{{{tasks = {{{{1, function(u) u:get("/api/products") end}}}}}},
+            on_test_start = function()
+              local f = io.open(log, "a"); f:write("start\\n"); f:close()
+              started = true
+            end,
+            on_test_stop = function()
+              local f = io.open(log, "a"); f:write(started and "stop after start\\n" or "stop alone\\n"); f:close()
+            end}}
+    """
+    report, run = run_json(pacer, "-t2", "-u", "4", "-d", "0.5s", "--scenario", scenario(tmp_path, text), server.url)
+    assert report["counts"]["responses"] > 0, run
+    assert log.read_text() == "start\nstop after start\n", "once per run (not per worker), in one state"
+

@@ -1,0 +1,38 @@
+// A scenario's test-level hooks (issue 27): on_test_start and on_test_stop of
+// the table the file returns, each run once per run (once per pacer process:
+// each shard runs its own), on the main thread, in a Lua state of their own:
+// on_test_start before any connection is made, on_test_stop after the last
+// worker stopped and before the report is written. They share their own state
+// (a global set by one is seen by the other) and nothing else: the users run in
+// the workers' states, and the u API (requests) is not there. A Lua error in
+// on_test_start stops the run before it starts (exit 1); one in on_test_stop is
+// reported and the run's result stands.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/config.h"
+#include "core/expected.h"
+#include "script/lua_state.h"
+
+namespace pacer::scenario {
+
+class TestHooks {
+ public:
+  // Loads and checks the file (kBadInput, exit 2, as check_scenario), then runs on_test_start.
+  static Result<std::unique_ptr<TestHooks>> start(const Config& config);
+  // on_test_stop, at most once; an error is returned for the caller to print.
+  Status stop();
+
+  // start() makes them: a loaded state and the registry reference of its plan.
+  TestHooks(script::LuaStatePtr state, int definition_ref, std::string path);
+
+ private:
+  script::LuaStatePtr state_;
+  int definition_ref_;
+  std::string path_;
+  bool stopped_ = false;
+};
+
+}  // namespace pacer::scenario

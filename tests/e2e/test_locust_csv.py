@@ -1,0 +1,131 @@
+"""--csv PREFIX --csv-format locust (issue 27) beside Locust 2.12 itself (Debian's
+python3-locust): both run the same two-task scenario against the same `pacer serve`;
+the header rows of the four files are identical byte for byte, a reader written for
+Locust's files reads pacer's unchanged, and pacer's figures equal its JSON report.
+Each run is a second or two (-d / -t, and a subprocess timeout)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")
+
+LOCUSTFILE = """
+from locust import HttpUser, task, constant
+
+class Shop(HttpUser):
+    wait_time = constant(0.01)
+
+    @task(3)
+    def products(self):
+        self.client.get("/api/products")
+
+    @task(1)
+    def missing(self):
+        self.client.get("/status/404")
+"""
+
+SCENARIO = """
+return {wait = pacer.constant(0.01), tasks = {
+  {3, function(u) u:get("/api/products") end},
+  {1, function(u) u:get("/status/404") end},
+}}
+"""
+
+
+def read_locust_stats(prefix: Path) -> dict[tuple[str, str], dict]:
+    """A reader as one writes it for Locust's files: csv.DictReader, Locust's column names and types."""
+    rows = {}
+    with open(f"{prefix}_stats.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            rows[(row["Type"], row["Name"])] = {
+                "requests": int(row["Request Count"]),
+                "failures": int(row["Failure Count"]),
+                "median": float(row["Median Response Time"]),
+                "average": float(row["Average Response Time"]),
+                "max": float(row["Max Response Time"]),
+                "rps": float(row["Requests/s"]),
+                "p99": None if row["99%"] == "N/A" else int(row["99%"]),
+            }
+    with open(f"{prefix}_stats_history.csv", newline="") as f:
+        history = [r for r in csv.DictReader(f) if r["Name"] == "Aggregated"]
+    for r in history:
+        int(r["Timestamp"]), int(r["User Count"]), float(r["Requests/s"]), int(r["Total Request Count"])
+    with open(f"{prefix}_failures.csv", newline="") as f:
+        failures = {(r["Method"], r["Name"]): int(r["Occurrences"]) for r in csv.DictReader(f)}
+    rows[("", "Aggregated")]["history_rows"] = len(history)
+    rows[("", "Aggregated")]["failures_listed"] = sum(failures.values())
+    return rows
+
+
+@pytest.mark.skipif(shutil.which("locust") is None, reason="python3-locust is not installed (scripts/setup.sh)")
+def test_locusts_and_pacers_csv_files_read_alike(server, pacer, tmp_path):
+    locustfile = tmp_path / "locustfile.py"
+    locustfile.write_text(LOCUSTFILE)
+    locust = subprocess.run(
+        ["locust", "-f", str(locustfile), "--headless", "-u", "2", "-r", "100", "-t", "2s", "--host", server.url.rstrip("/"),
+         "--csv", str(tmp_path / "locust"), "--only-summary", "--loglevel", "ERROR", "--exit-code-on-error", "0"],
+        capture_output=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL,
+    )
+    assert locust.returncode == 0, locust.stderr.decode()[-2000:]
+
+    scenario = tmp_path / "shop.lua"
+    scenario.write_text(SCENARIO)
+    run = pacer("--scenario", str(scenario), "-u", "2", "-d", "1s", "--format", "json", "--csv", str(tmp_path / "pacer"),
+                "--csv-format", "locust", "--csv-full-history", server.url, timeout=30)
+    assert run.rc == 0, run
+    report = json.loads(run.stdout)
+
+    for suffix in FILES:
+        with open(f"{tmp_path / 'locust'}{suffix}", "rb") as f:
+            locust_header = f.readline()
+        with open(f"{tmp_path / 'pacer'}{suffix}", "rb") as f:
+            pacer_header = f.readline()
+        assert pacer_header == locust_header, suffix
+
+    theirs = read_locust_stats(tmp_path / "locust")
+    ours = read_locust_stats(tmp_path / "pacer")
+    assert set(ours) == set(theirs) == {("GET", "/api/products"), ("GET", "/status/404"), ("", "Aggregated")}
+
+    total = ours[("", "Aggregated")]
+    errors = report["errors"]
+    assert total["requests"] == report["counts"]["responses"] + sum(v for k, v in errors.items() if k != "status")
+    assert total["failures"] == sum(errors.values()) == total["failures_listed"]
+    assert total["requests"] == ours[("GET", "/api/products")]["requests"] + ours[("GET", "/status/404")]["requests"]
+    assert ours[("GET", "/status/404")]["failures"] == ours[("GET", "/status/404")]["requests"] > 0
+    assert ours[("GET", "/api/products")]["failures"] == 0
+    assert total["max"] * 1e6 == pytest.approx(report["latency"]["max_ns"], rel=1e-9)
+    assert total["rps"] == pytest.approx(total["requests"] / report["duration_s"], rel=1e-9)
+    assert total["history_rows"] == len(report["timeseries"])
+    endpoints = {e["name"]: e for e in report["endpoints"]}
+    assert ours[("GET", "/api/products")]["requests"] == endpoints["GET /api/products"]["responses"]
+    # Locust's rounding: whole milliseconds below 100 ms, so a loopback p99 is a small whole number.
+    assert ours[("", "Aggregated")]["p99"] == int(ours[("", "Aggregated")]["p99"])
+
+    # pacer report draws the same files from the JSON report.
+    (tmp_path / "run.json").write_text(run.stdout)
+    drawn = pacer("report", str(tmp_path / "run.json"), "--csv", str(tmp_path / "drawn"), "--csv-format", "locust",
+                  "--csv-full-history", timeout=30)
+    assert drawn.rc == 0, drawn
+    for suffix in FILES:
+        assert (tmp_path / f"drawn{suffix}").read_bytes() == (tmp_path / f"pacer{suffix}").read_bytes(), suffix
+
+    with open(tmp_path / "pacer_stats_history.csv", newline="") as f:
+        named = [r for r in csv.DictReader(f) if r["Name"] == "/api/products"]
+    assert len(named) == len(report["timeseries"]), "--csv-full-history: a row per name per interval"
+    assert int(named[-1]["Total Request Count"]) == ours[("GET", "/api/products")]["requests"]
+
+
+def test_csv_format_needs_csv_and_full_history_needs_locusts_format(pacer):
+    run = pacer("--csv-format", "locust", "http://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2 and "--csv-format: only with --csv PREFIX" in run.stderr, run
+    run = pacer("--csv", "/tmp/x", "--csv-full-history", "http://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2 and "--csv-full-history: only with --csv-format locust" in run.stderr, run
+    run = pacer("--csv", "/tmp/x", "--csv-format", "jmeter", "http://127.0.0.1:9/", timeout=20)
+    assert run.rc == 2 and "expected pacer or locust" in run.stderr, run
