@@ -53,7 +53,8 @@ std::string bash_value_arms(const CompletionCommand& command) {
 std::string bash_command_arm(const CompletionCommand& command) {
   std::string names;
   for (const HelpOption& o : command.options) names += (names.empty() ? "" : " ") + o.name;
-  std::string out = fmt::format("    {})\n      case $opt in\n{}      esac\n", command.name.empty() ? "''" : command.name,
+  const std::string label = command.name.empty() ? "''" : command.name;
+  std::string out = fmt::format("    {})\n      case $opt in\n{}      esac\n", label,
                                 bash_value_arms(command));
   const std::string two_files = names_of(command.options, ValueKind::kFiles, 2);
   if (!two_files.empty()) out += "      case $prev2 in " + two_files + ") _pacer_files \"$cur\"; return ;; esac\n";
@@ -90,7 +91,12 @@ std::string zsh_spec(const HelpOption& o) {
       for (const std::string& arg : o.arguments) spec += ":" + zsh_description(arg) + ":_files";
       break;
     case ValueKind::kDirs: spec += ":" + o.arguments.front() + ":_files -/"; break;
-    case ValueKind::kNone: spec += ":" + zsh_description(o.arguments.front()) + ": "; break;
+    case ValueKind::kNone: {
+      std::string message = o.arguments.front();
+      std::erase(message, '"');
+      spec += ":" + zsh_description(message) + ": ";
+      break;
+    }
   }
   return spec + "'";
 }

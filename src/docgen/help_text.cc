@@ -41,6 +41,11 @@ std::vector<std::string> words_of(std::string_view s) {
     while (i < s.size() && s[i] == ' ') ++i;
     std::size_t j = i;
     while (j < s.size() && s[j] != ' ') ++j;
+    // A quoted argument is one word: -H "K: V".
+    if (j > i && s[i] == '"' && (j - i < 2 || s[j - 1] != '"')) {
+      const std::size_t close = s.find('"', j);
+      if (close != std::string_view::npos) j = close + 1;
+    }
     if (j > i) words.emplace_back(s.substr(i, j - i));
     i = j;
   }
@@ -183,10 +188,14 @@ std::vector<HelpOption> options_of(const HelpPage& page) {
   for (const HelpSection& section : page.sections) {
     for (const HelpBlock& block : section.blocks) {
       if (block.term.empty() || block.term[0] != '-') continue;
-      const std::size_t cut = block.text.find_first_of(";.(");
-      const std::string summary = trim(block.text.substr(0, cut));
+      // Up to the first ';', '(' or sentence end ("127.0.0.1" is not one).
+      const std::string& text = block.text;
+      const std::size_t last_dot = !text.empty() && text.back() == '.' ? text.size() - 1 : std::string::npos;
+      const std::size_t cut = std::min({text.find(';'), text.find('('), text.find(". "), last_dot});
+      const std::string summary = trim(text.substr(0, cut));
       for (HelpOption& option : options_of_term(block.term)) {
-        const bool seen = std::any_of(all.begin(), all.end(), [&](const HelpOption& o) { return o.name == option.name; });
+        const auto same = [&](const HelpOption& o) { return o.name == option.name; };
+        const bool seen = std::any_of(all.begin(), all.end(), same);
         if (seen) continue;
         option.summary = summary;
         all.push_back(std::move(option));
@@ -202,7 +211,8 @@ std::vector<std::string> commands_of(const HelpPage& page) {
     const std::vector<std::string> words = words_of(line);
     if (words.size() < 2 || words[0] != "pacer") continue;
     const std::string& word = words[1];
-    const bool is_command = std::all_of(word.begin(), word.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
+    const auto lower = [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; };
+    const bool is_command = std::all_of(word.begin(), word.end(), lower);
     if (is_command && std::find(commands.begin(), commands.end(), word) == commands.end()) commands.push_back(word);
   }
   return commands;

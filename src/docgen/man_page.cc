@@ -10,7 +10,8 @@ namespace {
 
 std::string upper(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  const auto to_upper = [](unsigned char c) { return static_cast<char>(std::toupper(c)); };
+  std::transform(out.begin(), out.end(), out.begin(), to_upper);
   return out;
 }
 
@@ -77,7 +78,8 @@ std::string roff_escape(std::string_view text) {
 }
 
 std::string man_page(const HelpPage& help, const ManPage& page) {
-  std::string out = ".\\\" Generated from `" + page.name + " --help` (src/cli/usage.cc) by pacer-docgen; do not edit.\n";
+  std::string out = ".\\\" Generated from `" + page.name + " --help` (src/cli/usage.cc) by pacer-docgen;";
+  out += " do not edit.\n";
   out += ".TH " + upper(page.name) + " 1 \"\" \"pacer " + page.version + "\" \"User Commands\"\n";
   out += ".SH NAME\n" + roff_escape(page.name) + " \\- " + roff_escape(page.summary) + "\n";
   out += ".SH SYNOPSIS\n";
@@ -109,7 +111,8 @@ std::string man_page(const HelpPage& help, const ManPage& page) {
     for (std::size_t i = 0; i < page.see_also.size(); ++i) {
       const std::string& ref = page.see_also[i];
       const std::size_t paren = ref.find('(');
-      out += ".BR " + roff_escape(ref.substr(0, paren)) + " " + ref.substr(paren) + (i + 1 < page.see_also.size() ? " ,\n" : "\n");
+      const bool last = i + 1 == page.see_also.size();
+      out += ".BR " + roff_escape(ref.substr(0, paren)) + " " + ref.substr(paren) + (last ? "\n" : " ,\n");
     }
   }
   return out;

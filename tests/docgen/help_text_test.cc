@@ -83,6 +83,8 @@ TEST(HelpText, ReadsEveryRunOptionOfTheRealHelp) {
     EXPECT_NE(find(options, name), nullptr) << name;
   }
   EXPECT_EQ(find(options, "--io")->arguments, std::vector<std::string>{"ENGINE"});
+  EXPECT_EQ(find(options, "-H")->arguments, std::vector<std::string>{"\"K: V\""});
+  EXPECT_EQ(find(options, "--listen"), nullptr);  // pacer serve's, not the run's
   EXPECT_EQ(value_kind(*find(options, "--io")), ValueKind::kWords);
   EXPECT_EQ(value_kind(*find(options, "--web")), ValueKind::kFlag);  // [ADDR] is optional
   EXPECT_EQ(value_kind(*find(options, "--targets")), ValueKind::kFiles);
