@@ -24,8 +24,8 @@ cleanup() {
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || true; done
 }
 trap cleanup EXIT
-for fs in proc sys dev; do mount --bind "/$fs" "$root/$fs"; mounted+=("$root/$fs"); done
-in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb "$@"; }
+for fs in proc sys dev dev/pts; do mount --bind "/$fs" "$root/$fs"; mounted+=("$root/$fs"); done
+in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb DEBIAN_FRONTEND=noninteractive "$@"; }
 free_port() { python3 -c "import socket; s=socket.socket(socket.AF_INET, socket.$1); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"; }
 
 cp "${debs[0]}" "$root/tmp/"

@@ -30,5 +30,5 @@ echo "package: $deb"
 dpkg-deb --field "$deb" Package Version Architecture Depends Installed-Size
 if command -v lintian >/dev/null; then
   echo "package: lintian $deb"
-  lintian --no-tag-display-limit "$deb" || { echo "package: lintian found errors" >&2; exit 1; }
+  lintian --tag-display-limit 0 --info "$deb" || { echo "package: lintian found errors" >&2; exit 1; }
 fi
