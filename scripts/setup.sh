@@ -86,7 +86,9 @@ if [ "$profile" = fuzz ]; then
   groups+=("the fuzz preset: Debian's clang, its runtimes (libFuzzer, ASan, UBSan) and llvm-symbolizer|clang-14 libclang-rt-14-dev llvm-14")
 fi
 if [ "$need_npm" = 1 ] && ! command -v npm >/dev/null; then
-  groups+=("npm fetches uPlot (web/) and kubernetes-models (tools/k8s-validate), pinned by their package-lock.json|npm")
+  why="npm fetches uPlot, the chart library the HTML report embeds (web/package-lock.json)"
+  if [ "$profile" = test ]; then why="$why, and the k8s manifests' validator (tools/k8s-validate)"; fi
+  groups+=("$why|npm")
 fi
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
