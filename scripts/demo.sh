@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Quick start, part 1: install what is missing, build a release binary, and run a
-# 5-second benchmark against pacer's built-in target (no other software needed).
+# Quick start, part 1: install what building and running pacer needs (the run
+# profile of scripts/setup.sh: no test or benchmark dependency), build only the
+# pacer binary and its HTTP/3 module (build/release/), and run a 5-second
+# benchmark against pacer's built-in target (no other software needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh release
+scripts/setup.sh run release
 exec build/release/pacer demo "$@"

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-debug}
-scripts/setup.sh "$preset"
+scripts/setup.sh test "$preset"
 runner=()
 # GCC 12's ThreadSanitizer puts its shadow memory at fixed addresses, which a kernel
 # randomising mmap with more than 28 bits can collide with ("FATAL: ThreadSanitizer:

@@ -19,6 +19,7 @@
 #include "app/report_command.h"
 #include "app/run_description.h"
 #include "app/signals.h"
+#include "app/version_report.h"
 #include "cli/cli.h"
 #include "cli/units.h"
 #include "core/exit_code.h"
@@ -300,7 +301,7 @@ int main_entry(int argc, char** argv) {
       std::fputs(inv.help_text.c_str(), stdout);
       return to_int(ExitCode::kOk);
     case cli::Command::kVersion:
-      std::puts(cli::version_line().c_str());
+      std::fputs(version_text().c_str(), stdout);
       return to_int(ExitCode::kOk);
     case cli::Command::kServe:
       return server::run_serve(inv.serve);

@@ -35,7 +35,8 @@ Options (as wrk):                                             [default]
                        connect not done within T, as a connect
                        error; with -R, an arrival that waited T
                        for a free connection, as unsent
-  -v, --version        print the version and exit
+  -v, --version        print the version, the I/O engine and the
+                       libraries it runs with, and exit
   -h, --help           print this help and exit
 
 More options:

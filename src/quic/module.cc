@@ -4,7 +4,12 @@
 #include "quic/module.h"
 
 #include <cstring>
+#include <string>
 #include <utility>
+
+#include <gnutls/gnutls.h>
+#include <nghttp3/nghttp3.h>
+#include <ngtcp2/ngtcp2.h>
 
 #include "quic/http3_session.h"
 #include "quic/probe.h"
@@ -41,6 +46,11 @@ class Http3Module final : public Module {
   std::unique_ptr<DatagramSession> session(const Requests& requests, std::uint32_t streams,
                                            proto::H2Memory& memory) const override {
     return std::make_unique<Http3Session>(static_cast<const Http3Requests&>(requests).list, streams, memory);
+  }
+  std::string library_versions() const override {
+    const char* gnutls = gnutls_check_version(nullptr);
+    return std::string("ngtcp2/") + ngtcp2_version(0)->version_str + " nghttp3/" + nghttp3_version(0)->version_str +
+           " GnuTLS/" + (gnutls != nullptr ? gnutls : "?");
   }
 };
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/clock.h"
@@ -110,6 +111,9 @@ class Module {
   // (the worker's pool, which outlives the session).
   virtual std::unique_ptr<DatagramSession> session(const Requests& requests, std::uint32_t streams,
                                                    proto::H2Memory& memory) const = 0;
+  // The libraries the module runs with, as `pacer --version` prints them:
+  // "ngtcp2/X nghttp3/Y GnuTLS/Z" (their run-time versions).
+  virtual std::string library_versions() const = 0;
 
  protected:
   ~Module() = default;
@@ -117,7 +121,7 @@ class Module {
 
 // What the binary and the module must agree on to share these types.
 struct ModuleAbi {
-  int interface = 1;  // raised when Module or DatagramSession changes
+  int interface = 2;  // raised when Module or DatagramSession changes
   std::size_t address = sizeof(net::Address);
   std::size_t setup = sizeof(SessionSetup);
   std::size_t tls_options = sizeof(net::TlsClientOptions);

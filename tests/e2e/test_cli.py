@@ -1,10 +1,12 @@
 """The command line: wrk's options in both spellings, errors that exit 2 and say why."""
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
-from conftest import assert_connections_accepted, assert_server_agrees, parse_duration
+from conftest import PACER_BIN, assert_connections_accepted, assert_server_agrees, parse_duration
 
 # (id, arguments with {url} for the server's URL, what stderr must match)
 BAD_ARGUMENTS = [
@@ -54,7 +56,24 @@ def test_version_exits_0_and_prints_one_version(pacer, flag):
     run = pacer(flag, timeout=10)
 
     assert run.rc == 0, run
-    assert re.fullmatch(r"pacer \d+\.\d+\.\d+\S*( \[[^\]]+\])?\n", run.stdout), run
+    # As curl --version: the version and engine, the libraries, the HTTP/3 module.
+    lines = run.stdout.splitlines()
+    assert len(lines) == 3, run
+    assert re.fullmatch(r"pacer \d+\.\d+\.\d+\S*( \[[^\]]+\])?", lines[0]), run
+    for library in ("OpenSSL", "nghttp2", "LuaJIT", "zlib", "brotli", "zstd", "liburing"):
+        assert re.search(rf"\b{library}/\d+\.\d+", lines[1]), (library, lines[1])
+    # The module built beside this binary answers with its own libraries' versions.
+    module = Path(PACER_BIN).resolve().parent / "pacer-http3.so"
+    assert re.fullmatch(rf"HTTP/3 module: ngtcp2/\d\S* nghttp3/\d\S* GnuTLS/\d\S* \({re.escape(str(module))}\)",
+                        lines[2]), run
+
+
+def test_version_says_why_there_is_no_http3_module(pacer, tmp_path):
+    run = pacer("--version", env={**os.environ, "PACER_HTTP3_MODULE": str(tmp_path / "none.so")}, timeout=10)
+
+    assert run.rc == 0, run
+    assert run.stdout.splitlines()[2].startswith("HTTP/3 module: none, --http3 cannot run (--http3: cannot load"), run
+    assert str(tmp_path / "none.so") in run.stdout, run
 
 
 @pytest.mark.parametrize(

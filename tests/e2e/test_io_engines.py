@@ -30,7 +30,7 @@ def env_with(**values: str) -> dict[str, str]:
 def version_line(**values: str) -> str:
     done = subprocess.run([PACER_BIN, "--version"], capture_output=True, timeout=30, env=env_with(**values))
     assert done.returncode == 0, done.stderr
-    return done.stdout.decode().strip()
+    return done.stdout.decode().splitlines()[0]  # the version and engine; libraries follow
 
 
 def uring_available() -> bool:
