@@ -26,6 +26,7 @@
 #include "core/atomic_file.h"
 #include "html/report_files.h"
 #include "scenario/scenario_load.h"
+#include "report/endpoints.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
 #include "report/json.h"
@@ -121,6 +122,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   live.finish();  // the terminal is back before anything else is printed
   if (result) {
     // Before any copy of the report is rendered (the web view's too).
+    report::settle_endpoints(*result);           // names nobody requested, censored samples
     result->command_line = config.command_line;  // the HTML report's header
     result->timeseries = live.take_series();     // --timeseries, --html, --csv
   }

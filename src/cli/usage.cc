@@ -50,7 +50,8 @@ More options:
                        largest body @FILE or @- may give (-b or
                        --json); more is refused (a device that never
                        ends too)                              [64M]
-  -n, --requests N     stop after N responses; no time limit unless -d
+  -n, --requests N     stop after N requests (each ends in a response or an
+                       error); no time limit unless -d
       --disable-keepalive
                        a new connection for every request
       --warmup T       send for T before recording anything   [0]
@@ -213,6 +214,8 @@ Commands:
                        test into one exact report; pacer merge --help
   cert                 writes a throwaway self-signed certificate and key
                        for pacer serve --tls; pacer cert --help
+  report               draws the HTML report of saved JSON reports (one run,
+                       or two with --compare); pacer report --help
 
 Exit codes:
   0  ok

@@ -293,7 +293,7 @@ void read_endpoints(const Field& root, RunReport& r) {
       if (errors.has(f.name)) e.counts.errors.*f.member = errors.at(f.name).count();
     }
     if (e.counts.errors.status > e.counts.responses) errors.at("status").fail("more status errors than responses");
-    read_summary(item.at("latency"), e.latency, nullptr);
+    read_summary(item.at("latency"), e.latency, &e.latency_censored);
     if (item.has("ttfb")) read_summary(item.at("ttfb"), e.ttfb, nullptr);  // absent from older reports
   }
 }
@@ -337,6 +337,8 @@ void read_scenario(const Field& root, RunReport& r) {
     row.requests += item.at("requests").count();
     row.failed += item.at("failed").count();
     row.checks += item.at("checks").count();
+    if (item.has("check_on_errors")) row.check_on_errors += item.at("check_on_errors").count();  // absent before it
+    if (row.check_on_errors > row.checks) item.at("check_on_errors").fail("more than the checks");
   }
   const Field messages = s.at("first_messages");
   if (!messages.value().is_array()) messages.fail("expected an array");

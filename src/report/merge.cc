@@ -132,7 +132,8 @@ Status add_scenario(scenario::ScenarioStats& merged, const scenario::ScenarioSta
   for (const scenario::NameRow& row : shard.names) {
     if (row.requests == 0 && row.checks == 0) continue;  // as ScenarioStats::merge: an id never used
     const scenario::NameRow& mine = merged.names[merged.name_index(row.name)];
-    if (!fits(mine.requests, row.requests) || !fits(mine.failed, row.failed) || !fits(mine.checks, row.checks)) {
+    if (!fits(mine.requests, row.requests) || !fits(mine.failed, row.failed) || !fits(mine.checks, row.checks) ||
+        !fits(mine.check_on_errors, row.check_on_errors)) {
       return overflow(name, fmt::format("scenario.names ({})", row.name));
     }
   }

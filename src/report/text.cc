@@ -128,6 +128,12 @@ std::string labelled(std::string_view label, std::string_view text) {
   return out + "\n";
 }
 
+// "1 request", "2 requests".
+std::string plural(std::uint64_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
+// What the open model's rate counts: a scenario's tasks, else requests.
+const char* rate_unit(const RunReport& r) { return r.scenario.active ? "tasks" : "requests"; }
+
 // How the connections carry requests: with --streams or --pipeline each
 // connection has several request slots, and the loop runs per slot.
 std::string connections_text(const RunReport& r) {
@@ -139,6 +145,11 @@ std::string connections_text(const RunReport& r) {
 }
 
 std::string closed_loop_text(const RunReport& r) {
+  if (r.scenario.active) {  // a user's next task waits for its think time, not just the response
+    return fmt::format("closed loop, {} virtual user{}, each on its own connection, running its tasks one after "
+                       "another with their think time. Latency excludes time the server made the client wait.",
+                       r.scenario.user_limit, r.scenario.user_limit == 1 ? "" : "s");
+  }
   std::string each = "each sending its next request when the previous response completes.";
   if (r.requests_per_connection > 1 && (r.protocol == "h2" || r.protocol == "h3")) {
     each = "each stream sending its next request when its own response completes, whatever the other streams do.";
@@ -160,11 +171,11 @@ std::string load_model_lines(const RunReport& r) {
   switch (r.load_model) {
     case LoadModel::kClosed: return labelled("Load model:", closed_loop_text(r)) + part;
     case LoadModel::kConstant:
-      what = fmt::format("constant {} requests/s", format_rate(share.rate(r.rate_per_s)));
+      what = fmt::format("constant {} {}/s", format_rate(share.rate(r.rate_per_s)), rate_unit(r));
       break;
     case LoadModel::kRamp:
-      what = fmt::format("ramp from {} to {} requests/s", format_rate(share.rate(r.rate_per_s)),
-                         format_rate(share.rate(r.rate_end_per_s)));
+      what = fmt::format("ramp from {} to {} {}/s", format_rate(share.rate(r.rate_per_s)),
+                         format_rate(share.rate(r.rate_end_per_s)), rate_unit(r));
       break;
     case LoadModel::kStages: {
       std::string list;
@@ -172,14 +183,18 @@ std::string load_model_lines(const RunReport& r) {
         list += fmt::format("{}{}:{}", list.empty() ? "" : ",", format_duration_short(s.duration_ns),
                             format_rate(share.rate(s.target_rate_per_s)));
       }
-      what = "stages " + list;
+      what = fmt::format("stages {} ({}/s)", list, rate_unit(r));
       break;
     }
   }
-  return labelled("Load model:", fmt::format("open, {} ({}{}), {}. Latency is measured from when each request "
+  // A scenario's tasks start on free virtual users (a connection each), not on -c connections.
+  const std::string carriers =
+      r.scenario.active ? fmt::format("each task on a free virtual user (at most {}, --max-users)", r.scenario.user_limit)
+                        : connections_text(r);
+  return labelled("Load model:", fmt::format("open, {} ({}{}), {}. Latency is measured from when each {} "
                                             "was due, so waiting counts.",
                                             what, arrivals, r.poisson ? fmt::format(", seed {}", r.seed) : "",
-                                            connections_text(r))) +
+                                            carriers, r.scenario.active ? "step" : "request")) +
          part;
 }
 
@@ -211,16 +226,20 @@ void append_open_model_lines(std::string& out, const RunReport& r) {
   const double sent = sent_rate_per_s(r);
   const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
   const std::optional<double> ratio = sent_to_target(r);
-  out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s",
-                                       r.target_rate_per_s, sent,
-                                       ratio ? fmt::format("{:.1f}% of target", 100.0 * *ratio)
-                                             : std::string("target under one request"),
-                                       done));
+  const std::string share = ratio ? fmt::format("{:.1f}% of target", 100.0 * *ratio) : std::string("target under one");
+  if (r.scenario.active) {  // the target counts tasks; requests are another unit
+    out += labelled("Rate:", fmt::format("target\x1f{:.2f}\x1ftasks/s, ended\x1f{:.2f}\x1ftasks/s ({}); "
+                                         "requests sent\x1f{:.2f}/s, completed\x1f{:.2f}/s",
+                                         r.target_rate_per_s, tasks_ended_rate_per_s(r), share, sent, done));
+  } else {
+    out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s",
+                                         r.target_rate_per_s, sent, share, done));
+  }
   if (r.queue_delay.total_count() > 0) {
-    out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {} requests",
+    out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {}",
                                                  format_time_ns(static_cast<double>(r.queue_delay.value_at_percentile(99))),
                                                  format_time_ns(static_cast<double>(r.queue_delay.max())),
-                                                 c.peak_backlog));
+                                                 plural(c.peak_backlog, r.scenario.active ? "task" : "request")));
   }
 }
 
@@ -296,7 +315,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   }
   append_wire_lines(out, r);
   if (r.tls_handshake.total_count() > 0) {
-    out += labelled("TLS handshake:", fmt::format("{} ({} handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
+    out += labelled("TLS setup:", fmt::format("{} ({} TLS handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
                                                   c.tls_handshakes, c.tls_resumed));
   }
   out += labelled("Errors:", errors_text(r));
@@ -330,7 +349,15 @@ std::string render_header(const RunReport& r) {
   const std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
                                              : fmt::format("{} requests", r.request_count.value_or(0));
   std::string out = fmt::format("Running {} @ {}\n", what, r.url);
-  out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
+  if (r.scenario.active && r.load_model != LoadModel::kClosed) {  // -c is --max-users there, not connections
+    out += fmt::format("  {} thread{}, up to {} virtual users (--max-users), a connection each", r.threads,
+                       r.threads == 1 ? "" : "s", r.scenario.user_limit);
+  } else if (r.scenario.active) {
+    out += fmt::format("  {} thread{} and {} virtual user{}, a connection each", r.threads, r.threads == 1 ? "" : "s",
+                       r.connections, r.connections == 1 ? "" : "s");
+  } else {
+    out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
+  }
   const ShardShare share = shard_share(r);
   if (share.is_part() || !r.shard_source.empty()) {
     const std::string label =
@@ -373,6 +400,10 @@ std::string render_text(const RunReport& r) {
   out += fmt::format("  {} requests in {}, {} read\n", c.responses, format_time_ns(static_cast<double>(r.measured_ns)),
                      format_bytes(static_cast<double>(c.bytes_read)));
   const stats::ErrorCounts& e = c.errors;
+  if (r.request_count && e.socket_total() > 0) {  // -n counts requests; the line above counts responses
+    out += fmt::format("  {} requests ended: {} with a response, {} without one (errors below)\n",
+                       c.responses + e.socket_total(), c.responses, e.socket_total());
+  }
   if (e.connect + e.read + e.write + e.timeout > 0) {
     out += fmt::format("  Socket errors: connect {}, read {}, write {}, timeout {}\n", e.connect, e.read, e.write,
                        e.timeout);

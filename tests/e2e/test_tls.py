@@ -71,7 +71,7 @@ def test_insecure_accepts_the_self_signed_certificate(tls_server, pacer):
     assert report.requests > 0, run
     assert report.errors["tls"] == 0, run
     assert report.status_codes == {200: report.requests}, run
-    assert "TLS handshake: avg " in run.stdout, run
+    assert "TLS setup:    avg " in run.stdout, run
     assert "TLS errors:" not in run.stdout, run
 
 
