@@ -69,7 +69,7 @@ std::string distribution_lines(const EndpointReport& e) {
   std::string out = ttfb ? "    Latency Distribution (total, first byte)\n" : "    Latency Distribution\n";
   for (double p : kDistributionPercentiles) {
     const std::string label = p == 100 ? "100%" : fmt::format("{:g}%", p);
-    out += fmt::format("{:>10} {:>11}", label, latency_cell(e, p));
+    out += fmt::format("{:>10} {:>9}", label, latency_cell(e, p));
     out += ttfb ? fmt::format(" {:>9}\n", ttfb_cell(e.ttfb, p)) : "\n";
   }
   return out;

@@ -183,7 +183,7 @@ std::string load_model_lines(const RunReport& r) {
         list += fmt::format("{}{}:{}", list.empty() ? "" : ",", format_duration_short(s.duration_ns),
                             format_rate(share.rate(s.target_rate_per_s)));
       }
-      what = fmt::format("stages {} ({}/s)", list, rate_unit(r));
+      what = fmt::format("stages {} {}/s", list, rate_unit(r));
       break;
     }
   }
@@ -315,7 +315,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   }
   append_wire_lines(out, r);
   if (r.tls_handshake.total_count() > 0) {
-    out += labelled("TLS setup:", fmt::format("{} ({} TLS handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
+    out += labelled("TLS setup:", fmt::format("{} ({} handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
                                                   c.tls_handshakes, c.tls_resumed));
   }
   out += labelled("Errors:", errors_text(r));
