@@ -108,9 +108,13 @@ std::string render_endpoints_text(const RunReport& r) {
     const double rate = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
     const std::uint64_t errors = endpoint_failures(r, *e);
     out += name_line(e->name);
-    out += fmt::format("{:>12}{:>11.2f}{:>8}{:>9}{:>10}{:>10}{:>10}{:>10}\n", c.requests_sent, rate, errors,
-                       c.non_2xx_3xx, latency_cell(*e, 50), latency_cell(*e, 90), latency_cell(*e, 99),
-                       latency_cell(*e, 100));
+    // A lower bound's ">=" may fill its column: a space before each cell keeps them
+    // apart, taken from the left of the requests column while the line is too wide.
+    std::string row = fmt::format("{:>12}{:>11.2f}{:>8}{:>9} {:>9} {:>9} {:>9} {:>9}", c.requests_sent, rate, errors,
+                                  c.non_2xx_3xx, latency_cell(*e, 50), latency_cell(*e, 90), latency_cell(*e, 99),
+                                  latency_cell(*e, 100));
+    while (row.size() > kColumns && row.starts_with("  ")) row.erase(0, 1);
+    out += row + "\n";
     if (errors > 0) out += error_classes_lines(c.errors, endpoint_checks(r, *e));
     if (r.print_latency && e->latency.total_count() > 0) out += distribution_lines(*e);
   }
