@@ -346,9 +346,14 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
 }  // namespace
 
 std::string render_header(const RunReport& r) {
-  const std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
-                                             : fmt::format("{} requests", r.request_count.value_or(0));
+  std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
+                                       : fmt::format("{} requests", r.request_count.value_or(0));
+  if (r.warmup_ns > 0) what = format_duration_short(r.warmup_ns) + " warm-up + " + what;  // the run lasts both
   std::string out = fmt::format("Running {} @ {}\n", what, r.url);
+  if (!r.unix_socket.empty()) {  // the URL names the Host and path; the bytes go over the socket
+    out += fmt::format("  over the Unix socket {} (latency ends at the worker's wake-up: no kernel stamps)\n",
+                       r.unix_socket);
+  }
   if (r.scenario.active && r.load_model != LoadModel::kClosed) {  // -c is --max-users there, not connections
     out += fmt::format("  {} thread{}, up to {} virtual users (--max-users), a connection each", r.threads,
                        r.threads == 1 ? "" : "s", r.scenario.user_limit);

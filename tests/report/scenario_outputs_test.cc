@@ -177,5 +177,31 @@ TEST(ScenarioOutputs, TimeoutsThatCannotBeToldApartAreNotMarkedZero) {
   EXPECT_FALSE(j["endpoints"][0]["latency"].contains("censored_count"));
 }
 
+TEST(HeaderWording, AWarmUpIsInTheRunningLineAndAUnixSocketIsNamed) {
+  RunReport r;
+  r.url = "http://localhost/x";
+  r.threads = r.connections = 1;
+  r.duration_ns = 2 * kNsPerS;
+  r.warmup_ns = kNsPerS;
+  r.unix_socket = "/run/app.sock";
+  const std::string header = render_header(r);
+  EXPECT_NE(header.find("Running 1s warm-up + 2s test @ http://localhost/x\n"), std::string::npos) << header;
+  EXPECT_NE(header.find("over the Unix socket /run/app.sock (latency ends at the worker's wake-up"),
+            std::string::npos) << header;
+}
+
+TEST(HeaderWording, ARequestCountRunSaysHowItsRequestsEnded) {
+  RunReport r;
+  r.url = "http://127.0.0.1:1/";
+  r.threads = r.connections = 1;
+  r.request_count = 6;
+  r.measured_ns = kNsPerS;
+  r.counters.requests_sent = 6;
+  r.counters.responses = 3;
+  r.counters.errors.timeout = 3;
+  const std::string text = render_text(r);
+  EXPECT_NE(text.find("6 requests ended: 3 with a response, 3 without one"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace pacer::report
