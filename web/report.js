@@ -82,7 +82,9 @@
     if (r.gave_up) return {ok: false, text: 'gave up: ' + r.gave_up};
     // Each failure names its gate and the breach ("gate failed: p99<50ms (measured 594ms)").
     if (failures.length) return {ok: false, text: failures.map((f) => (/^gate failed/.test(f) ? f : 'gate failed: ' + f)).join('; ')};
-    if (r.no_request_succeeded) return {ok: false, text: 'failed: not one request succeeded'};
+    if (r.no_request_succeeded) {
+      return {ok: false, text: 'failed: not one request succeeded' + (r.first_error ? ` (first error: ${r.first_error})` : '')};
+    }
     if (r.interrupted) return {ok: null, text: 'interrupted: partial run'};
     // No gate failed; errors are shown, since a run without gates "passes" with any.
     const errors = errorTotal(r);

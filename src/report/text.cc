@@ -138,7 +138,7 @@ const char* rate_unit(const RunReport& r) { return r.scenario.active ? "tasks" :
 // connection has several request slots, and the loop runs per slot.
 std::string connections_text(const RunReport& r) {
   const int slots = r.requests_per_connection;
-  if (slots <= 1) return fmt::format("{} connections", r.connections);
+  if (slots <= 1) return fmt::format("{} connection{}", r.connections, r.connections == 1 ? "" : "s");
   const char* what = r.protocol == "h2" ? "HTTP/2 streams" : r.protocol == "h3" ? "HTTP/3 streams" : "pipelined requests";
   return fmt::format("{} connections with {} {} each ({} requests in flight at most)", r.connections, slots, what,
                      static_cast<std::int64_t>(r.connections) * slots);
@@ -273,6 +273,24 @@ std::string errors_text(const RunReport& r) {
   return out;
 }
 
+// Why no request succeeded, when one error class took them all: "; every request
+// ended in the redirect error class (first: ...)"; "" otherwise.
+std::string failed_why(const RunReport& r) {
+  const stats::ErrorCounts& e = r.counters.errors;
+  const std::uint64_t failures = e.socket_total() + e.status;
+  if (failures == 0) return "";
+  for (const auto& f : stats::ErrorCounts::kFields) {
+    if (e.*f.member != failures) continue;
+    std::string why = fmt::format("; every request ended in the {} error class", f.name);
+    if (f.member == &stats::ErrorCounts::redirect) {
+      why += fmt::format(" (at most {} hops; {} redirects followed)", r.follow_redirects, r.counters.redirects);
+    }
+    if (!r.first_error.empty()) why += fmt::format(", first: {}", r.first_error);
+    return why;
+  }
+  return "";
+}
+
 std::string timeouts_text(const RunReport& r) {
   return fmt::format("{} requests got no response within {} and were cancelled; {}", r.counters.errors.timeout,
                      format_time_ns(static_cast<double>(r.timeout_ns)),
@@ -321,7 +339,11 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   out += labelled("Errors:", errors_text(r));
   out += scenario::render_text(r.scenario);  // --scenario: Tasks, names, first messages
   const std::string statuses = status_counts_line(c);
-  out += labelled("Status codes:", statuses.empty() ? "none (no response)" : statuses);
+  const bool only_redirects = statuses.empty() && c.redirects > 0;  // every answer was a redirect followed
+  out += labelled("Status codes:", only_redirects ? fmt::format("none final ({} redirects followed, none ended in a "
+                                                                "response)", c.redirects)
+                                   : statuses.empty() ? "none (no response)"
+                                                      : statuses);
   if (const std::string hint = body_hint(r); !hint.empty()) out += labelled("Status 415:", hint);
   if (c.errors.timeout > 0) out += labelled("Timeouts:", timeouts_text(r));
   if (c.errors.unsent > 0) out += unsent_paragraph(r);
@@ -339,7 +361,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (!r.gave_up.empty()) out += labelled("Gave up:", r.gave_up + "; partial results.");
   if (r.interrupted) out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
   if (no_request_succeeded(r)) {
-    out += labelled("Failed:", "not one request succeeded (no response with a status below 400).");
+    out += labelled("Failed:", "not one request succeeded (no response with a status below 400)" + failed_why(r) + ".");
   }
 }
 
@@ -405,7 +427,8 @@ std::string render_text(const RunReport& r) {
   out += fmt::format("  {} requests in {}, {} read\n", c.responses, format_time_ns(static_cast<double>(r.measured_ns)),
                      format_bytes(static_cast<double>(c.bytes_read)));
   const stats::ErrorCounts& e = c.errors;
-  if (r.request_count && e.socket_total() > 0) {  // -n counts requests; the line above counts responses
+  // -n counts requests, and a run of failures has no response: the line above counts responses.
+  if ((r.request_count || c.responses == 0) && e.socket_total() > 0) {
     out += fmt::format("  {} requests ended: {} with a response, {} without one (errors below)\n",
                        c.responses + e.socket_total(), c.responses, e.socket_total());
   }

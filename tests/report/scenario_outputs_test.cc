@@ -203,5 +203,22 @@ TEST(HeaderWording, ARequestCountRunSaysHowItsRequestsEnded) {
   EXPECT_NE(text.find("6 requests ended: 3 with a response, 3 without one"), std::string::npos) << text;
 }
 
+TEST(HeaderWording, ARedirectLoopSaysWhatBecameOfTheRequests) {
+  RunReport r;
+  r.url = "http://127.0.0.1:1/";
+  r.threads = r.connections = 1;
+  r.duration_ns = r.measured_ns = kNsPerS;
+  r.follow_redirects = 3;
+  r.counters.requests_sent = 100;
+  r.counters.redirects = 200;
+  r.counters.errors.redirect = 100;
+  r.first_error = "redirect: a loop (Location: /a)";
+  const std::string text = render_text(r);
+  EXPECT_NE(text.find("100 requests ended: 0 with a response, 100 without one"), std::string::npos) << text;
+  EXPECT_NE(text.find("none final (200 redirects followed"), std::string::npos) << text;
+  EXPECT_NE(text.find("every request ended in the redirect error class (at most 3 hops"), std::string::npos) << text;
+  EXPECT_NE(text.find("closed loop, 1 connection, each"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace pacer::report
