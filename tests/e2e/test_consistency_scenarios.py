@@ -16,6 +16,7 @@ import csv
 import json
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,11 @@ def test_a_closed_scenarios_failed_checks_are_failures_in_every_output(start_ser
     assert run.rc == 3, run  # the gate counts the checks
     assert "1 thread and 2 virtual users" in run.stdout
     check_scenario_outputs(run, doc, rows, csvs, html, browser, server)
+    if browser is not None:  # the tables are drawn before anything is awaited: a DOM dump has them
+        dump = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path}/dd",
+                               "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=60)
+        for table in ('id="tasks-table"', 'id="endpoints-table"', "Errors by class"):
+            assert table in dump.stdout, table
 
 
 def test_an_open_scenario_counts_tasks_and_users_not_connections(start_server, pacer, tmp_path, browser):
