@@ -239,7 +239,9 @@ std::string render_json(const RunReport& r) {
         {"tls_handshakes", c.tls_handshakes},
         {"tls_resumed", c.tls_resumed},
         {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
-        {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)}}},
+        {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)},
+        // Open model: requests written after -d ended (null: not known, e.g. before the engine reports it).
+        {"sent_while_draining", is_open && r.sent_while_draining ? json(*r.sent_while_draining) : json(nullptr)}}},
       {"errors", errors_json(r)},
       {"error_rate", error_rate(r)},
       {"status_codes", std::move(status_codes)},

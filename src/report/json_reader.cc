@@ -385,6 +385,11 @@ RunReport read_report(const json& doc) {
   r.measured_ns = root.at("duration_s").seconds_ns();
   r.interrupted = root.at("interrupted").boolean();
   read_counts(root, r.counters);
+  if (const Field counts = root.at("counts"); counts.has("sent_while_draining")) {  // absent from older reports
+    const Field drained = counts.at("sent_while_draining");
+    if (!drained.is_null()) r.sent_while_draining = drained.count();
+    if (r.sent_while_draining.value_or(0) > r.counters.requests_sent) drained.fail("more than requests_sent");
+  }
   const Field target = root.at("rates").at("target_per_s");
   r.target_rate_per_s = target.is_null() ? 0 : target.number();
 

@@ -155,6 +155,10 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   if (const std::string field = merged.counters.merge_checked(shard.counters); !field.empty()) {
     return overflow(name, field);
   }
+  // Known for the merge only when known for every shard (each is at most its requests_sent, which fit).
+  merged.sent_while_draining = merged.sent_while_draining && shard.sent_while_draining
+                                   ? std::optional(*merged.sent_while_draining + *shard.sent_while_draining)
+                                   : std::nullopt;
   const std::pair<stats::Histogram*, const stats::Histogram*> histograms[] = {
       {&merged.latency, &shard.latency},         {&merged.latency_censored, &shard.latency_censored},
       {&merged.connect, &shard.connect},         {&merged.service, &shard.service},

@@ -232,8 +232,11 @@ void append_open_model_lines(std::string& out, const RunReport& r) {
                                          "requests sent\x1f{:.2f}/s, completed\x1f{:.2f}/s",
                                          r.target_rate_per_s, tasks_ended_rate_per_s(r), share, sent, done));
   } else {
-    out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s",
-                                         r.target_rate_per_s, sent, share, done));
+    out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s{}",
+                                         r.target_rate_per_s, sent, share, done,
+                                         r.sent_while_draining && *r.sent_while_draining > 0
+                                             ? fmt::format("; {} more sent while draining", *r.sent_while_draining)
+                                             : std::string()));
   }
   if (r.queue_delay.total_count() > 0) {
     out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {}",

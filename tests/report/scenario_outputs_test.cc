@@ -220,5 +220,31 @@ TEST(HeaderWording, ARedirectLoopSaysWhatBecameOfTheRequests) {
   EXPECT_NE(text.find("closed loop, 1 connection, each"), std::string::npos) << text;
 }
 
+// Issue 31, item 5's report side: once the engine says how many requests left during
+// the drain, the sent rate is the run's and the drain's are their own figure.
+TEST(DrainReport, RequestsSentWhileDrainingAreNotInTheSentRate) {
+  RunReport r;
+  r.url = "http://127.0.0.1:1/";
+  r.threads = r.connections = 2;
+  r.load_model = LoadModel::kConstant;
+  r.rate_per_s = r.target_rate_per_s = 1000;
+  r.duration_ns = 2 * kNsPerS;
+  r.measured_ns = 4 * kNsPerS;
+  r.counters.requests_sent = r.counters.scheduled = 1456;
+  r.counters.responses = 1456;
+  EXPECT_DOUBLE_EQ(sent_rate_per_s(r), 728);
+  const auto unknown = nlohmann::json::parse(render_json(r));
+  EXPECT_TRUE(unknown["counts"]["sent_while_draining"].is_null());
+  r.sent_while_draining = 714;
+  EXPECT_DOUBLE_EQ(sent_rate_per_s(r), 371);
+  const auto j = nlohmann::json::parse(render_json(r));
+  EXPECT_EQ(j["counts"]["sent_while_draining"], 714);
+  EXPECT_DOUBLE_EQ(j["rates"]["sent_per_s"].get<double>(), 371);
+  EXPECT_NE(render_text(r).find("; 714 more sent while draining"), std::string::npos) << render_text(r);
+  auto back = read_json_report(render_json(r), "drain.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->sent_while_draining, 714u);
+}
+
 }  // namespace
 }  // namespace pacer::report
