@@ -50,6 +50,8 @@
     ['max', 'max (last interval)', C.fmtNs],
     ['connections', 'connections open', C.fmtCount],
     ['in_flight', 'requests in flight', C.fmtCount],
+    // The stall signal: how long the oldest request in flight had waited (none: –).
+    ['oldest_in_flight', 'oldest in flight', C.fmtNs],
   ];
 
   function buildFigures() {
@@ -84,6 +86,7 @@
     setFigure('max', lat.count ? lat.max : null);
     setFigure('connections', p.open_connections);
     setFigure('in_flight', p.in_flight);
+    setFigure('oldest_in_flight', p.in_flight > 0 ? p.oldest_in_flight_ns : null);
     const errors = ERROR_CLASSES.filter((k) => errorTotals[k]).map((k) => k + ' ' + C.fmtCount(errorTotals[k]));
     document.getElementById('lv-errors').textContent = errors.length ? 'Errors: ' + errors.join(', ') : '';
   }
@@ -105,7 +108,8 @@
   }
   function latencySeries() {
     return [{label: 'p50', values: ms('p50')}, {label: 'p90', values: ms('p90')}, {label: 'p99', values: ms('p99')},
-      {label: 'max', values: ms('max')}];
+      {label: 'max', values: ms('max')},
+      {label: 'oldest in flight', values: column((p) => (p.in_flight > 0 ? p.oldest_in_flight_ns / 1e6 : null)), dash: [3, 3]}];
   }
   // Each class that has happened (status >= 400 always): a class's first error adds its series.
   function errorClasses() { return ERROR_CLASSES.filter((k) => k === 'status' || errorTotals[k]); }

@@ -47,7 +47,17 @@
     const keys = Object.keys(errors || {});
     return ERROR_CLASSES.filter((k) => keys.includes(k)).concat(keys.filter((k) => !ERROR_CLASSES.includes(k)));
   }
-  function errorTotal(r) { return errorClasses(r.errors).reduce((n, k) => n + (r.errors[k] || 0), 0); }
+  // Requests that failed, each once: the report's counts.failed (a failed check on a
+  // request that failed otherwise is one failure); older reports: every class.
+  function errorTotal(r) {
+    if (r.counts && r.counts.failed != null) return r.counts.failed;
+    return errorClasses(r.errors).filter((k) => k !== 'script').reduce((n, k) => n + (r.errors[k] || 0), 0);
+  }
+  // "HTTP 404 x568, 500 x113": the status class's reason, from the status codes.
+  function statusReason(r) {
+    const codes = Object.entries(r.status_codes || {}).filter(([code]) => Number(code) >= 400);
+    return codes.length ? 'HTTP ' + codes.map(([code, n]) => `${code} x${n}`).join(', ') : '';
+  }
 
   function loadModelText(c) {
     if (!c || c.load_model === 'closed') return 'closed loop';
@@ -72,7 +82,9 @@
     if (r.gave_up) return {ok: false, text: 'gave up: ' + r.gave_up};
     // Each failure names its gate and the breach ("gate failed: p99<50ms (measured 594ms)").
     if (failures.length) return {ok: false, text: failures.map((f) => (/^gate failed/.test(f) ? f : 'gate failed: ' + f)).join('; ')};
-    if (r.no_request_succeeded) return {ok: false, text: 'failed: not one request succeeded'};
+    if (r.no_request_succeeded) {
+      return {ok: false, text: 'failed: not one request succeeded' + (r.first_error ? ` (first error: ${r.first_error})` : '')};
+    }
     if (r.interrupted) return {ok: null, text: 'interrupted: partial run'};
     // No gate failed; errors are shown, since a run without gates "passes" with any.
     const errors = errorTotal(r);
@@ -98,9 +110,18 @@
     const dl = h('dl', {class: 'pr-meta'});
     const add = (k, val, name) => { dl.append(h('dt', {}, k), h('dd', {'data-field': name}, val)); };
     if (r.command_line) add('command', r.command_line, 'command_line');
-    add('load model', loadModelText(c), 'load_model');
-    add('connections', `${c.connections} on ${c.threads} threads, ${c.protocol || 'http/1.1'}` +
-      (c.requests_per_connection > 1 ? `, ${c.requests_per_connection} per connection` : ''), 'connections');
+    const sc = r.scenario;
+    add('load model', loadModelText(c) + (sc && sc.open_model ? ' (tasks/s)' : ''), 'load_model');
+    if (sc) {
+      add('scenario', `${sc.users_started} virtual users started (at most ${sc.user_limit}` +
+        `${sc.open_model ? ', --max-users' : ''}), ${sc.tasks.reduce((n, t) => n + t.count, 0)} tasks`, 'scenario');
+    }
+    const threads = `${c.threads} thread${c.threads === 1 ? '' : 's'}`;
+    if (sc && sc.open_model) add('connections', `one per virtual user, on ${threads}, ${c.protocol || 'http/1.1'}`, 'connections');
+    else {
+      add('connections', `${c.connections} on ${threads}, ${c.protocol || 'http/1.1'}` +
+        (c.requests_per_connection > 1 ? `, ${c.requests_per_connection} per connection` : ''), 'connections');
+    }
     add('started', r.start_time || '–', 'start_time');
     add('duration', (r.duration_s ?? 0).toFixed(3) + 's' + (c.warmup_s ? ` (after ${c.warmup_s}s warm-up)` : ''), 'duration');
     if (c.shard && c.shard.count > 1) add('shard', c.shard.index == null ? `${c.shard.covered} of ${c.shard.count} shards` : `${c.shard.index}/${c.shard.count}`, 'shard');
@@ -184,8 +205,17 @@
   // The first byte's histogram under whichever name the report gives it.
   function ttfbSummary(r) { return r.ttfb || null; }  // absent from reports before it
 
+  // The section and its table are drawn at once (before the first await); the
+  // charts, which decode the histograms, go above the table when ready.
   async function renderDistribution(el, r) {
     const s = section(el, 'Latency distribution', 'distribution');
+    const charts = h('div', {class: 'pr-charts'});
+    s.append(charts);
+    distributionTable(s, r);
+    await distributionCharts(charts, r);
+  }
+
+  async function distributionCharts(s, r) {
     const lat = await decoded(r.latency);
     const cens = await decoded(r.latency, 'censored_histogram');
     const series = [{label: 'latency', hist: lat, censored: cens}];
@@ -200,6 +230,9 @@
     const setup = [{label: 'connect', hist: await decoded(r.connect_time)}];
     if (r.tls_handshake_time && r.tls_handshake_time.count) setup.push({label: 'TLS handshake', hist: await decoded(r.tls_handshake_time)});
     if (setup.some((x) => x.hist && x.hist.total)) C.percentileChart(s, {title: 'Connection setup by percentile', series: setup, height: 220});
+  }
+
+  function distributionTable(s, r) {
     const rows = [['latency', r.latency], ['service time', r.service_time], ['queue delay', r.queue_delay],
       ['time to first byte', ttfbSummary(r)], ['connect', r.connect_time], ['TLS handshake', r.tls_handshake_time]]
       .filter(([, x]) => x && x.count).map(([name, x]) => {
@@ -225,6 +258,10 @@
     if (r.first_error) reasons[r.first_error.split(':')[0]] = r.first_error;
     if (r.tls_first_error) reasons.tls = r.tls_first_error;
     for (const [k, v] of Object.entries(r.first_errors || {})) reasons[k] = v;
+    if (!reasons.status) reasons.status = statusReason(r);
+    for (const m of (r.scenario && r.scenario.first_messages) || []) {
+      if (!reasons[m.class]) reasons[m.class] = `${m.where}: ${m.text}`;
+    }
     const errs = errorClasses(r.errors).filter((k) => r.errors[k]).map((k) => ({cls: k, count: r.errors[k], reason: reasons[k] || ''}));
     s.append(h('h3', {}, 'Errors by class'));
     if (errs.length) {
@@ -240,7 +277,8 @@
     if (!Array.isArray(eps) || !eps.length) return;
     const s = section(el, 'Endpoints', 'endpoints');
     const rows = eps.map((e) => {
-      const errors = e.errors && typeof e.errors === 'object' ? Object.values(e.errors).reduce((a, b) => a + (b || 0), 0) : e.errors;
+      const errors = e.failed != null ? e.failed
+        : e.errors && typeof e.errors === 'object' ? Object.values(e.errors).reduce((a, b) => a + (b || 0), 0) : e.errors;
       const row = {name: e.name, sent: e.requests_sent, responses: e.responses, non2xx: e.non_2xx_3xx, errors,
         rps: e.completed_per_s ?? (r.duration_s > 0 && e.responses != null ? e.responses / r.duration_s : null)};
       for (const k of ['50', '90', '99', '100']) row['p' + k] = pct(e.latency, k);
@@ -258,13 +296,33 @@
     }
   }
 
+  // --scenario: the Tasks table (each task from its scheduled start to its end).
+  function renderTasks(el, r) {
+    const sc = r.scenario;
+    if (!sc || !Array.isArray(sc.tasks)) return;
+    const s = section(el, 'Tasks (scenario)', 'tasks');
+    const rows = sc.tasks.map((t) => ({name: t.name, count: t.count, failures: t.failures,
+      p50: t.duration ? t.duration.p50_ns : null, p99: t.duration ? t.duration.p99_ns : null, max: t.duration ? t.duration.max_ns : null}));
+    const ns = (v) => (v == null ? '–' : C.fmtNs(v));
+    const t = C.table(s, {columns: [{key: 'name', label: 'task'}, {key: 'count', label: 'count', num: true},
+      {key: 'failures', label: 'failed', num: true}, {key: 'p50', label: 'p50', num: true, format: ns},
+      {key: 'p99', label: 'p99', num: true, format: ns}, {key: 'max', label: 'max', num: true, format: ns}], rows});
+    t.id = 'tasks-table';
+    s.append(h('p', {class: 'pr-note'}, `${sc.users_started} virtual users started; errors: check ` +
+      `${sc.errors.check}, script ${sc.errors.script}.`));
+  }
+
   async function render(el, r) {
     renderHeader(el, r);
     renderHeadline(el, r);
     renderTimeCharts(el, r);
-    await renderDistribution(el, r);
+    // Every table is drawn before anything is awaited: a DOM dump, a printer and a
+    // crawler see them whatever the charts' decoding does.
+    const charts = renderDistribution(el, r);
+    renderTasks(el, r);
     renderEndpoints(el, r);
     renderTables(el, r);
+    await charts;
   }
 
   // ---- Two runs ------------------------------------------------------------------
@@ -276,8 +334,9 @@
 
   async function renderCompare(el, cmp) {
     const base = cmp.baseline, cand = cmp.candidate;
+    const baseUrl = (base.config || {}).url || '', candUrl = (cand.config || {}).url || '';
     el.append(h('header', {class: 'pr-header'}, h('h1', {}, 'pacer comparison'),
-      h('div', {class: 'pr-url'}, (cand.config || {}).url || '')));
+      h('div', {class: 'pr-url', 'data-field': 'urls'}, baseUrl === candUrl ? candUrl : `baseline ${baseUrl} · candidate ${candUrl}`)));
     const dl = h('dl', {class: 'pr-meta'});
     dl.append(h('dt', {}, 'baseline'), h('dd', {}, `${cmp.baseline_name} (${base.start_time}, ${loadModelText(base.config)})`));
     dl.append(h('dt', {}, 'candidate'), h('dd', {}, `${cmp.candidate_name} (${cand.start_time}, ${loadModelText(cand.config)})`));

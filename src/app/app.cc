@@ -29,6 +29,8 @@
 #include "html/report_files.h"
 #include "report/locust_csv.h"
 #include "scenario/test_hooks.h"
+#include "scenario/scenario_load.h"
+#include "report/endpoints.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
 #include "report/json.h"
@@ -149,6 +151,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   }
   if (result) {
     // Before any copy of the report is rendered (the web view's too).
+    report::settle_endpoints(*result);           // names nobody requested, censored samples
     result->command_line = config.command_line;  // the HTML report's header
     result->timeseries = live.take_series();     // --timeseries, --html, --csv
     if (prometheus) result->remote_write = prometheus->finish(*result, &signals.flag());  // the final push

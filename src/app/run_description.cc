@@ -74,6 +74,11 @@ std::string wire_line(const Config& c) {
 report::RunReport header_fields(const Config& config) {
   report::RunReport fields = engine::make_report(config);
   fields.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
+  if (config.is_scenario()) {  // the header counts virtual users, not -c connections
+    fields.scenario.active = true;
+    fields.scenario.open_model = config.is_open_model();
+    fields.scenario.user_limit = static_cast<std::uint64_t>(config.is_open_model() ? config.max_users : config.connections);
+  }
   return fields;
 }
 

@@ -30,8 +30,9 @@ Status apply_cert_option(const ScannedOption& option, CertOptions& cert) {
   switch (option.id) {
     case kOut: {
       struct stat info {};
-      if (::stat(option.value.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-        return bad_argument(fmt::format("{}: '{}' is not an existing directory", option.flag, option.value));
+      // A missing directory is created (as mkdir -p); something else by that name is refused.
+      if (::stat(option.value.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+        return bad_argument(fmt::format("{}: '{}' exists and is not a directory", option.flag, option.value));
       }
       cert.out_dir = option.value;
       return Ok{};

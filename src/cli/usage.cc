@@ -52,7 +52,8 @@ More options:
                        largest body @FILE or @- may give (-b or
                        --json); more is refused (a device that never
                        ends too)                              [64M]
-  -n, --requests N     stop after N responses; no time limit unless -d
+  -n, --requests N     stop after N requests (each ends in a response or an
+                       error); no time limit unless -d
       --disable-keepalive
                        a new connection for every request
       --warmup T       send for T before recording anything   [0]
@@ -108,7 +109,8 @@ Open model (requests arrive on a schedule, whatever the server does):
       --stages LIST    a piecewise-linear profile from 0, e.g.
                        30s:100,1m:1000,30s:0 (sets the duration)
       --arrival KIND   uniform or poisson (exponential gaps) [uniform]
-      --seed N         random seed for poisson arrivals      [1]
+      --seed N         random seed for poisson arrivals,     [1]
+                       --targets-order random, pacer.random()
       --deadline T     shed a request still queued T after it was due
                        (counted as a deadline error, not sent)
 
@@ -245,6 +247,8 @@ Commands:
                        test into one exact report; pacer merge --help
   cert                 writes a throwaway self-signed certificate and key
                        for pacer serve --tls; pacer cert --help
+  report               draws the HTML report of saved JSON reports (one run,
+                       or two with --compare); pacer report --help
 
 Exit codes:
   0  ok
@@ -291,6 +295,10 @@ Routes:
                           otherwise 401
   /json                   200 with a JSON Content-Type (application/json
                           or */*+json), otherwise 415
+  /api/login              as /login (examples/scenarios/shop.lua)
+  /api/products           a JSON list of products
+  /api/orders             201 with the /login token as a bearer token,
+                          otherwise 401
   /stats                  counters as JSON (not counted itself)
 )";
 }
@@ -340,7 +348,7 @@ any other tool. Not for production. Clients trust it with --cacert
 DIR/cert.pem, or skip verification with -k.
 
 Options:                                                      [default]
-      --out DIR        the directory to write into (must exist)
+      --out DIR        the directory to write into (created if missing)
       --host NAME      a name or address the certificate is for
                        (repeatable)       [localhost, 127.0.0.1, ::1]
       --days N         how long it is valid                      [30]

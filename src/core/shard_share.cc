@@ -15,7 +15,9 @@ std::string ShardShare::label() const {
     if (std::find(missing.begin(), missing.end(), i) != missing.end()) continue;
     present += fmt::format("{}{}", present.empty() ? "" : ", ", i);
   }
-  return fmt::format("shard{} {} of {}", covered == 1 ? "" : "s", present, count);
+  // One shard reads as a shard run names itself ("shard 0/2"), whatever made it.
+  if (covered == 1) return fmt::format("shard {}/{}", present, count);
+  return fmt::format("shards {} of {}", present, count);
 }
 
 std::string ShardShare::describe() const {

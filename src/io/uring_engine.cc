@@ -308,13 +308,51 @@ void UringEngine::rearm_starved() {
 
 // ---- waiting and completions -----------------------------------------------------
 
+namespace {
+#ifdef IORING_ENTER_ABS_TIMER
+constexpr unsigned kAbsTimer = IORING_ENTER_ABS_TIMER;
+#else
+constexpr unsigned kAbsTimer = 1U << 5;  // Linux 6.12's value; liburing before 2.8 lacks the name
+#endif
+}  // namespace
+
+// Submits what is queued and waits for a completion until `deadline_ns` on
+// CLOCK_MONOTONIC (IORING_ENTER_ABS_TIMER, Linux 6.12). A relative timeout starts
+// when the kernel gets to the wait: after this enter's submissions (a loopback send
+// runs the peer's receive inline) and the deferred task work it runs first, so the
+// wake-up came that much late. -EINVAL: the kernel has no absolute timer.
+int UringEngine::enter_until(TimeNs deadline_ns) {
+  // liburing's SQ flush (io_uring_submit's first step): publish the queued entries.
+  io_uring_sq& sq = ring_.sq;
+  const unsigned tail = sq.sqe_tail;
+  if (sq.sqe_head != tail) {
+    sq.sqe_head = tail;
+    io_uring_smp_store_release(sq.ktail, tail);
+  }
+  const unsigned to_submit = tail - io_uring_smp_load_acquire(sq.khead);
+  __kernel_timespec at{deadline_ns / kNsPerS, deadline_ns % kNsPerS};
+  io_uring_getevents_arg arg{};
+  arg.ts = reinterpret_cast<std::uintptr_t>(&at);
+  const int r = io_uring_enter2(ring_.ring_fd, to_submit, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG | kAbsTimer,
+                                reinterpret_cast<sigset_t*>(&arg), sizeof(arg));
+  return r;  // liburing returns -errno
+}
+
 int UringEngine::wait(TimeNs timeout_ns, Events& events) {
   give_back_last();
   if (!starved_.empty()) rearm_starved();
   if (!enabled_) enable();
-  __kernel_timespec timeout{timeout_ns / kNsPerS, timeout_ns % kNsPerS};
-  io_uring_cqe* first = nullptr;
-  const int r = io_uring_submit_and_wait_timeout(&ring_, &first, 1, &timeout, nullptr);
+  int r = -EINVAL;
+  // The timeout runs from here, before this enter's submissions and task work.
+  if (abs_timer_ && timeout_ns > 0) {
+    r = enter_until(monotonic_now_ns() + timeout_ns);
+    if (r == -EINVAL) abs_timer_ = false;  // an older kernel: relative from now on
+  }
+  if (!abs_timer_ || timeout_ns <= 0) {
+    __kernel_timespec timeout{timeout_ns / kNsPerS, timeout_ns % kNsPerS};
+    io_uring_cqe* first = nullptr;
+    r = io_uring_submit_and_wait_timeout(&ring_, &first, 1, &timeout, nullptr);
+  }
   wake_mono_ = monotonic_now_ns();
   real_minus_mono_ = realtime_now_ns() - wake_mono_;
   events.on_wake(wake_mono_);

@@ -94,6 +94,7 @@ class UringEngine final : public Engine {
   void give_back(std::uint16_t buffer);
   void give_back_last();
   void rearm_starved();
+  int enter_until(TimeNs deadline_ns);  // submit and wait with an absolute deadline; -errno
   void complete(const io_uring_cqe& cqe, Events& events);
   void received(Channel& channel, const io_uring_cqe& cqe, Events& events);
   char* buffer_at(std::uint16_t id) const { return buffers_ + std::size_t{id} * kBufferBytes; }
@@ -118,6 +119,7 @@ class UringEngine final : public Engine {
   std::vector<std::pair<Channel*, std::uint16_t>> starved_;  // receives ended for want of buffers (channel, generation)
   TimeNs real_minus_mono_ = 0;  // this wake-up's CLOCK_REALTIME - CLOCK_MONOTONIC (stamps)
   TimeNs wake_mono_ = 0;
+  bool abs_timer_ = true;       // the kernel takes IORING_ENTER_ABS_TIMER (until it says EINVAL)
   std::unique_ptr<char[]> read_buffer_;  // TLS reads (null without TLS)
 };
 

@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
@@ -129,6 +130,10 @@ Result<PemPair> make_self_signed(const std::vector<std::string>& hosts, int vali
 }
 
 Status write_pem_pair(const PemPair& pair, const std::string& dir) {
+  // Like `mkdir -p DIR`: the directory and its missing parents (0755).
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return runtime_error(fmt::format("cannot create the directory '{}': {}", dir, error.message()));
   if (Status s = write_file(dir + "/cert.pem", pair.certificate_pem, 0644); !s) return s;
   return write_file(dir + "/key.pem", pair.private_key_pem, 0600);
 }

@@ -23,7 +23,8 @@ std::vector<std::string> default_certificate_hosts();  // localhost, 127.0.0.1, 
 // first is also the subject's common name. valid_days: from one hour ago.
 Result<PemPair> make_self_signed(const std::vector<std::string>& hosts, int valid_days);
 
-// Writes cert.pem and key.pem (mode 0600) into directory `dir`, which must exist.
+// Writes cert.pem (0644) and key.pem (0600) into directory `dir`, created with its
+// missing parents as `mkdir -p` would.
 // Errors name the file.
 Status write_pem_pair(const PemPair& pair, const std::string& dir);
 

@@ -17,7 +17,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 constexpr const char* kErrorClasses[] = {"connect", "tls",     "read",         "write",  "timeout", "parse",
-                                         "deadline", "backlog", "unsent", "stream_reset", "goaway", "status"};
+                                         "deadline", "backlog", "unsent", "stream_reset", "goaway", "status",
+                                         "check",    "script"};
 constexpr double kStatsPercentiles[] = {50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100};
 
 // A text cell. One that a spreadsheet would run as a formula (its first byte is
@@ -44,13 +45,28 @@ std::uint64_t errors_total(const json& errors) {
   return total;
 }
 
-// requests (ended: a response or an error), failures (every error class, status >= 400
-// included), the latency columns from the summary's histogram, req/s and failures/s.
-Result<std::string> stats_row(const std::string& name, std::uint64_t responses, const json& errors,
-                              const json& latency, double seconds) {
-  const std::uint64_t failures = errors_total(errors);
-  const std::uint64_t status = errors.is_object() ? errors.value("status", std::uint64_t{0}) : 0;
-  const std::uint64_t requests = responses + failures - status;
+// Requests that failed, each once: the report's "failed" (a scenario's check on a
+// request that failed otherwise is not a second failure), else (older reports)
+// every class but a scenario's `script` (a Lua error is not a request).
+std::uint64_t failed_count(const json& failed, const json& errors) {
+  if (failed.is_number_unsigned()) return failed.get<std::uint64_t>();
+  const std::uint64_t script = errors.is_object() ? errors.value("script", std::uint64_t{0}) : 0;
+  return errors_total(errors) - script;
+}
+
+// Failures without a response: what ended a request other than a response.
+std::uint64_t without_response(const json& errors) {
+  std::uint64_t n = errors_total(errors);
+  for (const char* c : {"status", "check", "script"}) n -= errors.is_object() ? errors.value(c, std::uint64_t{0}) : 0;
+  return n;
+}
+
+// requests (ended: a response or an error), failures (each failed request once,
+// status >= 400 and checks included), the latency columns from the summary's
+// histogram, req/s and failures/s.
+Result<std::string> stats_row(const std::string& name, std::uint64_t responses, std::uint64_t failures,
+                              const json& errors, const json& latency, double seconds) {
+  const std::uint64_t requests = responses + without_response(errors);
   std::string row = fmt::format("{},{},{}", field(name), requests, failures);
   const std::string encoded = latency.is_object() ? latency.value("histogram", std::string()) : std::string();
   auto hist = stats::decode_v2_base64(encoded);
@@ -82,14 +98,18 @@ Result<std::string> render_stats(const json& r) {
   const double seconds = r.value("duration_s", 0.0);
   if (r.contains("endpoints") && r["endpoints"].is_array()) {
     for (const json& e : r["endpoints"]) {
+      const json errors = e.value("errors", json());
       auto row = stats_row(e.value("name", std::string("?")), e.value("responses", std::uint64_t{0}),
-                           e.value("errors", json()), e.value("latency", json()), seconds);
+                           failed_count(e.value("failed", json()), errors), errors, e.value("latency", json()),
+                           seconds);
       if (!row) return row.error();
       out += *row;
     }
   }
-  auto total = stats_row("Aggregated", r.at("counts").value("responses", std::uint64_t{0}), r.at("errors"),
-                         r.at("latency"), seconds);
+  const json& counts = r.at("counts");
+  auto total = stats_row("Aggregated", counts.value("responses", std::uint64_t{0}),
+                         failed_count(counts.value("failed", json()), r.at("errors")), r.at("errors"), r.at("latency"),
+                         seconds);
   if (!total) return total.error();
   return out + *total;
 }
@@ -118,7 +138,7 @@ std::string render_history(const json& r) {
   for (const json& p : r["timeseries"]) {
     const double secs = p.value("duration_s", 0.0);
     const json errors = p.value("errors", json::object());
-    const std::uint64_t failures = errors_total(errors);
+    const std::uint64_t failures = failed_count(json(), errors);
     const json lat = p.value("latency_ns", json::object());
     const bool has = lat.value("count", std::uint64_t{0}) > 0;
     const auto lat_ms = [&](const char* k) { return has ? ms(lat.value(k, std::int64_t{0})) : std::string(); };
@@ -145,6 +165,15 @@ std::string first_reason(const json& r, const std::string& cls) {
   if (r.contains("first_error") && r["first_error"].is_string()) {
     const std::string first = r["first_error"].get<std::string>();
     if (first.rfind(cls + ":", 0) == 0) return first;
+  }
+  // A scenario's check and script errors: the first message of the class.
+  const json none = json::array();
+  const json& messages = r.contains("scenario") && r["scenario"].is_object()
+                             ? r["scenario"].value("first_messages", none) : none;
+  for (const json& m : messages.is_array() ? messages : none) {
+    if (m.value("class", std::string()) == cls) {
+      return fmt::format("{}: {}", m.value("where", std::string()), m.value("text", std::string()));
+    }
   }
   return "";
 }

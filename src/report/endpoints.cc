@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,10 +17,20 @@ namespace {
 constexpr std::size_t kColumns = 80;
 constexpr double kDistributionPercentiles[] = {50, 75, 90, 99, 99.9, 99.99, 100};
 
-std::string latency_cell(const stats::Histogram& h, double percentile) {
+// ">=" before a value that falls among censored samples (timeouts), as the run's.
+std::string latency_cell(const EndpointReport& e, double percentile) {
+  const stats::Histogram& h = e.latency;
   if (h.total_count() == 0) return "-";
-  const std::int64_t v = percentile >= 100 ? h.max() : h.value_at_percentile(percentile);
-  return format_time_ns(static_cast<double>(v));
+  const stats::Percentile v = percentile >= 100
+                                  ? stats::Percentile{h.max(), e.latency_censored.total_count() > 0 &&
+                                                                   e.latency_censored.max() >= h.max()}
+                                  : stats::percentile_with_censoring(h, e.latency_censored, percentile);
+  return (v.is_lower_bound ? ">=" : "") + format_time_ns(static_cast<double>(v.value));
+}
+
+std::string ttfb_cell(const stats::Histogram& h, double percentile) {
+  if (h.total_count() == 0) return "-";
+  return format_time_ns(static_cast<double>(percentile >= 100 ? h.max() : h.value_at_percentile(percentile)));
 }
 
 // "  name", cut with "..." to fit the report's width.
@@ -32,13 +43,17 @@ std::string name_line(const std::string& raw_name) {
   return "  " + name.substr(0, cut) + "...\n";
 }
 
-// "timeout 3, read 1": the classes with a count, wrapped under an indent.
-std::string error_classes_lines(const stats::ErrorCounts& e) {
+// "timeout 3, read 1": the classes with a count (a scenario's checks last),
+// wrapped under an indent.
+std::string error_classes_lines(const stats::ErrorCounts& e, std::uint64_t checks) {
+  std::vector<std::pair<const char*, std::uint64_t>> classes;
+  for (const auto& f : stats::ErrorCounts::kFields) classes.emplace_back(f.name, e.*f.member);
+  classes.emplace_back("check", checks);
   std::string out;
   std::string line = "      errors:";
-  for (const auto& f : stats::ErrorCounts::kFields) {
-    if (e.*f.member == 0) continue;
-    const std::string item = fmt::format(" {} {},", f.name, e.*f.member);
+  for (const auto& [name, count] : classes) {
+    if (count == 0) continue;
+    const std::string item = fmt::format(" {} {},", name, count);
     if (line.size() + item.size() > kColumns) {
       out += line + "\n";
       line = "             ";
@@ -56,8 +71,8 @@ std::string distribution_lines(const EndpointReport& e) {
   std::string out = ttfb ? "    Latency Distribution (total, first byte)\n" : "    Latency Distribution\n";
   for (double p : kDistributionPercentiles) {
     const std::string label = p == 100 ? "100%" : fmt::format("{:g}%", p);
-    out += fmt::format("{:>10} {:>9}", label, latency_cell(e.latency, p));
-    out += ttfb ? fmt::format(" {:>9}\n", latency_cell(e.ttfb, p)) : "\n";
+    out += fmt::format("{:>10} {:>9}", label, latency_cell(e, p));
+    out += ttfb ? fmt::format(" {:>9}\n", ttfb_cell(e.ttfb, p)) : "\n";
   }
   return out;
 }
@@ -93,15 +108,59 @@ std::string render_endpoints_text(const RunReport& r) {
   for (const EndpointReport* e : endpoints_by_requests(r)) {
     const stats::NameCounts& c = e->counts;
     const double rate = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
-    const std::uint64_t errors = c.failures() + c.errors.status;
+    const std::uint64_t errors = endpoint_failures(r, *e);
     out += name_line(e->name);
-    out += fmt::format("{:>12}{:>11.2f}{:>8}{:>9}{:>10}{:>10}{:>10}{:>10}\n", c.requests_sent, rate, errors,
-                       c.non_2xx_3xx, latency_cell(e->latency, 50), latency_cell(e->latency, 90),
-                       latency_cell(e->latency, 99), latency_cell(e->latency, 100));
-    if (errors > 0) out += error_classes_lines(c.errors);
+    // A lower bound's ">=" may fill its column: a space before each cell keeps them
+    // apart, taken from the left of the requests column while the line is too wide.
+    std::string row = fmt::format("{:>12}{:>11.2f}{:>8}{:>9} {:>9} {:>9} {:>9} {:>9}", c.requests_sent, rate, errors,
+                                  c.non_2xx_3xx, latency_cell(*e, 50), latency_cell(*e, 90), latency_cell(*e, 99),
+                                  latency_cell(*e, 100));
+    while (row.size() > kColumns && row.starts_with("  ")) row.erase(0, 1);
+    out += row + "\n";
+    if (errors > 0) out += error_classes_lines(c.errors, endpoint_checks(r, *e));
     if (r.print_latency && e->latency.total_count() > 0) out += distribution_lines(*e);
   }
   return out;
+}
+
+std::uint64_t endpoint_checks(const RunReport& r, const EndpointReport& e) {
+  if (!r.scenario.active) return 0;
+  for (const scenario::NameRow& row : r.scenario.names) {
+    if (row.name == e.name) return row.checks;
+  }
+  return 0;
+}
+
+std::uint64_t endpoint_failures(const RunReport& r, const EndpointReport& e) {
+  std::uint64_t checks_not_failed = 0;
+  for (const scenario::NameRow& row : r.scenario.names) {
+    if (r.scenario.active && row.name == e.name) checks_not_failed = row.checks - row.check_on_errors;
+  }
+  return e.counts.failures() + e.counts.errors.status + checks_not_failed;
+}
+
+void settle_endpoints(RunReport& r) {
+  if (r.scenario.active) {
+    std::erase_if(r.endpoints, [&r](const EndpointReport& e) {
+      return e.counts.requests_sent == 0 && e.counts.responses == 0 && e.counts.failures() == 0 &&
+             e.latency.total_count() == 0 && endpoint_checks(r, e) == 0;
+    });
+  }
+  if (!r.record_timeouts || r.latency_censored.total_count() == 0) return;
+  std::vector<EndpointReport*> timed_out;
+  for (EndpointReport& e : r.endpoints) {
+    if (e.counts.errors.timeout > 0 && e.latency_censored.total_count() == 0) timed_out.push_back(&e);
+  }
+  const std::uint64_t run_timeouts = r.counters.errors.timeout;
+  for (EndpointReport* e : timed_out) {
+    const auto timeouts = static_cast<std::int64_t>(e->counts.errors.timeout);
+    if (timed_out.size() == 1 && r.counters.errors.unsent == 0 && r.latency_censored.total_count() == timeouts &&
+        e->counts.errors.timeout == run_timeouts) {
+      e->latency_censored = r.latency_censored;  // every censored sample of the run is this name's
+    } else if (e->latency.total_count() == timeouts) {
+      e->latency_censored = e->latency;  // nothing but timeouts under this name
+    }
+  }
 }
 
 Status merge_endpoints(RunReport& into, const RunReport& from, const std::string& source) {
@@ -109,8 +168,8 @@ Status merge_endpoints(RunReport& into, const RunReport& from, const std::string
     auto it = std::find_if(into.endpoints.begin(), into.endpoints.end(),
                            [&e](const EndpointReport& x) { return x.name == e.name; });
     if (it == into.endpoints.end()) {
-      into.endpoints.push_back(
-          EndpointReport{e.name, {}, stats::Histogram::for_latency_ns(), stats::Histogram::for_latency_ns()});
+      EndpointReport& added = into.endpoints.emplace_back();
+      added.name = e.name;
       it = std::prev(into.endpoints.end());
     }
     if (const std::string field = it->counts.merge_checked(e.counts); !field.empty()) {
@@ -119,6 +178,10 @@ Status merge_endpoints(RunReport& into, const RunReport& from, const std::string
     }
     if (it->latency.merge_checked(e.latency) != stats::Histogram::MergeOutcome::kMerged) {
       return bad_input(fmt::format("{}: endpoints[\"{}\"].latency: the histograms cannot be merged", source, e.name));
+    }
+    if (it->latency_censored.merge_checked(e.latency_censored) != stats::Histogram::MergeOutcome::kMerged) {
+      return bad_input(fmt::format("{}: endpoints[\"{}\"].latency: the censored histograms cannot be merged", source,
+                                   e.name));
     }
     if (it->ttfb.merge_checked(e.ttfb) != stats::Histogram::MergeOutcome::kMerged) {
       return bad_input(fmt::format("{}: endpoints[\"{}\"].ttfb: the histograms cannot be merged", source, e.name));

@@ -24,6 +24,20 @@ bool shows_endpoints(const RunReport& r);
 // (a long name is cut with "..."). "" when shows_endpoints() is false.
 std::string render_endpoints_text(const RunReport& r);
 
+// Scenarios: the `check` errors (u:fail) on requests of this name; 0 without a scenario.
+std::uint64_t endpoint_checks(const RunReport& r, const EndpointReport& e);
+
+// The requests of this name that failed: every error class (status >= 400
+// included) and the checks on requests that had not failed already, so a
+// request counts once (the run's error rate's rule, per name).
+std::uint64_t endpoint_failures(const RunReport& r, const EndpointReport& e);
+
+// After a run, before any output: a scenario's names nobody requested (the base
+// URL's, known before the run) are dropped, and an endpoint's censored samples
+// (timeouts) are taken from the run's where that is exact: all its samples are
+// timeouts, or it is the one name with timeouts and nothing else was censored.
+void settle_endpoints(RunReport& r);
+
 // Adds `from`'s endpoints into `into`'s, matched by name (a name only in `from`
 // is appended): counts are summed (checked) and histograms merged, so the result
 // is exactly what one process would have recorded. `source` names `from` in errors.

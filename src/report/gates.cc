@@ -6,10 +6,15 @@
 
 namespace pacer::report {
 
-double error_rate(const RunReport& r) {
+std::uint64_t failed_requests(const RunReport& r) {
   const stats::ErrorCounts& e = r.counters.errors;
   // Scenarios: a response u:fail marked is a failure too (unless it already was one).
-  const double failed = static_cast<double>(e.socket_total() + e.status + r.scenario.extra_failures());
+  return e.socket_total() + e.status + r.scenario.extra_failures();
+}
+
+double error_rate(const RunReport& r) {
+  const stats::ErrorCounts& e = r.counters.errors;
+  const auto failed = static_cast<double>(failed_requests(r));
   const double finished = static_cast<double>(r.counters.responses + e.socket_total());
   return finished > 0 ? failed / finished : 0;
 }
@@ -57,7 +62,7 @@ std::vector<std::string> failed_gates(const RunReport& r) {
       const stats::ErrorCounts& e = r.counters.errors;
       failures.push_back(fmt::format("gate failed: max-error-rate {:g}% (measured {:.2f}%: {} errors in {} requests)",
                                      *r.max_error_rate * 100, rate * 100,
-                                     e.socket_total() + e.status + r.scenario.extra_failures(),
+                                     failed_requests(r),
                                      r.counters.responses + e.socket_total()));
     }
   }

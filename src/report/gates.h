@@ -14,6 +14,10 @@ namespace pacer::report {
 // included) over responses plus failures without a response. 0 when nothing finished.
 double error_rate(const RunReport& report);
 
+// Requests that failed, each once: every error class (status >= 400 included) and
+// a scenario's checks on requests that had not failed otherwise (error_rate's numerator).
+std::uint64_t failed_requests(const RunReport& report);
+
 // One line per failed gate, naming the gate and the measured value, e.g.
 // "gate failed: p99<250ms (measured 312.40ms)". A percentile that is only a lower
 // bound (it falls on timed-out requests) fails a gate it does not prove, and says so.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/endpoints.h"
 #include "report/error_json.h"
 #include "report/gates.h"
 #include "scenario/scenario_report.h"
@@ -163,14 +164,28 @@ json endpoints_json(const RunReport& r) {
     const stats::NameCounts& c = e.counts;
     json errors = json::object();
     for (const auto& f : stats::ErrorCounts::kFields) errors[f.name] = c.errors.*f.member;
+    if (r.scenario.active) errors["check"] = endpoint_checks(r, e);  // u:fail, as the run's errors
     json item = {{"name", e.name}};
     for (const auto& f : stats::NameCounts::kFields) item[f.name] = c.*f.member;
     item["errors"] = std::move(errors);
+    item["failed"] = endpoint_failures(r, e);
     item["completed_per_s"] = secs > 0 ? static_cast<double>(c.responses) / secs : 0.0;
-    item["latency"] = summary(e.latency, nullptr);
+    // Its censored samples when known (settle_endpoints), else none marked: absent, not 0.
+    const bool censored_known = !r.record_timeouts || c.errors.timeout == 0 || e.latency_censored.total_count() > 0;
+    item["latency"] = summary(e.latency, censored_known ? &e.latency_censored : nullptr);
     item["ttfb"] = summary(e.ttfb, nullptr);
     out.push_back(std::move(item));
   }
+  return out;
+}
+
+// The run's errors by class; a scenario's `check` and `script` among them (a
+// failed check is a failure everywhere, issue 31).
+json errors_json(const RunReport& r) {
+  json out = error_classes_json(r.counters.errors, r.follow_redirects > 0, r.compressed);
+  if (!r.scenario.active) return out;
+  out["check"] = r.scenario.check;
+  out["script"] = r.scenario.script;
   return out;
 }
 
@@ -217,14 +232,17 @@ std::string render_json(const RunReport& r) {
        {{"requests_sent", c.requests_sent},
         {"responses", c.responses},
         {"successes", c.successes()},
+        {"failed", failed_requests(r)},
         {"bytes_read", c.bytes_read},
         {"warmup_responses", c.warmup_responses},
         {"connects", c.connects},
         {"tls_handshakes", c.tls_handshakes},
         {"tls_resumed", c.tls_resumed},
         {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
-        {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)}}},
-      {"errors", error_classes_json(c.errors, r.follow_redirects > 0, r.compressed)},
+        {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)},
+        // Open model: requests written after -d ended (null: not known, e.g. before the engine reports it).
+        {"sent_while_draining", is_open && r.sent_while_draining ? json(*r.sent_while_draining) : json(nullptr)}}},
+      {"errors", errors_json(r)},
       {"error_rate", error_rate(r)},
       {"status_codes", std::move(status_codes)},
       {"rates", std::move(rates)},

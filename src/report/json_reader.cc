@@ -297,7 +297,7 @@ void read_endpoints(const Field& root, RunReport& r) {
       if (errors.has(f.name)) e.counts.errors.*f.member = errors.at(f.name).count();
     }
     if (e.counts.errors.status > e.counts.responses) errors.at("status").fail("more status errors than responses");
-    read_summary(item.at("latency"), e.latency, nullptr);
+    read_summary(item.at("latency"), e.latency, &e.latency_censored);
     if (item.has("ttfb")) read_summary(item.at("ttfb"), e.ttfb, nullptr);  // absent from older reports
   }
 }
@@ -341,6 +341,8 @@ void read_scenario(const Field& root, RunReport& r) {
     row.requests += item.at("requests").count();
     row.failed += item.at("failed").count();
     row.checks += item.at("checks").count();
+    if (item.has("check_on_errors")) row.check_on_errors += item.at("check_on_errors").count();  // absent before it
+    if (row.check_on_errors > row.checks) item.at("check_on_errors").fail("more than the checks");
   }
   const Field messages = s.at("first_messages");
   if (!messages.value().is_array()) messages.fail("expected an array");
@@ -391,6 +393,11 @@ RunReport read_report(const json& doc) {
   r.measured_ns = root.at("duration_s").seconds_ns();
   r.interrupted = root.at("interrupted").boolean();
   read_counts(root, r.counters);
+  if (const Field counts = root.at("counts"); counts.has("sent_while_draining")) {  // absent from older reports
+    const Field drained = counts.at("sent_while_draining");
+    if (!drained.is_null()) r.sent_while_draining = drained.count();
+    if (r.sent_while_draining.value_or(0) > r.counters.requests_sent) drained.fail("more than requests_sent");
+  }
   const Field target = root.at("rates").at("target_per_s");
   r.target_rate_per_s = target.is_null() ? 0 : target.number();
 

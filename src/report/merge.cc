@@ -132,7 +132,8 @@ Status add_scenario(scenario::ScenarioStats& merged, const scenario::ScenarioSta
   for (const scenario::NameRow& row : shard.names) {
     if (row.requests == 0 && row.checks == 0) continue;  // as ScenarioStats::merge: an id never used
     const scenario::NameRow& mine = merged.names[merged.name_index(row.name)];
-    if (!fits(mine.requests, row.requests) || !fits(mine.failed, row.failed) || !fits(mine.checks, row.checks)) {
+    if (!fits(mine.requests, row.requests) || !fits(mine.failed, row.failed) || !fits(mine.checks, row.checks) ||
+        !fits(mine.check_on_errors, row.check_on_errors)) {
       return overflow(name, fmt::format("scenario.names ({})", row.name));
     }
   }
@@ -154,6 +155,10 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   if (const std::string field = merged.counters.merge_checked(shard.counters); !field.empty()) {
     return overflow(name, field);
   }
+  // Known for the merge only when known for every shard (each is at most its requests_sent, which fit).
+  merged.sent_while_draining = merged.sent_while_draining && shard.sent_while_draining
+                                   ? std::optional(*merged.sent_while_draining + *shard.sent_while_draining)
+                                   : std::nullopt;
   const std::pair<stats::Histogram*, const stats::Histogram*> histograms[] = {
       {&merged.latency, &shard.latency},         {&merged.latency_censored, &shard.latency_censored},
       {&merged.connect, &shard.connect},         {&merged.service, &shard.service},

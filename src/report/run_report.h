@@ -38,6 +38,9 @@ struct EndpointReport {
   stats::NameCounts counts;
   stats::Histogram latency = stats::Histogram::for_latency_ns();  // t_done - t_sched, timeouts censored
   stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // first response byte - t_send
+  // The timeouts among latency (censored: the true latency is at least the value);
+  // settle_endpoints() fills it where the engine's records tell it exactly.
+  stats::Histogram latency_censored = stats::Histogram::for_latency_ns();
 };
 
 // --prometheus-remote-write (issue 29): what became of the run's pushes
@@ -75,6 +78,9 @@ struct RunReport {
   std::uint64_t seed = 0;
   TimeNs deadline_ns = 0;
   double target_rate_per_s = 0;            // open model: scheduled arrivals / measured window
+  // Open model: of counters.requests_sent, those written after -d ended (the drain
+  // sends arrivals already due); nullopt until the engine reports it (issue 31).
+  std::optional<std::uint64_t> sent_while_draining;
   // The part of the whole test this report covers (shard_share() below): the
   // figures above are that part's (connections, -n, target_rate_per_s), except
   // the rates asked for (rate_per_s, rate_end_per_s, stages), which are the
@@ -156,18 +162,32 @@ inline TimeNs schedule_window_ns(const RunReport& r) {
 // target covers, so that arrivals due before the end and sent during the drain do not
 // read as falling behind when the drain is long (a stall at the end); closed loop:
 // over the measured time, like every other rate.
+// When the engine says which requests were written during the drain, only those
+// written during the run count here (the drain's are their own figure).
 inline double sent_rate_per_s(const RunReport& r) {
   const TimeNs window_ns = r.load_model == LoadModel::kClosed ? r.measured_ns : schedule_window_ns(r);
-  return window_ns > 0 ? static_cast<double>(r.counters.requests_sent) * 1e9 / static_cast<double>(window_ns) : 0;
+  const std::uint64_t during_run = r.counters.requests_sent - std::min(r.sent_while_draining.value_or(0),
+                                                                        r.counters.requests_sent);
+  return window_ns > 0 ? static_cast<double>(during_run) * 1e9 / static_cast<double>(window_ns) : 0;
 }
 
-// Open model: the sent rate over the target rate; nullopt in the closed loop and when
+// A scenario's tasks ended (recorded), per second of the window the target covers
+// (open model) or of the measured time (closed): the unit its open-model rate counts.
+inline double tasks_ended_rate_per_s(const RunReport& r) {
+  std::uint64_t ended = 0;
+  for (const scenario::TaskRow& t : r.scenario.tasks) ended += t.count;
+  const TimeNs window_ns = r.load_model == LoadModel::kClosed ? r.measured_ns : schedule_window_ns(r);
+  return window_ns > 0 ? static_cast<double>(ended) * 1e9 / static_cast<double>(window_ns) : 0;
+}
+
+// Open model: the sent rate over the target rate (a scenario's: tasks ended over
+// tasks asked, the target's unit); nullopt in the closed loop and when
 // the target asked for fewer than one request in the window (the ratio of a fraction
 // of a request would be absurd: one request sent against 10^-6 asked).
 inline std::optional<double> sent_to_target(const RunReport& r) {
   if (r.load_model == LoadModel::kClosed || r.measured_ns <= 0 || r.target_rate_per_s <= 0) return std::nullopt;
   if (r.target_rate_per_s * static_cast<double>(schedule_window_ns(r)) / 1e9 < 1.0) return std::nullopt;
-  return sent_rate_per_s(r) / r.target_rate_per_s;
+  return (r.scenario.active ? tasks_ended_rate_per_s(r) : sent_rate_per_s(r)) / r.target_rate_per_s;
 }
 
 // Whether the run counts as failed because not one request succeeded.

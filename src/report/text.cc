@@ -129,17 +129,28 @@ std::string labelled(std::string_view label, std::string_view text) {
   return out + "\n";
 }
 
+// "1 request", "2 requests".
+std::string plural(std::uint64_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
+// What the open model's rate counts: a scenario's tasks, else requests.
+const char* rate_unit(const RunReport& r) { return r.scenario.active ? "tasks" : "requests"; }
+
 // How the connections carry requests: with --streams or --pipeline each
 // connection has several request slots, and the loop runs per slot.
 std::string connections_text(const RunReport& r) {
   const int slots = r.requests_per_connection;
-  if (slots <= 1) return fmt::format("{} connections", r.connections);
+  if (slots <= 1) return fmt::format("{} connection{}", r.connections, r.connections == 1 ? "" : "s");
   const char* what = r.protocol == "h2" ? "HTTP/2 streams" : r.protocol == "h3" ? "HTTP/3 streams" : "pipelined requests";
   return fmt::format("{} connections with {} {} each ({} requests in flight at most)", r.connections, slots, what,
                      static_cast<std::int64_t>(r.connections) * slots);
 }
 
 std::string closed_loop_text(const RunReport& r) {
+  if (r.scenario.active) {  // a user's next task waits for its think time, not just the response
+    return fmt::format("closed loop, {} virtual user{}, each on its own connection, running its tasks one after "
+                       "another with their think time. Latency excludes time the server made the client wait.",
+                       r.scenario.user_limit, r.scenario.user_limit == 1 ? "" : "s");
+  }
   std::string each = "each sending its next request when the previous response completes.";
   if (r.requests_per_connection > 1 && (r.protocol == "h2" || r.protocol == "h3")) {
     each = "each stream sending its next request when its own response completes, whatever the other streams do.";
@@ -161,11 +172,11 @@ std::string load_model_lines(const RunReport& r) {
   switch (r.load_model) {
     case LoadModel::kClosed: return labelled("Load model:", closed_loop_text(r)) + part;
     case LoadModel::kConstant:
-      what = fmt::format("constant {} requests/s", format_rate(share.rate(r.rate_per_s)));
+      what = fmt::format("constant {} {}/s", format_rate(share.rate(r.rate_per_s)), rate_unit(r));
       break;
     case LoadModel::kRamp:
-      what = fmt::format("ramp from {} to {} requests/s", format_rate(share.rate(r.rate_per_s)),
-                         format_rate(share.rate(r.rate_end_per_s)));
+      what = fmt::format("ramp from {} to {} {}/s", format_rate(share.rate(r.rate_per_s)),
+                         format_rate(share.rate(r.rate_end_per_s)), rate_unit(r));
       break;
     case LoadModel::kStages: {
       std::string list;
@@ -173,14 +184,18 @@ std::string load_model_lines(const RunReport& r) {
         list += fmt::format("{}{}:{}", list.empty() ? "" : ",", format_duration_short(s.duration_ns),
                             format_rate(share.rate(s.target_rate_per_s)));
       }
-      what = "stages " + list;
+      what = fmt::format("stages {} {}/s", list, rate_unit(r));
       break;
     }
   }
-  return labelled("Load model:", fmt::format("open, {} ({}{}), {}. Latency is measured from when each request "
+  // A scenario's tasks start on free virtual users (a connection each), not on -c connections.
+  const std::string carriers =
+      r.scenario.active ? fmt::format("each task on a free virtual user (at most {}, --max-users)", r.scenario.user_limit)
+                        : connections_text(r);
+  return labelled("Load model:", fmt::format("open, {} ({}{}), {}. Latency is measured from when each {} "
                                             "was due, so waiting counts.",
                                             what, arrivals, r.poisson ? fmt::format(", seed {}", r.seed) : "",
-                                            connections_text(r))) +
+                                            carriers, r.scenario.active ? "step" : "request")) +
          part;
 }
 
@@ -212,16 +227,23 @@ void append_open_model_lines(std::string& out, const RunReport& r) {
   const double sent = sent_rate_per_s(r);
   const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
   const std::optional<double> ratio = sent_to_target(r);
-  out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s",
-                                       r.target_rate_per_s, sent,
-                                       ratio ? fmt::format("{:.1f}% of target", 100.0 * *ratio)
-                                             : std::string("target under one request"),
-                                       done));
+  const std::string share = ratio ? fmt::format("{:.1f}% of target", 100.0 * *ratio) : std::string("target under one");
+  if (r.scenario.active) {  // the target counts tasks; requests are another unit
+    out += labelled("Rate:", fmt::format("target\x1f{:.2f}\x1ftasks/s, ended\x1f{:.2f}\x1ftasks/s ({}); "
+                                         "requests sent\x1f{:.2f}/s, completed\x1f{:.2f}/s",
+                                         r.target_rate_per_s, tasks_ended_rate_per_s(r), share, sent, done));
+  } else {
+    out += labelled("Rate:", fmt::format("target\x1f{:.2f}/s, sent\x1f{:.2f}/s ({}), completed\x1f{:.2f}/s{}",
+                                         r.target_rate_per_s, sent, share, done,
+                                         r.sent_while_draining && *r.sent_while_draining > 0
+                                             ? fmt::format("; {} more sent while draining", *r.sent_while_draining)
+                                             : std::string()));
+  }
   if (r.queue_delay.total_count() > 0) {
-    out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {} requests",
+    out += labelled("Schedule lag:", fmt::format("p99 {}, max {} (due time to send); peak backlog {}",
                                                  format_time_ns(static_cast<double>(r.queue_delay.value_at_percentile(99))),
                                                  format_time_ns(static_cast<double>(r.queue_delay.max())),
-                                                 c.peak_backlog));
+                                                 plural(c.peak_backlog, r.scenario.active ? "task" : "request")));
   }
 }
 
@@ -253,6 +275,24 @@ std::string errors_text(const RunReport& r) {
   std::string out;
   for (const auto& [name, count] : classes) out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", name, kNoBreak, count);
   return out;
+}
+
+// Why no request succeeded, when one error class took them all: "; every request
+// ended in the redirect error class (first: ...)"; "" otherwise.
+std::string failed_why(const RunReport& r) {
+  const stats::ErrorCounts& e = r.counters.errors;
+  const std::uint64_t failures = e.socket_total() + e.status;
+  if (failures == 0) return "";
+  for (const auto& f : stats::ErrorCounts::kFields) {
+    if (e.*f.member != failures) continue;
+    std::string why = fmt::format("; every request ended in the {} error class", f.name);
+    if (f.member == &stats::ErrorCounts::redirect) {
+      why += fmt::format(" (at most {} hops; {} redirects followed)", r.follow_redirects, r.counters.redirects);
+    }
+    if (!r.first_error.empty()) why += fmt::format(", first: {}", r.first_error);
+    return why;
+  }
+  return "";
 }
 
 std::string timeouts_text(const RunReport& r) {
@@ -297,13 +337,17 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   }
   append_wire_lines(out, r);
   if (r.tls_handshake.total_count() > 0) {
-    out += labelled("TLS handshake:", fmt::format("{} ({} handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
+    out += labelled("TLS setup:", fmt::format("{} ({} handshakes, {} resumed)", avg_p99_max(r.tls_handshake),
                                                   c.tls_handshakes, c.tls_resumed));
   }
   out += labelled("Errors:", errors_text(r));
   out += scenario::render_text(r.scenario);  // --scenario: Tasks, names, first messages
   const std::string statuses = status_counts_line(c);
-  out += labelled("Status codes:", statuses.empty() ? "none (no response)" : statuses);
+  const bool only_redirects = statuses.empty() && c.redirects > 0;  // every answer was a redirect followed
+  out += labelled("Status codes:", only_redirects ? fmt::format("none final ({} redirects followed, none ended in a "
+                                                                "response)", c.redirects)
+                                   : statuses.empty() ? "none (no response)"
+                                                      : statuses);
   if (const std::string hint = body_hint(r); !hint.empty()) out += labelled("Status 415:", hint);
   if (c.errors.timeout > 0) out += labelled("Timeouts:", timeouts_text(r));
   if (c.errors.unsent > 0) out += unsent_paragraph(r);
@@ -321,17 +365,30 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (!r.gave_up.empty()) out += labelled("Gave up:", stats::printable_name(r.gave_up) + "; partial results.");
   if (r.interrupted) out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
   if (no_request_succeeded(r)) {
-    out += labelled("Failed:", "not one request succeeded (no response with a status below 400).");
+    out += labelled("Failed:", "not one request succeeded (no response with a status below 400)" + failed_why(r) + ".");
   }
 }
 
 }  // namespace
 
 std::string render_header(const RunReport& r) {
-  const std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
-                                             : fmt::format("{} requests", r.request_count.value_or(0));
+  std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
+                                       : fmt::format("{} requests", r.request_count.value_or(0));
+  if (r.warmup_ns > 0) what = format_duration_short(r.warmup_ns) + " warm-up + " + what;  // the run lasts both
   std::string out = fmt::format("Running {} @ {}\n", what, stats::printable_name(r.url));
-  out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
+  if (!r.unix_socket.empty()) {  // the URL names the Host and path; the bytes go over the socket
+    out += fmt::format("  over the Unix socket {} (latency ends at the worker's wake-up: no kernel stamps)\n",
+                       stats::printable_name(r.unix_socket));
+  }
+  if (r.scenario.active && r.load_model != LoadModel::kClosed) {  // -c is --max-users there, not connections
+    out += fmt::format("  {} thread{}, up to {} virtual users (--max-users), a connection each", r.threads,
+                       r.threads == 1 ? "" : "s", r.scenario.user_limit);
+  } else if (r.scenario.active) {
+    out += fmt::format("  {} thread{} and {} virtual user{}, a connection each", r.threads, r.threads == 1 ? "" : "s",
+                       r.connections, r.connections == 1 ? "" : "s");
+  } else {
+    out += fmt::format("  {} threads and {} connections", r.threads, r.connections);
+  }
   const ShardShare share = shard_share(r);
   if (share.is_part() || !r.shard_source.empty()) {
     const std::string label =
@@ -382,6 +439,11 @@ std::string render_text(const RunReport& r) {
   out += fmt::format("  {} requests in {}, {} read\n", c.responses, format_time_ns(static_cast<double>(r.measured_ns)),
                      format_bytes(static_cast<double>(c.bytes_read)));
   const stats::ErrorCounts& e = c.errors;
+  // -n counts requests, and a run of failures has no response: the line above counts responses.
+  if ((r.request_count || c.responses == 0) && e.socket_total() > 0) {
+    out += fmt::format("  {} requests ended: {} with a response, {} without one (errors below)\n",
+                       c.responses + e.socket_total(), c.responses, e.socket_total());
+  }
   if (e.connect + e.read + e.write + e.timeout > 0) {
     out += fmt::format("  Socket errors: connect {}, read {}, write {}, timeout {}\n", e.connect, e.read, e.write,
                        e.timeout);

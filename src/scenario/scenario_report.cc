@@ -33,13 +33,11 @@ nlohmann::ordered_json summary(const stats::Histogram& h) {
 
 std::string render_text(const ScenarioStats& s) {
   if (!s.active) return {};
-  std::string out =
-      s.open_model
-          ? fmt::format("Scenario:     the rate is of tasks, each started on a free virtual user (at most {}, "
-                        "--max-users);\n              a step is due when the previous one ended (plus u:sleep), "
-                        "a task's first\n              step when the task was scheduled.\n", s.user_limit)
-          : fmt::format("Scenario:     {} virtual users, each on its own connection, running tasks one\n"
-                        "              after another with their think time.\n", s.user_limit);
+  // The load model line says how tasks start; this says how their steps are timed.
+  std::string out = fmt::format("Scenario:     {} of at most {} virtual users started; a step is due when\n"
+                                "              the previous one ended (plus u:sleep), a task's first step when\n"
+                                "              the task was {}.\n",
+                                s.users_started, s.user_limit, s.open_model ? "scheduled" : "due after the think time");
   out += "Tasks (from the scheduled start to the end):\n";
   out += fmt::format("  {:<26} {:>8} {:>7} {:>8} {:>8} {:>8}\n", "Task", "Count", "Failed", "p50", "p99", "Max");
   for (const TaskRow& row : s.tasks) {
@@ -49,13 +47,7 @@ std::string render_text(const ScenarioStats& s) {
                        any ? t(h.value_at_percentile(50)) : "-", any ? t(h.value_at_percentile(99)) : "-",
                        any ? t(h.max()) : "-");
   }
-  out += "Requests by name (latency per name: Endpoints, from each step's due time):\n";
-  out += fmt::format("  {:<26} {:>8} {:>7} {:>6}\n", "Name", "Count", "Failed", "Checks");
-  for (const NameRow& row : s.names) {
-    if (row.requests == 0 && row.checks == 0) continue;
-    out += fmt::format("  {:<26} {:>8} {:>7} {:>6}\n", cut(row.name), row.requests, row.failed, row.checks);
-  }
-  out += fmt::format("  Users: {} started\n", s.users_started);
+  // Per request name: the Endpoints table (requests, errors with their checks, latency).
   for (const Message& m : s.messages) {
     std::string line = fmt::format("  {} error{}: {}: {}", m.error_class == "check" ? "Check" : "Script",
                                    m.count == 1 ? "" : fmt::format(" x{}", m.count), stats::printable_name(m.where),
@@ -77,7 +69,8 @@ nlohmann::ordered_json to_json(const ScenarioStats& s) {
   nlohmann::ordered_json names = nlohmann::ordered_json::array();
   for (const NameRow& row : s.names) {
     if (row.requests == 0 && row.checks == 0) continue;
-    names.push_back({{"name", row.name}, {"requests", row.requests}, {"failed", row.failed}, {"checks", row.checks}});
+    names.push_back({{"name", row.name}, {"requests", row.requests}, {"failed", row.failed}, {"checks", row.checks},
+                     {"check_on_errors", row.check_on_errors}});
   }
   nlohmann::ordered_json messages = nlohmann::ordered_json::array();
   for (const Message& m : s.messages) messages.push_back({{"class", m.error_class}, {"where", m.where}, {"text", m.text}, {"count", m.count}});

@@ -22,6 +22,7 @@ void ScenarioStats::merge(const ScenarioStats& other) {
     mine.requests += row.requests;
     mine.failed += row.failed;
     mine.checks += row.checks;
+    mine.check_on_errors += row.check_on_errors;
   }
   check += other.check;
   check_on_errors += other.check_on_errors;

@@ -27,6 +27,9 @@ struct NameRow {
   std::uint64_t requests = 0;    // recorded responses and failed requests under this name
   std::uint64_t failed = 0;      // ...with no response (status 0) or a status >= 400
   std::uint64_t checks = 0;      // u:fail on a request of this name
+  std::uint64_t check_on_errors = 0;  // ...of which on a request already failed (counted once as a failure)
+  // Requests of this name that failed: an error class or a check, a request counted once.
+  std::uint64_t failures() const { return failed + checks - check_on_errors; }
   // Its latency (from each step's due time) is the run's per-name figure (targets' endpoints).
 };
 

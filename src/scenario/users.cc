@@ -351,6 +351,7 @@ void Users::fail_last(User& u, std::string_view message) {
   if (u.has_request && u.last_failed) ++stats_.check_on_errors;
   NameRow& row = stats_.row(name);
   ++row.checks;
+  if (u.has_request && u.last_failed) ++row.check_on_errors;
   stats_.note("check", names_ != nullptr ? names_->name(name) : std::string_view(row.name), message);
 }
 

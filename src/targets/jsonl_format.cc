@@ -116,6 +116,16 @@ Status parse_line(std::string_view text, const TargetSource& source, const std::
 
 Status parse_jsonl_targets(std::string_view text, const TargetSource& source, TargetList& out) {
   std::optional<Target> origin = source.base;
+  // The file's first absolute "url" is the origin when the command line gave none
+  // (note_origin); a line that does not parse is left to the pass below.
+  for (std::string_view rest = text; !rest.empty() && !origin;) {
+    const std::size_t end = rest.find('\n');
+    const json doc = json::parse(rest.substr(0, end), nullptr, false);
+    if (doc.is_object() && doc.contains("url") && doc["url"].is_string()) {
+      note_origin(doc["url"].get<std::string>(), origin);
+    }
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+  }
   std::size_t number = 0;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');

@@ -71,6 +71,11 @@ std::string resolve_path(const std::string& base_path, std::string_view ref) {
 
 }  // namespace
 
+void note_origin(std::string_view url, std::optional<Target>& origin) {
+  if (origin || !is_absolute(url)) return;
+  if (auto parsed = cli::parse_url(url)) origin = *parsed;
+}
+
 Result<std::string> resolve_url(std::string_view url, std::optional<Target>& origin, const TargetSource& source,
                                 const std::string& at) {
   if (url.empty()) return fail_at(at, "the target has no URL");
@@ -101,7 +106,7 @@ Result<std::string> resolve_url(std::string_view url, std::optional<Target>& ori
   if (url.starts_with("//")) return fail_at(at, fmt::format("'{}': a URL without a scheme is not supported", url));
   if (!origin) {
     return fail_at(at, fmt::format("'{}' is a relative URL, and there is no URL to resolve it against (give the URL "
-                                   "on the command line, or make the first target's URL absolute)",
+                                   "on the command line, or give a target an absolute URL)",
                                    url));
   }
   return resolve_path(source.base ? source.base->path : origin->path, url);

@@ -30,6 +30,12 @@ bool is_field_value(std::string_view text);
 // reference ("x", "?y") resolved against the base URL, or an absolute http(s)
 // URL of the run's origin. The first absolute URL sets the origin when the
 // command line gave none; another origin is an error naming both.
+// Before a file is parsed without a command-line URL: `url`, when it is the first
+// absolute one seen (origin still unset) and parses, becomes the run's origin, so
+// that targets before it with paths resolve against it (docs/targets.md: "the file's
+// first absolute URL"). Anything else is left to resolve_url's checks.
+void note_origin(std::string_view url, std::optional<Target>& origin);
+
 Result<std::string> resolve_url(std::string_view url, std::optional<Target>& origin, const TargetSource& source,
                                 const std::string& at);
 

@@ -37,7 +37,8 @@ bool split_request_line(std::string_view line, std::string_view& method, std::st
 
 class TextParser {
  public:
-  TextParser(const TargetSource& source, TargetList& out) : source_(source), out_(out), origin_(source.base) {}
+  TextParser(const TargetSource& source, TargetList& out, std::optional<Target> origin)
+      : source_(source), out_(out), origin_(std::move(origin)) {}
 
   Status line(std::string_view raw, std::size_t number) {
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
@@ -119,8 +120,21 @@ class TextParser {
 
 }  // namespace
 
+// The file's first absolute target URL, when the command line gave none (note_origin).
+std::optional<Target> first_origin(std::string_view text, const TargetSource& source) {
+  std::optional<Target> origin = source.base;
+  while (!text.empty() && !origin) {
+    const std::size_t end = text.find('\n');
+    std::string_view method;
+    std::string_view url;
+    if (split_request_line(trim(text.substr(0, end)), method, url) && is_known_method(method)) note_origin(url, origin);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  return origin;
+}
+
 Status parse_text_targets(std::string_view text, const TargetSource& source, TargetList& out) {
-  TextParser parser(source, out);
+  TextParser parser(source, out, first_origin(text, source));
   std::size_t number = 0;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');

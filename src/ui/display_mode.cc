@@ -30,8 +30,12 @@ bool is_utf8_locale(const TerminalEnv& env) {
 }  // namespace
 
 TerminalEnv TerminalEnv::from_process() {
-  return TerminalEnv{read_env("TERM"), read_env("NO_COLOR"), read_env("LC_ALL"), read_env("LC_CTYPE"),
-                     read_env("LANG")};
+  TerminalEnv env{read_env("TERM"), read_env("NO_COLOR"), read_env("LC_ALL"), read_env("LC_CTYPE"), read_env("LANG"),
+                  std::nullopt};
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_STEP_ID"}) {
+    if (!env.launcher_rank) env.launcher_rank = read_env(name);
+  }
+  return env;
 }
 
 DisplayChoice choose_display(bool stdout_is_terminal, bool plain_requested, bool text_report_on_stdout,
@@ -39,7 +43,9 @@ DisplayChoice choose_display(bool stdout_is_terminal, bool plain_requested, bool
   DisplayChoice out;
   // A terminal that cannot move the cursor (TERM unset or dumb) gets plain lines.
   const bool can_redraw = set_and_not_empty(env.term) && *env.term != "dumb";
-  out.live = stdout_is_terminal && !plain_requested && text_report_on_stdout && can_redraw;
+  // Under mpirun or srun every rank's view would land in one stream: plain lines.
+  const bool under_launcher = env.launcher_rank.has_value();
+  out.live = stdout_is_terminal && !plain_requested && text_report_on_stdout && can_redraw && !under_launcher;
   // https://no-color.org: set and not empty disables colour.
   out.colour = out.live && !set_and_not_empty(env.no_color);
   out.unicode = out.live && is_utf8_locale(env);

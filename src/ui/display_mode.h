@@ -16,6 +16,11 @@ struct TerminalEnv {
   std::optional<std::string> lc_all;
   std::optional<std::string> lc_ctype;
   std::optional<std::string> lang;
+  // A rank of a parallel launcher (mpirun/mpiexec, srun): its "terminal" is a pty
+  // the launcher merges with every other rank's into one stream, so a redrawn view
+  // would interleave; the first of OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK,
+  // SLURM_STEP_ID found, else empty.
+  std::optional<std::string> launcher_rank;
   static TerminalEnv from_process();
 };
 

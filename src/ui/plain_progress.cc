@@ -12,16 +12,22 @@ namespace {
 
 std::string time_text(std::int64_t ns) { return report::format_time_ns(static_cast<double>(ns)); }
 
-// The requests that failed, by class; a scenario's check and script errors are
-// listed after them (a check may fail a request already counted).
+// The requests that failed, by class (the classes add up to the total); a
+// scenario's failed checks and script errors after them, on their own: a check may
+// fail a request already counted (a 4xx: one request, two reasons).
 std::string errors_text(const report::IntervalReport& in) {
   const stats::ErrorCounts& e = in.errors;
   const std::uint64_t total = e.socket_total() + e.status;
-  const stats::ScenarioErrorCounts scenario = in.scenario_errors.value_or(stats::ScenarioErrorCounts{});
-  const std::string list = error_list(e, scenario);
-  if (list.empty()) return "errors 0";
-  return fmt::format("errors {} ({})", total, list);
+  const std::string list = error_list(e);
+  std::string out = list.empty() ? "errors 0" : fmt::format("errors {} ({})", total, list);
+  if (in.scenario_errors) {
+    out += fmt::format(", checks failed {}, script errors {}", in.scenario_errors->check, in.scenario_errors->script);
+  }
+  return out;
 }
+
+// A request sent in this very wake-up has waited less than the clock's step.
+std::string age_text(std::int64_t ns) { return ns < 1000 ? std::string("<1us") : time_text(ns); }
 
 }  // namespace
 
@@ -50,7 +56,7 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
     out += ", latency -";
   }
   if (in.in_flight > 0) {
-    out += fmt::format(", in flight {} (oldest {}", in.in_flight, time_text(in.oldest_in_flight_ns));
+    out += fmt::format(", in flight {} (oldest {}", in.in_flight, age_text(in.oldest_in_flight_ns));
     if (in.in_flight_over_interval > 0) {
       out += fmt::format(", {} older than {}", in.in_flight_over_interval,
                          report::format_duration_short(run.interval_ns));

@@ -63,7 +63,7 @@ std::string LiveView::url() const {
 void LiveView::on_interval(const report::IntervalReport& interval, const std::string& ndjson_line) {
   so_far_.add(interval);
   // The report first: a page that has had interval N finds it in /report.json.
-  feed_.publish_report(report::render_json(so_far_.report()));
+  feed_.publish_report(so_far_.render_json());
   feed_.publish_interval(report::timeseries_entry(ndjson_line));  // the line's object, without its newline
 }
 

@@ -1,7 +1,10 @@
 // The report so far, summed from the intervals; see the header.
 #include "web/partial_report.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/run.h"
+#include "report/json.h"
 
 namespace pacer::web {
 
@@ -17,12 +20,37 @@ void PartialReport::add(const report::IntervalReport& interval) {
   c.scheduled += interval.scheduled;
   c.errors.merge(interval.errors);
   c.peak_backlog = std::max(c.peak_backlog, interval.backlog);
+  if (interval.scenario_errors) {
+    if (!scenario_errors_) scenario_errors_.emplace();
+    scenario_errors_->merge(*interval.scenario_errors);
+  }
   if (interval.latency != nullptr) report_.latency.merge(*interval.latency);
   report_.measured_ns = interval.start_ns + interval.duration_ns;
   if (interval.target_rate_per_s) {
     target_arrivals_ += *interval.target_rate_per_s * static_cast<double>(interval.duration_ns) / 1e9;
     report_.target_rate_per_s = report_.measured_ns > 0 ? target_arrivals_ * 1e9 / static_cast<double>(report_.measured_ns) : 0;
   }
+}
+
+std::string PartialReport::render_json() const {
+  nlohmann::ordered_json out = nlohmann::ordered_json::parse(report::render_json(report_));
+  // Only the final report has these (the intervals do not carry them).
+  for (const char* key : {"bytes_read", "warmup_responses", "connects", "tls_handshakes", "tls_resumed", "redirects",
+                          "bytes_decoded", "peak_backlog"}) {
+    if (out["counts"].contains(key)) out["counts"][key] = nullptr;
+  }
+  for (const char* key : {"status_codes", "service_time", "queue_delay", "connect_time", "tls_handshake_time", "ttfb",
+                          "req_per_s", "endpoints", "endpoint_names", "first_error", "tls_first_error",
+                          "no_request_succeeded", "hint", "gates", "scenario"}) {
+    if (out.contains(key)) out[key] = nullptr;
+  }
+  out["rates"]["bytes_read_per_s"] = nullptr;
+  if (scenario_errors_) {  // a failed check is an error here too; the failures count needs the final report
+    for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *scenario_errors_.*f.member;
+    out["counts"]["failed"] = nullptr;
+    out["error_rate"] = nullptr;
+  }
+  return out.dump(2) + "\n";
 }
 
 }  // namespace pacer::web

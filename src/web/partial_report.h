@@ -5,6 +5,9 @@
 // only with the final report. Main thread.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "core/config.h"
 #include "report/interval_report.h"
 #include "report/run_report.h"
@@ -17,10 +20,15 @@ class PartialReport {
   // Adds the next --interval (as the time series has it).
   void add(const report::IntervalReport& interval);
   const report::RunReport& report() const { return report_; }
+  // The JSON report so far: the intervals' figures, and null for every figure they
+  // do not carry (bytes, connects, status codes, connect/TLS/TTFB/service/queue
+  // times, endpoints, gates): not yet known is null, never 0 (DESIGN.md 5b).
+  std::string render_json() const;
 
  private:
   report::RunReport report_;
   double target_arrivals_ = 0;  // open model: target rate x duration, summed
+  std::optional<stats::ScenarioErrorCounts> scenario_errors_;  // --scenario: the intervals' check and script
 };
 
 }  // namespace pacer::web

@@ -6,6 +6,9 @@ from one run against `pacer serve`. The test reads every rate and count each of 
 prints and checks that the same quantity has the same value everywhere (within the
 rounding of what is printed) and agrees with the server's own counters (/stats).
 
+Scenarios (closed and open, with failed checks) and targets with a never-answering
+endpoint, with the HTML read through Chromium: test_consistency_scenarios.py.
+
 Adding a case: append a Case to CASES (server options, pacer options). Shard runs
 are SHARD_CASES: two shards run at once against one server, each shard's outputs are
 checked like a single run's, and `pacer merge` of the two is checked against their

@@ -289,6 +289,7 @@ def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
         e.update(name=name, requests_sent=responses + 1, responses=responses, non_2xx_3xx=status_errors,
                  completed_per_s=responses / 2)
         e["errors"] = {k: 0 for k in e["errors"]} | {"status": status_errors}
+        e["failed"] = status_errors  # the requests that failed, as the report counts them (issue 31)
         return e
     doc["endpoints"] = [endpoint("GET /a", 10, 1), endpoint("GET /b", 30, 0), endpoint("POST /c", 20, 5)]
     (tmp_path / "ep.json").write_text(json.dumps(doc))

@@ -96,7 +96,7 @@ def test_the_shop_example_runs_with_its_think_time(server, pacer):
     run = pacer("-t1", "-u", "5", "-d", "2s", "--scenario", str(SHOP), server.url, timeout=30)
     assert run.rc == 0, run
     assert "Tasks (from the scheduled start to the end):" in run.stdout, run
-    assert "POST /api/login" in run.stdout and "Users: 5 started" in run.stdout, run
+    assert "POST /api/login" in run.stdout and "5 of at most 5 virtual users started" in run.stdout, run
     assert "check 0, script 0" in run.stdout.replace("\n              ", " "), run
 
 

@@ -71,7 +71,7 @@ def test_insecure_accepts_the_self_signed_certificate(tls_server, pacer):
     assert report.requests > 0, run
     assert report.errors["tls"] == 0, run
     assert report.status_codes == {200: report.requests}, run
-    assert "TLS handshake: avg " in run.stdout, run
+    assert "TLS setup:    avg " in run.stdout, run
     assert "TLS errors:" not in run.stdout, run
 
 
@@ -153,10 +153,12 @@ def test_serve_refuses_a_key_that_does_not_match_with_exit_2(tmp_path, pacer):
     assert f"does not match the certificate in '{a / 'cert.pem'}'" in run.stderr, run
 
 
-def test_cert_needs_an_existing_directory(tmp_path, pacer):
-    run = pacer("cert", "--out", str(tmp_path / "missing"))
-    assert run.rc == 2, run
-    assert "is not an existing directory" in run.stderr, run
+def test_cert_creates_its_directory_as_mkdir_p_would(tmp_path, pacer):
+    run = pacer("cert", "--out", str(tmp_path / "missing" / "certs"))
+    assert run.rc == 0, run
+    assert (tmp_path / "missing" / "certs" / "key.pem").exists()
+    run = pacer("cert", "--out", str(tmp_path / "missing" / "certs" / "key.pem"))
+    assert run.rc == 2 and "exists and is not a directory" in run.stderr, run
 
 
 # ------------------------------------------------------------------ mutual TLS

@@ -5,9 +5,12 @@
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -91,12 +94,24 @@ TEST(SelfSigned, PairIsWrittenAsCertAndPrivateKeyFiles) {
   EXPECT_EQ(info.st_mode & 0777, 0600u);
 }
 
-TEST(SelfSigned, WritingIntoAMissingDirectoryNamesTheFile) {
+TEST(SelfSigned, AMissingDirectoryIsCreatedAsMkdirPWould) {
   auto pair = make_self_signed({"localhost"}, 1);
   ASSERT_TRUE(pair.ok());
-  const Status written = write_pem_pair(*pair, "/nonexistent-pacer-dir");
+  char base[] = "/tmp/pacer-cert-XXXXXX";
+  ASSERT_NE(::mkdtemp(base), nullptr);
+  const std::string dir = std::string(base) + "/a/b";
+  ASSERT_TRUE(write_pem_pair(*pair, dir).ok());
+  EXPECT_EQ(::access((dir + "/cert.pem").c_str(), R_OK), 0);
+  EXPECT_EQ(::access((dir + "/key.pem").c_str(), R_OK), 0);
+  std::filesystem::remove_all(base);
+}
+
+TEST(SelfSigned, ADirectoryThatCannotBeMadeIsNamed) {
+  auto pair = make_self_signed({"localhost"}, 1);
+  ASSERT_TRUE(pair.ok());
+  const Status written = write_pem_pair(*pair, "/dev/null/pacer-dir");
   ASSERT_FALSE(written.ok());
-  EXPECT_NE(written.error().message.find("/nonexistent-pacer-dir/cert.pem"), std::string::npos);
+  EXPECT_NE(written.error().message.find("/dev/null/pacer-dir"), std::string::npos);
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ TEST(TextReport, HttpsRunShowsHandshakesAndTheFirstTlsError) {
   r.tls_first_error = "certificate verify failed: hostname mismatch";
   for (int i = 0; i < 10; ++i) r.tls_handshake.record(900'000 + i * 20'000);
   const std::string text = render_text(r);
-  EXPECT_NE(text.find("TLS handshake: avg 990.05us, p99 1.08ms, max 1.08ms (10 handshakes, 6 resumed)\n"),
+  EXPECT_NE(text.find("TLS setup:    avg 990.05us, p99 1.08ms, max 1.08ms (10 handshakes, 6 resumed)\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("Errors:       connect 0, tls 2, read 0"), std::string::npos) << text;

@@ -114,6 +114,19 @@ TEST(TargetFile, WithoutACommandLineUrlTheFirstAbsoluteUrlIsTheOrigin) {
   EXPECT_NE(e.find("t.txt:1: '/y' is a relative URL"), std::string::npos) << e;
 }
 
+// Issue 31: docs/targets.md's own example starts with a path, its absolute URL later.
+TEST(TargetFile, APathBeforeTheFirstAbsoluteUrlResolvesAgainstIt) {
+  auto list = parse_targets("# comment\nGET /api/items?id=1\nX-Account: 7\n\nPOST http://127.0.0.1:8080/api/orders\n",
+                            source(std::nullopt));
+  ASSERT_TRUE(list) << list.error().message;
+  EXPECT_EQ(list->origin.port, 8080);
+  EXPECT_EQ(list->targets[0].path, "/api/items?id=1");
+  auto jsonl = parse_targets("{\"url\":\"/a\"}\n{\"url\":\"http://localhost:81/b\"}\n", source(std::nullopt));
+  ASSERT_TRUE(jsonl) << jsonl.error().message;
+  EXPECT_EQ(jsonl->origin.host, "localhost");
+  EXPECT_EQ(jsonl->targets[0].path, "/a");
+}
+
 TEST(TargetFile, AnUnknownMethodFails) {
   const std::string e = error_of("\nFETCH /a\n");
   EXPECT_NE(e.find("t.txt:2: unknown method 'FETCH'"), std::string::npos) << e;

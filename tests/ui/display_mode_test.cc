@@ -26,6 +26,13 @@ TEST(DisplayMode, NoTerminalPlainOrAReportElsewhereGetPlainLines) {
   EXPECT_FALSE(choose_display(true, false, false, xterm()).live);  // JSON or --timeseries - on stdout
 }
 
+// Issue 31: mpirun and srun give each rank a pty and merge them into one stream.
+TEST(DisplayMode, ARankUnderMpirunOrSrunGetsPlainLines) {
+  TerminalEnv env = xterm();
+  env.launcher_rank = "3";
+  EXPECT_FALSE(choose_display(true, false, true, env).live);
+}
+
 TEST(DisplayMode, DumbOrUnknownTerminalsGetPlainLines) {
   TerminalEnv env = xterm();
   env.term = "dumb";

@@ -84,6 +84,9 @@ TEST(PlainProgress, TheOldestRequestInFlightShowsAStall) {
   EXPECT_NE(line.find("max 4.00ms, in flight 10 (oldest 1.25s, 8 older than 1s), errors 0"), std::string::npos)
       << line;
   f.interval.in_flight_over_interval = 0;
+  f.interval.oldest_in_flight_ns = 0;  // sent in the wake-up that closed the interval (issue 31: not "0.00us")
+  EXPECT_NE(render_plain_line(f.interval, f.run, 3000).find(", in flight 10 (oldest <1us), errors 0"),
+            std::string::npos);
   f.interval.oldest_in_flight_ns = 2 * kNsPerMs;
   EXPECT_NE(render_plain_line(f.interval, f.run, 3000).find(", in flight 10 (oldest 2.00ms), errors 0"),
             std::string::npos);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 namespace pacer::web {
 namespace {
 
@@ -59,6 +61,26 @@ TEST(PartialReport, OpenModelTargetIsTheWindowsMeanRate) {
   so_far.add(a);
   so_far.add(b);
   EXPECT_DOUBLE_EQ(so_far.report().target_rate_per_s, 200);
+}
+
+// Issue 31: a figure the intervals do not carry is null while the run goes, never 0.
+TEST(PartialReport, FiguresNotYetKnownAreNullNotZero) {
+  Config config;
+  config.target.url = "http://127.0.0.1:1/";
+  config.connections = 4;
+  config.threads = 2;
+  PartialReport so_far(config);
+  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  latency.record(1000);
+  so_far.add(interval(0, latency));
+  const auto j = nlohmann::json::parse(so_far.render_json());
+  EXPECT_EQ(j["counts"]["responses"], 9);
+  EXPECT_EQ(j["errors"]["timeout"], 1);
+  for (const char* key : {"bytes_read", "connects", "tls_handshakes"}) EXPECT_TRUE(j["counts"][key].is_null()) << key;
+  for (const char* key : {"status_codes", "connect_time", "ttfb", "endpoints", "gates", "no_request_succeeded"}) {
+    EXPECT_TRUE(j[key].is_null()) << key;
+  }
+  EXPECT_TRUE(j["rates"]["bytes_read_per_s"].is_null());
 }
 
 }  // namespace
