@@ -138,31 +138,5 @@ TEST(PoolPart, ANotWantedConnectionIsNotAskedAgainWhenItsBackoffEnds) {
   EXPECT_EQ(p.pool.next_due_ns(), kNeverNs);
 }
 
-// Thousands of SYNs at once overflow a server's accept queue (io_uring sent
-// -c10000's in one batch): at most 128 connects are in flight, the rest start as
-// earlier ones finish, without counting a failure or growing a backoff.
-TEST(PoolPart, AtMostAHundredAndTwentyEightConnectsAreInFlightAndTheRestFollowAsTheyFinish) {
-  PoolParts p(300);
-  p.pool.start(p.clock.now, true);
-  int connecting = 0, waiting = 0;
-  for (const auto& c : p.pool.all()) {
-    connecting += c->state == Connection::State::kConnecting ? 1 : 0;
-    waiting += c->state == Connection::State::kBackoff ? 1 : 0;
-  }
-  EXPECT_EQ(connecting, 128);
-  EXPECT_EQ(waiting, 300 - 128);
-  EXPECT_EQ(p.engine.attached, 128);
-  EXPECT_EQ(p.pool.next_due_ns(), p.pool.at(0).connect_start_ns + p.run.config.timeout_ns);  // no busy wake-up
-  p.pool.run_reconnects();
-  EXPECT_EQ(p.engine.attached, 128);  // no room yet
-  for (int i = 0; i < 10; ++i) p.pool.on_connected(p.pool.at(i), 0);
-  EXPECT_EQ(p.pool.open_count(), 10);
-  EXPECT_EQ(p.pool.next_due_ns(), p.clock.now);  // room: the waiting ones are due
-  p.pool.run_reconnects();
-  EXPECT_EQ(p.engine.attached, 138);
-  EXPECT_EQ(p.recorder.result().counters.errors.connect, 0u);
-  for (const auto& c : p.pool.all()) EXPECT_EQ(c->connect_failures, 0);
-}
-
 }  // namespace
 }  // namespace pacer::engine

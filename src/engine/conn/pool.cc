@@ -15,12 +15,6 @@ namespace pacer::engine {
 
 namespace {
 
-// TCP connects in flight per worker at most: thousands of SYNs at once overflow
-// the server's accept queue, and the requests sent on the connections it dropped
-// wait for SYN retransmits (a second and more) and end as timeouts that are the
-// client's doing (at -c10000, io_uring submitted them in one batch). The rest
-// wait, due now, and start as earlier connects finish.
-constexpr std::size_t kMaxPendingConnects = 128;
 constexpr TimeNs kBackoffBaseNs = 10 * kNsPerMs;
 constexpr TimeNs kBackoffMaxNs = 1 * kNsPerS;
 
@@ -80,10 +74,6 @@ void ConnectionPool::start_connect(Connection& c) {
   }
   if (transport_.kind() == Transport::Kind::kQuic) {
     transport_.start_quic(c, address_);  // UDP and the QUIC handshake
-    return;
-  }
-  if (connecting_.size() >= kMaxPendingConnects) {
-    wait_turn(c);
     return;
   }
   c.connect_start_ns = clock_.now;
@@ -173,16 +163,8 @@ void ConnectionPool::expire_connects() {
   }
 }
 
-void ConnectionPool::wait_turn(Connection& c) {
-  c.state = Connection::State::kBackoff;  // due now, not a failure: no backoff grows
-  c.reconnect_at_ns = clock_.now;
-  backoff_.push_back(&c);
-  std::push_heap(backoff_.begin(), backoff_.end(), backoff_later);
-}
-
 void ConnectionPool::run_reconnects() {
-  while (!backoff_.empty() && backoff_.front()->reconnect_at_ns <= clock_.now &&
-         connecting_.size() < kMaxPendingConnects) {
+  while (!backoff_.empty() && backoff_.front()->reconnect_at_ns <= clock_.now) {
     std::pop_heap(backoff_.begin(), backoff_.end(), backoff_later);
     Connection* c = backoff_.back();
     backoff_.pop_back();
@@ -192,11 +174,7 @@ void ConnectionPool::run_reconnects() {
 
 TimeNs ConnectionPool::next_due_ns() const {
   TimeNs next = connecting_.empty() ? kNeverNs : connecting_.front()->connect_start_ns + shared_.options.connect.timeout_ns;
-  // With the connects in flight at their limit, the next to finish (an engine
-  // event) or to expire (above) makes room.
-  if (!backoff_.empty() && connecting_.size() < kMaxPendingConnects) {
-    next = std::min(next, backoff_.front()->reconnect_at_ns);
-  }
+  if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
   // The give-up check, once this worker has had no open connection long enough
   // (past it, the 100 ms rate samples and the reconnects bring the flag).
   if (open_count_ == 0 && shared_.give_up != nullptr) {

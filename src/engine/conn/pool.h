@@ -1,6 +1,5 @@
 // A worker's connections and their life cycle: non-blocking TCP connects
-// registered with the I/O engine (QUIC's start is the transport's), at most 128
-// of them in flight at once (the rest wait their turn), connects not
+// registered with the I/O engine (QUIC's start is the transport's), connects not
 // done within --timeout (a list in start order, so its head is the next expiry),
 // failures with exponential backoff (a min-heap on the reconnect time), close and
 // reopen, the start-up probe's socket adopted as the first connection, the count
@@ -74,8 +73,6 @@ class ConnectionPool {
 
  private:
   void start_connect(Connection& c);
-  // Too many connects in flight: c waits its turn in the backoff heap, due now.
-  void wait_turn(Connection& c);
   void open_adopted(Connection& c);
   // A connect failed (err's text, with `what`, may become the first error).
   void connect_failed(Connection& c, int err, const char* what = "connect");
