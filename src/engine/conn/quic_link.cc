@@ -72,8 +72,11 @@ bool Transport::quic_read(Connection& c) {
       const auto k = static_cast<std::size_t>(i);
       if (datagrams_->truncated(k)) continue;  // larger than our max_udp_payload_size: not QUIC we asked for
       clock_.note_arrival(datagrams_->stamp(k));
-      recorder_.bytes_read(clock_.now, datagrams_->length(k));
-      if (!c.http3->receive_datagram(datagrams_->data(k), datagrams_->length(k), clock_.now, c)) {
+      const bool alive = c.http3->receive_datagram(datagrams_->data(k), datagrams_->length(k), clock_.now, c);
+      // Only what reached the connection is read: ngtcp2 drops datagrams of other
+      // connection IDs, garbage and stale keys (a hostile peer's flood is not traffic).
+      if (c.http3->last_datagram_accepted()) recorder_.bytes_read(clock_.now, datagrams_->length(k));
+      if (!alive) {
         quic_ended(c);
         return false;
       }
