@@ -41,6 +41,7 @@
 #include "script/script_host.h"
 #include "server/server.h"
 #include "stats/name_table.h"
+#include "watchdog/lua_watch.h"
 #include "web/live_view.h"
 
 namespace pacer::app {
@@ -187,6 +188,14 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     std::fflush(nullptr);
     if (!done) return fail(done.error());
     if (*done) return static_cast<ExitCode>(**done);
+  }
+  if (!result->stuck_worker.empty()) {
+    // Its thread cannot be joined: the process ends now, its outputs written.
+    std::fprintf(stderr, "pacer: %s\n", stats::printable_name(result->stuck_worker).c_str());
+    const ExitCode code = signals.received() == 0         ? ExitCode::kRunFailed
+                          : signals.received() == SIGTERM ? ExitCode::kSigterm
+                                                          : ExitCode::kSigint;
+    watchdog::exit_leaving_stuck_threads(to_int(code));
   }
   if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
   if (!result->gave_up.empty()) {

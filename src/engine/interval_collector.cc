@@ -2,8 +2,6 @@
 #include "engine/interval_collector.h"
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 namespace pacer::engine {
 
@@ -17,14 +15,9 @@ IntervalCollector::IntervalCollector(std::span<const std::unique_ptr<Worker>> wo
       sink_(sink),
       tick_(tick) {}
 
-void IntervalCollector::run() {
-  while (true) {
-    const bool all_done = std::all_of(workers_.begin(), workers_.end(), [](auto& w) { return w->is_done(); });
-    while (ready(next_)) emit();
-    if (all_done) return;
-    if (tick_) tick_(monotonic_now_ns() - shared_.start_ns);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+void IntervalCollector::emit_ready() {
+  while (ready(next_)) emit();
+  if (tick_) tick_(monotonic_now_ns() - shared_.start_ns);
 }
 
 bool IntervalCollector::ready(std::uint64_t k) const {

@@ -1,7 +1,7 @@
 // The controller's side of the workers' interval rings (record/interval.h): on
 // the main thread, it emits interval k once every worker has published it (or
 // finished), merged over the workers, to the run's IntervalSink, and ticks the
-// TickSink while it waits, until every worker is done. Main thread.
+// TickSink; the controller (engine/controller.h) calls it while the workers run.
 #pragma once
 
 #include <memory>
@@ -20,8 +20,8 @@ class IntervalCollector {
   IntervalCollector(std::span<const std::unique_ptr<Worker>> workers, const SharedRun& shared,
                     std::shared_ptr<const stats::NameTable> names, const IntervalSink& sink, const TickSink& tick);
 
-  // Polls until every worker is done.
-  void run();
+  // Emits every interval all workers have published (or finished), then ticks.
+  void emit_ready();
 
  private:
   bool ready(std::uint64_t k) const;

@@ -13,13 +13,17 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/stop_signals_thread.h"
 #include "engine/collect.h"
+#include "engine/controller.h"
 #include "engine/give_up.h"
 #include "engine/interval_collector.h"
 #include "engine/start_up.h"
 #include "engine/worker.h"
 #include "load/schedule.h"
+#include "quic/module.h"
 #include "stats/name_table.h"
 
 namespace pacer::engine {
@@ -74,6 +78,23 @@ bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
   return short_wait;
 }
 
+// Everything the worker threads read, on the heap: a run that ends without a
+// stuck worker's thread (engine/controller.h) leaves it to that thread, which may
+// still touch it, and the process ends without freeing it.
+struct RunState {
+  explicit RunState(StartUp started) : up(std::move(started)) {}
+  StartUp up;
+  std::shared_ptr<stats::NameTable> names;
+  stats::NameTable unused_names{1};
+  std::unique_ptr<targets::RequestSet> requests;
+  std::unique_ptr<quic::Requests> http3_requests;  // --http3: over the HTTP/2 header lists, one per target
+  SharedRun shared;
+  std::optional<load::RateProfile> profile;
+  std::unique_ptr<GiveUpWatch> give_up;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<std::thread> threads;
+};
+
 }  // namespace
 
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
@@ -81,17 +102,19 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
                               script::ScriptHost* script) {
   auto started = start_up(config);
   if (!started) return started.error();
-  StartUp& up = *started;
+  auto state = std::make_unique<RunState>(std::move(*started));
+  StartUp& up = state->up;
+  SharedRun& shared = state->shared;
+  std::vector<std::unique_ptr<Worker>>& workers = state->workers;
 
   // Every request's bytes, built once; their names first in the name table. A
   // script names its own requests (its static request's name is added by each
   // worker), so its run has no command-line request name.
-  const auto names = std::make_shared<stats::NameTable>(static_cast<std::size_t>(config.max_names));
-  stats::NameTable unused_names(1);
-  const targets::RequestSet requests(config, script == nullptr ? *names : unused_names);
-  // --http3: over the HTTP/2 header lists, one per target.
-  const std::unique_ptr<quic::Requests> http3_requests = up.http3 != nullptr ? up.http3->requests(requests.http2()) : nullptr;
-  SharedRun shared;
+  state->names = std::make_shared<stats::NameTable>(static_cast<std::size_t>(config.max_names));
+  state->requests =
+      std::make_unique<targets::RequestSet>(config, script == nullptr ? *state->names : state->unused_names);
+  const targets::RequestSet& requests = *state->requests;
+  if (up.http3 != nullptr) state->http3_requests = up.http3->requests(requests.http2());
   shared.config = &config;
   shared.options = part_options(config);
   shared.address = up.probe.address;
@@ -99,15 +122,14 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.requests = &requests;
   shared.http2_request = config.http2 ? &requests.http2()[0] : nullptr;
   shared.http3 = up.http3;
-  shared.http3_requests = http3_requests.get();
+  shared.http3_requests = state->http3_requests.get();
   shared.quic_tls = up.quic_tls.get();
   shared.slots_per_connection = static_cast<std::uint32_t>(config.requests_per_connection());
   shared.stop = &stop;
   shared.io_engine = up.io.kind;
-  shared.names = names.get();
-  const std::optional<load::RateProfile> profile = make_profile(config);
-  if (profile) shared.profile = &*profile;
-
+  shared.names = state->names.get();
+  state->profile = make_profile(config);
+  if (state->profile) shared.profile = &*state->profile;
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
   const auto quotas = split_quota(config, shares.size());
   shared.worker_count = static_cast<int>(shares.size());
@@ -123,7 +145,6 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     }
   }
   shared.interval_ns = sink ? interval_ns : 0;
-  std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < shares.size(); ++i) {
     workers.push_back(std::make_unique<Worker>(shared, static_cast<int>(i), shares[i], quotas[i]));
     if (Status s = workers.back()->prepare(); !s) return s.error();
@@ -149,17 +170,51 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.record_from_ns = shared.start_ns + config.warmup_ns;
   const bool time_bounded = config.duration_given || !config.request_count;
   shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
-  GiveUpWatch give_up(shared.worker_count, shared.start_ns);
-  shared.give_up = &give_up;
+  state->give_up = std::make_unique<GiveUpWatch>(shared.worker_count, shared.start_ns);
+  shared.give_up = state->give_up.get();
 
-  std::vector<std::thread> threads;
+  std::vector<std::thread>& threads = state->threads;
   threads.reserve(workers.size());
-  for (auto& w : workers) threads.push_back(thread_leaving_stop_signals([&w] { w->run(); }));
-  if (shared.interval_ns > 0) IntervalCollector(workers, shared, names, sink, tick).run();
+  for (auto& w : workers) {
+    Worker* worker = w.get();
+    threads.push_back(thread_leaving_stop_signals([worker] { worker->run(); }));
+  }
+  std::optional<IntervalCollector> collector;
+  if (shared.interval_ns > 0) collector.emplace(workers, shared, state->names, sink, tick);
+  const std::optional<watchdog::StuckWorker> stuck = watch_workers(workers, shared, collector ? &*collector : nullptr);
+  std::size_t left_behind = 0;
+  if (stuck) {
+    // A stuck thread cannot be stopped or joined: it runs on with what it reads,
+    // and the report is the other workers' (the app then ends the process).
+    // Those finishing their drain get a moment; any still not done is left too.
+    const TimeNs wait_until = monotonic_now_ns() + kNsPerS;
+    const auto all_but_stuck_done = [&] {
+      for (std::size_t i = 0; i < workers.size(); ++i) {
+        if (!workers[i]->is_done() && !workers[i]->lua_beat().seen().in_lua) return false;
+      }
+      return true;
+    };
+    while (monotonic_now_ns() < wait_until && !all_but_stuck_done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (std::size_t i = workers.size(); i-- > 0;) {
+      if (workers[i]->is_done()) continue;
+      threads[i].detach();
+      (void)workers[i].release();
+      workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(i));
+      threads.erase(threads.begin() + static_cast<std::ptrdiff_t>(i));
+      ++left_behind;
+    }
+  }
   for (auto& t : threads) t.join();
-  if (script != nullptr && script->failed()) return runtime_error(script->failure());
+  if (!stuck && script != nullptr && script->failed()) return runtime_error(script->failure());
 
-  return collect_report(config, shared, workers, stop, give_up);
+  report::RunReport report = collect_report(config, shared, workers, stop, *state->give_up);
+  if (stuck) {
+    report.stuck_worker = stuck->message();
+    if (left_behind > 1) report.stuck_worker += fmt::format(" ({} workers were left behind)", left_behind);
+    report.interrupted = true;
+    (void)state.release();  // the stuck thread still reads it
+  }
+  return report;
 }
 
 }  // namespace pacer::engine

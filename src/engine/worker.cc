@@ -45,6 +45,7 @@ Status Worker::prepare() {
     script_ = std::make_unique<WorkerScript>(*shared_.script, shared_.script->thread(worker_index_),
                                              *shared_.config, *shared_.names);
     if (Status s = script_->prepare_request(); !s) return s;
+    shared_.script->thread(worker_index_).set_lua_beat(&beat_);
     address = script_->address();  // setup() may send this thread elsewhere (thread.addr)
   }
   sessions_ = std::make_unique<SessionFactory>(shared_, script_.get());
@@ -63,7 +64,7 @@ Status Worker::make_driver() {
   if (shared_.config->is_scenario()) {  // the users read their own settings
     auto scenario = std::make_unique<ScenarioDriver>(shared_, worker_index_, connection_count_, request_quota_, clock_,
                                                      recorder_, exchange_, transport_);
-    if (Status s = scenario->prepare(pool_); !s) return s;
+    if (Status s = scenario->prepare(pool_, &beat_); !s) return s;
     driver_ = std::move(scenario);
     return Ok{};
   }

@@ -46,6 +46,7 @@
 #include "engine/run_plan.h"
 #include "io/engine.h"
 #include "net/tls_stream.h"
+#include "watchdog/lua_watch.h"
 
 namespace pacer::engine {
 
@@ -68,6 +69,9 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   IntervalRing* intervals() { return recorder_.intervals(); }
   // Set (release) once run() has returned and published its last interval.
   bool is_done() const { return done_.load(std::memory_order_acquire); }
+  // Whether, and where, this worker's thread is inside a Lua call (a script's
+  // hook or a scenario's task): the controller's watchdog reads it.
+  const watchdog::LuaBeat& lua_beat() const { return beat_; }
 
  private:
   // io::Events: a wait returned (the engine's clock reading; the wake-up's read
@@ -116,6 +120,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   int last_events_ = 0;       // events the last wait returned
   TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none
   std::atomic<bool> done_{false};
+  watchdog::LuaBeat beat_;  // written by the worker's Lua calls, read by the controller
 };
 
 }  // namespace pacer::engine

@@ -228,6 +228,7 @@ std::string render_json(const RunReport& r) {
       {"duration_s", secs},
       {"interrupted", r.interrupted},
       {"gave_up", r.gave_up.empty() ? json(nullptr) : json(r.gave_up)},
+      {"stuck_worker", r.stuck_worker.empty() ? json(nullptr) : json(r.stuck_worker)},
       {"counts",
        {{"requests_sent", c.requests_sent},
         {"responses", c.responses},

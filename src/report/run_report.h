@@ -110,6 +110,10 @@ struct RunReport {
   TimeNs measured_ns = 0;                  // from the end of warm-up to the last recorded completion
   bool interrupted = false;
   std::string gave_up;                     // why the give-up rule ended the run ("" when it did not)
+  // A worker stuck inside one Lua call when the run should have ended (a task
+  // that never yields): the run ended without it; its figures are not in the
+  // report ("" when none was).
+  std::string stuck_worker;
   std::string first_error;                 // first connection failure's reason, for the report
   std::string tls_first_error;             // the earliest TLS failure's reason ("" when none)
   stats::Counters counters;

@@ -363,7 +363,11 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   }
   if (!r.first_error.empty()) out += labelled("First error:", stats::printable_name(r.first_error));
   if (!r.gave_up.empty()) out += labelled("Gave up:", stats::printable_name(r.gave_up) + "; partial results.");
-  if (r.interrupted) out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
+  if (!r.stuck_worker.empty()) {
+    out += labelled("Stuck:", stats::printable_name(r.stuck_worker) + "; its figures are not in these partial results.");
+  } else if (r.interrupted) {
+    out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
+  }
   if (no_request_succeeded(r)) {
     out += labelled("Failed:", "not one request succeeded (no response with a status below 400)" + failed_why(r) + ".");
   }

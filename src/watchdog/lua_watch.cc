@@ -11,7 +11,7 @@ namespace pacer::watchdog {
 
 std::string StuckWorker::message() const {
   return fmt::format("worker {} has been inside {} for {:.1f}s (Lua code that never yields or returns: LuaJIT "
-                     "cannot interrupt it); the run ended without it, with its figures up to its last interval",
+                     "cannot interrupt it); the run ended without it",
                      worker, what, static_cast<double>(in_call_ns) / 1e9);
 }
 

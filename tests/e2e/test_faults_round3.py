@@ -17,12 +17,14 @@ import os
 import signal
 import socket
 import struct
+import subprocess
+import time
 import zlib
 from pathlib import Path
 
 import pytest
 
-from conftest import parse_report
+from conftest import PACER_BIN, parse_report
 from hostile import answer_each_request, read_request_head, rss_factor, run_measured
 
 MAX_RSS_KB = 300_000 * rss_factor()  # a healthy run is far below; the faults reached GBs
@@ -188,6 +190,52 @@ return user
     assert "not enough memory: the Lua memory cap (32 MiB, --lua-memory) is reached" in run.stdout, run
     assert run.peak_rss_kb < MAX_RSS_KB, run.peak_rss_kb
     assert run.wall_s < 10, run
+
+
+ENDLESS_TASK = """
+return { tasks = { {1, function(u) u:get('/'); while true do end end, 'spin'} } }
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_task_that_never_yields_ends_at_the_duration_with_the_partial_report(recording_server, tmp_path, threads):
+    # LuaJIT runs the compiled loop without calling hooks: the controller's
+    # watchdog ends the run without the stuck worker(s), one grace after -d.
+    path = write(tmp_path, "spin.lua", ENDLESS_TASK)
+    run = run_measured("-t", threads, "-u", threads, "-d", "1s", "--format", "json", "--scenario", path,
+                       recording_server.url, timeout=30)
+    assert run.rc == 1, run
+    assert run.wall_s < 1 + 2 + 2, run  # -d, the watchdog's grace and a poll, start-up
+    report = json.loads(run.stdout)
+    assert "the scenario's task 'spin'" in report["stuck_worker"], report["stuck_worker"]
+    assert report["interrupted"] is True
+    assert "the scenario's task 'spin'" in run.stderr, run
+
+
+def test_a_task_that_never_yields_ends_at_the_first_sigterm(recording_server, tmp_path):
+    path = write(tmp_path, "spin.lua", ENDLESS_TASK)
+    proc = subprocess.Popen([PACER_BIN, "-t1", "-u1", "-d", "60s", "--scenario", path, recording_server.url],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.0)  # it is inside the endless task long before: the first request is answered at once
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+        assert proc.returncode == 143, (out, err)
+        assert time.monotonic() - sent < 4, "the watchdog's grace after the signal, and a poll"
+        assert b"Stuck:" in out and b"'spin'" in out, out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_script_request_that_never_returns_ends_at_the_duration(recording_server, tmp_path):
+    path = write(tmp_path, "spin_request.lua", "function request() while true do end end\n")
+    run = run_measured("-t1", "-c1", "-d", "1s", "-s", path, recording_server.url, timeout=30)
+    assert run.rc == 1, run
+    assert run.wall_s < 1 + 2 + 2, run
+    assert "the script's request()" in run.stdout, run
 
 
 # ----------------------------------------------------- item 6: CSV formula injection

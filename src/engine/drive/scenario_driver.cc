@@ -40,8 +40,9 @@ ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int co
       users_(make_users(shared, worker_index, connections, arrivals_)),
       source_(shared, worker_index, nullptr, users_.get()) {}
 
-Status ScenarioDriver::prepare(ConnectionPool& pool) {
+Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
   pool_ = &pool;
+  users_->set_lua_beat(beat);
   if (Status s = users_->prepare(*this); !s) return s;
   if (users_->captures()) {
     for (const auto& c : pool.all()) c->http1->set_capture(&users_->user(c->index).capture);

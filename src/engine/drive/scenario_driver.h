@@ -26,8 +26,9 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   ScenarioDriver(const SharedRun& shared, int worker_index, int connections, std::optional<std::uint64_t> quota,
                  LoopClock& clock, Recorder& recorder, Exchange& exchange, Transport& transport);
 
-  // Before the run: the users' Lua state and tables, their connections' capture.
-  Status prepare(ConnectionPool& pool);
+  // Before the run: the users' Lua state and tables, their connections' capture;
+  // beat: where their Lua calls are marked for the controller's watchdog.
+  Status prepare(ConnectionPool& pool, watchdog::LuaBeat* beat);
 
   void start(ConnectionPool& pool) override;
   bool wants_connection(Connection& c) override;
