@@ -6,9 +6,11 @@ Caddy 2.6 with HTTP/3 on, both started here with a certificate from a private CA
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -283,3 +285,71 @@ def test_a_missing_or_foreign_module_is_a_clear_error(pacer, module, reason):
     run = pacer("--http3", "-d", "1s", "https://127.0.0.1:1/", env={"PACER_HTTP3_MODULE": module})
     assert run.rc == 1, run
     assert reason in run.stderr, run
+
+
+# ------------------------------------------------------------------ a hostile peer's flood
+
+
+class JunkRelay:
+    """A UDP relay in front of an HTTP/3 server that forwards every datagram both
+    ways and, after each one it forwards to the client, sends `junk` datagrams of
+    random bytes to the client from the same address (a flood the client's
+    connected socket accepts but QUIC drops). Counts the real bytes it forwarded
+    to the client. Stopped by stop()."""
+
+    def __init__(self, server_port: int, junk: int = 8):
+        self.server = ("127.0.0.1", server_port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.05)
+        self.port = self.sock.getsockname()[1]
+        self.junk = junk
+        self.forwarded_to_client = 0
+        self.junk_bytes = 0
+        self._client = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                data, peer = self.sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if peer == self.server:
+                if self._client is None:
+                    continue
+                self.sock.sendto(data, self._client)
+                self.forwarded_to_client += len(data)
+                for _ in range(self.junk):
+                    junk = bytes([0x40]) + os.urandom(1199)  # a short-header packet of no connection of ours
+                    self.sock.sendto(junk, self._client)
+                    self.junk_bytes += len(junk)
+            else:
+                self._client = peer
+                self.sock.sendto(data, self.server)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self.sock.close()
+
+
+def test_datagrams_quic_drops_are_not_bytes_read(pacer, tmp_path, gtls, certs):
+    # A peer (or anyone on the path) flooding the client's UDP port: ngtcp2 drops
+    # what decrypts for no connection of ours, and it is not the run's traffic.
+    relay = JunkRelay(gtls.port)
+    try:
+        run, report = json_run(pacer, tmp_path, "--cacert", str(certs / "ca.pem"), "-t", "1", "-c", "1", "-n", "200",
+                               f"https://127.0.0.1:{relay.port}/index.html")
+    finally:
+        relay.stop()
+    assert run.rc == 0, run
+    assert report["counts"]["responses"] == 200, report["counts"]
+    assert relay.junk_bytes > 4 * relay.forwarded_to_client, (relay.junk_bytes, relay.forwarded_to_client)
+    # What reached the connection: at most what the relay forwarded from the server.
+    assert report["counts"]["bytes_read"] <= relay.forwarded_to_client, (report["counts"], relay.forwarded_to_client)
+    assert report["counts"]["bytes_read"] >= 200 * 18, report["counts"]
