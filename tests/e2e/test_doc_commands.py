@@ -42,7 +42,9 @@ def doc_commands() -> list[tuple[str, str]]:
     out = []
     for path in ["README.md", *sorted(os.path.relpath(p, REPO) for p in glob.glob(str(REPO / "docs" / "*.md")))]:
         text = (REPO / path).read_text()
-        for block in re.findall(r"```[a-z]*\n(.*?)```", text, re.S):
+        for lang, block in re.findall(r"```([a-z]*)\n(.*?)```", text, re.S):
+            if lang == "text":
+                continue  # what a command prints, not a command
             block = re.sub(r"\\\n\s*", " ", block)
             for line in block.splitlines():
                 line = line.strip().removeprefix("$ ")
