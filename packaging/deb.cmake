@@ -22,6 +22,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION web)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion")
+# --prometheus-remote-write loads libcurl when a run pushes (src/prom/curl_api.h): not
+# linked, so dpkg-shlibdeps does not see it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcurl4")
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})

@@ -26,13 +26,16 @@
 #include "cli/fd_limit.h"
 #include "cli/shard_auto.h"
 #include "cli/shard_options.h"
+#include "cli/tls_options.h"
 #include "cli/gate_options.h"
 #include "cli/io_options.h"
 #include "cli/input_checks.h"
 #include "cli/load_options.h"
 #include "cli/merge_options.h"
 #include "cli/option_scan.h"
+#include "cli/output_options.h"
 #include "cli/protocol_options.h"
+#include "cli/request_options.h"
 #include "cli/report_options.h"
 #include "cli/scenario_options.h"
 #include "cli/serve_options.h"
@@ -47,30 +50,25 @@ namespace pacer::cli {
 namespace {
 
 enum RunOption : int {
-  kThreads, kConnections, kDuration, kHeader, kLatency, kTimeout, kVersion, kHelp,
+  kThreads, kConnections, kDuration, kTimeout, kVersion, kHelp,
   kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
-  kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kFormat, kOutput,
-  kInterval, kTimeseries, kTimeseriesHistogram, kHdr, kShard, kStartAt, kRefresh, kPlain,
-  kHttp2, kHttp3, kStreams, kPipeline, kInsecure, kCaCert, kCert, kKey, kNoTlsResume, kScript,
-  kMaxRequestBody, kMaxCaptureHeaders, kMaxCaptureHeaderBytes, kMaxCaptureBody, kCheckArgs, kJson,
+  kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kShard, kStartAt,
+  kHttp2, kHttp3, kStreams, kPipeline, kScript,
+  kCheckArgs, kJson,
   kGiveUp,
   kIo, kSpin,
   // Targets and request names (issue 15).
-  kTargets, kTargetsOrder, kMaxNames,
+  kTargets, kTargetsOrder,
   kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
-  kHtml, kCsv,
   kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
   kLuaMemory,                                 // -s and --scenario (cli/scenario_options.h)
   kTags, kExcludeTags,                        // scenarios' tags (issue 27)
-  kCsvFormat, kCsvFullHistory,                // Locust's CSV files (cli/csv_options.h)
 };
 
-constexpr std::array<OptionSpec, 67> kRunOptions{{
+constexpr std::array<OptionSpec, 43> kRunOptions{{
     {kThreads, 't', "threads", true},
     {kConnections, 'c', "connections", true},
     {kDuration, 'd', "duration", true},
-    {kHeader, 'H', "header", true},
-    {kLatency, '\0', "latency", false},
     {kTimeout, '\0', "timeout", true},
     {kVersion, 'v', "version", false},
     {kHelp, 'h', "help", false},
@@ -87,30 +85,13 @@ constexpr std::array<OptionSpec, 67> kRunOptions{{
     {kDeadline, '\0', "deadline", true},
     {kSlo, '\0', "slo", true},
     {kMaxErrorRate, '\0', "max-error-rate", true},
-    {kFormat, '\0', "format", true},
-    {kOutput, 'o', "output", true},
-    {kInterval, '\0', "interval", true},
-    {kTimeseries, '\0', "timeseries", true},
-    {kTimeseriesHistogram, '\0', "timeseries-histogram", false},
-    {kHdr, '\0', "hdr", true},
     {kShard, '\0', "shard", true},
     {kStartAt, '\0', "start-at", true},
-    {kRefresh, '\0', "refresh", true},
-    {kPlain, '\0', "plain", false},
     {kHttp2, '\0', "http2", false},
     {kHttp3, '\0', "http3", false},
     {kStreams, '\0', "streams", true},
     {kPipeline, '\0', "pipeline", true},
-    {kInsecure, 'k', "insecure", false},
-    {kCaCert, '\0', "cacert", true},
-    {kCert, '\0', "cert", true},
-    {kKey, '\0', "key", true},
-    {kNoTlsResume, '\0', "no-tls-resume", false},
     {kScript, 's', "script", true},
-    {kMaxRequestBody, '\0', "max-request-body", true},
-    {kMaxCaptureHeaders, '\0', "max-capture-headers", true},
-    {kMaxCaptureHeaderBytes, '\0', "max-capture-header-bytes", true},
-    {kMaxCaptureBody, '\0', "max-capture-body", true},
     {kCheckArgs, '\0', "check-args", false},
     {kJson, '\0', "json", true},
     {kGiveUp, '\0', "give-up", true},
@@ -119,12 +100,9 @@ constexpr std::array<OptionSpec, 67> kRunOptions{{
     // Targets and request names (issue 15).
     {kTargets, '\0', "targets", true},
     {kTargetsOrder, '\0', "targets-order", true},
-    {kMaxNames, '\0', "max-names", true},
     {kWeb, '\0', "web", false, &looks_like_web_address},
     {kWebToken, '\0', "web-token", true},
     {kWebLinger, '\0', "web-linger", true},
-    {kHtml, '\0', "html", true},
-    {kCsv, '\0', "csv", true},
     {kScenario, '\0', "scenario", true},
     {kUsers, 'u', "users", true},
     {kSpawnRate, '\0', "spawn-rate", true},
@@ -132,13 +110,17 @@ constexpr std::array<OptionSpec, 67> kRunOptions{{
     {kLuaMemory, '\0', "lua-memory", true},
     {kTags, '\0', "tags", true},
     {kExcludeTags, '\0', "exclude-tags", true},
-    {kCsvFormat, '\0', "csv-format", true},
-    {kCsvFullHistory, '\0', "csv-full-history", false},
 }};
 
-// The run options, the wire options (cli/wire_options.h) and the Prometheus
-// options (cli/prometheus_options.h), scanned as one table.
-constexpr auto kAllRunOptions = join_options(join_options(kRunOptions, kWireOptions), kPrometheusOptions);
+// The run options, the wire options (cli/wire_options.h), the output options
+// (cli/output_options.h), the request options (cli/request_options.h), the TLS
+// options (cli/tls_options.h) and the Prometheus options
+// (cli/prometheus_options.h), scanned as one table.
+constexpr auto kAllRunOptions = join_options(
+    join_options(join_options(join_options(join_options(kRunOptions, kWireOptions), output::kOptions),
+                              request::kOptions),
+                 tls::kOptions),
+    kPrometheusOptions);
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -158,40 +140,6 @@ struct RunDraft {
   ScenarioFlags scenario;  // which scenario options were given
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
-
-// --cacert, --cert, --key: a file that can be read now (its contents are
-// checked when the TLS context is built, also exit 2).
-Result<std::string> readable_file(const ScannedOption& option) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(option.value.c_str(), "r"), &std::fclose);
-  if (!file) return bad_input(fmt::format("{}: cannot read '{}': {}", option.flag, option.value, std::strerror(errno)));
-  return option.value;
-}
-
-// RFC 9110 tchar.
-bool is_token(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-  });
-}
-
-std::string_view trim_whitespace(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-// --max-names: distinct request names kept before "(other)", 1 to 100,000 (each
-// costs every worker a record and its interval slots before the run).
-Result<std::uint64_t> parse_max_names(const ScannedOption& option) {
-  constexpr std::uint64_t kMostNames = 100'000;
-  auto count = parse_count(option.value, option.flag);
-  if (!count) return count.error();
-  if (*count < 1 || *count > kMostNames) {
-    return bad_argument(fmt::format("{}: expected 1 to {} names, got {}", option.flag, kMostNames, option.value));
-  }
-  return *count;
-}
 
 // -t, -c: a count from 1 to INT_MAX; `what` names it in messages.
 Result<int> parse_positive_int(const ScannedOption& option, std::string_view what) {
@@ -219,56 +167,6 @@ Result<TimeNs> parse_positive_duration(const ScannedOption& option, std::string_
   return *ns;
 }
 
-// --refresh: the live view's redraw period, 10 ms to 10 s (faster only costs
-// CPU; slower is no longer live).
-Result<TimeNs> parse_refresh(const ScannedOption& option) {
-  auto ns = parse_duration(option.value, option.flag);
-  if (!ns) return ns.error();
-  if (*ns < 10 * kNsPerMs || *ns > 10 * kNsPerS) {
-    return bad_argument(fmt::format("{}: refresh must be between 10ms and 10s, got {}", option.flag, option.value));
-  }
-  return *ns;
-}
-
-Result<Header> parse_header(const ScannedOption& option) {
-  const std::string_view text = option.value;
-  const std::size_t colon = text.find(':');
-  const std::string_view name = text.substr(0, colon);
-  if (text.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos) {
-    return bad_argument(fmt::format(
-        "{}: header contains CR, LF or NUL, which would break the request apart", option.flag));
-  }
-  if (colon == std::string_view::npos) {
-    return bad_argument(fmt::format("{}: header '{}' has no ':' (expected \"Name: value\")",
-                                    option.flag, text));
-  }
-  if (name.empty()) {
-    return bad_argument(fmt::format("{}: header '{}' has an empty name", option.flag, text));
-  }
-  if (!is_token(name)) {
-    return bad_argument(fmt::format("{}: header name '{}' is not a valid HTTP token",
-                                    option.flag, name));
-  }
-  return Header{std::string(name), std::string(trim_whitespace(text.substr(colon + 1)))};
-}
-
-Result<std::string> parse_method(const ScannedOption& option) {
-  if (!is_token(option.value)) {
-    return bad_argument(fmt::format(
-        "{}: method '{}' is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~)",
-        option.flag, option.value));
-  }
-  return option.value;
-}
-
-// Stores `parsed` into `field` or passes its error on.
-template <typename T, typename Field>
-Status store(Result<T> parsed, Field& field) {
-  if (!parsed) return parsed.error();
-  field = std::move(*parsed);
-  return Ok{};
-}
-
 Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
   Config& config = draft.config;
   switch (option.id) {
@@ -291,15 +189,9 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       }
       return store(std::move(count), config.request_count);
     }
-    case kHeader: {
-      auto header = parse_header(option);
-      if (!header) return header.error();
-      config.headers.push_back(std::move(*header));
-      return Ok{};
-    }
     case kMethod:
       draft.is_method_given = true;
-      return store(parse_method(option), config.method);
+      return store(request::parse_method(option), config.method);
     case kBody:
     case kJson:
       // One body per request: two flags giving it would leave one silently unused.
@@ -310,7 +202,6 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       draft.body = option;
       draft.json_body = option.id == kJson;
       return Ok{};
-    case kLatency: config.print_latency = true; return Ok{};
     case kDisableKeepalive: config.keep_alive = false; return Ok{};
     case kNoRecordTimeouts: config.record_timeouts = false; return Ok{};
     case kRate: return apply_rate_option(option.value, option.flag, config);
@@ -333,18 +224,6 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       return Ok{};
     }
     case kMaxErrorRate: return store(parse_error_rate(option.value, option.flag), config.max_error_rate);
-    case kFormat:
-      if (option.value != "text" && option.value != "json") {
-        return bad_argument(fmt::format("{}: format must be 'text' or 'json', got '{}'", option.flag, option.value));
-      }
-      config.json_format = option.value == "json";
-      return Ok{};
-    case kOutput: config.output_path = option.value; return Ok{};
-    case kInterval: return store(parse_positive_duration(option, "interval"), config.interval_ns);
-    case kTimeseries: config.timeseries_path = option.value; return Ok{};
-    case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
-    case kRefresh: return store(parse_refresh(option), config.refresh_ns);
-    case kPlain: config.plain = true; return Ok{};
     case kShard:
       if (is_auto_shard(option.value)) return parse_auto_shard(option.value, option.flag, config, process_environment());
       return parse_shard(option.value, option.flag, config);
@@ -358,12 +237,6 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (option.value.empty()) return bad_argument(fmt::format("{}: script path is empty", option.flag));
       config.script_path = option.value;
       return Ok{};
-    case kHdr: config.hgrm_path = option.value; return Ok{};
-    case kHtml: config.html_path = option.value; return Ok{};
-    case kCsv:
-      if (option.value.empty()) return bad_argument(fmt::format("{}: the prefix is empty", option.flag));
-      config.csv_prefix = option.value;
-      return Ok{};
     case kHttp2: config.http2 = true; return Ok{};
     case kHttp3: config.http3 = true; return Ok{};
     case kStreams:
@@ -372,17 +245,6 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kPipeline:
       draft.pipeline_given = true;
       return store(parse_pipeline(option.value, option.flag), config.pipeline);
-    case kInsecure: config.tls_verify = false; return Ok{};
-    case kCaCert: return store(readable_file(option), config.tls_ca_file);
-    case kCert: return store(readable_file(option), config.tls_cert_file);
-    case kKey: return store(readable_file(option), config.tls_key_file);
-    case kNoTlsResume: config.tls_resume = false; return Ok{};
-    case kMaxRequestBody: return store(parse_byte_size(option.value, option.flag), config.max_request_body_bytes);
-    case kMaxCaptureHeaders: return store(parse_count(option.value, option.flag), config.max_capture_headers);
-    case kMaxCaptureHeaderBytes:
-      return store(parse_byte_size(option.value, option.flag), config.max_capture_header_bytes);
-    case kMaxCaptureBody: return store(parse_byte_size(option.value, option.flag), config.max_capture_body_bytes);
-    case kMaxNames: return store(parse_max_names(option), config.max_names);
     case kTargets:
       if (option.value.empty()) return bad_argument(fmt::format("{}: the targets file name is empty", option.flag));
       config.targets_path = option.value;
@@ -401,8 +263,6 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       return store(parse_positive_int(option, "max users"), config.max_users);
     case kTags: draft.scenario.tags = option.flag; return apply_tags(option, config.scenario_tags);
     case kExcludeTags: draft.scenario.tags = option.flag; return apply_tags(option, config.scenario_exclude_tags);
-    case kCsvFormat: return apply_csv_format(option, config);
-    case kCsvFullHistory: config.csv_full_history = true; return Ok{};
     case kDeadline:
       draft.deadline_given = true;
       return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
@@ -417,6 +277,9 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       return store(parse_duration(option.value, option.flag), config.web.linger_ns);
     default:
       if (std::optional<Status> wire = apply_wire_option(option, config)) return std::move(*wire);
+      if (std::optional<Status> out = output::apply(option, config)) return std::move(*out);
+      if (std::optional<Status> req = request::apply(option, config)) return std::move(*req);
+      if (std::optional<Status> secure = tls::apply(option, config)) return std::move(*secure);
       if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
       return Ok{};
   }

@@ -5,6 +5,8 @@
 // Long names must match exactly (no prefix abbreviations). Pure; any thread.
 #pragma once
 
+#include <utility>
+
 #include <optional>
 #include <span>
 #include <string>
@@ -45,5 +47,13 @@ struct ScanResult {
 // help_hint names the help command in messages, e.g. "pacer --help".
 ScanResult scan_options(std::span<const std::string> args, std::span<const OptionSpec> specs,
                         std::string_view help_hint);
+
+// Stores `parsed` into `field` or passes its error on (the options' apply functions).
+template <typename T, typename Field>
+Status store(Result<T> parsed, Field& field) {
+  if (!parsed) return parsed.error();
+  field = std::move(*parsed);
+  return Ok{};
+}
 
 }  // namespace pacer::cli

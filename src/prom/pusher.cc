@@ -10,7 +10,7 @@
 #include <memory>
 #include <string_view>
 
-#include <curl/curl.h>
+#include "prom/curl_api.h"
 #include <fmt/format.h>
 
 namespace pacer::prom {
@@ -50,44 +50,44 @@ int abort_if_asked(void* abort, curl_off_t, curl_off_t, curl_off_t, curl_off_t) 
   return static_cast<const std::atomic<bool>*>(abort)->load() ? 1 : 0;
 }
 
-using CurlList = std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)>;
+using CurlList = std::unique_ptr<curl_slist, void (*)(curl_slist*)>;
 
-Attempt post_once(CURL* curl, const PushTarget& target, const std::string& body, TimeNs timeout_ns,
+Attempt post_once(const CurlApi& api, CURL* curl, const PushTarget& target, const std::string& body, TimeNs timeout_ns,
                   const std::atomic<bool>& abort) {
   Attempt out;
-  CurlList headers(nullptr, &curl_slist_free_all);
-  const auto add = [&headers](const std::string& line) { headers.reset(curl_slist_append(headers.release(), line.c_str())); };
+  CurlList headers(nullptr, api.slist_free_all);
+  const auto add = [&](const std::string& line) { headers.reset(api.slist_append(headers.release(), line.c_str())); };
   add("Content-Encoding: snappy");
   add("Content-Type: application/x-protobuf");
   add("X-Prometheus-Remote-Write-Version: 0.1.0");
   add("Expect:");  // no 100-continue round trip
   if (!target.bearer_token.empty()) add("Authorization: Bearer " + target.bearer_token);
-  curl_easy_setopt(curl, CURLOPT_URL, target.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(curl, CURLOPT_POST, 1L);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "pacer/" PACER_VERSION);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<TimeNs>(timeout_ns / kNsPerMs, 1)));
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &discard_body);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &read_retry_after);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &out.retry_after_ns);
-  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &abort_if_asked);
-  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(&abort));
+  api.easy_setopt(curl, CURLOPT_URL, target.url.c_str());
+  api.easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
+  api.easy_setopt(curl, CURLOPT_POST, 1L);
+  api.easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
+  api.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  api.easy_setopt(curl, CURLOPT_USERAGENT, "pacer/" PACER_VERSION);
+  api.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  api.easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<TimeNs>(timeout_ns / kNsPerMs, 1)));
+  api.easy_setopt(curl, CURLOPT_WRITEFUNCTION, &discard_body);
+  api.easy_setopt(curl, CURLOPT_HEADERFUNCTION, &read_retry_after);
+  api.easy_setopt(curl, CURLOPT_HEADERDATA, &out.retry_after_ns);
+  api.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  api.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &abort_if_asked);
+  api.easy_setopt(curl, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(&abort));
   if (!target.basic_auth.empty()) {
-    curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-    curl_easy_setopt(curl, CURLOPT_USERPWD, target.basic_auth.c_str());
+    api.easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+    api.easy_setopt(curl, CURLOPT_USERPWD, target.basic_auth.c_str());
   }
-  const CURLcode code = curl_easy_perform(curl);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
+  const CURLcode code = api.easy_perform(curl);
+  api.easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
   if (code != CURLE_OK) {
-    out.error = curl_easy_strerror(code);
+    out.error = api.easy_strerror(code);
     return out;
   }
   long status = 0;
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  api.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
   if (status >= 200 && status < 300) {
     out.outcome = Outcome::kSent;
   } else {
@@ -102,13 +102,14 @@ Attempt post_once(CURL* curl, const PushTarget& target, const std::string& body,
 
 RemoteWriter::RemoteWriter(PushTarget target, std::size_t capacity)
     : target_(std::move(target)), capacity_(std::max<std::size_t>(capacity, 1)) {
-  curl_global_init(CURL_GLOBAL_DEFAULT);  // here, on the main thread: not thread-safe everywhere
+  api_ = curl_api(&load_error_);
+  if (api_ != nullptr) api_->global_init(CURL_GLOBAL_DEFAULT);  // here, on the main thread: not thread-safe everywhere
   thread_ = std::thread([this] { loop(); });
 }
 
 RemoteWriter::~RemoteWriter() {
   finish(0);
-  curl_global_cleanup();
+  if (api_ != nullptr) api_->global_cleanup();
 }
 
 void RemoteWriter::push(std::string body) {
@@ -161,7 +162,8 @@ bool RemoteWriter::past_deadline() const { return stopping_ && monotonic_now_ns(
 
 void RemoteWriter::loop() {
   pthread_setname_np(pthread_self(), "pacer-push");
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+  std::unique_ptr<CURL, void (*)(CURL*)> curl(api_ != nullptr ? api_->easy_init() : nullptr,
+                                               api_ != nullptr ? api_->easy_cleanup : [](CURL*) {});
   for (;;) {
     std::string body;
     {
@@ -182,7 +184,7 @@ void RemoteWriter::loop() {
     if (!curl) {
       std::lock_guard lock(mutex_);
       ++stats_.failed;
-      stats_.last_error = "libcurl could not start";
+      stats_.last_error = api_ != nullptr ? "libcurl could not start" : load_error_;
       continue;
     }
     send_until_done(curl.get(), body);
@@ -197,7 +199,7 @@ void RemoteWriter::send_until_done(void* http, const std::string& body) {
       std::lock_guard lock(mutex_);
       if (stopping_) timeout_ns = std::min(timeout_ns, deadline_ns_ - monotonic_now_ns());
     }
-    const Attempt attempt = timeout_ns > 0 ? post_once(static_cast<CURL*>(http), target_, body, timeout_ns, abort_)
+    const Attempt attempt = timeout_ns > 0 ? post_once(*api_, static_cast<CURL*>(http), target_, body, timeout_ns, abort_)
                                            : Attempt{Outcome::kRetry, 0, "the final flush ran out of time"};
     std::unique_lock lock(mutex_);
     if (attempt.outcome == Outcome::kSent) {

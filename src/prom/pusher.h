@@ -22,6 +22,8 @@
 
 namespace pacer::prom {
 
+struct CurlApi;
+
 struct PushTarget {
   std::string url;
   std::string basic_auth;    // USER:PASSWORD, or ""
@@ -60,6 +62,8 @@ class RemoteWriter {
 
   PushTarget target_;
   std::size_t capacity_;
+  const CurlApi* api_ = nullptr;  // null: libcurl could not be loaded (load_error_), every push fails
+  std::string load_error_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::string> queue_;

@@ -227,7 +227,9 @@ void append_open_model_lines(std::string& out, const RunReport& r) {
   const double sent = sent_rate_per_s(r);
   const double done = seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
   const std::optional<double> ratio = sent_to_target(r);
-  const std::string share = ratio ? fmt::format("{:.1f}% of target", 100.0 * *ratio) : std::string("target under one");
+  // Under one arrival in the whole window: no ratio to print (a task for a scenario).
+  const std::string share = ratio ? fmt::format("{:.1f}% of target", 100.0 * *ratio)
+                                  : std::string(r.scenario.active ? "target under one task" : "target under one request");
   if (r.scenario.active) {  // the target counts tasks; requests are another unit
     out += labelled("Rate:", fmt::format("target\x1f{:.2f}\x1ftasks/s, ended\x1f{:.2f}\x1ftasks/s ({}); "
                                          "requests sent\x1f{:.2f}/s, completed\x1f{:.2f}/s",
