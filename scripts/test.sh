@@ -20,7 +20,7 @@ fi
 # preset, the end-to-end tests too in the debug preset (sanitizer presets would
 # double CI's longest runs).
 "${runner[@]}" ctest --preset "$preset" -j2 --timeout 1500
-engine_tests='^(EngineRun|EngineTls|EngineIntervals|OpenModel|Pipelining|ScriptRun|Allocations|BothEngines/EngineTest)\.'
+engine_tests='^(EngineRun|EngineTls|EngineIntervals|EngineGoaway|EngineScenario|OpenModel|Pipelining|ScriptRun|Allocations|BothEngines/EngineTest)\.'
 if [ "$preset" = debug ]; then engine_tests="$engine_tests|^e2e\$"; fi
 echo "test.sh: the engine tests again on epoll (PACER_IO=epoll)"
 PACER_IO=epoll "${runner[@]}" ctest --preset "$preset" -j2 --timeout 1500 -R "$engine_tests"
