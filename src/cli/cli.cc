@@ -50,39 +50,23 @@ namespace pacer::cli {
 namespace {
 
 enum RunOption : int {
-  kThreads, kConnections, kDuration, kTimeout, kVersion, kHelp,
-  kMethod, kBody, kRequests, kDisableKeepalive, kWarmup, kNoRecordTimeouts,
-  kRate, kStages, kArrival, kSeed, kDeadline, kSlo, kMaxErrorRate, kShard, kStartAt,
+  kVersion, kHelp,
+  kMethod, kBody, kDisableKeepalive, kNoRecordTimeouts,
+  kSlo, kMaxErrorRate, kShard, kStartAt,
   kHttp2, kHttp3, kStreams, kPipeline, kScript,
   kCheckArgs, kJson,
-  kGiveUp,
-  kIo, kSpin,
   // Targets and request names (issue 15).
   kTargets, kTargetsOrder,
   kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
-  kScenario, kUsers, kSpawnRate, kMaxUsers,  // scenarios (cli/scenario_options.h)
-  kLuaMemory,                                 // -s and --scenario (cli/scenario_options.h)
-  kTags, kExcludeTags,                        // scenarios' tags (issue 27)
 };
 
-constexpr std::array<OptionSpec, 43> kRunOptions{{
-    {kThreads, 't', "threads", true},
-    {kConnections, 'c', "connections", true},
-    {kDuration, 'd', "duration", true},
-    {kTimeout, '\0', "timeout", true},
+constexpr std::array<OptionSpec, 22> kRunOptions{{
     {kVersion, 'v', "version", false},
     {kHelp, 'h', "help", false},
     {kMethod, 'm', "method", true},
     {kBody, 'b', "body", true},
-    {kRequests, 'n', "requests", true},
     {kDisableKeepalive, '\0', "disable-keepalive", false},
-    {kWarmup, '\0', "warmup", true},
     {kNoRecordTimeouts, '\0', "no-record-timeouts", false},
-    {kRate, 'R', "rate", true},
-    {kStages, '\0', "stages", true},
-    {kArrival, '\0', "arrival", true},
-    {kSeed, '\0', "seed", true},
-    {kDeadline, '\0', "deadline", true},
     {kSlo, '\0', "slo", true},
     {kMaxErrorRate, '\0', "max-error-rate", true},
     {kShard, '\0', "shard", true},
@@ -94,30 +78,24 @@ constexpr std::array<OptionSpec, 43> kRunOptions{{
     {kScript, 's', "script", true},
     {kCheckArgs, '\0', "check-args", false},
     {kJson, '\0', "json", true},
-    {kGiveUp, '\0', "give-up", true},
-    {kIo, '\0', "io", true},
-    {kSpin, '\0', "spin", false},
     // Targets and request names (issue 15).
     {kTargets, '\0', "targets", true},
     {kTargetsOrder, '\0', "targets-order", true},
     {kWeb, '\0', "web", false, &looks_like_web_address},
     {kWebToken, '\0', "web-token", true},
     {kWebLinger, '\0', "web-linger", true},
-    {kScenario, '\0', "scenario", true},
-    {kUsers, 'u', "users", true},
-    {kSpawnRate, '\0', "spawn-rate", true},
-    {kMaxUsers, '\0', "max-users", true},
-    {kLuaMemory, '\0', "lua-memory", true},
-    {kTags, '\0', "tags", true},
-    {kExcludeTags, '\0', "exclude-tags", true},
 }};
 
-// The run options, the wire options (cli/wire_options.h), the output options
+// The run options, the load options (cli/load_options.h), the scenario's users
+// (cli/scenario_options.h), the wire options (cli/wire_options.h), the output options
 // (cli/output_options.h), the request options (cli/request_options.h), the TLS
 // options (cli/tls_options.h) and the Prometheus options
 // (cli/prometheus_options.h), scanned as one table.
 constexpr auto kAllRunOptions = join_options(
-    join_options(join_options(join_options(join_options(kRunOptions, kWireOptions), output::kOptions),
+    join_options(join_options(join_options(join_options(join_options(join_options(kRunOptions, load::kOptions),
+                                                                     users::kOptions),
+                                                        kWireOptions),
+                                           output::kOptions),
                               request::kOptions),
                  tls::kOptions),
     kPrometheusOptions);
@@ -129,9 +107,7 @@ struct RunDraft {
   Config config;
   bool is_method_given = false;
   bool json_body = false;  // the body came from --json
-  bool stages_given = false;
-  bool arrival_given = false;
-  bool deadline_given = false;
+  load::Flags load;  // which load options were given
   bool streams_given = false;
   bool pipeline_given = false;
   bool targets_order_given = false;
@@ -141,54 +117,9 @@ struct RunDraft {
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
-// -t, -c: a count from 1 to INT_MAX; `what` names it in messages.
-Result<int> parse_positive_int(const ScannedOption& option, std::string_view what) {
-  auto count = parse_count(option.value, option.flag);
-  if (!count) return count.error();
-  if (*count < 1) {
-    return bad_argument(
-        fmt::format("{}: {} must be at least 1, got {}", option.flag, what, option.value));
-  }
-  constexpr int kMax = std::numeric_limits<int>::max();
-  if (*count > static_cast<std::uint64_t>(kMax)) {
-    return bad_argument(fmt::format("{}: {} must be at most {}, got {}", option.flag, what,
-                                    kMax, option.value));
-  }
-  return static_cast<int>(*count);
-}
-
-Result<TimeNs> parse_positive_duration(const ScannedOption& option, std::string_view what) {
-  auto ns = parse_duration(option.value, option.flag);
-  if (!ns) return ns.error();
-  if (*ns <= 0) {
-    return bad_argument(fmt::format("{}: {} must be greater than 0, got {}", option.flag, what,
-                                    option.value));
-  }
-  return *ns;
-}
-
 Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
   Config& config = draft.config;
   switch (option.id) {
-    case kIo: return store(parse_io(option.value, option.flag), config.io);
-    case kSpin: config.spin = true; return Ok{};
-    case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
-    case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
-    case kDuration:
-      config.duration_given = true;
-      return store(parse_positive_duration(option, "duration"), config.duration_ns);
-    case kTimeout: return store(parse_positive_duration(option, "timeout"), config.timeout_ns);
-    case kGiveUp: return store(parse_positive_duration(option, "give-up period"), config.give_up_ns);
-    case kWarmup:
-      return store(parse_duration(option.value, option.flag), config.warmup_ns);
-    case kRequests: {
-      auto count = parse_count(option.value, option.flag);
-      if (count && *count < 1) {
-        return bad_argument(
-            fmt::format("{}: requests must be at least 1, got {}", option.flag, option.value));
-      }
-      return store(std::move(count), config.request_count);
-    }
     case kMethod:
       draft.is_method_given = true;
       return store(request::parse_method(option), config.method);
@@ -204,19 +135,6 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       return Ok{};
     case kDisableKeepalive: config.keep_alive = false; return Ok{};
     case kNoRecordTimeouts: config.record_timeouts = false; return Ok{};
-    case kRate: return apply_rate_option(option.value, option.flag, config);
-    case kStages:
-      draft.stages_given = true;
-      return store(parse_stages(option.value, option.flag), config.stages);
-    case kArrival:
-      draft.arrival_given = true;
-      if (option.value != "uniform" && option.value != "poisson") {
-        return bad_argument(
-            fmt::format("{}: arrival must be 'uniform' or 'poisson', got '{}'", option.flag, option.value));
-      }
-      config.poisson = option.value == "poisson";
-      return Ok{};
-    case kSeed: return store(parse_count(option.value, option.flag), config.seed);
     case kSlo: {
       auto gates = parse_slo(option.value, option.flag);
       if (!gates) return gates.error();
@@ -252,20 +170,6 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
     case kTargetsOrder:
       draft.targets_order_given = true;
       return store(targets::parse_targets_order(option.value, option.flag), config.targets_order);
-    case kScenario: draft.scenario.scenario = option.flag; return apply_scenario_path(option, config);
-    case kUsers:
-      draft.scenario.users = option.flag;
-      return store(parse_positive_int(option, "users"), config.users);
-    case kSpawnRate: draft.scenario.spawn_rate = option.flag; return apply_spawn_rate(option, config);
-    case kLuaMemory: return apply_lua_memory(option, config);
-    case kMaxUsers:
-      draft.scenario.max_users = option.flag;
-      return store(parse_positive_int(option, "max users"), config.max_users);
-    case kTags: draft.scenario.tags = option.flag; return apply_tags(option, config.scenario_tags);
-    case kExcludeTags: draft.scenario.tags = option.flag; return apply_tags(option, config.scenario_exclude_tags);
-    case kDeadline:
-      draft.deadline_given = true;
-      return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
     case kWeb:
       config.web.enabled = true;
       return parse_web_address(option.value, option.flag, config.web);
@@ -276,6 +180,8 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       draft.web_linger_given = true;
       return store(parse_duration(option.value, option.flag), config.web.linger_ns);
     default:
+      if (std::optional<Status> load = load::apply(option, config, draft.load)) return std::move(*load);
+      if (std::optional<Status> users = users::apply(option, config, draft.scenario)) return std::move(*users);
       if (std::optional<Status> wire = apply_wire_option(option, config)) return std::move(*wire);
       if (std::optional<Status> out = output::apply(option, config)) return std::move(*out);
       if (std::optional<Status> req = request::apply(option, config)) return std::move(*req);
@@ -365,7 +271,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   Config& config = draft.config;
   // The warm-up comes before the measured duration (the run lasts both), so it
   // need not be shorter than -d.
-  if (Status load = finish_load_options(config, draft.stages_given, draft.arrival_given, draft.deadline_given);
+  if (Status load = finish_load_options(config, draft.load.stages_given, draft.load.arrival_given, draft.load.deadline_given);
       !load) {
     return load;
   }

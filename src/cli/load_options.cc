@@ -1,5 +1,7 @@
 #include "cli/load_options.h"
 
+#include "cli/io_options.h"
+
 #include "core/shard_share.h"
 
 #include <algorithm>
@@ -132,5 +134,48 @@ Status finish_load_options(Config& config, bool stages_given, bool arrival_given
   }
   return check_rate_range(config);
 }
+
+namespace load {
+
+std::optional<Status> apply(const ScannedOption& option, Config& config, Flags& flags) {
+  switch (option.id) {
+    case kIo: return store(parse_io(option.value, option.flag), config.io);
+    case kSpin: config.spin = true; return Ok{};
+    case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
+    case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
+    case kDuration:
+      config.duration_given = true;
+      return store(parse_positive_duration(option, "duration"), config.duration_ns);
+    case kTimeout: return store(parse_positive_duration(option, "timeout"), config.timeout_ns);
+    case kGiveUp: return store(parse_positive_duration(option, "give-up period"), config.give_up_ns);
+    case kWarmup: return store(parse_duration(option.value, option.flag), config.warmup_ns);
+    case kRequests: {
+      auto count = parse_count(option.value, option.flag);
+      if (count && *count < 1) {
+        return bad_argument(fmt::format("{}: requests must be at least 1, got {}", option.flag, option.value));
+      }
+      return store(std::move(count), config.request_count);
+    }
+    case kRate: return apply_rate_option(option.value, option.flag, config);
+    case kStages:
+      flags.stages_given = true;
+      return store(parse_stages(option.value, option.flag), config.stages);
+    case kArrival:
+      flags.arrival_given = true;
+      if (option.value != "uniform" && option.value != "poisson") {
+        return bad_argument(
+            fmt::format("{}: arrival must be 'uniform' or 'poisson', got '{}'", option.flag, option.value));
+      }
+      config.poisson = option.value == "poisson";
+      return Ok{};
+    case kSeed: return store(parse_count(option.value, option.flag), config.seed);
+    case kDeadline:
+      flags.deadline_given = true;
+      return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace load
 
 }  // namespace pacer::cli

@@ -1,6 +1,12 @@
 // getopt_long-style scanning of argv against a table of OptionSpec; see the header.
 #include "cli/option_scan.h"
 
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "cli/units.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -127,5 +133,31 @@ ScanResult scan_options(std::span<const std::string> args, std::span<const Optio
                         std::string_view help_hint) {
   return Scanner(args, specs, help_hint).run();
 }
+
+Result<int> parse_positive_int(const ScannedOption& option, std::string_view what) {
+  auto count = parse_count(option.value, option.flag);
+  if (!count) return count.error();
+  if (*count < 1) {
+    return bad_argument(
+        fmt::format("{}: {} must be at least 1, got {}", option.flag, what, option.value));
+  }
+  constexpr int kMax = std::numeric_limits<int>::max();
+  if (*count > static_cast<std::uint64_t>(kMax)) {
+    return bad_argument(fmt::format("{}: {} must be at most {}, got {}", option.flag, what,
+                                    kMax, option.value));
+  }
+  return static_cast<int>(*count);
+}
+
+Result<TimeNs> parse_positive_duration(const ScannedOption& option, std::string_view what) {
+  auto ns = parse_duration(option.value, option.flag);
+  if (!ns) return ns.error();
+  if (*ns <= 0) {
+    return bad_argument(fmt::format("{}: {} must be greater than 0, got {}", option.flag, what,
+                                    option.value));
+  }
+  return *ns;
+}
+
 
 }  // namespace pacer::cli

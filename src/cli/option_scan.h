@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/expected.h"
 
 namespace pacer::cli {
@@ -55,5 +56,10 @@ Status store(Result<T> parsed, Field& field) {
   field = std::move(*parsed);
   return Ok{};
 }
+
+// -t, -c, -u: a count from 1 to INT_MAX; `what` names it in messages.
+Result<int> parse_positive_int(const ScannedOption& option, std::string_view what);
+// -d, --timeout, --deadline: a duration above 0.
+Result<TimeNs> parse_positive_duration(const ScannedOption& option, std::string_view what);
 
 }  // namespace pacer::cli

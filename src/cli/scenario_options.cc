@@ -82,4 +82,25 @@ Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
   return Ok{};
 }
 
+namespace users {
+
+std::optional<Status> apply(const ScannedOption& option, Config& config, ScenarioFlags& flags) {
+  switch (option.id) {
+    case kScenario: flags.scenario = option.flag; return apply_scenario_path(option, config);
+    case kUsers:
+      flags.users = option.flag;
+      return store(parse_positive_int(option, "users"), config.users);
+    case kSpawnRate: flags.spawn_rate = option.flag; return apply_spawn_rate(option, config);
+    case kLuaMemory: return apply_lua_memory(option, config);
+    case kMaxUsers:
+      flags.max_users = option.flag;
+      return store(parse_positive_int(option, "max users"), config.max_users);
+    case kTags: flags.tags = option.flag; return apply_tags(option, config.scenario_tags);
+    case kExcludeTags: flags.tags = option.flag; return apply_tags(option, config.scenario_exclude_tags);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace users
+
 }  // namespace pacer::cli

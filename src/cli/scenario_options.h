@@ -3,6 +3,9 @@
 // the reason when they do not).
 #pragma once
 
+#include <array>
+#include <optional>
+
 #include <string>
 
 #include "cli/option_scan.h"
@@ -30,5 +33,35 @@ Status apply_tags(const ScannedOption& option, std::vector<std::string>& tags);
 // After every option: the checks between them, then the connections a
 // scenario needs (one per user: -u, default -c; open model: --max-users).
 Status finish_scenario_options(Config& config, const ScenarioFlags& flags);
+
+// The scenario's options: --scenario, -u, --spawn-rate, --max-users, --tags,
+// --exclude-tags, and --lua-memory (scripts' too). Their own option table and
+// apply function, scanned with the run's (cli.cc).
+namespace users {
+
+enum Option : int {
+  kScenario = 6000,  // past the load options' ids
+  kUsers,
+  kSpawnRate,
+  kMaxUsers,
+  kLuaMemory,
+  kTags,
+  kExcludeTags,
+};
+
+inline constexpr std::array<OptionSpec, 7> kOptions{{
+    {kScenario, '\0', "scenario", true},
+    {kUsers, 'u', "users", true},
+    {kSpawnRate, '\0', "spawn-rate", true},
+    {kMaxUsers, '\0', "max-users", true},
+    {kLuaMemory, '\0', "lua-memory", true},
+    {kTags, '\0', "tags", true},
+    {kExcludeTags, '\0', "exclude-tags", true},
+}};
+
+// Applies `option` if it is one of these (noting its flag); nullopt if it is not.
+std::optional<Status> apply(const ScannedOption& option, Config& config, ScenarioFlags& flags);
+
+}  // namespace users
 
 }  // namespace pacer::cli
