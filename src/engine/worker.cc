@@ -75,7 +75,7 @@ Status Worker::make_driver() {
     return Ok{};
   }
   WorkerScript* delay_script = script_ && script_->has_delay() ? script_.get() : nullptr;
-  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, recorder_, exchange_, transport_,
+  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, transport_,
                                            std::move(source), delay_script);
   return Ok{};
 }

@@ -66,7 +66,7 @@ struct DriverParts : LinkEvents {
 
 TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.recorder, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.transport,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange, 2);
   p.exchange.opened(*c);
@@ -80,7 +80,7 @@ TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) 
 
 TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.recorder, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.exchange, p.transport,
                                            p.source(), nullptr));
   auto a = open_connection(&p.exchange);
   auto b = open_connection(&p.exchange);
@@ -105,7 +105,7 @@ TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
 
 TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.recorder, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.exchange, p.transport,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange);
   ASSERT_TRUE(p.driver->wants_connection(*c));
@@ -123,7 +123,7 @@ TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
 
 TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.recorder, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.transport,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange);
   p.clock.draining = true;

@@ -6,7 +6,7 @@
 
 namespace pacer::engine {
 
-ClosedDriver::ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock, Recorder&,
+ClosedDriver::ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock,
                            Exchange& exchange, Transport& transport, RequestSource source, WorkerScript* delay_script)
     : shared_(shared),
       clock_(clock),

@@ -17,8 +17,8 @@ namespace pacer::engine {
 class ClosedDriver final : public LoadDriver {
  public:
   // script: the worker's script when it defines delay(), else null.
-  ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder,
-               Exchange& exchange, Transport& transport, RequestSource source, WorkerScript* delay_script);
+  ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock, Exchange& exchange,
+               Transport& transport, RequestSource source, WorkerScript* delay_script);
 
   void start(ConnectionPool& pool) override { pool.start(clock_.now, true); }
   bool wants_connection(Connection& c) override {

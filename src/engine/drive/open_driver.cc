@@ -26,12 +26,8 @@ bool OpenDriver::wants_connection(Connection&) { return !clock_.draining || !bac
 
 void OpenDriver::fill(Connection& c) {
   TimeNs t_sched = 0;
-  while (exchange_.free_capacity(c) > 0 && pop_backlog(t_sched)) send(c, t_sched);
+  while (exchange_.free_capacity(c) > 0 && pop_backlog(t_sched)) (void)send_from(source_, exchange_, c, t_sched);
   if (exchange_.free_capacity(c) > 0 && !idle_.contains(c)) idle_.push_back(c);
-}
-
-void OpenDriver::send(Connection& c, TimeNs t_sched) {
-  (void)send_from(source_, exchange_, c, t_sched);  // a failing script stops the run
 }
 
 void OpenDriver::completed(Connection& c, const RequestSlot&, int status, TimeNs, bool) { source_.responded(c, status); }
@@ -58,7 +54,7 @@ void OpenDriver::take(TimeNs t_sched) {
       idle_.remove(*c);
       continue;
     }
-    send(*c, t_sched);
+    (void)send_from(source_, exchange_, *c, t_sched);  // a failing script stops the run
     // The idle list holds connections with a free slot; a full one leaves it.
     if (exchange_.free_capacity(*c) == 0) idle_.remove(*c);
     (void)transport_.flush(*c);

@@ -37,7 +37,6 @@ class OpenDriver final : public LoadDriver {
 
  private:
   void take(TimeNs t_sched);
-  void send(Connection& c, TimeNs t_sched);
   // The oldest waiting arrival that has not waited too long.
   bool pop_backlog(TimeNs& t_sched);
   void expire_backlog();
