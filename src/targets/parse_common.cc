@@ -69,6 +69,17 @@ std::string resolve_path(const std::string& base_path, std::string_view ref) {
   return out;
 }
 
+// An absolute URL's own target ("/a/../b?q", "//h/b"): only its dot segments
+// go. Read as a reference, "//h/b" would name a host h.
+std::string clean_origin_form(std::string_view target) {
+  const std::size_t end = target.find_first_of("?#");
+  std::string out(target.substr(0, end));
+  proto::remove_dot_segments(out);
+  if (out.empty() || out.front() != '/') out.insert(0, 1, '/');
+  if (end != std::string_view::npos && target[end] == '?') out += target.substr(end, target.find('#', end) - end);
+  return out;
+}
+
 }  // namespace
 
 void note_origin(std::string_view url, std::optional<Target>& origin) {
@@ -98,7 +109,7 @@ Result<std::string> resolve_url(std::string_view url, std::optional<Target>& ori
                                      "run share one scheme, host and port)",
                                      url, origin_text(*parsed), origin_text(*origin)));
     }
-    return resolve_path("/", parsed->path);  // "/a/../b" is "/b", as for a relative reference
+    return clean_origin_form(parsed->path);  // "/a/../b" is "/b", as for a relative reference
   }
   if (proto::split_uri(url).has_scheme) {
     return fail_at(at, fmt::format("'{}' is not an http:// or https:// URL", url));

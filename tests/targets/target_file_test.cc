@@ -98,6 +98,15 @@ TEST(TargetFile, ReferencesLoseTheirDotSegmentsAsRfc3986Says) {
   EXPECT_NE(error_of("GET javascript:alert(1)\n").find("is not an http:// or https:// URL"), std::string::npos);
 }
 
+// Found by the targets_file fuzzer: an absolute URL's path "//h/b" is a path,
+// not a reference naming a host h (the target had been "h/b", no leading '/').
+TEST(TargetFile, AnAbsoluteUrlsPathThatStartsWithTwoSlashesStaysAPath) {
+  auto list = parse_targets("GET http://127.0.0.1:8080//h/./b?x#f\n\nGET http://127.0.0.1:8080\n", source());
+  ASSERT_TRUE(list) << list.error().message;
+  EXPECT_EQ(list->targets[0].path, "//h/b?x");
+  EXPECT_EQ(list->targets[1].path, "/");
+}
+
 TEST(TargetFile, ASecondOriginFailsNamingBothAndTheLine) {
   const std::string e = error_of("GET /a\n\nGET http://127.0.0.1:9090/b\n");
   EXPECT_NE(e.find("t.txt:3:"), std::string::npos) << e;
