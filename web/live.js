@@ -123,6 +123,10 @@
     const s = [{label: 'connections open', values: column((p) => p.open_connections)},
       {label: 'requests in flight', values: column((p) => p.in_flight)}];
     if (isOpen()) s.push({label: 'backlog', values: column((p) => p.backlog)});
+    // A scenario's users running (a load shape or POST /users changes them).
+    if (points.some((p) => p.users !== null && p.users !== undefined)) {
+      s.push({label: 'users', values: column((p) => p.users)});
+    }
     return s;
   }
 

@@ -181,6 +181,8 @@
     const conns = [{label: 'connections open', values: ts.map((p) => p.open_connections)},
       {label: 'requests in flight', values: ts.map((p) => p.in_flight)}];
     if (open) conns.push({label: 'backlog', values: ts.map((p) => p.backlog)});
+    // A scenario's users running at each interval's end (a load shape or POST /users changes them).
+    if (ts.some((p) => p.users !== null && p.users !== undefined)) conns.push({label: 'users', values: ts.map((p) => p.users)});
     C.timeChart(s, {title: 'Connections', unit: '', x, series: conns});
   }
 

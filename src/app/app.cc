@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "app/live_output.h"
+#include "app/load_steering.h"
 #include "app/prometheus_output.h"
 #include "app/report_command.h"
 #include "app/run_description.h"
@@ -111,7 +112,18 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     if (!hooks) return fail(hooks.error());
     test_hooks = std::move(*hooks);
   }
-  const report::RunReport header = header_fields(config);
+  // A closed-model scenario's user count may change while it runs: its load
+  // shape (asked for its first step now), the web view's POST /users.
+  std::unique_ptr<engine::LoadControl> control = make_load_control(config, test_hooks.get());
+  if (control) {
+    if (Status first = control->first_step(); !first) return fail(first.error());
+  }
+  report::RunReport header = header_fields(config);
+  if (control) {
+    header.load_shaped = control->has_shape();
+    header.users_at_start = control->users();
+    if (header.load_shaped && !config.duration_given) header.duration_ns = 0;
+  }
   if (const std::string note = unsynchronised_start_note(config); !note.empty()) {
     std::fprintf(stderr, "pacer: note: %s\n", note.c_str());
   }
@@ -144,8 +156,9 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     };
   }
   LiveOutput live(config, display, series, std::move(listener));
+  const LentSteering lent(web_view, control.get());
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
-                            script.get());
+                            script.get(), control.get());
   live.finish();  // the terminal is back before anything else is printed
   if (test_hooks) {
     if (Status stopped = test_hooks->stop(); !stopped) std::fprintf(stderr, "pacer: %s\n", stopped.error().message.c_str());

@@ -78,6 +78,7 @@ report::RunReport header_fields(const Config& config) {
     fields.scenario.active = true;
     fields.scenario.open_model = config.is_open_model();
     fields.scenario.user_limit = static_cast<std::uint64_t>(config.is_open_model() ? config.max_users : config.connections);
+    fields.users_at_start = config.users;
   }
   return fields;
 }

@@ -1,6 +1,7 @@
 // See scenario_options.h.
 #include "cli/scenario_options.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -52,7 +53,7 @@ Status apply_tags(const ScannedOption& option, std::vector<std::string>& tags) {
 
 Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
   if (!config.is_scenario()) {
-    for (const std::string* flag : {&flags.users, &flags.spawn_rate, &flags.max_users, &flags.tags}) {
+    for (const std::string* flag : {&flags.users, &flags.spawn_rate, &flags.max_users, &flags.tags, &flags.stop_timeout}) {
       if (!flag->empty()) return bad_argument(fmt::format("{}: only with --scenario FILE", *flag));
     }
     return Ok{};
@@ -74,11 +75,18 @@ Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
     config.connections = config.max_users;
     return Ok{};
   }
-  if (!flags.max_users.empty()) {
-    return bad_argument(fmt::format("{}: only with -R or --stages (the closed model runs -u users)", flags.max_users));
-  }
   if (config.users > 0) config.connections = config.users;
   config.users = config.connections;
+  if (!flags.max_users.empty()) {
+    // The closed model's ceiling: a load shape or the web view may run up to
+    // --max-users users (each has its connection, allocated before the run).
+    if (flags.users.empty()) config.users = std::min(config.users, config.max_users);  // -c's default
+    if (config.max_users < config.users) {
+      return bad_argument(fmt::format("{} {}: fewer than the {} users the run starts with (-u)", flags.max_users,
+                                      config.max_users, config.users));
+    }
+    config.connections = config.max_users;
+  }
   return Ok{};
 }
 
@@ -95,6 +103,9 @@ std::optional<Status> apply(const ScannedOption& option, Config& config, Scenari
     case kMaxUsers:
       flags.max_users = option.flag;
       return store(parse_positive_int(option, "max users"), config.max_users);
+    case kStopTimeout:
+      flags.stop_timeout = option.flag;
+      return store(parse_duration(option.value, option.flag), config.stop_timeout_ns);
     case kTags: flags.tags = option.flag; return apply_tags(option, config.scenario_tags);
     case kExcludeTags: flags.tags = option.flag; return apply_tags(option, config.scenario_exclude_tags);
     default: return std::nullopt;

@@ -20,6 +20,7 @@ struct ScenarioFlags {
   std::string users;
   std::string spawn_rate;
   std::string max_users;
+  std::string stop_timeout;
   std::string tags;  // --tags or --exclude-tags
 };
 
@@ -35,7 +36,7 @@ Status apply_tags(const ScannedOption& option, std::vector<std::string>& tags);
 Status finish_scenario_options(Config& config, const ScenarioFlags& flags);
 
 // The scenario's options: --scenario, -u, --spawn-rate, --max-users, --tags,
-// --exclude-tags, and --lua-memory (scripts' too). Their own option table and
+// --exclude-tags, --stop-timeout, and --lua-memory (scripts' too). Their own option table and
 // apply function, scanned with the run's (cli.cc).
 namespace users {
 
@@ -47,9 +48,10 @@ enum Option : int {
   kLuaMemory,
   kTags,
   kExcludeTags,
+  kStopTimeout,
 };
 
-inline constexpr std::array<OptionSpec, 7> kOptions{{
+inline constexpr std::array<OptionSpec, 8> kOptions{{
     {kScenario, '\0', "scenario", true},
     {kUsers, 'u', "users", true},
     {kSpawnRate, '\0', "spawn-rate", true},
@@ -57,6 +59,7 @@ inline constexpr std::array<OptionSpec, 7> kOptions{{
     {kLuaMemory, '\0', "lua-memory", true},
     {kTags, '\0', "tags", true},
     {kExcludeTags, '\0', "exclude-tags", true},
+    {kStopTimeout, '\0', "stop-timeout", true},
 }};
 
 // Applies `option` if it is one of these (noting its flag); nullopt if it is not.

@@ -144,7 +144,9 @@ struct Config {
   std::vector<std::string> scenario_args; // after the URL: pacer.args[1..]
   int users = 0;                          // -u/--users (closed model); 0: not given
   double spawn_rate_per_s = 0;            // --spawn-rate: users started per second; 0: all at once
-  int max_users = 10000;                  // --max-users: open model, users created at most
+  int max_users = 10000;                  // --max-users: open model, users created at most; closed: the ceiling
+                                          // of a load shape and the web view (connections = it when given)
+  TimeNs stop_timeout_ns = 0;             // --stop-timeout: a user stopped by a lower count ends its task first
   std::vector<std::string> scenario_tags;          // --tags: run only tasks with one of these (issue 27)
   std::vector<std::string> scenario_exclude_tags;  // --exclude-tags: leave out tasks with one of these
   bool is_scenario() const { return !scenario_path.empty(); }

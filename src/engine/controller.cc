@@ -1,6 +1,8 @@
 // See controller.h.
 #include "engine/controller.h"
 
+#include "engine/control/load_control.h"
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -31,6 +33,7 @@ std::optional<watchdog::StuckWorker> watch_workers(std::span<const std::unique_p
       in_lua += !done[i] && beats[i]->seen().in_lua ? 1 : 0;
     }
     if (collector != nullptr) collector->emit_ready();
+    if (shared.control != nullptr) shared.control->tick(monotonic_now_ns());  // a load shape's next step
     if (done_count == workers.size()) return std::nullopt;
     const TimeNs now = monotonic_now_ns();
     if (!stop_seen_ns && shared.stop->load(std::memory_order_relaxed)) stop_seen_ns = now;

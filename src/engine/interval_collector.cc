@@ -42,6 +42,7 @@ void IntervalCollector::emit() {
   out.start_unix_ns = shared_.start_unix_ns + (shared_.record_from_ns - shared_.start_ns) + out.start_ns;
   TimeNs end = shared_.record_from_ns + out.start_ns;
   stats::ScenarioErrorCounts scenario_errors;
+  std::uint64_t users = 0;
   for (auto& w : workers_) {
     IntervalRing& ring = *w->intervals();
     if (ring.published() <= next_) continue;
@@ -57,6 +58,7 @@ void IntervalCollector::emit() {
     out.in_flight += s.in_flight;
     out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
     out.in_flight_over_interval += s.in_flight_over_interval;
+    users += s.users;
     out.service_ns_sum += s.service_ns_sum;
     merged_.merge(s.latency);
     if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names
@@ -72,7 +74,10 @@ void IntervalCollector::emit() {
     const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
     out.target_rate_per_s = share_.rate(shared_.profile->mean_rate_per_s(from, from + out.duration_ns));
   }
-  if (shared_.config->is_scenario()) out.scenario_errors = scenario_errors;
+  if (shared_.config->is_scenario()) {
+    out.scenario_errors = scenario_errors;
+    out.users = users;
+  }
   out.latency = &merged_;
   out.names = merged_names_;
   out.name_table = names_;

@@ -17,6 +17,7 @@
 
 #include "core/stop_signals_thread.h"
 #include "engine/collect.h"
+#include "engine/control/load_control.h"
 #include "engine/controller.h"
 #include "engine/give_up.h"
 #include "engine/interval_collector.h"
@@ -99,7 +100,7 @@ struct RunState {
 
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns,
                               const IntervalSink& sink, const TickSink& tick,
-                              script::ScriptHost* script) {
+                              script::ScriptHost* script, LoadControl* control) {
   auto started = start_up(config);
   if (!started) return started.error();
   auto state = std::make_unique<RunState>(std::move(*started));
@@ -128,6 +129,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.stop = &stop;
   shared.io_engine = up.io.kind;
   shared.names = state->names.get();
+  shared.control = control;
   state->profile = make_profile(config);
   if (state->profile) shared.profile = &*state->profile;
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
@@ -168,7 +170,10 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   clock_gettime(CLOCK_REALTIME, &wall);
   shared.start_unix_ns = static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
   shared.record_from_ns = shared.start_ns + config.warmup_ns;
-  const bool time_bounded = config.duration_given || !config.request_count;
+  if (control != nullptr) control->started(shared.start_ns);
+  // A load shape ends the run itself: -d bounds it only when given.
+  const bool shaped = control != nullptr && control->has_shape();
+  const bool time_bounded = config.duration_given || (!config.request_count && !shaped);
   shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
   state->give_up = std::make_unique<GiveUpWatch>(shared.worker_count, shared.start_ns);
   shared.give_up = state->give_up.get();
@@ -206,8 +211,14 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   }
   for (auto& t : threads) t.join();
   if (!stuck && script != nullptr && script->failed()) return runtime_error(script->failure());
+  if (control != nullptr) {
+    if (const std::string error = control->shape_error(); !error.empty()) {
+      return runtime_error(fmt::format("scenario {}: shape: {}", config.scenario_path, error));
+    }
+  }
 
   report::RunReport report = collect_report(config, shared, workers, stop, *state->give_up);
+  if (control != nullptr) report.load_changes = control->changes();
   if (stuck) {
     report.stuck_worker = stuck->message();
     if (left_behind > 1) report.stuck_worker += fmt::format(" ({} workers were left behind)", left_behind);

@@ -18,6 +18,8 @@
 
 namespace pacer::engine {
 
+class LoadControl;
+
 // Errors are kRuntime (exit 1): unresolvable host, no address accepting
 // connections, or a resource failure at set-up; kBadInput/kBadArgument (exit 2)
 // for https:// when --cacert, --cert or --key cannot be used (checked before
@@ -29,8 +31,11 @@ namespace pacer::engine {
 // With a script (loaded, not yet set up), run() sets it up once the target
 // answers (errors: kBadInput, exit 2); a script error during the run ends it
 // with a kRuntime error carrying the Lua message.
+// With `control` (a scenario's closed model: a load shape, the web view), the
+// users follow its count while the run goes; a shape's Lua error ends the run
+// with a kRuntime error; the changes are in the report (load_changes).
 Result<report::RunReport> run(const Config& config, const std::atomic<bool>& stop, TimeNs interval_ns = 0,
                               const IntervalSink& sink = nullptr, const TickSink& tick = nullptr,
-                              script::ScriptHost* script = nullptr);
+                              script::ScriptHost* script = nullptr, LoadControl* control = nullptr);
 
 }  // namespace pacer::engine

@@ -31,6 +31,7 @@ class ScriptHost;
 namespace pacer::engine {
 
 class GiveUpWatch;
+class LoadControl;
 
 // What each part of a worker reads of the configuration, built once by run()
 // (part_options): the parts see these, never Config itself.
@@ -52,6 +53,7 @@ struct LoadOptions {  // the load drivers, the open model's arrivals, the reques
   int shard_index = 0;              // --shard i/N: this process's share of the draws
   int shard_count = 1;
   std::uint64_t seed = 0;           // --seed: the arrivals' and the targets' draws
+  TimeNs stop_timeout_ns = 0;       // --stop-timeout: a scenario's stopped user ends its task first
 };
 struct WireOptions {  // the sessions: redirects and decoding
   Target target;                    // where relative redirects resolve
@@ -102,6 +104,8 @@ struct SharedRun {
   io::EngineKind io_engine = io::EngineKind::kEpoll;  // the I/O engine every worker runs (--io)
   // Request names (targets): the run's name table (scripts add names during the run).
   stats::NameTable* names = nullptr;
+  // A scenario's changing user count (a load shape, the web view); null: fixed.
+  LoadControl* control = nullptr;
 };
 
 struct WorkerResult {

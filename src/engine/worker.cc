@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "engine/control/load_control.h"
 #include "engine/drive/closed_driver.h"
 #include "engine/drive/open_driver.h"
 #include "engine/drive/scenario_driver.h"
@@ -113,7 +114,9 @@ bool Worker::stops() {
 }
 
 void Worker::turn() {
-  if (!clock_.draining && clock_.now >= shared_.end_ns) clock_.draining = true;
+  if (!clock_.draining && (clock_.now >= shared_.end_ns || (shared_.control != nullptr && shared_.control->ended()))) {
+    clock_.draining = true;  // -d's end, or a load shape's
+  }
   driver_->on_turn(TurnPhase::kArrivals);
   exchange_.expire_timeouts();
   pool_.expire_connects();

@@ -57,6 +57,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"in_flight", in.in_flight},
       {"oldest_in_flight_ns", in.oldest_in_flight_ns},
       {"in_flight_over_interval", in.in_flight_over_interval},
+      {"users", in.users ? json(*in.users) : json(nullptr)},
       {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
       {"latency_ns", interval_latency_json(h)},
   };

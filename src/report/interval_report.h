@@ -39,6 +39,7 @@ struct IntervalReport {
   TimeNs oldest_in_flight_ns = 0;           // how long ago the oldest of them was written (the largest); 0: none
   std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
   TimeNs service_ns_sum = 0;                // open model: the responses' service times, summed (a count)
+  std::optional<std::uint64_t> users;       // --scenario: users running at the interval's end
   // Per request name, indexed by NameId (name_table gives the names): the
   // interval's completed responses and errors. Points into the producer's
   // storage (like latency); empty when not collected. The table is shared: an
@@ -53,7 +54,8 @@ struct IntervalReport {
 // target_rate_per_s (null in the closed loop), achieved_rate_per_s (every rate
 // is its count over duration_s),
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
-// in_flight, oldest_in_flight_ns and in_flight_over_interval, errors by class (a
+// in_flight, oldest_in_flight_ns and in_flight_over_interval, users (a scenario's
+// users running at the interval's end; null otherwise), errors by class (a
 // scenario's check and script after them), latency_ns {count, p50, p90, p99, max},
 // endpoints {name: {completed, errors}} (the names with any in the interval), and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).

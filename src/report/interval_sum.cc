@@ -42,6 +42,7 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.in_flight = in.in_flight;
   sum_.oldest_in_flight_ns = in.oldest_in_flight_ns;
   sum_.in_flight_over_interval = in.in_flight_over_interval;
+  sum_.users = in.users;  // a gauge: the last interval's
   sum_.service_ns_sum += in.service_ns_sum;
   // Per request name: counts add, id by id.
   if (names_.size() < in.names.size()) names_.resize(in.names.size());

@@ -1,5 +1,7 @@
 #include "report/json.h"
 
+#include "report/load_changes.h"
+
 #include <ctime>
 
 #include <fmt/format.h>
@@ -229,6 +231,7 @@ std::string render_json(const RunReport& r) {
       {"interrupted", r.interrupted},
       {"gave_up", r.gave_up.empty() ? json(nullptr) : json(r.gave_up)},
       {"stuck_worker", r.stuck_worker.empty() ? json(nullptr) : json(r.stuck_worker)},
+      {"load_changes", load_changes_json(r.load_changes)},
       {"counts",
        {{"requests_sent", c.requests_sent},
         {"responses", c.responses},

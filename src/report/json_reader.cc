@@ -377,6 +377,29 @@ void read_report_fields(const Field& root, RunReport& r) {
   r.timeseries = std::move(entries);
 }
 
+std::vector<LoadChangeReport> read_load_changes(const Field& list) {
+  if (!list.value().is_array()) list.fail(fmt::format("expected an array, got {}", list.value().type_name()));
+  std::vector<LoadChangeReport> out;
+  for (std::size_t i = 0; i < list.value().size(); ++i) {
+    const Field c(list.value()[i], fmt::format("{}[{}]", list.path(), i));
+    const auto users = [&](const char* key) {
+      const std::uint64_t n = c.at(key).count();
+      if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) c.at(key).fail("too many users");
+      return static_cast<int>(n);
+    };
+    LoadChangeReport change;
+    change.at_s = c.at("at_s").number();
+    change.users_from = users("users_from");
+    change.users_to = users("users_to");
+    change.spawn_rate_per_s = c.at("spawn_rate_per_s").number();
+    change.ended = c.at("ended").boolean();
+    change.by = c.at("by").string();
+    if (const Field note = c.at("note"); !note.is_null()) change.note = note.string();
+    out.push_back(std::move(change));
+  }
+  return out;
+}
+
 RunReport read_report(const json& doc) {
   const Field root(doc, "");
   if (!doc.is_object()) root.fail(fmt::format("expected a JSON object, got {}", doc.type_name()));
@@ -413,6 +436,7 @@ RunReport read_report(const json& doc) {
   if (!first_error.is_null()) r.first_error = first_error.string();
   const Field tls_first_error = root.at("tls_first_error");
   if (!tls_first_error.is_null()) r.tls_first_error = tls_first_error.string();
+  if (root.has("load_changes")) r.load_changes = read_load_changes(root.at("load_changes"));  // newer reports
   read_endpoints(root, r);
   read_scenario(root, r);
   read_report_fields(root, r);

@@ -55,6 +55,18 @@ struct RemoteWriteSummary {
   bool incomplete() const { return dropped + failed > 0; }
 };
 
+// A change of a scenario's user count while the run went (issue 27): by its
+// load shape or the web view's POST /users; or the shape's end of the run.
+struct LoadChangeReport {
+  double at_s = 0;              // since the run started (the warm-up included)
+  int users_from = 0;
+  int users_to = 0;
+  double spawn_rate_per_s = 0;  // 0: at once
+  bool ended = false;           // the shape ended the run
+  std::string by;               // "shape" or "web"
+  std::string note;             // a count clamped to --max-users, or empty
+};
+
 struct RunReport {
   // What was asked for.
   std::string url;
@@ -114,6 +126,9 @@ struct RunReport {
   // that never yields): the run ended without it; its figures are not in the
   // report ("" when none was).
   std::string stuck_worker;
+  std::vector<LoadChangeReport> load_changes;  // in order; empty when the load never changed
+  bool load_shaped = false;                // the scenario has a load shape (it ends the run; duration_ns: -d, or 0)
+  int users_at_start = 0;                  // a closed scenario: the users it starts with (connections: the most)
   std::string first_error;                 // first connection failure's reason, for the report
   std::string tls_first_error;             // the earliest TLS failure's reason ("" when none)
   stats::Counters counters;

@@ -1,6 +1,8 @@
 #include "scenario/scenario_report.h"
 #include "report/text.h"
 
+#include "report/load_changes.h"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -364,6 +366,13 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
                                                                           : fmt::format(" (first: {})", stats::printable_name(r.tls_first_error))));
   }
   if (!r.first_error.empty()) out += labelled("First error:", stats::printable_name(r.first_error));
+  for (std::size_t i = 0; i < r.load_changes.size() && i < kLoadChangesInText; ++i) {
+    out += labelled(i == 0 ? "Load:" : "", stats::printable_name(load_change_text(r.load_changes[i])));
+  }
+  if (r.load_changes.size() > kLoadChangesInText) {
+    out += labelled("", fmt::format("{} more changes (the JSON report's load_changes)",
+                                    r.load_changes.size() - kLoadChangesInText));
+  }
   if (!r.gave_up.empty()) out += labelled("Gave up:", stats::printable_name(r.gave_up) + "; partial results.");
   if (!r.stuck_worker.empty()) {
     out += labelled("Stuck:", stats::printable_name(r.stuck_worker) + "; its figures are not in these partial results.");
@@ -380,6 +389,10 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
 std::string render_header(const RunReport& r) {
   std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
                                        : fmt::format("{} requests", r.request_count.value_or(0));
+  if (r.load_shaped) {
+    what = r.duration_ns > 0 ? fmt::format("load-shaped test of at most {}", format_duration_short(r.duration_ns))
+                             : "load-shaped test (its shape ends it)";
+  }
   if (r.warmup_ns > 0) what = format_duration_short(r.warmup_ns) + " warm-up + " + what;  // the run lasts both
   std::string out = fmt::format("Running {} @ {}\n", what, stats::printable_name(r.url));
   if (!r.unix_socket.empty()) {  // the URL names the Host and path; the bytes go over the socket
@@ -389,6 +402,9 @@ std::string render_header(const RunReport& r) {
   if (r.scenario.active && r.load_model != LoadModel::kClosed) {  // -c is --max-users there, not connections
     out += fmt::format("  {} thread{}, up to {} virtual users (--max-users), a connection each", r.threads,
                        r.threads == 1 ? "" : "s", r.scenario.user_limit);
+  } else if (r.scenario.active && r.users_at_start > 0 && (r.users_at_start < r.connections || r.load_shaped)) {
+    out += fmt::format("  {} thread{}, {} virtual user{} at first, up to {} (--max-users), a connection each", r.threads,
+                       r.threads == 1 ? "" : "s", r.users_at_start, r.users_at_start == 1 ? "" : "s", r.connections);
   } else if (r.scenario.active) {
     out += fmt::format("  {} thread{} and {} virtual user{}, a connection each", r.threads, r.threads == 1 ? "" : "s",
                        r.connections, r.connections == 1 ? "" : "s");

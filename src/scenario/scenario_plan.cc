@@ -1,5 +1,5 @@
 // See scenario_plan.h. The plan's shape (Lua):
-//   plan = {leaves = {{fn=, name=}, ...}, types = {type, ...}, has_stop=, on_test_start=, on_test_stop=}
+//   plan = {leaves = {{fn=, name=}, ...}, types = {type, ...}, has_stop=, on_test_start=, on_test_stop=, shape=}
 //   type = {name=, weight=, fixed_count=, on_start=, on_stop=, root=set}
 //   set  = {entries = {{weight=, leaf=i} or {weight=, set=set}, ...}, cum = {running sums}, total=,
 //           sequential=, wait=, on_start=, on_stop=}
@@ -129,7 +129,40 @@ build_set = function(t, where, inherited, inherited_wait, keys)
 end
 
 local TYPE_KEYS = set_of({"tasks", "wait", "on_start", "on_stop", "sequential", "tags", "name", "weight", "fixed_count",
-                          "on_test_start", "on_test_stop"})
+                          "on_test_start", "on_test_stop", "shape"})
+-- The load shape (Locust's LoadTestShape): a function(t) returning users[,
+-- spawn_rate] (nil: the run ends), or a list of stages, each {duration = s,
+-- users = n[, spawn_rate = r]} for its own duration, after which the run ends.
+local STAGE_KEYS = set_of({"duration", "users", "spawn_rate"})
+local function build_shape(s, where)
+  if s == nil or type(s) == "function" then return s end
+  where = where .. ".shape"
+  if type(s) ~= "table" or #s == 0 then
+    fail(where .. " must be a function(t) returning users[, spawn_rate], or a list of stages " ..
+         "{duration = seconds, users = n[, spawn_rate = r]}")
+  end
+  local stages, ends = {}, 0
+  for i, st in ipairs(s) do
+    local w = where .. "[" .. i .. "]"
+    if type(st) ~= "table" then fail(w .. " is a " .. type(st) .. ", not {duration = seconds, users = n}") end
+    check_keys(st, STAGE_KEYS, w)
+    if not positive(st.duration) then fail(w .. ".duration must be a positive number of seconds") end
+    if type(st.users) ~= "number" or st.users < 0 or st.users ~= math.floor(st.users) or st.users > 1e9 then
+      fail(w .. ".users must be a whole number >= 0")
+    end
+    if st.spawn_rate ~= nil and not (type(st.spawn_rate) == "number" and st.spawn_rate >= 0 and st.spawn_rate < math.huge) then
+      fail(w .. ".spawn_rate must be a number of users per second >= 0")
+    end
+    ends = ends + st.duration
+    stages[i] = {ends = ends, users = st.users, spawn_rate = st.spawn_rate}
+  end
+  return function(t)
+    for _, st in ipairs(stages) do
+      if t < st.ends then return st.users, st.spawn_rate end
+    end
+    return nil
+  end
+end
 local function build_type(t, where, default_name)
   if type(t) ~= "table" then fail(where .. " is a " .. type(t) .. ", not a user definition (a table with tasks)") end
   local weight, fixed = t.weight, t.fixed_count
@@ -154,14 +187,15 @@ if not single then
     fail("user.tasks is missing or empty (a list of {weight, function}), and the table is no list of user " ..
          "definitions either ({user1, user2, ...})")
   end
-  check_keys(def, set_of({"on_test_start", "on_test_stop"}), "the returned list")
+  check_keys(def, set_of({"on_test_start", "on_test_stop", "shape"}), "the returned list")
 end
 local plan = {leaves = leaves, types = {}, on_test_start = hook(def, "on_test_start", single and "user" or "the list"),
-              on_test_stop = hook(def, "on_test_stop", single and "user" or "the list")}
+              on_test_stop = hook(def, "on_test_stop", single and "user" or "the list"),
+              shape = build_shape(def.shape, single and "user" or "the list")}
 for i, t in ipairs(list) do
   local where = single and "user" or ("users[" .. i .. "]")
-  if not single and type(t) == "table" and (t.on_test_start or t.on_test_stop) then
-    fail(where .. ": on_test_start and on_test_stop belong to the returned list, not to a user type")
+  if not single and type(t) == "table" and (t.on_test_start or t.on_test_stop or t.shape) then
+    fail(where .. ": on_test_start, on_test_stop and shape belong to the returned list, not to a user type")
   end
   local ty = build_type(t, where, single and "user" or (type(t) == "table" and t.name or ("user" .. i)))
   if ty.root then plan.types[#plan.types + 1] = ty end
@@ -221,6 +255,7 @@ PlanShape read_shape(lua_State* L) {
   lua_pop(L, 1);
   shape.has_stop = field_is_true(L, "has_stop");
   shape.has_test_hooks = field_is_true(L, "on_test_start") || field_is_true(L, "on_test_stop");
+  shape.has_load_shape = field_is_true(L, "shape");
   return shape;
 }
 

@@ -28,6 +28,7 @@ struct PlanShape {
   std::vector<UserType> types;          // the user types left after the tag filter, in file order
   bool has_stop = false;                // some on_stop (a user's or a task set's)
   bool has_test_hooks = false;          // on_test_start or on_test_stop
+  bool has_load_shape = false;          // shape (a function, or stages made one)
 };
 
 // The file's returned value at the top of L's stack is replaced by the plan.

@@ -1,8 +1,11 @@
 // See test_hooks.h.
 #include "scenario/test_hooks.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
+#include "core/clock.h"
 #include "scenario/scenario_load.h"
 
 namespace pacer::scenario {
@@ -22,17 +25,33 @@ std::string call_hook(lua_State* L, int definition_ref, const char* hook) {
   return message.empty() ? "error" : message;
 }
 
+// A shape must answer at once: the main thread waits on it, and nothing else
+// would end a shape that never returns. The count hook (the hooks' state runs
+// without the JIT, whose compiled loops skip hooks) checks the deadline kept in
+// the registry.
+constexpr TimeNs kShapeBudgetNs = kNsPerS;
+constexpr const char* kDeadlineKey = "pacer.shape_deadline";
+
+void shape_deadline_hook(lua_State* L, lua_Debug*) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kDeadlineKey);
+  const auto deadline = static_cast<TimeNs>(lua_tonumber(L, -1));
+  lua_pop(L, 1);
+  if (monotonic_now_ns() > deadline) luaL_error(L, "it ran for more than 1 s (a shape must return at once)");
+}
+
 }  // namespace
 
-TestHooks::TestHooks(script::LuaStatePtr state, int definition_ref, std::string path)
-    : state_(std::move(state)), definition_ref_(definition_ref), path_(std::move(path)) {}
+TestHooks::TestHooks(script::LuaStatePtr state, int definition_ref, std::string path, bool has_shape)
+    : state_(std::move(state)), definition_ref_(definition_ref), path_(std::move(path)), has_shape_(has_shape) {}
 
 Result<std::unique_ptr<TestHooks>> TestHooks::start(const Config& config) {
   script::LuaStatePtr state = script::new_lua_state();
+  luaJIT_setmode(state.get(), 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);  // so the shape's deadline hook runs
   ScenarioRefs refs;
   auto shape = load_scenario(state.get(), config, nullptr, refs);
   if (!shape) return shape.error();
-  auto hooks = std::make_unique<TestHooks>(std::move(state), refs.definition, config.scenario_path);
+  auto hooks = std::make_unique<TestHooks>(std::move(state), refs.definition, config.scenario_path,
+                                           shape->plan.has_load_shape);
   if (std::string error = call_hook(hooks->state_.get(), refs.definition, "on_test_start"); !error.empty()) {
     return runtime_error(fmt::format("scenario {}: on_test_start: {}", config.scenario_path, error));
   }
@@ -46,6 +65,51 @@ Status TestHooks::stop() {
     return runtime_error(fmt::format("scenario {}: on_test_stop: {}", path_, error));
   }
   return Ok{};
+}
+
+Result<std::optional<ShapeStep>> TestHooks::shape_at(double run_s) {
+  lua_State* L = state_.get();
+  const int top = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, definition_ref_);
+  lua_getfield(L, -1, "shape");
+  lua_remove(L, -2);
+  if (!lua_isfunction(L, -1)) {
+    lua_settop(L, top);
+    return std::optional<ShapeStep>{};
+  }
+  lua_pushnumber(L, static_cast<double>(monotonic_now_ns() + kShapeBudgetNs));
+  lua_setfield(L, LUA_REGISTRYINDEX, kDeadlineKey);
+  lua_sethook(L, shape_deadline_hook, LUA_MASKCOUNT, 10000);
+  lua_pushnumber(L, run_s);
+  const int failed = lua_pcall(L, 1, 2, 0);
+  lua_sethook(L, nullptr, 0, 0);
+  if (failed != 0) {
+    std::string message = script::pop_error(L);
+    lua_settop(L, top);
+    return runtime_error(fmt::format("at {:.1f} s: {}", run_s, message.empty() ? "error" : message));
+  }
+  const auto bad = [&](std::string_view what) {
+    lua_settop(L, top);
+    return runtime_error(fmt::format("at {:.1f} s it returned {}: the shape returns a whole number of users >= 0 "
+                                     "(and a spawn rate >= 0), or nil to end the run",
+                                     run_s, what));
+  };
+  if (lua_isnil(L, -2)) {
+    lua_settop(L, top);
+    return std::optional<ShapeStep>{};
+  }
+  if (lua_type(L, -2) != LUA_TNUMBER) return bad(fmt::format("a {}", luaL_typename(L, -2)));
+  const double users = lua_tonumber(L, -2);
+  if (!(users >= 0 && users <= 1e9 && users == std::floor(users))) return bad(fmt::format("{} users", users));
+  ShapeStep step{static_cast<int>(users), std::nullopt};
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TNUMBER) return bad(fmt::format("a spawn rate that is a {}", luaL_typename(L, -1)));
+    const double rate = lua_tonumber(L, -1);
+    if (!(rate >= 0 && std::isfinite(rate))) return bad(fmt::format("a spawn rate of {}", rate));
+    step.spawn_rate_per_s = rate;
+  }
+  lua_settop(L, top);
+  return std::optional<ShapeStep>{step};
 }
 
 }  // namespace pacer::scenario

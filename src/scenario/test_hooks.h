@@ -6,10 +6,11 @@
 // (a global set by one is seen by the other) and nothing else: the users run in
 // the workers' states, and the u API (requests) is not there. A Lua error in
 // on_test_start stops the run before it starts (exit 1); one in on_test_stop is
-// reported and the run's result stands.
+// reported and the run's result stands. The load shape runs here too.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/config.h"
@@ -18,6 +19,13 @@
 
 namespace pacer::scenario {
 
+// What a load shape asks for at one moment: a user count and, optionally, the
+// rate to start them at (users/s; none: --spawn-rate, or at once).
+struct ShapeStep {
+  int users = 0;
+  std::optional<double> spawn_rate_per_s;
+};
+
 class TestHooks {
  public:
   // Loads and checks the file (kBadInput, exit 2, as check_scenario), then runs on_test_start.
@@ -25,13 +33,21 @@ class TestHooks {
   // on_test_stop, at most once; an error is returned for the caller to print.
   Status stop();
 
+  // The file's load shape (`shape`: a function, or stages made one), in this
+  // state, on the main thread: its step at run_s seconds since the run started,
+  // nullopt when it ends the run; a Lua error, or a value that is not a whole
+  // number of users (and a spawn rate), is an error naming it.
+  bool has_shape() const { return has_shape_; }
+  Result<std::optional<ShapeStep>> shape_at(double run_s);
+
   // start() makes them: a loaded state and the registry reference of its plan.
-  TestHooks(script::LuaStatePtr state, int definition_ref, std::string path);
+  TestHooks(script::LuaStatePtr state, int definition_ref, std::string path, bool has_shape);
 
  private:
   script::LuaStatePtr state_;
   int definition_ref_;
   std::string path_;
+  bool has_shape_ = false;
   bool stopped_ = false;
 };
 

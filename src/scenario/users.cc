@@ -91,11 +91,12 @@ void Users::name_rows() {
   }
 }
 
-void Users::start(TimeNs start_ns) {
+void Users::start(TimeNs start_ns, int users) {
   start_ns_ = start_ns;
   if (open_) return;
   const double rate = config_.spawn_rate_per_s;
-  for (std::size_t i = 0; i < users_.size(); ++i) {
+  const std::size_t first = users < 0 ? users_.size() : std::min(users_.size(), static_cast<std::size_t>(users));
+  for (std::size_t i = 0; i < first; ++i) {
     if (!(rate > 0)) {
       spawn(static_cast<int>(i), start_ns);
       continue;

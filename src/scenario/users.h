@@ -54,13 +54,12 @@ class Port {
   virtual void give_up_task(TimeNs t_sched) = 0;      // open model: a task waited too long for a user (`unsent`)
   // u:success() on the user's last response (status >= 400, recorded): the
   // recorder counts it a success, not a `status` error, under its name and in
-  // the run's totals. True when it did; the users then count it so too. The
-  // engine does not take it yet (returns false): the response stays an error.
-  virtual bool mark_success(int /*user*/) { return false; }
+  // the run's totals. True when it did; the users then count it so too.
+  virtual bool mark_success(int user) = 0;
   // set_target stopped the user: close its connection, dropping a request in
   // flight without counting it an error (its response must not reach a user
-  // started later on the same index). The engine does not take it yet.
-  virtual void release(int /*user*/) {}
+  // started later on the same index).
+  virtual void release(int user) = 0;
 };
 
 struct User {
@@ -121,8 +120,9 @@ class Users {
   User& user(int index) { return users_[static_cast<std::size_t>(index)]; }
   bool captures() const { return captures_; }
 
-  // The run starts at start_ns: the closed model spawns users (--spawn-rate).
-  void start(TimeNs start_ns);
+  // The run starts at start_ns: the closed model spawns users (--spawn-rate):
+  // the first `users` of them (a load shape's or the web view's count; -1: all).
+  void start(TimeNs start_ns, int users = -1);
   // Timers due (spawns, sleeps, think times), then the queued resumes.
   void run_due(TimeNs now_ns);
   TimeNs next_due_ns() const;  // INT64_MAX when nothing waits; now when users are queued
@@ -155,7 +155,7 @@ class Users {
   // cut and not counted), runs on_stop (its requests not sent), and its
   // connection is released (Port::release). A stopped user is no error, and a
   // user started again later is a new one (on_start again). users is clamped
-  // to 0..count(). Users::start() runs count() users; call set_target after it.
+  // to 0..count(). Call it after start().
   void set_target(int users, double spawn_rate_per_s, TimeNs stop_timeout_ns, TimeNs now_ns);
   int running() const { return running_; }  // users started and not stopped
 

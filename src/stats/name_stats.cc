@@ -38,6 +38,14 @@ void NameRecorder::grow(NameId id) {
   at_interval_start_.resize(wanted);
 }
 
+void NameRecorder::unfail_status(NameId id) {
+  NameCounts& c = record(id).counts;
+  if (c.errors.status == 0) return;
+  --c.errors.status;
+  NameIntervalCounts& start = at_interval_start_[id];
+  if (start.errors > c.errors.socket_total() + c.errors.status) --start.errors;
+}
+
 void NameRecorder::take_interval(std::vector<NameIntervalCounts>& out) {
   if (out.size() < records_.size()) out.resize(records_.size());
   for (std::size_t id = 0; id < records_.size(); ++id) {

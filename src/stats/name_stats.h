@@ -92,6 +92,11 @@ class NameRecorder {
   // run, the report takes its histograms from here.
   NameRecord* find(NameId id) { return id < records_.size() ? &records_[id] : nullptr; }
 
+  // u:success() on a recorded response of `id` with a status >= 400: it is no
+  // `status` error after all. The interval it was counted in, if already
+  // taken, keeps it (the current one's count never goes below zero).
+  void unfail_status(NameId id);
+
   // At an interval's close: each name's counts since the last call, into out
   // (grown to size() when names were added since: otherwise no allocation).
   void take_interval(std::vector<NameIntervalCounts>& out);

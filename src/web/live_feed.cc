@@ -90,4 +90,21 @@ void LiveFeed::drain_wake() const {
   [[maybe_unused]] const ssize_t n = ::read(wake_.get(), &count, sizeof count);
 }
 
+void LiveFeed::lend_steering(LoadSteering* steering) {
+  std::lock_guard lock(steering_mutex_);
+  steering_ = steering;
+}
+
+std::optional<Status> LiveFeed::steer_users(int users, std::optional<double> spawn_rate_per_s) const {
+  std::lock_guard lock(steering_mutex_);
+  if (steering_ == nullptr) return std::nullopt;
+  return steering_->set_users(users, spawn_rate_per_s);
+}
+
+std::optional<std::string> LiveFeed::steering_state() const {
+  std::lock_guard lock(steering_mutex_);
+  if (steering_ == nullptr) return std::nullopt;
+  return steering_->state_json();
+}
+
 }  // namespace pacer::web

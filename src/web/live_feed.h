@@ -12,9 +12,12 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
+#include "core/expected.h"
 #include "core/unique_fd.h"
+#include "web/load_steering.h"
 
 namespace pacer::web {
 
@@ -54,6 +57,12 @@ class LiveFeed {
     std::string openmetrics;  // OpenMetrics 1.0
   };
   std::shared_ptr<const MetricsPages> metrics() const;  // null before the first publish_metrics
+  // The run's load, lent by the main thread while the run goes (null takes it
+  // back; it returns only when no web-thread call is using it). POST /users.
+  void lend_steering(LoadSteering* steering);
+  // Web thread: nullopt when nothing is lent (no run, or not a closed-model scenario).
+  std::optional<Status> steer_users(int users, std::optional<double> spawn_rate_per_s) const;
+  std::optional<std::string> steering_state() const;
   int wake_fd() const { return wake_.get(); }  // readable after each publish (eventfd)
   void drain_wake() const;
 
@@ -68,6 +77,8 @@ class LiveFeed {
   std::shared_ptr<const MetricsPages> metrics_;
   bool finished_ = false;
   UniqueFd wake_;
+  mutable std::mutex steering_mutex_;  // held through each call, so a lent object is never used after its return
+  LoadSteering* steering_ = nullptr;
 };
 
 }  // namespace pacer::web

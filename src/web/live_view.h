@@ -40,6 +40,8 @@ class LiveView {
   void publish_metrics(std::string text, std::string openmetrics) {
     feed_.publish_metrics(std::move(text), std::move(openmetrics));
   }
+  // A running scenario's user count, for POST /users (null takes it back).
+  void lend_steering(LoadSteering* steering) { feed_.lend_steering(steering); }
   // The run is over: the final report (or why the run failed, as {"error": ...}).
   void finish(const std::string& report_json);
   // Keeps serving the final page for linger_ns, or until `stop` is set.

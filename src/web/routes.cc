@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/bearer.h"
 #include "prom/exposition.h"
@@ -32,6 +33,7 @@ std::string_view reason(int status) {
     case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
     case 431: return "Request Header Fields Too Large";
     case 503: return "Service Unavailable";
     default: return "Error";
@@ -90,6 +92,44 @@ Reply metrics_reply(const HttpRequest& request, const LiveFeed& feed) {
   return make_reply(200, prom::kTextContentType, pages->text);
 }
 
+std::string error_json(std::string_view message) {
+  return nlohmann::json{{"error", message}}.dump() + "\n";
+}
+
+// POST /users?users=N[&spawn_rate=R]: a closed-model scenario's user count
+// (issue 27); GET /users: what it is now. 404 when the run has none to change.
+Reply users_reply(const HttpRequest& request, const LiveFeed& feed) {
+  if (request.method == "GET") {
+    const std::optional<std::string> state = feed.steering_state();
+    if (!state) return make_reply(404, "application/json", error_json("no user count to change: only a running "
+                                                                      "closed-model scenario (--scenario, -u) has one"));
+    return make_reply(200, "application/json", *state);
+  }
+  if (request.method != "POST") {
+    return make_reply(405, "text/plain; charset=utf-8", "405: GET or POST /users only\n", "Allow: GET, POST\r\n");
+  }
+  const std::string_view users_text = query_param(request.query, "users");
+  int users = 0;
+  const auto [end, ec] = std::from_chars(users_text.data(), users_text.data() + users_text.size(), users);
+  if (users_text.empty() || ec != std::errc() || end != users_text.data() + users_text.size() || users < 0) {
+    return make_reply(400, "application/json", error_json("users: give a whole number >= 0 (POST /users?users=N)"));
+  }
+  std::optional<double> spawn_rate;
+  if (const std::string_view rate_text = query_param(request.query, "spawn_rate"); !rate_text.empty()) {
+    double rate = 0;
+    const auto [rate_end, rate_ec] = std::from_chars(rate_text.data(), rate_text.data() + rate_text.size(), rate);
+    if (rate_ec != std::errc() || rate_end != rate_text.data() + rate_text.size() || !(rate >= 0) || rate > 1e9) {
+      return make_reply(400, "application/json", error_json("spawn_rate: give users per second, 0 or more"));
+    }
+    spawn_rate = rate;
+  }
+  const std::optional<Status> done = feed.steer_users(users, spawn_rate);
+  if (!done) return make_reply(404, "application/json", error_json("no user count to change: only a running "
+                                                                  "closed-model scenario (--scenario, -u) has one"));
+  if (!*done) return make_reply(409, "application/json", error_json(done->error().message));
+  return make_reply(202, "application/json", feed.steering_state().value_or("{}\n"));
+}
+
 }  // namespace
 
 std::optional<Reply> refuse_access(const HttpRequest& request, const AccessRules& rules) {
@@ -119,6 +159,7 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
     out.stop_run = true;
     return out;
   }
+  if (path == "/users") return users_reply(request, feed);
   const Asset* asset = find_asset(path);
   if (asset == nullptr && path != "/events" && path != "/report.json" && path != "/metrics") {
     return make_reply(404, "text/plain; charset=utf-8", "404: not here\n");

@@ -1,8 +1,8 @@
 // The web view's routes, as a pure function of one request: who may ask (the
 // token, or a loopback bind's Host check), then the page and its files at `/`,
 // the interval events at `/events`, the report so far at `/report.json`, the
-// Prometheus metrics at `/metrics` and the
-// stop action at `POST /stop`. The server (web/http_server.h) does the I/O.
+// Prometheus metrics at `/metrics`, a scenario's user count at `/users` (GET,
+// and POST to change it while the run goes) and the stop action at `POST /stop`. The server (web/http_server.h) does the I/O.
 // Web thread.
 #pragma once
 

@@ -246,7 +246,8 @@ end, "fetch"} } }
         ("return { tasks = { {1, function(u) end} } }", ("--http2",), "--http2: not supported with --scenario"),
         ("return { tasks = { {1, function(u) end} } }", ("--targets", "t.txt"), "--targets: not with --scenario"),
         ("return { tasks = { {1, function(u) end} } }", ("--spawn-rate", "5", "-R", "10"), "--spawn-rate: not with -R"),
-        ("return { tasks = { {1, function(u) end} } }", ("--max-users", "5"), "--max-users: only with -R or --stages"),
+        ("return { tasks = { {1, function(u) end} } }", ("-u", "8", "--max-users", "5"),
+         "--max-users 5: fewer than the 8 users the run starts with (-u)"),
         ("return { tasks = { {1, function(u) end} }, wiat = 1 }", (), "user: unknown field 'wiat'"),
         ("return { {weight = -1, tasks = { {1, function(u) end} } } }", (), "users[1].weight must be a positive number"),
         ("return { tasks = { {1, function(u) end, tags = {'a'}} } }", ("--tags", "b"), "no task or task set has the tag 'b'"),
@@ -425,6 +426,12 @@ def test_several_user_types_task_sets_and_tags_count_what_the_server_saw(server,
     assert by_path.get("GET /api/products") == by_name["enter"]["requests"] + by_name["list"]["requests"], by_path
     tasks = {t["name"]: t for t in report["scenario"]["tasks"]}
     assert tasks["order"]["failures"] == 0, "u:success() took the expected 404"
+    # ...and so did the run's counts: the 404s are no status errors, in the run's,
+    # the name's and the intervals' figures, while their status code stays counted.
+    assert report["errors"]["status"] == 0, report["errors"]
+    assert report["status_codes"]["404"] == by_name["expected 404"]["requests"], report["status_codes"]
+    e404 = next(e for e in report["endpoints"] if e["name"] == "expected 404")
+    assert e404["errors"]["status"] == 0 and e404["non_2xx_3xx"] == by_name["expected 404"]["requests"], e404
     assert tasks["health"]["count"] == by_name["health"]["requests"]
     assert report["scenario"]["errors"]["script"] == 0, run
 

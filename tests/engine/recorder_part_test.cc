@@ -107,5 +107,42 @@ TEST(RecorderPart, EachIntervalHoldsItsOwnCountsAndTheGaugesItClosedWith) {
   EXPECT_EQ(ring.slot(1).end_ns, 1500);  // the final, partial interval
 }
 
+TEST(RecorderPart, AResponseMarkedASuccessIsNoStatusErrorInTheRunItsNameOrItsInterval) {
+  PartRun run;
+  run.shared.interval_ns = 1000;
+  Recorder r(run.shared);
+  r.prepare();
+  r.start(0);
+  r.response(0, 404, 10, 10, 0, 20, false);
+  r.response(0, 404, 30, 30, 0, 40, false);
+  r.succeeded(0, 10);  // u:success() on the first
+  EXPECT_EQ(r.result().counters.errors.status, 1u);
+  EXPECT_EQ(r.result().counters.status_counts[404], 2u);  // its status is still counted
+  EXPECT_EQ(r.result().names.find(0)->counts.errors.status, 1u);
+  EXPECT_EQ(r.result().names.find(0)->counts.non_2xx_3xx, 2u);
+  r.close_intervals(1000, false, [] { return IntervalGauges{}; });
+  // The second's mark comes after its interval closed: that interval keeps the
+  // error, the next one does not go below zero, and the run's total loses it.
+  r.succeeded(0, 30);
+  r.succeeded(0, 30);  // nothing left to take: no wrap-around
+  r.close_intervals(1500, true, [] { return IntervalGauges{}; });
+  IntervalRing& ring = *r.intervals();
+  EXPECT_EQ(ring.slot(0).errors.status, 1u);
+  EXPECT_EQ(ring.slot(0).names[0].errors, 1u);
+  EXPECT_EQ(ring.slot(1).errors.status, 0u);
+  EXPECT_EQ(ring.slot(1).names[0].errors, 0u);
+  EXPECT_EQ(r.result().counters.errors.status, 0u);
+  EXPECT_EQ(r.result().names.find(0)->counts.errors.status, 0u);
+}
+
+TEST(RecorderPart, AWarmUpResponseMarkedASuccessChangesNothing) {
+  PartRun run(/*record_from_ns=*/1000);
+  Recorder r(run.shared);
+  r.prepare();
+  r.response(0, 500, 1000, 1000, 0, 1100, false);
+  r.succeeded(0, 999);  // scheduled in the warm-up: never counted, so nothing to take back
+  EXPECT_EQ(r.result().counters.errors.status, 1u);
+}
+
 }  // namespace
 }  // namespace pacer::engine

@@ -168,7 +168,8 @@ void ConnectionPool::run_reconnects() {
     std::pop_heap(backoff_.begin(), backoff_.end(), backoff_later);
     Connection* c = backoff_.back();
     backoff_.pop_back();
-    start_connect(*c);
+    // Stale when closed meanwhile (a scenario's user stopped: Port::release).
+    if (c->state == Connection::State::kBackoff) start_connect(*c);
   }
 }
 

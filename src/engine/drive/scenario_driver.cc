@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/control/load_control.h"
+
 namespace pacer::engine {
 
 namespace {
@@ -31,6 +33,7 @@ ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int co
                                std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder,
                                Exchange& exchange, Transport& transport)
     : shared_(shared),
+      worker_index_(worker_index),
       clock_(clock),
       recorder_(recorder),
       exchange_(exchange),
@@ -38,7 +41,8 @@ ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int co
       arrivals_(make_arrivals(shared, worker_index, clock, recorder, quota)),
       quota_(arrivals_ ? std::nullopt : quota),
       users_(make_users(shared, worker_index, connections, arrivals_)),
-      source_(shared, worker_index, nullptr, users_.get()) {}
+      source_(shared, worker_index, nullptr, users_.get()),
+      last_(static_cast<std::size_t>(connections)) {}
 
 Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
   pool_ = &pool;
@@ -53,7 +57,29 @@ Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
 void ScenarioDriver::start(ConnectionPool& pool) {
   if (arrivals_) arrivals_->start();
   pool.start(clock_.now, false);
-  users_->start(clock_.now);  // each user opens its own connection when it starts
+  int users = -1;  // all
+  if (shared_.control != nullptr) {
+    const LoadControl::Target target = shared_.control->target();
+    control_seen_ = target.generation;
+    users = users_share(target.users);
+  }
+  users_->start(clock_.now, users);  // each user opens its own connection when it starts
+}
+
+int ScenarioDriver::users_share(int users) const {
+  const LoadOptions& load = shared_.options.load;
+  return engine::users_share(users, load.shard_index * shared_.worker_count + worker_index_,
+                             shared_.worker_count * load.shard_count);
+}
+
+void ScenarioDriver::follow_control() {
+  if (shared_.control == nullptr || shared_.control->generation() == control_seen_ || clock_.draining) return;
+  const LoadControl::Target target = shared_.control->target();
+  control_seen_ = target.generation;
+  // The spawn rate is the run's: each worker starts its share of it.
+  const double workers = static_cast<double>(shared_.worker_count * shared_.options.load.shard_count);
+  users_->set_target(users_share(target.users), target.spawn_rate_per_s / workers,
+                     shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
 bool ScenarioDriver::wants_connection(Connection& c) {
@@ -76,11 +102,13 @@ void ScenarioDriver::send_request(Connection& c) {
   users_->sent(c.index);
 }
 
-void ScenarioDriver::completed(Connection& c, const RequestSlot&, int status, TimeNs done_ns, bool recorded) {
+void ScenarioDriver::completed(Connection& c, const RequestSlot& slot, int status, TimeNs done_ns, bool recorded) {
+  last_[static_cast<std::size_t>(c.index)] = LastResponse{slot.name, slot.t_sched, status};
   users_->on_response(c.index, status, done_ns, recorded);
 }
 
 void ScenarioDriver::failed(Connection& c, const RequestSlot&, ErrorField error, bool recorded) {
+  last_[static_cast<std::size_t>(c.index)].status = 0;  // no response to call a success
   const char* error_class = "error";
   for (const auto& field : stats::ErrorCounts::kFields) {
     if (field.member == error) error_class = field.name;
@@ -93,6 +121,7 @@ void ScenarioDriver::on_turn(TurnPhase phase) {
     // An arrival is a task, for a free user (or the users' task backlog).
     arrivals_->dispatch([this](TimeNs t_sched) { users_->start_task(t_sched); }, [] { return false; });
   } else if (phase == TurnPhase::kDue) {
+    follow_control();
     if (arrivals_) users_->expire_backlog(clock_.now, clock_.draining ? 0 : arrivals_->limit_ns());
     users_->run_due(clock_.now);
   }
@@ -112,6 +141,7 @@ bool ScenarioDriver::finished() const {
 
 void ScenarioDriver::gauges(IntervalGauges& out) const {
   out.backlog = users_->backlog_size();  // tasks waiting for a user
+  out.users = static_cast<std::uint64_t>(users_->running());
   const scenario::ScenarioStats& s = users_->stats();
   out.scenario_totals = stats::ScenarioErrorCounts{s.check, s.script};
 }
@@ -136,6 +166,22 @@ void ScenarioDriver::send(int user) {
 
 void ScenarioDriver::give_up_task(TimeNs t_sched) {
   if (arrivals_ && recorder_.recorded(t_sched)) arrivals_->give_up(t_sched);
+}
+
+bool ScenarioDriver::mark_success(int user) {
+  LastResponse& last = last_[static_cast<std::size_t>(user)];
+  if (last.status < 400 || !recorder_.recorded(last.t_sched)) return false;
+  recorder_.succeeded(last.name, last.t_sched);
+  last.status = 0;  // once
+  return true;
+}
+
+void ScenarioDriver::release(int user) {
+  // A request in flight is dropped: it was written (sent), and is neither a
+  // response nor an error; its answer cannot reach the next user of the index.
+  Connection& c = pool_->at(user);
+  if (c.state != Connection::State::kClosed) pool_->close(c);
+  last_[static_cast<std::size_t>(user)] = LastResponse{};
 }
 
 }  // namespace pacer::engine

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "engine/conn/pool.h"
 #include "engine/conn/transport.h"
@@ -50,11 +51,23 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   TimeNs now() const override { return clock_.now; }
   bool recorded(TimeNs t_sched) const override { return recorder_.recorded(t_sched); }
   void give_up_task(TimeNs t_sched) override;
+  bool mark_success(int user) override;
+  void release(int user) override;
 
  private:
+  // A user's last response, for u:success() (kept per connection: user i's is i's).
+  struct LastResponse {
+    stats::NameId name = 0;
+    TimeNs t_sched = 0;
+    int status = 0;
+  };
+
   void send_request(Connection& c);  // c's user has a request to send
+  int users_share(int users) const;  // this worker's share of a run's user count
+  void follow_control();             // a new user count from the load shape or the web view
 
   const SharedRun& shared_;
+  const int worker_index_;
   LoopClock& clock_;
   Recorder& recorder_;
   Exchange& exchange_;
@@ -64,6 +77,8 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   Quota quota_;                       // closed model
   std::unique_ptr<scenario::Users> users_;
   RequestSource source_;
+  std::vector<LastResponse> last_;  // by connection index
+  std::uint64_t control_seen_ = 0;  // the LoadControl generation taken
 };
 
 }  // namespace pacer::engine

@@ -34,6 +34,7 @@ struct IntervalSnapshot {
   std::uint64_t in_flight = 0;         // requests written and not yet answered (warm-up's too)
   TimeNs oldest_in_flight_ns = 0;      // how long ago the oldest of them was written; 0: none
   std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
+  std::uint64_t users = 0;             // --scenario: users running
   // Open model: the service times (t_done - t_send) of the interval's responses,
   // summed, for the mean behind the Little's-law line (completed is their count).
   TimeNs service_ns_sum = 0;

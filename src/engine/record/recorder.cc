@@ -83,6 +83,15 @@ void Recorder::response(stats::NameId name, int status, TimeNs t_sched, TimeNs t
   }
 }
 
+void Recorder::succeeded(stats::NameId name, TimeNs t_sched) {
+  std::uint64_t& status_errors = result_.counters.errors.status;
+  if (!recorded(t_sched) || status_errors == 0) return;
+  --status_errors;
+  std::uint64_t& interval_start = at_interval_start_.errors.status;
+  if (interval_start > status_errors) interval_start = status_errors;  // counted in an interval already published
+  result_.names.unfail_status(name);
+}
+
 void Recorder::failed(stats::NameId name, TimeNs t_sched, ErrorField error) {
   if (!recorded(t_sched)) return;
   ++(result_.counters.errors.*error);
@@ -180,6 +189,7 @@ void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges
     slot.in_flight = gauges.in_flight;
     slot.oldest_in_flight_ns = gauges.oldest_in_flight_ns;
     slot.in_flight_over_interval = gauges.in_flight_over_interval;
+    slot.users = gauges.users;
     slot.service_ns_sum = service_ns_sum_ - service_ns_at_interval_start_;
     result_.names.take_interval(slot.names);
     service_ns_at_interval_start_ = service_ns_sum_;

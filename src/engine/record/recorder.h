@@ -41,6 +41,7 @@ struct IntervalGauges {
   TimeNs oldest_in_flight_ns = 0;
   std::uint64_t in_flight_over_interval = 0;
   std::optional<stats::ScenarioErrorCounts> scenario_totals;  // --scenario: checks and script errors so far
+  std::uint64_t users = 0;  // --scenario: users running (started, not stopped)
 };
 
 class Recorder {
@@ -66,6 +67,10 @@ class Recorder {
   // (t_first, 0: none), service time (open model) from t_send to done.
   void response(stats::NameId name, int status, TimeNs t_sched, TimeNs t_send, TimeNs t_first, TimeNs done,
                 bool service);
+  // u:success() (a scenario): the recorded response of `name` due at t_sched,
+  // counted a `status` error (status >= 400), is a success. Its status code
+  // stays counted. An interval already published keeps the error it had.
+  void succeeded(stats::NameId name, TimeNs t_sched);
   // A request that ended without a response (counted for the run and its name).
   void failed(stats::NameId name, TimeNs t_sched, ErrorField error);
   // A timed-out (or never sent: kUnsent) request's latency, a lower bound; `count` alike.

@@ -1,0 +1,149 @@
+// See load_control.h.
+#include "engine/control/load_control.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace pacer::engine {
+
+namespace {
+constexpr TimeNs kShapePeriodNs = kNsPerS;  // Locust asks its LoadTestShape every second
+}  // namespace
+
+LoadControl::LoadControl(int users, int ceiling, double spawn_rate_per_s)
+    : ceiling_(ceiling), default_spawn_rate_(spawn_rate_per_s) {
+  target_.users = std::clamp(users, 0, ceiling);
+  target_.spawn_rate_per_s = spawn_rate_per_s;
+}
+
+void LoadControl::started(TimeNs start_ns) {
+  std::lock_guard lock(mutex_);
+  start_ns_ = start_ns;
+  next_tick_ns_ = start_ns + kShapePeriodNs;
+}
+
+Status LoadControl::set_users(int users, std::optional<double> spawn_rate_per_s, std::string_view by, TimeNs now_ns) {
+  if (ended()) return bad_argument("the run is ending: its load no longer changes");
+  if (users < 0) return bad_argument(fmt::format("users: {} is negative", users));
+  if (users > ceiling_) {
+    return bad_argument(fmt::format("users: {} is more than this run's ceiling of {} (the users allocated: "
+                                    "--max-users, else -u)",
+                                    users, ceiling_));
+  }
+  if (spawn_rate_per_s && !(*spawn_rate_per_s >= 0 && std::isfinite(*spawn_rate_per_s))) {
+    return bad_argument("spawn rate: must be a number of users per second, 0 or more");
+  }
+  change(users, spawn_rate_per_s.value_or(default_spawn_rate_), by, {}, now_ns);
+  return Ok{};
+}
+
+void LoadControl::change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns) {
+  std::lock_guard lock(mutex_);
+  if (users == target_.users && spawn_rate_per_s == target_.spawn_rate_per_s && note.empty()) return;
+  report::LoadChangeReport c;
+  c.at_s = static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9;
+  c.users_from = target_.users;
+  c.users_to = users;
+  c.spawn_rate_per_s = spawn_rate_per_s;
+  c.by = std::string(by);
+  c.note = std::move(note);
+  changes_.push_back(std::move(c));
+  target_.users = users;
+  target_.spawn_rate_per_s = spawn_rate_per_s;
+  target_.generation = generation_.load(std::memory_order_relaxed) + 1;
+  generation_.store(target_.generation, std::memory_order_release);
+}
+
+void LoadControl::end(std::string_view by, std::string note, TimeNs now_ns) {
+  std::lock_guard lock(mutex_);
+  if (ended_.load(std::memory_order_relaxed)) return;
+  report::LoadChangeReport c;
+  c.at_s = static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9;
+  c.users_from = c.users_to = target_.users;
+  c.spawn_rate_per_s = target_.spawn_rate_per_s;
+  c.ended = true;
+  c.by = std::string(by);
+  c.note = std::move(note);
+  changes_.push_back(std::move(c));
+  ended_.store(true, std::memory_order_relaxed);
+}
+
+Status LoadControl::first_step() {
+  if (!shape_) return Ok{};
+  auto step = shape_(0.0);
+  if (!step) return step.error();
+  if (!*step) return bad_input("the scenario's shape ends the run at 0 s (it returned nil): nothing would run");
+  const ShapeStep& s = **step;
+  if (s.users < 0) return bad_input(fmt::format("the scenario's shape asks for {} users at 0 s", s.users));
+  std::lock_guard lock(mutex_);
+  target_.users = std::min(s.users, ceiling_);
+  target_.spawn_rate_per_s = s.spawn_rate_per_s.value_or(default_spawn_rate_);
+  return Ok{};
+}
+
+void LoadControl::tick(TimeNs now_ns) {
+  if (!shape_ || ended() || now_ns < next_tick_ns_) return;
+  TimeNs start = 0;
+  {
+    std::lock_guard lock(mutex_);
+    start = start_ns_;
+  }
+  next_tick_ns_ += kShapePeriodNs;
+  if (next_tick_ns_ <= now_ns) next_tick_ns_ = now_ns + kShapePeriodNs;  // the main thread was held up
+  const double run_s = static_cast<double>(now_ns - start) / 1e9;
+  auto step = shape_(run_s);
+  if (!step) {
+    {
+      std::lock_guard lock(mutex_);
+      shape_error_ = step.error().message;
+    }
+    end("shape", step.error().message, now_ns);
+    return;
+  }
+  if (!*step) {
+    end("shape", {}, now_ns);
+    return;
+  }
+  const ShapeStep& s = **step;
+  std::string note;
+  int users = std::max(s.users, 0);
+  if (users > ceiling_) {
+    note = fmt::format("{} asked, {} at most (--max-users)", users, ceiling_);
+    users = ceiling_;
+  }
+  const double rate = s.spawn_rate_per_s && *s.spawn_rate_per_s >= 0 ? *s.spawn_rate_per_s : default_spawn_rate_;
+  {
+    std::lock_guard lock(mutex_);
+    if (!note.empty() && !changes_.empty() && changes_.back().note == note) note.clear();  // said once
+  }
+  change(users, rate, "shape", std::move(note), now_ns);
+}
+
+std::string LoadControl::shape_error() const {
+  std::lock_guard lock(mutex_);
+  return shape_error_;
+}
+
+LoadControl::Target LoadControl::target() const {
+  std::lock_guard lock(mutex_);
+  return target_;
+}
+
+int LoadControl::users() const {
+  std::lock_guard lock(mutex_);
+  return target_.users;
+}
+
+std::vector<report::LoadChangeReport> LoadControl::changes() const {
+  std::lock_guard lock(mutex_);
+  return changes_;
+}
+
+int users_share(int users, int worker, int workers) {
+  if (workers <= 0 || users <= worker) return 0;
+  return (users - worker - 1) / workers + 1;
+}
+
+}  // namespace pacer::engine

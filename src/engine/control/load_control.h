@@ -1,0 +1,94 @@
+// Changing the load while a run goes (issue 27): a scenario's load shape (its
+// `shape`, asked every second) and the web view's POST /users ask for a new user
+// count and spawn rate, or for the end of the run. The asking side (the main
+// thread's controller, the web thread) writes here under a lock; each worker
+// reads one atomic per turn and takes the new target only when it changed
+// (generation), so the hot path pays one relaxed load. The changes are kept in
+// order for the report (report::LoadChangeReport: "at 12.0 s: users 50 -> 200,
+// by the shape").
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/expected.h"
+#include "report/run_report.h"
+#include "scenario/test_hooks.h"
+
+namespace pacer::engine {
+
+// A shape: the step for `run_s` seconds since the run started, nullopt to end
+// the run, or an error (a Lua error in the shape: the run ends, the error is
+// reported). Main thread.
+using ShapeStep = scenario::ShapeStep;
+using ShapeFn = std::function<Result<std::optional<ShapeStep>>(double run_s)>;
+
+class LoadControl {
+ public:
+  // users: the run's first user count; ceiling: the most it may have (the users
+  // allocated: --max-users, else -u); spawn_rate: --spawn-rate (0: at once).
+  LoadControl(int users, int ceiling, double spawn_rate_per_s);
+
+  // Any thread but a worker's. A count above the ceiling is refused with the
+  // reason (kBadArgument); the shape's is clamped and the change says so.
+  Status set_users(int users, std::optional<double> spawn_rate_per_s, std::string_view by, TimeNs now_ns);
+  // The run starts at start_ns (monotonic): changes are timed from it.
+  void started(TimeNs start_ns);
+
+  // The shape, asked every second by tick() (main thread) from the run's start.
+  void set_shape(ShapeFn shape) { shape_ = std::move(shape); }
+  bool has_shape() const { return static_cast<bool>(shape_); }
+  // The step at 0 s, asked before the run starts (the users the run starts
+  // with). An error or an immediate end is returned.
+  Status first_step();
+  // Main thread, often: asks the shape when a second has passed.
+  void tick(TimeNs now_ns);
+  // A shape's error, for the report (empty: none).
+  std::string shape_error() const;
+
+  // Workers, once per turn: whether anything changed since `seen`.
+  std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  struct Target {
+    int users = 0;
+    double spawn_rate_per_s = 0;
+    std::uint64_t generation = 0;
+  };
+  Target target() const;
+  // The shape ended the run (or failed): the workers drain as at -d's end.
+  bool ended() const { return ended_.load(std::memory_order_relaxed); }
+
+  int ceiling() const { return ceiling_; }
+  int users() const;
+  // After the run (or during it, for the web view): the changes in order.
+  std::vector<report::LoadChangeReport> changes() const;
+
+ private:
+  void change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns);
+  void end(std::string_view by, std::string note, TimeNs now_ns);
+
+  const int ceiling_;
+  const double default_spawn_rate_;
+  ShapeFn shape_;
+  TimeNs next_tick_ns_ = 0;
+  mutable std::mutex mutex_;
+  Target target_;  // under mutex_
+  TimeNs start_ns_ = 0;
+  std::vector<report::LoadChangeReport> changes_;
+  std::string shape_error_;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<bool> ended_{false};
+};
+
+// A worker's share of a run's `users`: user ids interleave over the run's
+// workers (id = index * workers + worker), so worker w runs those of its
+// indexes whose id is below users.
+int users_share(int users, int worker, int workers);
+
+}  // namespace pacer::engine

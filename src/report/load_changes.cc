@@ -1,0 +1,37 @@
+// See load_changes.h.
+#include "report/load_changes.h"
+
+#include <fmt/format.h>
+
+namespace pacer::report {
+
+nlohmann::ordered_json load_changes_json(const std::vector<LoadChangeReport>& changes) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const LoadChangeReport& c : changes) {
+    out.push_back({{"at_s", c.at_s},
+                   {"users_from", c.users_from},
+                   {"users_to", c.users_to},
+                   {"spawn_rate_per_s", c.spawn_rate_per_s},
+                   {"ended", c.ended},
+                   {"by", c.by},
+                   {"note", c.note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.note)}});
+  }
+  return out;
+}
+
+std::string load_change_text(const LoadChangeReport& c) {
+  const std::string by = c.by == "shape" ? "the shape" : c.by == "web" ? "the web view" : c.by;
+  std::string out;
+  if (c.ended) {
+    out = fmt::format("at {:.1f} s: {} ended the run", c.at_s, by);
+  } else {
+    const std::string rate = c.users_to > c.users_from && c.spawn_rate_per_s > 0
+                                 ? fmt::format(" ({:g}/s)", c.spawn_rate_per_s)
+                                 : std::string();
+    out = fmt::format("at {:.1f} s: users {} -> {}{}, by {}", c.at_s, c.users_from, c.users_to, rate, by);
+  }
+  if (!c.note.empty()) out += fmt::format(" ({})", c.note);
+  return out;
+}
+
+}  // namespace pacer::report

@@ -1,0 +1,25 @@
+// What the web view may change of a running test (issue 27): a scenario's user
+// count and spawn rate (POST /users). The run lends an implementation to the
+// view's feed for as long as it goes (web/live_feed.h); the web thread calls it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/expected.h"
+
+namespace pacer::web {
+
+class LoadSteering {
+ public:
+  virtual ~LoadSteering() = default;
+  // Asks for `users` users, started at spawn_rate_per_s (none: the run's
+  // --spawn-rate). Refused (kBadArgument, the reason) above the ceiling or when
+  // the run is ending. Any thread.
+  virtual Status set_users(int users, std::optional<double> spawn_rate_per_s) = 0;
+  // {"users": the count asked for now, "max_users": the ceiling, "spawn_rate_per_s": ...,
+  //  "changes": [the report's load_changes so far]}
+  virtual std::string state_json() const = 0;
+};
+
+}  // namespace pacer::web

@@ -1,0 +1,187 @@
+"""A scenario's user count changing while it runs (issue 27): a load shape in the
+file (stages, or a function asked every second) and the web view's POST /users.
+The users each server sees are counted from the requests themselves (each user
+puts its id in the path), so the figures are the server's, not pacer's. Every
+run is bounded (the shape's own end or -d, and a subprocess timeout)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from webview import WebRun, request
+
+
+class UserClock:
+    """A tiny HTTP/1.1 server (raw sockets, one thread per connection): notes when
+    each request came and which user sent it (/t?u=ID), answers 200 at once."""
+
+    def __init__(self, hostile_server, status: int = 200):
+        self.seen: list[tuple[float, int]] = []
+        self._lock = threading.Lock()
+        self._response = f"HTTP/1.1 {status} X\r\nContent-Length: 0\r\n\r\n".encode()
+        self.server = hostile_server(self._serve)
+        self.url = self.server.url
+
+    def _serve(self, conn, stop) -> None:
+        buf = b""
+        while not stop.is_set():
+            while b"\r\n\r\n" not in buf:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                buf += chunk
+            head, _, buf = buf.partition(b"\r\n\r\n")
+            m = re.search(rb"[?&]u=(\d+)", head.split(b"\r\n", 1)[0])
+            with self._lock:
+                self.seen.append((time.monotonic(), int(m.group(1)) if m else -1))
+            conn.sendall(self._response)
+
+    def users_between(self, t0: float, a: float, b: float) -> set[int]:
+        with self._lock:
+            return {u for t, u in self.seen if t0 + a <= t < t0 + b}
+
+
+USER = """
+local user = {wait = 0.05, tasks = {{1, function(u) u:get("/t?u=" .. u.id) end, "tick"}}}
+"""
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "shape.lua"
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_shape_of_stages_is_followed_at_the_server_and_ends_the_run(pacer, hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, USER + """
+return {user, shape = {{duration = 1.5, users = 3}, {duration = 1.5, users = 8}, {duration = 1.5, users = 2}}}
+""")
+    series = tmp_path / "series.ndjson"
+    t0 = time.monotonic()
+    run = pacer("-t2", "--scenario", script, "--max-users", "10", "--timeseries", str(series), "--interval", "500ms",
+                "--format", "json", clock.url + "/", timeout=60)
+    assert run.rc == 0, run
+    report = json.loads(run.stdout)
+    # No -d: the shape's end ends the run, after its 4.5 s.
+    assert 4.4 <= report["duration_s"] < 6.5, report["duration_s"]
+    changes = [(c["users_from"], c["users_to"], c["ended"], c["by"]) for c in report["load_changes"]]
+    assert changes == [(3, 8, False, "shape"), (8, 2, False, "shape"), (2, 2, True, "shape")], changes
+    # At the server, well inside each stage (the first request starts the clock):
+    # exactly the users the stage asks for, by id.
+    with clock._lock:
+        first = clock.seen[0][0]
+    assert first - t0 < 3
+    assert clock.users_between(first, 0.3, 1.3) == {0, 1, 2}
+    assert clock.users_between(first, 1.9, 2.8) == set(range(8))
+    assert clock.users_between(first, 3.4, 4.3) == {0, 1}
+    # Stopped users are no errors, and every response the server sent was counted.
+    assert sum(report["errors"].values()) == 0, report["errors"]
+    assert report["counts"]["responses"] == len(clock.seen)
+    # The time series carries the users running at each interval's end.
+    users = [json.loads(line)["users"] for line in series.read_text().splitlines()]
+    assert users[1] == 3 and 8 in users and users[-2] == 2, users
+
+
+def test_a_shape_function_drives_the_count_and_nil_ends_the_run(pacer, hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, USER + """
+return {user, shape = function(t)
+  if t < 1 then return 1 end
+  if t < 2.5 then return 4, 100 end
+  return nil
+end}
+""")
+    run = pacer("--scenario", script, "-u", "1", "--max-users", "4", "--format", "json", clock.url + "/", timeout=60)
+    assert run.rc == 0, run
+    report = json.loads(run.stdout)
+    assert [(c["users_to"], c["ended"]) for c in report["load_changes"]] == [(4, False), (4, True)]
+    assert report["load_changes"][0]["spawn_rate_per_s"] == 100
+    assert 2.9 <= report["duration_s"] < 4.5
+    assert {u for _, u in clock.seen} == {0, 1, 2, 3}
+
+
+def test_a_shape_past_max_users_is_clamped_and_says_so(pacer, hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, USER + "return {user, shape = {{duration = 1, users = 1}, {duration = 1.2, users = 50}}}\n")
+    run = pacer("--scenario", script, "--max-users", "3", clock.url + "/", timeout=60)
+    assert run.rc == 0, run
+    text = " ".join(run.stdout.split())
+    assert "Running load-shaped test (its shape ends it)" in text, text
+    assert "1 virtual user at first, up to 3 (--max-users)" in text, text
+    assert "Load: at 1.0 s: users 1 -> 3, by the shape (50 asked, 3 at most (--max-users))" in text, text
+    assert "the shape ended the run" in text, text
+    assert {u for _, u in clock.seen} == {0, 1, 2}
+
+
+@pytest.mark.parametrize(
+    "shape, message",
+    [
+        ("{{duration = 0, users = 1}}", "shape[1].duration must be a positive number of seconds"),
+        ("{{duration = 1, users = 1.5}}", "shape[1].users must be a whole number >= 0"),
+        ("{{duration = 1, user = 1}}", "unknown field 'user'"),
+        ("'steps'", "shape must be a function(t) returning users"),
+    ],
+)
+def test_bad_stages_exit_2_naming_the_field(pacer, tmp_path, shape, message):
+    script = write(tmp_path, USER + f"return {{user, shape = {shape}}}\n")
+    run = pacer("--scenario", script, "http://127.0.0.1:1/", timeout=30)
+    assert run.rc == 2, run
+    assert message in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("error('boom')", "shape: at 1.0 s: "),
+        ("return 'many'", "it returned a string"),
+        ("while true do end", "more than 1 s"),
+    ],
+)
+def test_a_shape_that_fails_later_ends_the_run_with_its_error(pacer, hostile_server, tmp_path, body, message):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, USER + f"return {{user, shape = function(t) if t < 0.5 then return 1 end {body} end}}\n")
+    run = pacer("--scenario", script, "-d", "10s", clock.url + "/", timeout=30)
+    assert run.rc == 1, run
+    assert message in run.stderr, run.stderr
+
+
+def test_post_users_changes_the_count_the_server_sees(hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, USER + "return user\n")
+    with WebRun("--scenario", script, "-u", "2", "--max-users", "6", "-d", "4s", "--web", "127.0.0.1:0",
+                "--format", "json", clock.url + "/") as web:
+        # The view is up before the run: the count can be changed once the run has started.
+        deadline = time.monotonic() + 10
+        while (status := request(web.port, "GET", "/users")[0]) == 404 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        status, _, body = request(web.port, "GET", "/users")
+        assert status == 200, body
+        assert json.loads(body)["users"] == 2 and json.loads(body)["max_users"] == 6
+        time.sleep(0.1)  # not synchronisation: only so that the first users are seen before the change
+        asked = time.monotonic()
+        status, _, body = request(web.port, "POST", "/users?users=5&spawn_rate=0")
+        assert status == 202, body
+        state = json.loads(body)
+        assert state["users"] == 5 and state["changes"][-1]["by"] == "web"
+        status, _, body = request(web.port, "POST", "/users?users=7")
+        assert status == 409 and b"ceiling of 6" in body, body
+        status, _, body = request(web.port, "POST", "/users?users=-1")
+        assert status == 400, body
+        assert web.wait(30) == 0, web.stderr
+    report = json.loads(web.stdout)
+    assert [(c["users_from"], c["users_to"], c["by"]) for c in report["load_changes"]] == [(2, 5, "web")]
+    assert clock.users_between(asked, 1.0, 3.0) == set(range(5))
+
+
+def test_post_users_is_refused_where_there_is_no_count_to_change(server, tmp_path):
+    with WebRun("-d", "2s", "--web", "127.0.0.1:0", server.url + "/") as web:
+        status, _, body = request(web.port, "POST", "/users?users=5")
+        assert status == 404 and b"closed-model scenario" in body, body
+        web.wait(30)

@@ -1,0 +1,96 @@
+// The load's changes while a run goes (engine/control/load_control.h): each
+// worker's share of a user count, the ceiling, the shape's steps and its end,
+// and the changes kept for the report.
+#include "engine/control/load_control.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace pacer::engine {
+namespace {
+
+TEST(LoadControl, EachWorkerRunsTheIdsOfItsOwnThatAreBelowTheCount) {
+  // ids interleave: worker w of W has ids w, w + W, w + 2W, ...
+  EXPECT_EQ(users_share(5, 0, 2), 3);  // 0, 2, 4
+  EXPECT_EQ(users_share(5, 1, 2), 2);  // 1, 3
+  EXPECT_EQ(users_share(1, 1, 2), 0);
+  EXPECT_EQ(users_share(0, 0, 1), 0);
+  int total = 0;
+  for (int w = 0; w < 7; ++w) total += users_share(100, w, 7);
+  EXPECT_EQ(total, 100);
+}
+
+TEST(LoadControl, AskingAboveTheCeilingIsRefusedAndEachChangeIsKept) {
+  LoadControl control(2, 6, 0);
+  control.started(1'000'000'000);
+  const std::uint64_t before = control.generation();
+  Status refused = control.set_users(7, std::nullopt, "web", 2'000'000'000);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("ceiling of 6"), std::string::npos);
+  EXPECT_EQ(control.generation(), before);
+  ASSERT_TRUE(control.set_users(5, 10.0, "web", 3'500'000'000));
+  EXPECT_GT(control.generation(), before);
+  EXPECT_EQ(control.target().users, 5);
+  EXPECT_EQ(control.target().spawn_rate_per_s, 10.0);
+  ASSERT_TRUE(control.set_users(5, 10.0, "web", 4'000'000'000));  // the same: no change recorded
+  const auto changes = control.changes();
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_DOUBLE_EQ(changes[0].at_s, 2.5);
+  EXPECT_EQ(changes[0].users_from, 2);
+  EXPECT_EQ(changes[0].users_to, 5);
+  EXPECT_EQ(changes[0].by, "web");
+}
+
+TEST(LoadControl, TheShapeIsAskedEverySecondClampedToTheCeilingAndEndsTheRun) {
+  LoadControl control(1, 4, 2.0);
+  std::vector<double> asked;
+  control.set_shape([&](double t) -> Result<std::optional<ShapeStep>> {
+    asked.push_back(t);
+    if (t < 1) return std::optional<ShapeStep>{ShapeStep{3, std::nullopt}};
+    if (t < 2.5) return std::optional<ShapeStep>{ShapeStep{9, 5.0}};
+    return std::optional<ShapeStep>{};
+  });
+  ASSERT_TRUE(control.first_step());
+  EXPECT_EQ(control.users(), 3);
+  const TimeNs start = 10 * kNsPerS;
+  control.started(start);
+  control.tick(start + kNsPerS / 2);  // not due yet
+  EXPECT_EQ(asked.size(), 1u);
+  control.tick(start + kNsPerS);
+  EXPECT_EQ(control.users(), 4);
+  EXPECT_EQ(control.target().spawn_rate_per_s, 5.0);
+  EXPECT_FALSE(control.ended());
+  control.tick(start + 2 * kNsPerS);  // 9 again: held at 4, said once
+  control.tick(start + 3 * kNsPerS);
+  EXPECT_TRUE(control.ended());
+  const auto changes = control.changes();
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0].note, "9 asked, 4 at most (--max-users)");
+  EXPECT_TRUE(changes[1].ended);
+  EXPECT_FALSE(control.set_users(2, std::nullopt, "web", start + 4 * kNsPerS));  // the run is ending
+}
+
+TEST(LoadControl, AShapeErrorEndsTheRunAndIsKept) {
+  LoadControl control(1, 4, 0);
+  control.set_shape([](double t) -> Result<std::optional<ShapeStep>> {
+    if (t < 1) return std::optional<ShapeStep>{ShapeStep{1, std::nullopt}};
+    return runtime_error("boom");
+  });
+  ASSERT_TRUE(control.first_step());
+  control.started(0);
+  control.tick(kNsPerS);
+  EXPECT_TRUE(control.ended());
+  EXPECT_EQ(control.shape_error(), "boom");
+}
+
+TEST(LoadControl, AShapeThatEndsAtOnceIsRefusedBeforeTheRun) {
+  LoadControl control(1, 4, 0);
+  control.set_shape([](double) -> Result<std::optional<ShapeStep>> { return std::optional<ShapeStep>{}; });
+  Status first = control.first_step();
+  ASSERT_FALSE(first);
+  EXPECT_NE(first.error().message.find("ends the run at 0 s"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pacer::engine
