@@ -8,7 +8,8 @@
  *
  * For tests: <html data-state> is connecting|running|stopping|ended|disconnected,
  * data-intervals counts the intervals drawn, data-final="ready" once the final
- * report is drawn; each figure is an element with data-figure and data-value.
+ * report is drawn; each figure is an element with data-figure and data-value;
+ * data-users-asked is the user count the last POST /users from the form set.
  */
 (function () {
   'use strict';
@@ -30,6 +31,7 @@
     root.dataset.state = state;
     document.getElementById('lv-state').textContent = text || state;
     document.getElementById('lv-stop').disabled = state !== 'running';
+    document.getElementById('lv-users-apply').disabled = state !== 'running';
   }
 
   function message(text) {
@@ -182,6 +184,7 @@
 
   function onInterval(p) {
     points.push(p);
+    if (points.length === 1) loadUsers();  // the run has started: its user count can change now
     completed += p.completed;
     for (const k of ERROR_CLASSES) errorTotals[k] = (errorTotals[k] || 0) + ((p.errors && p.errors[k]) || 0);
     scheduleRedraw();
@@ -254,9 +257,48 @@
     }
   }
 
+  // A closed-model scenario's user count (GET/POST /users): the form shows only
+  // when the run has one to change; each change is the server's answer.
+  function showUsers(state) {
+    const form = document.getElementById('lv-users');
+    form.hidden = false;
+    const count = document.getElementById('lv-users-count');
+    count.max = String(state.max_users);
+    if (document.activeElement !== count) count.value = String(state.users);
+    document.getElementById('lv-users-now').textContent =
+      'asked now: ' + state.users + ' (at most ' + state.max_users + ', --max-users)';
+  }
+  async function loadUsers() {
+    try {
+      const r = await fetch(withToken('/users'));
+      if (r.ok) showUsers(await r.json());
+    } catch (e) {
+      // no count to change: the form stays hidden
+    }
+  }
+  async function applyUsers(event) {
+    event.preventDefault();
+    const users = document.getElementById('lv-users-count').value;
+    const rate = document.getElementById('lv-users-rate').value;
+    let path = '/users?users=' + encodeURIComponent(users);
+    if (rate !== '') path += '&spawn_rate=' + encodeURIComponent(rate);
+    try {
+      const r = await fetch(path, {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
+      const body = await r.json();
+      if (!r.ok) throw new Error(body.error || 'pacer answered ' + r.status);
+      showUsers(body);
+      root.dataset.usersAsked = String(body.users);
+      message('');
+    } catch (e) {
+      message('Changing the users failed: ' + e.message);
+    }
+  }
+
   async function start() {
     buildFigures();
     document.getElementById('lv-stop').addEventListener('click', stop);
+    document.getElementById('lv-users').addEventListener('submit', applyUsers);
+    loadUsers();
     try {
       const r = await fetch(withToken('/report.json'));
       if (r.ok) describe(await r.json());

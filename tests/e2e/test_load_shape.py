@@ -185,3 +185,27 @@ def test_post_users_is_refused_where_there_is_no_count_to_change(server, tmp_pat
         status, _, body = request(web.port, "POST", "/users?users=5")
         assert status == 404 and b"closed-model scenario" in body, body
         web.wait(30)
+
+
+def test_the_live_pages_users_form_changes_the_count_the_server_sees(hostile_server, tmp_path):
+    from browser import Browser
+
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, USER + "return user\n")
+    with WebRun("--scenario", script, "-u", "1", "--max-users", "4", "-d", "6s", "--interval", "300ms", "--plain",
+                "--web", "127.0.0.1:0", "--format", "json", clock.url + "/") as web:
+        with Browser(tmp_path / "profile") as browser:
+            page = browser.open(web.url)
+            # The form shows once the run has started and has a count to change.
+            page.wait_for("!document.getElementById('lv-users').hidden")
+            assert page.evaluate("document.getElementById('lv-users-count').value") == "1"
+            page.evaluate("document.getElementById('lv-users-count').value = '4';"
+                          "document.getElementById('lv-users-rate').value = '0';"
+                          "document.getElementById('lv-users-apply').click()")
+            page.wait_for("document.documentElement.dataset.usersAsked === '4'")
+            asked = time.monotonic()
+            assert page.console_errors == []
+        assert web.wait(30) == 0, web.stderr
+    report = json.loads(web.stdout)
+    assert [(c["users_from"], c["users_to"], c["by"]) for c in report["load_changes"]] == [(1, 4, "web")]
+    assert clock.users_between(asked, 1.0, 2.5) == {0, 1, 2, 3}
