@@ -72,6 +72,7 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
   report::RunReport report = make_report(config);
   report.threads = static_cast<int>(workers.size());
   TimeNs finished = shared.record_from_ns;
+  std::uint64_t drained = 0;
   for (auto& w : workers) {
     WorkerResult& r = w->result();
     report.counters.merge(r.counters);
@@ -84,6 +85,7 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     report.rate_samples.merge(r.rate_samples);
     report.scenario.merge(r.scenario);
     finished = std::max(finished, r.finished_ns);
+    drained += r.sent_while_draining;
     if (report.first_error.empty()) report.first_error = r.first_error;
   }
   report.tls_first_error = first_tls_error(workers);
@@ -104,6 +106,7 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
     const double test_rate = shared.profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window);
     report.target_rate_per_s = shard_share(config).rate(test_rate);
+    report.sent_while_draining = drained;  // the open model's: arrivals due before -d's end, sent after it
   }
   report.interrupted = stop.load();
   if (give_up.gave_up()) {

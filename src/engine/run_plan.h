@@ -121,6 +121,7 @@ struct WorkerResult {
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
+  std::uint64_t sent_while_draining = 0;  // of counters.requests_sent, those written after -d's end
   std::string first_error;           // the first connection failure, for the report
   // The first TLS failure's reason (fixed size: noted on the hot path without
   // allocating) and when it happened (-1: none), so the controller picks the earliest.

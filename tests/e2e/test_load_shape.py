@@ -66,7 +66,7 @@ return {user, shape = {{duration = 1.5, users = 3}, {duration = 1.5, users = 8},
     series = tmp_path / "series.ndjson"
     t0 = time.monotonic()
     run = pacer("-t2", "--scenario", script, "--max-users", "10", "--timeseries", str(series), "--interval", "500ms",
-                "--format", "json", clock.url + "/", timeout=60)
+                "--format", "json", clock.url, timeout=60)
     assert run.rc == 0, run
     report = json.loads(run.stdout)
     # No -d: the shape's end ends the run, after its 4.5 s.
@@ -98,7 +98,7 @@ return {user, shape = function(t)
   return nil
 end}
 """)
-    run = pacer("--scenario", script, "-u", "1", "--max-users", "4", "--format", "json", clock.url + "/", timeout=60)
+    run = pacer("--scenario", script, "-u", "1", "--max-users", "4", "--format", "json", clock.url, timeout=60)
     assert run.rc == 0, run
     report = json.loads(run.stdout)
     assert [(c["users_to"], c["ended"]) for c in report["load_changes"]] == [(4, False), (4, True)]
@@ -110,7 +110,7 @@ end}
 def test_a_shape_past_max_users_is_clamped_and_says_so(pacer, hostile_server, tmp_path):
     clock = UserClock(hostile_server)
     script = write(tmp_path, USER + "return {user, shape = {{duration = 1, users = 1}, {duration = 1.2, users = 50}}}\n")
-    run = pacer("--scenario", script, "--max-users", "3", clock.url + "/", timeout=60)
+    run = pacer("--scenario", script, "--max-users", "3", clock.url, timeout=60)
     assert run.rc == 0, run
     text = " ".join(run.stdout.split())
     assert "Running load-shaped test (its shape ends it)" in text, text
@@ -147,7 +147,7 @@ def test_bad_stages_exit_2_naming_the_field(pacer, tmp_path, shape, message):
 def test_a_shape_that_fails_later_ends_the_run_with_its_error(pacer, hostile_server, tmp_path, body, message):
     clock = UserClock(hostile_server)
     script = write(tmp_path, USER + f"return {{user, shape = function(t) if t < 0.5 then return 1 end {body} end}}\n")
-    run = pacer("--scenario", script, "-d", "10s", clock.url + "/", timeout=30)
+    run = pacer("--scenario", script, "-d", "10s", clock.url, timeout=30)
     assert run.rc == 1, run
     assert message in run.stderr, run.stderr
 
@@ -156,7 +156,7 @@ def test_post_users_changes_the_count_the_server_sees(hostile_server, tmp_path):
     clock = UserClock(hostile_server)
     script = write(tmp_path, USER + "return user\n")
     with WebRun("--scenario", script, "-u", "2", "--max-users", "6", "-d", "4s", "--web", "127.0.0.1:0",
-                "--format", "json", clock.url + "/") as web:
+                "--format", "json", clock.url) as web:
         # The view is up before the run: the count can be changed once the run has started.
         deadline = time.monotonic() + 10
         while (status := request(web.port, "GET", "/users")[0]) == 404 and time.monotonic() < deadline:
@@ -193,7 +193,7 @@ def test_the_live_pages_users_form_changes_the_count_the_server_sees(hostile_ser
     clock = UserClock(hostile_server)
     script = write(tmp_path, USER + "return user\n")
     with WebRun("--scenario", script, "-u", "1", "--max-users", "4", "-d", "6s", "--interval", "300ms", "--plain",
-                "--web", "127.0.0.1:0", "--format", "json", clock.url + "/") as web:
+                "--web", "127.0.0.1:0", "--format", "json", clock.url) as web:
         with Browser(tmp_path / "profile") as browser:
             page = browser.open(web.url)
             # The form shows once the run has started and has a count to change.

@@ -95,3 +95,19 @@ def test_spin_sends_the_same_schedule_and_says_so(start_server, pacer, tmp_path,
     assert closed.rc == 0 and json.loads(out.read_text())["counts"]["responses"] == 300, closed
     plain = pacer("--io", io, "-t1", "-c2", "-n", "10", "--format", "json", "-o", str(out), server.url, timeout=60)
     assert plain.rc == 0 and "spin" not in json.loads(out.read_text())["config"], plain
+
+
+def test_requests_the_drain_sends_are_counted_apart_from_the_runs_rate(server, pacer):
+    """Two connections at 10 ms a response carry 200/s of the 400/s asked: the
+    backlog holds arrivals due before -d's end, which the drain sends after it.
+    They are sent (the server answers them) but not the run's sending rate."""
+    run = pacer("-t1", "-c2", "-R", "400", "-d", "1s", "--format", "json", server.url + "delay/10", timeout=60)
+    assert run.rc in (0, 3), run
+    doc = json.loads(run.stdout)
+    c = doc["counts"]
+    drained = c["sent_while_draining"]
+    assert 0 < drained <= c["requests_sent"], c
+    window_s = 1.0  # the schedule's window: -d
+    assert doc["rates"]["sent_per_s"] == pytest.approx((c["requests_sent"] - drained) / window_s, rel=0.01), doc["rates"]
+    text = pacer("-t1", "-c2", "-R", "400", "-d", "1s", server.url + "delay/10", timeout=60)
+    assert "more sent while draining" in text.stdout, text.stdout

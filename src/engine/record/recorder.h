@@ -59,6 +59,7 @@ class Recorder {
     if (!recorded(t_sched)) return;
     result_.counters.requests_sent += count;
     result_.names.counts(name).requests_sent += count;
+    if (t_send >= shared_.end_ns) result_.sent_while_draining += count;  // -d is over: the drain sends what was due
     if (queue_delay) result_.queue_delay.record(t_send - t_sched);
   }
   // A sent request the server refused unprocessed (a graceful GOAWAY): it is sent again.
