@@ -59,6 +59,8 @@ void IntervalCollector::emit() {
     out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
     out.in_flight_over_interval += s.in_flight_over_interval;
     users += s.users;
+    out.bytes_read += s.bytes_read;
+    for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
     out.service_ns_sum += s.service_ns_sum;
     merged_.merge(s.latency);
     if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names

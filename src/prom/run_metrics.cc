@@ -48,6 +48,10 @@ void RunMetrics::add_interval(const report::IntervalReport& interval) {
   counters_.responses += interval.completed;
   counters_.scheduled += interval.scheduled;
   counters_.errors.merge(interval.errors);
+  counters_.bytes_read += interval.bytes_read;
+  for (std::size_t code = 0; code < interval.status_counts.size(); ++code) {
+    counters_.status_counts[code] += interval.status_counts[code];
+  }
   if (interval.scenario_errors) scenario_errors_.merge(*interval.scenario_errors);
   if (interval.latency != nullptr) latency_.merge(*interval.latency);
   if (interval.name_table != nullptr) {
@@ -63,6 +67,7 @@ void RunMetrics::add_interval(const report::IntervalReport& interval) {
   in_flight_ = interval.in_flight;
   oldest_in_flight_ns_ = interval.oldest_in_flight_ns;
   backlog_ = interval.backlog;
+  if (interval.users) users_ = interval.users;
   schedule_lag_ns_ = interval.schedule_lag_ns;
   target_rate_per_s_ = interval.target_rate_per_s;
   if (interval.duration_ns > 0) {
@@ -112,14 +117,12 @@ void RunMetrics::add_counters(std::vector<Family>& out) const {
   counter("pacer_requests_sent", "Requests written to the server (after the warm-up).", counters_.requests_sent);
   counter("pacer_responses", "Complete responses, any status.", counters_.responses);
   Family codes = family("pacer_responses_by_code", MetricType::kCounter,
-                        "Complete responses by status code and class (the final report's; live from the run's end).");
-  if (finished_) {
-    for (std::size_t code = 0; code < counters_.status_counts.size(); ++code) {
-      const std::uint64_t n = counters_.status_counts[code];
-      if (n == 0) continue;
-      codes.samples.push_back({with({{"code", std::to_string(code)}, {"class", fmt::format("{}xx", code / 100)}}),
-                               static_cast<double>(n)});
-    }
+                        "Complete responses by status code and class.");
+  for (std::size_t code = 0; code < counters_.status_counts.size(); ++code) {
+    const std::uint64_t n = counters_.status_counts[code];
+    if (n == 0) continue;
+    codes.samples.push_back({with({{"code", std::to_string(code)}, {"class", fmt::format("{}xx", code / 100)}}),
+                             static_cast<double>(n)});
   }
   out.push_back(std::move(codes));
   Family errors = family("pacer_errors", MetricType::kCounter,
@@ -138,8 +141,8 @@ void RunMetrics::add_counters(std::vector<Family>& out) const {
     counter("pacer_arrivals_scheduled", "Open model: arrivals the schedule produced.", counters_.scheduled);
   }
   Family bytes = family("pacer_received_bytes", MetricType::kCounter,
-                        "Bytes read from the server, headers included (the final report's).", "bytes");
-  if (finished_) bytes.samples.push_back({constant_, static_cast<double>(counters_.bytes_read)});
+                        "Bytes read from the server, headers included.", "bytes");
+  bytes.samples.push_back({constant_, static_cast<double>(counters_.bytes_read)});
   out.push_back(std::move(bytes));
 }
 
@@ -162,6 +165,10 @@ void RunMetrics::add_gauges(std::vector<Family>& out) const {
     gauge("pacer_backlog_arrivals", "Open model: arrivals waiting for a connection.", static_cast<double>(backlog_));
     gauge("pacer_schedule_lag_seconds", "Open model: how long the oldest waiting arrival has waited.",
           seconds(schedule_lag_ns_), "seconds");
+  }
+  if (scenario_) {
+    gauge("pacer_users", "A scenario's users running at the end of the last interval.",
+          users_ ? std::optional<double>(static_cast<double>(*users_)) : std::nullopt);
   }
   gauge("pacer_run_finished", "1 once the run has ended and these are its final figures.", finished_ ? 1.0 : 0.0);
 }

@@ -2,7 +2,7 @@
 // docs/prometheus.md). Fed on the main thread from what the controller already
 // hands the live outputs: each --interval's figures while the run goes (running
 // totals: counters only grow), then the final report, whose figures replace
-// them (equal where both have them; the final report adds status codes, bytes,
+// them (equal where both have them; the final report adds
 // TTFB and connect times and per-endpoint histograms, which the intervals do not
 // carry). Every series carries the constant labels (run id, shard,
 // --prometheus-label). Never touches a worker.
@@ -70,6 +70,7 @@ class RunMetrics {
   std::uint64_t in_flight_ = 0;
   TimeNs oldest_in_flight_ns_ = 0;
   std::uint64_t backlog_ = 0;
+  std::optional<std::uint64_t> users_;  // a scenario's, as of the last interval
   TimeNs schedule_lag_ns_ = 0;
   std::optional<double> target_rate_per_s_;
   std::optional<double> achieved_rate_per_s_;

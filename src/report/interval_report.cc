@@ -58,11 +58,16 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"oldest_in_flight_ns", in.oldest_in_flight_ns},
       {"in_flight_over_interval", in.in_flight_over_interval},
       {"users", in.users ? json(*in.users) : json(nullptr)},
+      {"bytes_read", in.bytes_read},
       {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
       {"latency_ns", interval_latency_json(h)},
   };
   if (in.scenario_errors) {
     for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *in.scenario_errors.*f.member;
+  }
+  out["status_codes"] = json::object();
+  for (std::size_t code = 0; code < in.status_counts.size(); ++code) {
+    if (in.status_counts[code] > 0) out["status_codes"][std::to_string(code)] = in.status_counts[code];
   }
   out["endpoints"] = json::object();
   for (std::size_t id = 0; id < in.names.size() && in.name_table != nullptr; ++id) {

@@ -40,6 +40,8 @@ struct IntervalReport {
   std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
   TimeNs service_ns_sum = 0;                // open model: the responses' service times, summed (a count)
   std::optional<std::uint64_t> users;       // --scenario: users running at the interval's end
+  std::uint64_t bytes_read = 0;             // bytes read from the server in the interval
+  std::array<std::uint64_t, stats::kMaxStatusCode + 1> status_counts{};  // responses by status code
   // Per request name, indexed by NameId (name_table gives the names): the
   // interval's completed responses and errors. Points into the producer's
   // storage (like latency); empty when not collected. The table is shared: an
@@ -55,8 +57,9 @@ struct IntervalReport {
 // is its count over duration_s),
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
 // in_flight, oldest_in_flight_ns and in_flight_over_interval, users (a scenario's
-// users running at the interval's end; null otherwise), errors by class (a
+// users running at the interval's end; null otherwise), bytes_read, errors by class (a
 // scenario's check and script after them), latency_ns {count, p50, p90, p99, max},
+// status_codes {"200": n, ...} (the codes seen),
 // endpoints {name: {completed, errors}} (the names with any in the interval), and with
 // with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
 // A shard's lines (shard_count > 1) carry "shard": {"index", "count"}: their

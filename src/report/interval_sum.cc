@@ -27,6 +27,8 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.completed += in.completed;
   sum_.scheduled += in.scheduled;
   sum_.errors.merge(in.errors);
+  sum_.bytes_read += in.bytes_read;
+  for (std::size_t code = 0; code < in.status_counts.size(); ++code) sum_.status_counts[code] += in.status_counts[code];
   if (in.scenario_errors) {
     if (!sum_.scenario_errors) sum_.scenario_errors.emplace();
     sum_.scenario_errors->merge(*in.scenario_errors);

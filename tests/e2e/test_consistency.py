@@ -81,6 +81,13 @@ def check_counts(text, doc, rows, report) -> None:
     for name in sorted(set(ERROR_CLASSES) | set(report.errors)):  # the text's Errors line names every class it has
         assert report.errors[name] == doc["errors"][name] == sum(r["errors"][name] for r in rows), name
     assert report.status_codes == {int(k): v for k, v in doc["status_codes"].items()}
+    # The intervals carry status codes and bytes too (/metrics is live from them).
+    by_code: dict[int, int] = {}
+    for r in rows:
+        for code, n in r["status_codes"].items():
+            by_code[int(code)] = by_code.get(int(code), 0) + n
+    assert by_code == report.status_codes, (by_code, report.status_codes)
+    assert sum(r["bytes_read"] for r in rows) == counts["bytes_read"]
     if report.socket_errors is not None:  # wrk's line, same counts
         for name, value in report.socket_errors.items():
             assert value == doc["errors"][name], name

@@ -35,6 +35,8 @@ struct IntervalSnapshot {
   TimeNs oldest_in_flight_ns = 0;      // how long ago the oldest of them was written; 0: none
   std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
   std::uint64_t users = 0;             // --scenario: users running
+  std::uint64_t bytes_read = 0;        // bytes read from the server in the interval (after the warm-up)
+  std::array<std::uint64_t, stats::kMaxStatusCode + 1> status_counts{};  // the interval's responses by status
   // Open model: the service times (t_done - t_send) of the interval's responses,
   // summed, for the mean behind the Little's-law line (completed is their count).
   TimeNs service_ns_sum = 0;

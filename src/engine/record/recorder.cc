@@ -176,6 +176,10 @@ void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges
     slot.scheduled = c.scheduled - at_interval_start_.scheduled;
     slot.errors = c.errors;
     slot.errors.subtract(at_interval_start_.errors);
+    slot.bytes_read = c.bytes_read - at_interval_start_.bytes_read;
+    for (std::size_t code = 0; code < c.status_counts.size(); ++code) {
+      slot.status_counts[code] = c.status_counts[code] - at_interval_start_.status_counts[code];
+    }
     if (gauges.scenario_totals) {
       const stats::ScenarioErrorCounts& s = *gauges.scenario_totals;
       slot.scenario_errors = {s.check - scenario_errors_at_interval_start_.check,
@@ -199,6 +203,8 @@ void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges
     at_interval_start_.responses = c.responses;
     at_interval_start_.scheduled = c.scheduled;
     at_interval_start_.errors = c.errors;
+    at_interval_start_.bytes_read = c.bytes_read;
+    at_interval_start_.status_counts = c.status_counts;
     if (final) return;
     next_interval_ns_ += shared_.interval_ns;
   }
