@@ -334,7 +334,7 @@ void append_path_lines(std::string& out, const RunReport& r) {
                                           r.proxy_tunnel ? "CONNECT tunnel" : "requests forwarded"));
   }
   if (r.tunnel.total_count() > 0) {
-    out += labelled("Tunnel:", fmt::format("{} (CONNECT to 2xx, {} tunnels)", avg_p99_max(r.tunnel), r.tunnel.total_count()));
+    out += labelled("Tunnel:", fmt::format("{} ({} tunnels)", avg_p99_max(r.tunnel), r.tunnel.total_count()));
   }
   if (r.bind_addresses > 0) out += labelled("Source:", fmt::format("{} local address{} (--bind)", r.bind_addresses, r.bind_addresses == 1 ? "" : "es"));
   if (!r.tls_protocol.empty()) {
