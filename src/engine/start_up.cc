@@ -2,12 +2,14 @@
 #include "engine/start_up.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
-#include "engine/http3_module.h"
 #include <fmt/format.h>
 
+#include "engine/http3_module.h"
 #include "net/address.h"
 #include "net/bind_list.h"
 #include "net/h2c_probe.h"
@@ -160,7 +162,10 @@ Result<StartUp> start_up(const Config& config) {
     const std::string where = !config.unix_socket_path.empty() ? "unix socket " + config.unix_socket_path
                               : config.proxy ? "the proxy " + config.proxy->shown + " (from " + config.proxy->source + ")"
                                              : config.target.host + ":" + std::to_string(config.target.port);
-    return runtime_error("cannot connect to " + where + ": " + probe.error().message);
+    // Every local port to it is taken (TIME_WAIT of an earlier run, another client): say the arithmetic.
+    const bool no_port = probe.error().message.find(std::strerror(EADDRNOTAVAIL)) != std::string::npos;
+    return runtime_error("cannot connect to " + where + ": " + probe.error().message +
+                         (no_port ? "\n" + s.route.ports_exhausted : ""));
   }
   s.probe = std::move(*probe);
   if (s.route.tunnels()) {
