@@ -274,3 +274,23 @@ def test_http3_through_a_proxy_is_refused_as_bad_input(pacer):
 def test_a_bad_proxy_url_names_its_variable(pacer):
     run = pacer("-d", "1s", "http://127.0.0.1:9/", env=clean_env(http_proxy="socks5://127.0.0.1:1080"))
     assert run.rc == 2 and "http_proxy" in run.stderr and "socks5" in run.stderr, run
+
+
+@needs_squid
+def test_scenarios_are_forwarded_and_scripts_tunnel_through_squid(squid, server, pacer, tmp_path):
+    scenario = tmp_path / "s.lua"
+    scenario.write_text('return { tasks = { {1, function(u) u:get("/bytes/10", nil, "ten") end} } }\n')
+    before = len(squid.log_lines())
+    r = json_report(pacer("-x", squid.url, "-u", "2", "-t", "1", "-d", "500ms", "--format", "json", "--scenario",
+                          str(scenario), server.url, env=clean_env()))
+    assert r["counts"]["responses"] > 0 and r["errors"]["proxy"] == 0, r["errors"]
+    assert r["connection_path"]["proxy"]["mode"] == "forward"
+    assert wait_for_log(lambda: squid_requests(squid, since=before), r["counts"]["responses"]) == r["counts"]["responses"]
+    # A script's bytes are its own (origin-form): they go through a tunnel.
+    script = tmp_path / "w.lua"
+    script.write_text("request = function() return wrk.format('GET', '/bytes/5') end\n")
+    before = len(squid.log_lines())
+    w = json_report(pacer("-x", squid.url, "-s", str(script), "-n", "50", "-c", "2", "-t", "1", "--format", "json",
+                          server.url, env=clean_env()))
+    assert w["counts"]["responses"] == 50 and w["connection_path"]["proxy"]["mode"] == "connect", w["errors"]
+    assert wait_for_log(lambda: squid_requests(squid, "CONNECT", since=before), 2) == 2
