@@ -54,7 +54,7 @@ class Squid(Proxy):
         self.dir = Path(tempfile.mkdtemp(prefix="pacer_squid_"))
         os.chmod(self.dir, 0o777)  # squid started as root works as the 'proxy' user
         self.port = free_port()
-        access = "http_access allow localhost"
+        access = "http_access allow loopback"
         if users:
             lines = []
             for name, password in users.items():
@@ -78,7 +78,7 @@ cache_mem 8 MB
 coredump_dir {self.dir}
 shutdown_lifetime 0 seconds
 dns_nameservers 127.0.0.1
-acl localhost src 127.0.0.0/8
+acl loopback src 127.0.0.0/8
 {access}
 http_access deny all
 """)
