@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -31,17 +32,16 @@ ConnectReply parse_connect_reply(std::string_view bytes) {
     reply.state = ConnectReply::State::kMalformed;
     return reply;
   }
-  const std::size_t end = bytes.find("\r\n\r\n");
-  if (end == std::string_view::npos) {
-    // A bare-LF reply is tolerated as RFC 9112 section 2.2 allows.
-    const std::size_t lf = bytes.find("\n\n");
-    if (lf == std::string_view::npos) {
-      if (bytes.size() >= kMaxReplyBytes) reply.state = ConnectReply::State::kMalformed;
-      return reply;
-    }
-    reply.header_bytes = lf + 2;
-  } else {
-    reply.header_bytes = end + 4;
+  // The header ends at the first empty line; a bare LF ends lines too (RFC 9112 section 2.2).
+  const std::size_t crlf = bytes.find("\r\n\r\n");
+  const std::size_t lf = bytes.find("\n\n");
+  const std::size_t crlf_end = crlf == std::string_view::npos ? std::string_view::npos : crlf + 4;
+  const std::size_t lf_end = lf == std::string_view::npos ? std::string_view::npos : lf + 2;
+  reply.header_bytes = std::min(crlf_end, lf_end);
+  if (reply.header_bytes == std::string_view::npos) {
+    reply.header_bytes = 0;
+    if (bytes.size() >= kMaxReplyBytes) reply.state = ConnectReply::State::kMalformed;
+    return reply;
   }
   if (reply.header_bytes > kMaxReplyBytes) {
     reply.state = ConnectReply::State::kMalformed;

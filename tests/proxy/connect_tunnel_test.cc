@@ -31,6 +31,9 @@ TEST(ConnectReply, DoneGivesTheStatusAndTheReplysLength) {
   const ConnectReply bare = parse_connect_reply("HTTP/1.1 200\n\n");
   ASSERT_EQ(bare.state, ConnectReply::State::kDone);
   EXPECT_EQ(bare.header_bytes, 14u);
+  // The first empty line ends it, whichever line ending it has.
+  EXPECT_EQ(parse_connect_reply("HTTP/1.1 200\n\nxx\r\n\r\n").header_bytes, 14u);
+  EXPECT_EQ(parse_connect_reply("HTTP/1.1 200\r\n\r\n\n\n").header_bytes, 16u);
 }
 
 TEST(ConnectReply, GarbageIsMalformedAtOnce) {
