@@ -12,13 +12,13 @@ import json
 import os
 import socket
 import threading
-import time
 
 import pytest
 
 from conftest import PACER_BIN
 from nginx_peer import free_port, start_nginx, stop_process
 from proxies import SQUID, TINYPROXY, Squid, Tinyproxy, have
+from test_http2 import _wait_for_count
 from test_tls import make_cert
 
 needs_squid = pytest.mark.skipif(not have(SQUID), reason="squid is not installed (scripts/setup.sh test)")
@@ -59,14 +59,9 @@ def json_report(run) -> dict:
     return json.loads(run.stdout)
 
 
-def wait_for_log(count_lines, expected: int, timeout: float = 5.0) -> int:
-    """The proxy writes its log line after the response: poll (bounded)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        n = count_lines()
-        if n >= expected or time.monotonic() >= deadline:
-            return n
-        time.sleep(0.02)
+def wait_for_log(count_lines, expected: int) -> int:
+    """The proxy writes its log line after the response: poll (bounded, test_http2's helper)."""
+    return _wait_for_count(count_lines, expected)
 
 
 def squid_requests(proxy: Squid, method: str = "GET", since: int = 0) -> int:
