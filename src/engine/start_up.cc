@@ -13,9 +13,9 @@
 #include "net/address.h"
 #include "net/bind_list.h"
 #include "net/h2c_probe.h"
-#include "proxy/connect_tunnel.h"
 #include "net/tls_probe.h"
 #include "proto/alpn.h"
+#include "proxy/connect_tunnel.h"
 
 namespace pacer::engine {
 
@@ -52,8 +52,9 @@ Result<std::vector<net::Address>> resolve_target(const Config& config, const Con
     const int family = route.bind.front().family();
     std::erase_if(*all, [family](const net::Address& a) { return a.family() != family; });
     if (all->empty()) {
-      return bad_input(fmt::format("--bind gives {} source addresses, but {} '{}' has no {} address", family == AF_INET ? "IPv4" : "IPv6",
-                                   config.proxy ? "the proxy" : "the target", host, family == AF_INET ? "IPv4" : "IPv6"));
+      const char* name = family == AF_INET ? "IPv4" : "IPv6";
+      return bad_input(fmt::format("--bind gives {} source addresses, but {} '{}' has no {} address", name,
+                                   config.proxy ? "the proxy" : "the target", host, name));
     }
     return all;
   }
@@ -102,7 +103,8 @@ Result<ConnectRoute> make_route(const Config& config) {
   }
   const net::PortRange range = net::local_port_range();
   const std::size_t sources = std::max<std::size_t>(route.bind.size(), 1);
-  const std::string destination = config.proxy ? config.proxy->shown : config.target.host + ":" + std::to_string(config.target.port);
+  const std::string destination =
+      config.proxy ? config.proxy->shown : config.target.host + ":" + std::to_string(config.target.port);
   route.ports_exhausted = fmt::format(
       "no free local port (EADDRNOTAVAIL): {} ports per source address (net.ipv4.ip_local_port_range {}-{}) x {} "
       "source address{} = {} connections to {} at most; spread them over more source addresses (--bind "

@@ -336,7 +336,10 @@ void append_path_lines(std::string& out, const RunReport& r) {
   if (r.tunnel.total_count() > 0) {
     out += labelled("Tunnel:", fmt::format("{} ({} tunnels)", avg_p99_max(r.tunnel), r.tunnel.total_count()));
   }
-  if (r.bind_addresses > 0) out += labelled("Source:", fmt::format("{} local address{} (--bind)", r.bind_addresses, r.bind_addresses == 1 ? "" : "es"));
+  if (r.bind_addresses > 0) {
+    out += labelled("Source:", fmt::format("{} local address{} (--bind)", r.bind_addresses,
+                                           r.bind_addresses == 1 ? "" : "es"));
+  }
   if (!r.tls_protocol.empty()) {
     out += labelled("TLS:", fmt::format("{}, {}, ALPN {}, {} of {} resumed", r.tls_protocol, r.tls_cipher,
                                         r.tls_alpn.empty() ? "none" : r.tls_alpn, r.counters.tls_resumed,
