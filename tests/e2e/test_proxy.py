@@ -289,3 +289,26 @@ def test_scenarios_are_forwarded_and_scripts_tunnel_through_squid(squid, server,
                           server.url, env=clean_env()))
     assert w["counts"]["responses"] == 50 and w["connection_path"]["proxy"]["mode"] == "connect", w["errors"]
     assert wait_for_log(lambda: squid_requests(squid, "CONNECT", since=before), 2) == 2
+
+
+@needs_squid
+def test_h2c_goes_through_a_tunnel_too(squid, tmp_path, pacer):
+    # HTTP/2 by prior knowledge is not something a forwarding proxy speaks: it tunnels.
+    port = free_port()
+    d = tmp_path / "nginx"
+    d.mkdir()
+    proc = start_nginx(d, port, "$server_protocol $status", f"""server {{
+    listen 127.0.0.1:{port} http2;
+    location / {{ return 200 "hello\\n"; }}
+  }}""")
+    try:
+        before = len(squid.log_lines())
+        r = json_report(pacer("-x", squid.url, "--http2", "-n", "100", "-c", "2", "-t", "1", "--format", "json",
+                              f"http://127.0.0.1:{port}/", env=clean_env()))
+        assert r["counts"]["responses"] == 100 and r["connection_path"]["proxy"]["mode"] == "connect", r["errors"]
+        assert wait_for_log(lambda: len((d / "access.log").read_text().splitlines()), 100) == 100
+        assert set((d / "access.log").read_text().splitlines()) == {"HTTP/2.0 200"}
+        # The start-up check's tunnel (closed after its preface) and the two connections'.
+        assert wait_for_log(lambda: squid_requests(squid, "CONNECT", since=before), 3) == 3
+    finally:
+        stop_process(proc)
