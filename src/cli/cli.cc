@@ -289,7 +289,12 @@ Status finish_run_draft(RunDraft& draft, Command command) {
                                                      : "--cert needs --key too (the certificate's private key)");
   }
   if (Status secure = tls::finish(config); !secure) return secure;
-  if (Status conn = connect::finish(config, draft.connect, process_environment()); !conn) return conn;
+  // The demo's server is in-process: the environment's proxy is not for it.
+  const proxy::EnvLookup no_env = [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
+  if (Status conn = connect::finish(config, draft.connect, command == Command::kDemo ? no_env : process_environment());
+      !conn) {
+    return conn;
+  }
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
   if (draft.json_body) add_json_headers(config);
   if (Status headers = check_request_headers(config); !headers) return headers;

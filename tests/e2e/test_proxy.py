@@ -312,3 +312,8 @@ def test_h2c_goes_through_a_tunnel_too(squid, tmp_path, pacer):
         assert wait_for_log(lambda: squid_requests(squid, "CONNECT", since=before), 3) == 3
     finally:
         stop_process(proc)
+
+
+def test_the_demo_never_goes_through_the_environments_proxy(pacer):
+    run = pacer("demo", "-d", "300ms", "-c", "2", "-t", "1", env=clean_env(http_proxy="http://127.0.0.1:1"))
+    assert run.rc == 0 and "Proxy:" not in run.stdout, run
