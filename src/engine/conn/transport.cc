@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 #include <limits>
 
 #include "proto/alpn.h"
@@ -174,12 +173,6 @@ TimeNs Transport::next_due_ns() const {
   return std::min(handshake, quic_due_ns_);
 }
 
-// ---- TLS: after TCP connects, the handshake runs one non-blocking step per
-// socket edge; its time (TCP connected -> handshake done) goes to its own
-// histogram next to the connect time. A failure or a handshake not done within
-// --timeout counts a `tls` error, keeps the first reason (in a fixed buffer: no
-// allocation), and retries after a backoff, like a failed connect.
-
 // ---- A proxy's CONNECT tunnel (issue 33): after TCP connects to the proxy, the
 // CONNECT request goes out and its answer is read one non-blocking step per
 // socket edge (proxy/connect_tunnel.h), on the handshake list (so --timeout
@@ -207,9 +200,13 @@ void Transport::continue_tunnel(Connection& c) {
       return;
     }
     case proxy::TunnelStatus::kFailed:
-      tunnel_failed(c, p.err == 0        ? "proxy: closed the connection before answering CONNECT"
-                       : p.err == EPROTO ? "proxy: its answer to CONNECT is not an HTTP/1.x response"
-                                         : std::strerror(p.err));
+      if (p.err == 0) {
+        tunnel_failed(c, "proxy: closed the connection before answering CONNECT");
+      } else if (p.err == EPROTO) {
+        tunnel_failed(c, "proxy: its answer to CONNECT is not an HTTP/1.x response");
+      } else {
+        tunnel_failed(c, "proxy: CONNECT", p.err);
+      }
       return;
     case proxy::TunnelStatus::kOpen: break;
   }
@@ -223,11 +220,17 @@ void Transport::continue_tunnel(Connection& c) {
   events_->established(c);
 }
 
-void Transport::tunnel_failed(Connection& c, const char* reason) {
+void Transport::tunnel_failed(Connection& c, const char* reason, int err) {
   recorder_.count(&stats::ErrorCounts::proxy, clock_.now);
-  recorder_.note_error(0, reason);
+  recorder_.note_error(err, reason);
   events_->retry_later(c);
 }
+
+// ---- TLS: after TCP connects, the handshake runs one non-blocking step per
+// socket edge; its time (TCP connected -> handshake done) goes to its own
+// histogram next to the connect time. A failure or a handshake not done within
+// --timeout counts a `tls` error, keeps the first reason (in a fixed buffer: no
+// allocation), and retries after a backoff, like a failed connect.
 
 void Transport::start_handshake(Connection& c) {
   if (!c.tls.start_client(*shared_.tls, c.fd, shared_.options.connect.tls_resume ? &tls_sessions_ : nullptr)) {

@@ -80,7 +80,7 @@ class Transport {
   // Through a proxy's tunnel: CONNECT, then TLS or the open connection.
   void start_tunnel(Connection& c);
   void continue_tunnel(Connection& c);
-  void tunnel_failed(Connection& c, const char* reason);
+  void tunnel_failed(Connection& c, const char* reason, int err = 0);  // err: its strerror is appended
   void start_handshake(Connection& c);
   void continue_handshake(Connection& c);
   void handshake_failed(Connection& c, const char* reason);  // reason null: ask the TLS stream
