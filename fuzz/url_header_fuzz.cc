@@ -9,6 +9,11 @@
 //   - `pacer -- URL` accepts exactly the URLs parse_url accepts, with the same target;
 //   - an accepted header has a non-empty token name and no CR, LF or NUL in its
 //     name or value; a refused one gives a message naming -H.
+//   - the proxy's inputs (issue 33): an accepted proxy URL has a host and a port,
+//     and its shown() form parses back to them; NO_PROXY matching and --bind lists
+//     never crash (an accepted list is 1..kMaxBindAddresses addresses of one
+//     family); a CONNECT reply parsed as done has a status of three digits and a
+//     length within the input that ends with its blank line.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -16,6 +21,10 @@
 #include "cli/cli.h"
 #include "cli/units.h"
 #include "fuzz_support.h"
+#include "net/bind_list.h"
+#include "proxy/connect_tunnel.h"
+#include "proxy/no_proxy.h"
+#include "proxy/proxy_url.h"
 
 namespace {
 
@@ -74,6 +83,28 @@ void check_header(std::string_view text) {
   FUZZ_CHECK(h.value.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos);
 }
 
+void check_proxy_inputs(std::string_view text) {
+  if (const auto url = pacer::proxy::parse_proxy_url(text)) {
+    FUZZ_CHECK(!url->host.empty() && url->port != 0);
+    const auto again = pacer::proxy::parse_proxy_url(url->shown());
+    FUZZ_CHECK(again.ok() && again->host == url->host && again->port == url->port);
+  }
+  (void)pacer::proxy::no_proxy_matches(text, "www.example.com");
+  (void)pacer::proxy::no_proxy_matches(text, "10.1.2.3");
+  (void)pacer::proxy::no_proxy_matches("example.com, 10.0.0.0/8, fd00::/16", text);
+  if (const auto list = pacer::net::parse_bind_list(text)) {
+    FUZZ_CHECK(!list->empty() && list->size() <= pacer::net::kMaxBindAddresses);
+    for (const auto& a : *list) FUZZ_CHECK(a.family() == list->front().family());
+  }
+  const pacer::proxy::ConnectReply reply = pacer::proxy::parse_connect_reply(text);
+  if (reply.state == pacer::proxy::ConnectReply::State::kDone) {
+    FUZZ_CHECK(reply.status >= 100 && reply.status <= 999);
+    FUZZ_CHECK(reply.header_bytes >= 14 && reply.header_bytes <= text.size());
+    FUZZ_CHECK(text.substr(0, reply.header_bytes).ends_with("\n\n") ||
+               text.substr(0, reply.header_bytes).ends_with("\r\n\r\n"));
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -81,5 +112,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   check_url(text);
   check_header(text);
+  check_proxy_inputs(text);
   return 0;
 }

@@ -64,6 +64,7 @@ if [ "$profile" = test ]; then
     "unit and component tests (GoogleTest; Google Benchmark for the release preset), end-to-end tests (pytest)|libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest python3-jsonschema procps tmux"
     "the reference HdrHistogram that reads pacer's histograms (tests/reference)|libhdrhistogram-java default-jre-headless"
     "test peers: nginx, nghttpd (HTTP/2), the openssl command|nginx nghttp2-server openssl"
+    "real proxies --proxy is tested through (test_proxy.py): squid (with its basic_ncsa_auth helper), tinyproxy|squid tinyproxy"
     "HTTP/3 test servers (gtlsserver, Caddy)|ngtcp2-server caddy"
     "headless Chromium opens the HTML report and the web view (test_html_report.py)|chromium"
     "cluster engines the shard tests run under (test_engines_*.py)|slurmctld slurmd slurm-client munge openmpi-bin mpich pdsh parallel openssh-server openssh-client"

@@ -22,6 +22,7 @@
 #include "cli/body_source.h"
 #include "cli/cert_options.h"
 #include "cli/config_layers.h"
+#include "cli/connect_options.h"
 #include "cli/csv_options.h"
 #include "cli/fd_limit.h"
 #include "cli/shard_auto.h"
@@ -98,7 +99,7 @@ constexpr auto kAllRunOptions = join_options(
                                            output::kOptions),
                               request::kOptions),
                  tls::kOptions),
-    kPrometheusOptions);
+    join_options(kPrometheusOptions, connect::kOptions));
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -114,6 +115,7 @@ struct RunDraft {
   bool web_token_given = false;
   bool web_linger_given = false;
   ScenarioFlags scenario;  // which scenario options were given
+  connect::Flags connect;  // proxy and --user, decided once the URL is known
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
@@ -187,6 +189,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (std::optional<Status> req = request::apply(option, config)) return std::move(*req);
       if (std::optional<Status> secure = tls::apply(option, config)) return std::move(*secure);
       if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
+      if (std::optional<Status> conn = connect::apply(option, config, draft.connect)) return std::move(*conn);
       return Ok{};
   }
 }
@@ -284,6 +287,13 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
     return bad_argument(config.tls_cert_file.empty() ? "--key needs --cert too (the client certificate)"
                                                      : "--cert needs --key too (the certificate's private key)");
+  }
+  if (Status secure = tls::finish(config); !secure) return secure;
+  // The demo's server is in-process: the environment's proxy is not for it.
+  const proxy::EnvLookup no_env = [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
+  if (Status conn = connect::finish(config, draft.connect, command == Command::kDemo ? no_env : process_environment());
+      !conn) {
+    return conn;
   }
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
   if (draft.json_body) add_json_headers(config);

@@ -100,6 +100,30 @@ HTTPS (https:// URLs; OpenSSL, TLS 1.2 or 1.3; GnuTLS, TLS 1.3 with --http3):
       --key FILE       ...with this private key (give both or neither)
       --no-tls-resume  a full handshake on every connect (by default
                        reconnects resume the last TLS session)
+      --tls-min V, --tls-max V
+                       TLS versions allowed: 1.2 or 1.3 (the report's
+                       TLS: line says what was negotiated)
+      --ciphers LIST   TLS 1.2 cipher list (OpenSSL syntax)
+      --tls13-ciphers LIST
+                       TLS 1.3 suites (TLS_AES_128_GCM_SHA256:...)
+      --sni NAME       send NAME as SNI (the certificate is still
+                       checked against the URL's host)
+      --no-sni         send no SNI (the server's default certificate)
+
+Connect path (docs/proxy.md):
+  -x, --proxy URL      go through this HTTP proxy ([http://][user:pass@]
+                       host[:port], port 1080 by default): http:// is
+                       forwarded, https:// tunneled with CONNECT ('' :
+                       none). Without it: http_proxy, HTTPS_PROXY,
+                       ALL_PROXY as curl reads them
+      --proxy-user USER:PASS
+                       the proxy's credentials (Proxy-Authorization)
+      --noproxy LIST   hosts that go direct (replaces NO_PROXY:
+                       names with their subdomains, IPs, CIDR, '*')
+      --user USER:PASS basic authentication on every request (a -H or a
+                       request's own Authorization wins; -u is users)
+  -B, --bind ADDRS     local source addresses, round-robin: one, a list
+                       or a range (127.0.0.2-127.0.0.9, IPv6 too)
 
 Open model (requests arrive on a schedule, whatever the server does):
   -R, --rate N         N requests/second in total; latency is measured

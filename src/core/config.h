@@ -108,6 +108,29 @@ struct OutputFile {
   std::string path;
 };
 
+// --proxy / -x and the proxy environment (issue 33; cli/connect_options.cc,
+// src/proxy/): the proxy this run's connections go through, chosen once by curl's
+// rules. http:// targets are forwarded (absolute-form request targets);
+// https:// targets, and whatever else needs a byte stream, go through CONNECT.
+struct ProxyConfig {
+  std::string host;                       // without brackets for IPv6 literals
+  std::uint16_t port = 0;
+  std::string authorization;              // a Proxy-Authorization value ("Basic ..."); empty: none
+  std::string shown;                      // "http://host:port" (never the password), for reports
+  std::string source;                     // "--proxy", "https_proxy", ...: where it came from
+  bool tunnel = false;                    // CONNECT host:port, then the target's bytes (TLS inside for https)
+};
+
+// --tls-min / --tls-max / --ciphers / --tls13-ciphers / --sni / --no-sni (issue 33).
+struct TlsKnobs {
+  int min_version = 0;                    // 0: OpenSSL's default; else TLS1_2_VERSION or TLS1_3_VERSION
+  int max_version = 0;
+  std::string ciphers;                    // TLS 1.2 cipher list (OpenSSL syntax); empty: default
+  std::string tls13_ciphers;              // TLS 1.3 suites; empty: default
+  std::optional<std::string> sni;         // --sni NAME; nullopt: the URL's host (when a name)
+  bool no_sni = false;                    // --no-sni: send no server name at all
+};
+
 // --io: which I/O engine runs (io/select.h).
 enum class IoChoice : std::uint8_t {
   kAuto,   // io_uring where this kernel allows it, else epoll (the report says why)
@@ -174,6 +197,11 @@ struct Config {
   std::string tls_cert_file;              // --cert: client certificate (PEM), with tls_key_file
   std::string tls_key_file;               // --key
   bool tls_resume = true;                 // false: --no-tls-resume (a full handshake every connect)
+
+  TlsKnobs tls_knobs;                     // versions, ciphers, SNI
+  // Connect path (issue 33): proxy, source addresses.
+  std::optional<ProxyConfig> proxy;       // nullopt: connect directly
+  std::vector<std::string> bind_addresses;  // --bind: local IP literals, round-robin; empty: the kernel's choice
 
   // Where connections go, redirects, response decoding.
   std::string unix_socket_path;           // --unix-socket: connect there instead of TCP (URL gives Host and path)

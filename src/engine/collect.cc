@@ -80,6 +80,7 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     report.latency_censored.merge(r.latency_censored);
     report.connect.merge(r.connect);
     report.tls_handshake.merge(r.tls_handshake);
+    report.tunnel.merge(r.tunnel);
     report.service.merge(r.service);
     report.queue_delay.merge(r.queue_delay);
     report.rate_samples.merge(r.rate_samples);

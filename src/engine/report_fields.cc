@@ -54,6 +54,12 @@ report::RunReport make_report(const Config& config) {
     r.io_fallback = io->fallback;
   }
   r.spin = config.spin;
+  if (config.proxy) {
+    r.proxy = config.proxy->shown;
+    r.proxy_source = config.proxy->source;
+    r.proxy_tunnel = config.proxy->tunnel;
+  }
+  r.bind_addresses = config.bind_addresses.size();
   const ShardShare share = shard_share(config);
   r.test_connections = share.test_connections;
   r.test_request_count = share.test_requests;

@@ -119,6 +119,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.config = &config;
   shared.options = part_options(config);
   shared.address = up.probe.address;
+  shared.route = &up.route;
   shared.tls = up.tls ? &*up.tls : nullptr;
   shared.requests = &requests;
   shared.http2_request = config.http2 ? &requests.http2()[0] : nullptr;
@@ -219,6 +220,9 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
 
   report::RunReport report = collect_report(config, shared, workers, stop, *state->give_up);
   if (control != nullptr) report.load_changes = control->changes();
+  report.tls_protocol = up.negotiated.protocol;
+  report.tls_cipher = up.negotiated.cipher;
+  report.tls_alpn = up.negotiated.alpn;
   if (stuck) {
     report.stuck_worker = stuck->message();
     if (left_behind > 1) report.stuck_worker += fmt::format(" ({} workers were left behind)", left_behind);

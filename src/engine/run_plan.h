@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "engine/conn/route.h"
 #include "io/engine.h"
 #include "load/schedule.h"
 #include "net/address.h"
@@ -79,6 +80,7 @@ struct SharedRun {
   const Config* config = nullptr;
   PartOptions options;  // what the parts read, built once
   net::Address address;
+  const ConnectRoute* route = nullptr;  // --bind, the proxy's tunnel (engine/conn/route.h); null: direct, no bind
   const net::TlsContext* tls = nullptr;  // https://: every connection handshakes; null for http://
   // Every request of the run, built once (targets/request_set.h): the command
   // line's one, or the --targets file's.
@@ -117,6 +119,7 @@ struct WorkerResult {
   stats::Histogram latency_censored = stats::Histogram::for_latency_ns();
   stats::Histogram connect = stats::Histogram::for_latency_ns();
   stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();  // TCP connected -> handshake done
+  stats::Histogram tunnel = stats::Histogram::for_latency_ns();  // through a proxy: CONNECT sent -> 2xx read
   stats::Histogram service = stats::Histogram::for_latency_ns();      // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
   stats::Histogram rate_samples;     // requests/second per 100 ms window

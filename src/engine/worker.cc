@@ -38,7 +38,10 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       pool_(shared, worker_index, transport_, clock_, recorder_) {}
 
 Status Worker::prepare() {
-  auto engine = io::make_engine(shared_.io_engine, io::EngineSizing{connection_count_, shared_.tls != nullptr});
+  // Readiness channels (TLS, a proxy's tunnel: conn/transport.h) read through the engine's buffer.
+  auto engine = io::make_engine(shared_.io_engine,
+                                io::EngineSizing{connection_count_, transport_.kind() != Transport::Kind::kQuic &&
+                                                                     transport_.mode() == io::Mode::kReadiness});
   if (!engine) return engine.error();
   engine_ = std::move(*engine);
   net::Address address = shared_.address;

@@ -1,4 +1,5 @@
 #include "net/address.h"
+#include "net/bind_list.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -73,9 +74,12 @@ Result<Address> unix_address(const std::string& path) {
 namespace {
 
 // Connect with a timeout; returns 0 (fd connected) or an errno value.
-int try_connect(const Address& address, TimeNs timeout_ns, UniqueFd& fd) {
+int try_connect(const Address& address, TimeNs timeout_ns, UniqueFd& fd, const Address* local) {
   fd.reset(open_tcp_socket(address.family()));
   if (!fd.valid()) return errno;
+  if (local != nullptr) {
+    if (const int err = bind_before_connect(fd.get(), *local); err != 0) return err;
+  }
   if (::connect(fd.get(), address.sockaddr_ptr(), address.length) == 0) return 0;
   if (errno != EINPROGRESS) return errno;
   pollfd p{fd.get(), POLLOUT, 0};
@@ -87,12 +91,12 @@ int try_connect(const Address& address, TimeNs timeout_ns, UniqueFd& fd) {
 
 }  // namespace
 
-Result<Connected> first_connectable(const std::vector<Address>& addresses, TimeNs timeout_ns) {
+Result<Connected> first_connectable(const std::vector<Address>& addresses, TimeNs timeout_ns, const Address* local) {
   std::string failures;
   for (const Address& a : addresses) {
     UniqueFd fd;
     const TimeNs start = monotonic_now_ns();
-    const int err = try_connect(a, timeout_ns, fd);
+    const int err = try_connect(a, timeout_ns, fd, local);
     if (err == 0) return Connected{a, std::move(fd), monotonic_now_ns() - start};
     failures += fmt::format("{}{}: {}", failures.empty() ? "" : ", ", a.to_string(), std::strerror(err));
   }

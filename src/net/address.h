@@ -57,6 +57,8 @@ struct Connected {
 // accepts within timeout_ns; the run uses that socket as its first connection,
 // so the server sees exactly -c connections. The error lists every address with
 // its reason.
-Result<Connected> first_connectable(const std::vector<Address>& addresses, TimeNs timeout_ns);
+// local: --bind's first address, bound before the connect (null: the kernel's choice).
+Result<Connected> first_connectable(const std::vector<Address>& addresses, TimeNs timeout_ns,
+                                    const Address* local = nullptr);
 
 }  // namespace pacer::net

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -144,6 +145,36 @@ Status set_client_certificate(SSL_CTX* ctx, const TlsClientOptions& options) {
   return load_key_pair(ctx, options.cert_file, options.key_file, "--cert", "--key");
 }
 
+// --tls-min/--tls-max and the cipher lists. A list OpenSSL cannot use is the
+// user's to fix (exit 2), named with its flag.
+Status set_versions_and_ciphers(SSL_CTX* ctx, const TlsClientOptions& options) {
+  if (options.min_version != 0) SSL_CTX_set_min_proto_version(ctx, options.min_version);
+  if (options.max_version != 0) SSL_CTX_set_max_proto_version(ctx, options.max_version);
+  if (!options.ciphers.empty() && SSL_CTX_set_cipher_list(ctx, options.ciphers.c_str()) != 1) {
+    return bad_input(fmt::format("--ciphers '{}': no cipher OpenSSL knows ({}; see `openssl ciphers -v`)",
+                                 options.ciphers, take_openssl_error("no cipher match")));
+  }
+  // OpenSSL accepts a TLS 1.3 list with unknown names in it, so each name is checked.
+  if (!options.tls13_ciphers.empty()) {
+    std::size_t pos = 0;
+    while (pos <= options.tls13_ciphers.size()) {
+      const std::size_t end = std::min(options.tls13_ciphers.find(':', pos), options.tls13_ciphers.size());
+      const std::string name = options.tls13_ciphers.substr(pos, end - pos);
+      if (name.empty() || SSL_CTX_set_ciphersuites(ctx, name.c_str()) != 1) {
+        ERR_clear_error();
+        return bad_input(fmt::format("--tls13-ciphers '{}': '{}' is not a TLS 1.3 cipher suite (TLS_AES_128_GCM_SHA256, "
+                                     "TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256, ...)",
+                                     options.tls13_ciphers, name));
+      }
+      pos = end + 1;
+    }
+    if (SSL_CTX_set_ciphersuites(ctx, options.tls13_ciphers.c_str()) != 1) {
+      return bad_input(fmt::format("--tls13-ciphers '{}': {}", options.tls13_ciphers, take_openssl_error("rejected")));
+    }
+  }
+  return Ok{};
+}
+
 // ---- server -------------------------------------------------------------------
 
 int select_http11(SSL*, const unsigned char** out, unsigned char* out_length, const unsigned char* offered,
@@ -189,6 +220,7 @@ Result<TlsContext> TlsContext::client(const TlsClientOptions& options) {
   if (!bio) return bio.error();
   if (Status s = set_verification(ctx->get(), options); !s) return s.error();
   if (Status s = set_client_certificate(ctx->get(), options); !s) return s.error();
+  if (Status s = set_versions_and_ciphers(ctx->get(), options); !s) return s.error();
   const std::string wire = alpn_wire(options.alpn);
   if (!wire.empty() &&
       SSL_CTX_set_alpn_protos(ctx->get(), reinterpret_cast<const unsigned char*>(wire.data()),
@@ -211,8 +243,8 @@ Result<TlsContext> TlsContext::client(const TlsClientOptions& options) {
   out.ctx_ = std::move(*ctx);
   out.bio_ = std::move(*bio);
   out.is_client_ = true;
-  out.server_name_ = options.server_name;
-  out.sends_sni_ = !options.server_name.empty() && !is_ip_literal(options.server_name);
+  out.server_name_ = options.sni.empty() ? options.server_name : options.sni;
+  out.sends_sni_ = options.send_sni && !out.server_name_.empty() && !is_ip_literal(out.server_name_);
   out.resume_sessions_ = options.resume_sessions;
   return out;
 }

@@ -30,6 +30,15 @@ struct TlsClientOptions {
   std::string key_file;            // --key: its private key (PEM)
   bool resume_sessions = true;     // false: --no-tls-resume (every handshake is a full one)
   std::vector<std::string> alpn;   // protocols offered, preferred first ("h2", "http/1.1")
+  // Issue 33: --tls-min/--tls-max (TLS1_2_VERSION, TLS1_3_VERSION; 0: 1.2 and up),
+  // --ciphers (TLS 1.2 list), --tls13-ciphers, --sni NAME (sent instead of
+  // server_name; the certificate is still checked against server_name), --no-sni.
+  int min_version = 0;
+  int max_version = 0;
+  std::string ciphers;
+  std::string tls13_ciphers;
+  std::string sni;                 // empty: server_name (when it is a name, not an address)
+  bool send_sni = true;
 };
 
 // The protocols pacer offers over TLS today (HTTP/2 will put "h2" first).
@@ -64,7 +73,7 @@ class TlsContext {
   SSL_CTX* get() const { return ctx_.get(); }
   const BIO_METHOD* bio_method() const { return bio_.get(); }
   bool is_client() const { return is_client_; }
-  // Client: the URL's host; SNI is sent only when it is a name, not an address literal.
+  // Client: the name sent as SNI (the URL's host, or --sni), only when it is a name, not an address literal.
   const std::string& server_name() const { return server_name_; }
   bool sends_sni() const { return sends_sni_; }
   bool resumes_sessions() const { return resume_sessions_; }

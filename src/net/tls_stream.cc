@@ -141,6 +141,14 @@ std::string_view TlsStream::alpn() const {
   return name == nullptr ? std::string_view() : std::string_view(reinterpret_cast<const char*>(name), length);
 }
 
+std::string_view TlsStream::protocol() const { return active() ? SSL_get_version(ssl()) : std::string_view(); }
+
+std::string_view TlsStream::cipher() const {
+  if (!active()) return {};
+  const char* name = SSL_get_cipher_name(ssl());
+  return name == nullptr ? std::string_view() : std::string_view(name);
+}
+
 void TlsStream::describe_failure(std::span<char> out) const {
   if (out.empty()) return;
   const State none;

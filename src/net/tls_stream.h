@@ -77,6 +77,9 @@ class TlsStream {
   // chosen ("" when none).
   bool resumed() const;
   std::string_view alpn() const;
+  // The negotiated protocol ("TLSv1.3") and cipher ("TLS_AES_128_GCM_SHA256"); empty when inactive.
+  std::string_view protocol() const;
+  std::string_view cipher() const;
 
   // Why the last kTlsError (or a failed handshake) happened, e.g. "certificate
   // verify failed: self-signed certificate"; NUL-terminated, truncated to fit.

@@ -45,9 +45,15 @@ std::size_t plan_trains(const PacketBatch& batch, bool gso, std::array<Train, Pa
 
 }  // namespace
 
-int open_udp_socket(const Address& remote, Address& local) {
+int open_udp_socket(const Address& remote, Address& local, const Address* source) {
   const int fd = ::socket(remote.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
   if (fd < 0) return -1;
+  if (source != nullptr && ::bind(fd, source->sockaddr_ptr(), source->length) != 0) {
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    return -1;
+  }
   // Room for a burst of a few flow-control windows (the kernel caps it at rmem_max).
   const int buffer = 4 * 1024 * 1024;
   ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buffer, sizeof buffer);

@@ -55,7 +55,8 @@ class PacketBatch {
 // Opens a non-blocking UDP socket connected to `remote` (so the kernel reports
 // ICMP unreachable as ECONNREFUSED), with receive stamps on; fills `local` with
 // its bound address. Returns the fd, or -1 with errno set.
-int open_udp_socket(const Address& remote, Address& local);
+// source: --bind's address for this socket (port 0), or null.
+int open_udp_socket(const Address& remote, Address& local, const Address* source = nullptr);
 
 enum class SendStatus : std::uint8_t { kAllSent, kBlocked, kError };
 

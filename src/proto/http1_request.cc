@@ -30,6 +30,8 @@ std::string build_request(const Config& config, const RequestTarget& request) {
   out.reserve(256 + (request.body ? request.body->size() : 0));
   out += request.method;
   out += ' ';
+  // Through a forwarding proxy (--proxy on http://): the absolute form (RFC 9112 section 3.2.2).
+  if (config.proxy && !config.proxy->tunnel) out += "http://" + config.target.host_header();
   out += request.path;
   out += " HTTP/1.1\r\n";
   if (!has_header(headers, "Host")) append_header(out, "Host", config.target.host_header());

@@ -114,6 +114,24 @@ void add_wire_counts(json& out, const RunReport& r) {
   if (r.compressed) out["counts"]["bytes_decoded"] = c.bytes_decoded;
 }
 
+// Issue 33: the proxy, --bind's count, what TLS negotiated (null when not known).
+json connection_path_json(const RunReport& r) {
+  const auto text_or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+  json proxy = r.proxy.empty() ? json(nullptr)
+                               : json{{"url", r.proxy}, {"source", r.proxy_source},
+                                      {"mode", r.proxy_tunnel ? "connect" : "forward"}};
+  return {
+      {"proxy", std::move(proxy)},
+      {"bind_addresses", r.bind_addresses},
+      {"tls", r.tls_protocol.empty() ? json(nullptr)
+                                     : json{{"protocol", r.tls_protocol},
+                                            {"cipher", text_or_null(r.tls_cipher)},
+                                            {"alpn", text_or_null(r.tls_alpn)},
+                                            {"handshakes", r.counters.tls_handshakes},
+                                            {"resumed", r.counters.tls_resumed}}},
+  };
+}
+
 json config_json(const RunReport& r) {
   json c = {
       {"url", r.url},
@@ -255,6 +273,7 @@ std::string render_json(const RunReport& r) {
       {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
       {"connect_time", summary(r.connect, nullptr)},
       {"tls_handshake_time", summary(r.tls_handshake, nullptr)},
+      {"tunnel_time", summary(r.tunnel, nullptr)},  // through a proxy's CONNECT tunnel (issue 33)
       {"ttfb", summary(r.ttfb, nullptr)},  // time to first byte
       // Per-thread requests/second, one sample per 100 ms: what `pacer merge` needs
       // to print wrk's Req/Sec row for several shards.
@@ -268,6 +287,7 @@ std::string render_json(const RunReport& r) {
   out["endpoints"] = endpoints_json(r);
   out["endpoint_names"] = {{"max_names", r.max_names}, {"capped", r.names_capped}, {"targets_file", r.targets_file}};
   add_wire_counts(out, r);
+  out["connection_path"] = connection_path_json(r);
   if (r.merge) out["merge"] = merge_json(*r.merge);
   add_report_fields(out, r);
   if (r.scenario.active) out["scenario"] = scenario::to_json(r.scenario);  // --scenario (issue 16)

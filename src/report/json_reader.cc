@@ -204,6 +204,21 @@ std::int64_t parse_start_time(const Field& f) {
   return secs * kNsPerS + std::int64_t{ms} * kNsPerMs;
 }
 
+// Issue 33's connection path: the proxy, --bind's count, the negotiated TLS.
+void read_connection_path(const Field& path, RunReport& r) {
+  if (const Field proxy = path.at("proxy"); !proxy.is_null()) {
+    r.proxy = proxy.at("url").string();
+    r.proxy_source = proxy.at("source").string();
+    r.proxy_tunnel = proxy.at("mode").string() == "connect";
+  }
+  r.bind_addresses = static_cast<std::size_t>(path.at("bind_addresses").count());
+  if (const Field tls = path.at("tls"); !tls.is_null()) {
+    r.tls_protocol = tls.at("protocol").string();
+    if (const Field c = tls.at("cipher"); !c.is_null()) r.tls_cipher = c.string();
+    if (const Field a = tls.at("alpn"); !a.is_null()) r.tls_alpn = a.string();
+  }
+}
+
 void read_counts(const Field& root, stats::Counters& c) {
   const Field counts = root.at("counts");
   c.requests_sent = counts.at("requests_sent").count();
@@ -237,6 +252,8 @@ void read_counts(const Field& root, stats::Counters& c) {
   if (counts.has("redirects")) c.redirects = counts.at("redirects").count();
   if (counts.has("bytes_decoded")) c.bytes_decoded = counts.at("bytes_decoded").count();
   if (errors.has("quic")) e.quic = errors.at("quic").count();  // HTTP/3; absent before it existed
+  if (errors.has("proxy")) e.proxy = errors.at("proxy").count();  // issue 33; absent before it existed
+  if (errors.has("ports")) e.ports = errors.at("ports").count();
   e.status = errors.at("status").count();
   if (e.status > c.responses) errors.at("status").fail("more status errors than responses");
 
@@ -431,6 +448,8 @@ RunReport read_report(const json& doc) {
   read_summary(root.at("connect_time"), r.connect, nullptr);
   read_summary(root.at("tls_handshake_time"), r.tls_handshake, nullptr);
   if (root.has("ttfb")) read_summary(root.at("ttfb"), r.ttfb, nullptr);  // absent from older reports
+  if (root.has("tunnel_time")) read_summary(root.at("tunnel_time"), r.tunnel, nullptr);  // issue 33; absent before
+  if (root.has("connection_path")) read_connection_path(root.at("connection_path"), r);
   if (root.has("req_per_s")) read_histogram(root.at("req_per_s").at("histogram"), r.rate_samples);
   const Field first_error = root.at("first_error");
   if (!first_error.is_null()) r.first_error = first_error.string();

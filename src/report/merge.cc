@@ -165,9 +165,11 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
       {&merged.queue_delay, &shard.queue_delay}, {&merged.rate_samples, &shard.rate_samples},
       {&merged.tls_handshake, &shard.tls_handshake},
       {&merged.ttfb, &shard.ttfb},
+      {&merged.tunnel, &shard.tunnel},
   };
   const char* const what[] = {"latency",     "censored latency", "connect",        "service time",
-                              "queue delay", "Req/Sec",          "TLS handshake", "time to first byte"};
+                              "queue delay", "Req/Sec",          "TLS handshake", "time to first byte",
+                              "proxy tunnel"};
   for (std::size_t i = 0; i < std::size(histograms); ++i) {
     if (Status s = merge_histogram(*histograms[i].first, *histograms[i].second, what[i], name); !s) return s;
   }

@@ -116,6 +116,17 @@ struct RunReport {
   std::string io_engine;
   std::string io_fallback;
   bool spin = false;                       // --spin: workers polled instead of sleeping
+  // The connection path (issue 33): the proxy ("" when direct: "http://host:port"),
+  // where it came from ("--proxy", "https_proxy", ...), whether connections
+  // tunnel through it (CONNECT) or it forwards the requests; --bind's address count.
+  std::string proxy;
+  std::string proxy_source;
+  bool proxy_tunnel = false;
+  std::size_t bind_addresses = 0;
+  // https: what the start-up handshake negotiated ("" when not https or HTTP/3).
+  std::string tls_protocol;
+  std::string tls_cipher;
+  std::string tls_alpn;
 
   // What happened.
   std::int64_t start_unix_ns = 0;          // wall-clock start of the load (CLOCK_REALTIME)
@@ -136,6 +147,9 @@ struct RunReport {
   stats::Histogram latency_censored = stats::Histogram::for_latency_ns(); // the timeouts among them
   stats::Histogram connect = stats::Histogram::for_latency_ns();          // TCP connect time
   stats::Histogram tls_handshake = stats::Histogram::for_latency_ns();    // TCP connected -> TLS handshake done
+  // Through a proxy's CONNECT tunnel (issue 33): connect is the TCP connect to
+  // the proxy, this the tunnel's set-up (CONNECT sent -> 2xx read), before TLS.
+  stats::Histogram tunnel = stats::Histogram::for_latency_ns();
   stats::Histogram service = stats::Histogram::for_latency_ns();          // t_done - t_send (open model)
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();      // t_send - t_sched (open model)
   stats::Histogram ttfb = stats::Histogram::for_latency_ns();             // first response byte - t_send

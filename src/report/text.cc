@@ -275,6 +275,8 @@ std::string errors_text(const RunReport& r) {
   if (r.protocol == "h3") {  // HTTP/3
     classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}, {"quic", e.quic}});
   }
+  if (!r.proxy.empty() || e.proxy > 0) classes.push_back({"proxy", e.proxy});
+  if (r.bind_addresses > 0 || e.ports > 0) classes.push_back({"ports", e.ports});
   if (r.scenario.active) classes.insert(classes.end(), {{"check", r.scenario.check}, {"script", r.scenario.script}});
   std::string out;
   for (const auto& [name, count] : classes) out += fmt::format("{}{}{}{}", out.empty() ? "" : ", ", name, kNoBreak, count);
@@ -326,6 +328,27 @@ void append_wire_lines(std::string& out, const RunReport& r) {
   }
 }
 
+// The connection path (issue 33): the proxy and its tunnel's set-up, the source
+// addresses, what TLS negotiated (one line).
+void append_path_lines(std::string& out, const RunReport& r) {
+  if (!r.proxy.empty()) {
+    out += labelled("Proxy:", fmt::format("{} (from {}), {}", r.proxy, r.proxy_source,
+                                          r.proxy_tunnel ? "CONNECT tunnel" : "requests forwarded"));
+  }
+  if (r.tunnel.total_count() > 0) {
+    out += labelled("Tunnel:", fmt::format("{} ({} tunnels)", avg_p99_max(r.tunnel), r.tunnel.total_count()));
+  }
+  if (r.bind_addresses > 0) {
+    out += labelled("Source:", fmt::format("{} local address{} (--bind)", r.bind_addresses,
+                                           r.bind_addresses == 1 ? "" : "es"));
+  }
+  if (!r.tls_protocol.empty()) {
+    out += labelled("TLS:", fmt::format("{}, {}, ALPN {}, {} of {} resumed", r.tls_protocol, r.tls_cipher,
+                                        r.tls_alpn.empty() ? "none" : r.tls_alpn, r.counters.tls_resumed,
+                                        r.counters.tls_handshakes));
+  }
+}
+
 // pacer's own lines, after wrk's; every one within kReportColumns.
 void append_pacer_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
@@ -334,8 +357,10 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   out += load_model_lines(r);
   if (r.load_model != LoadModel::kClosed) append_open_model_lines(out, r);
   if (r.connect.total_count() > 0) {
-    out += labelled("Connect:", fmt::format("{} ({} connections opened)", avg_p99_max(r.connect), c.connects));
+    out += labelled("Connect:", fmt::format("{} ({} connections opened{})", avg_p99_max(r.connect),
+                                                           c.connects, r.proxy.empty() ? "" : ", to the proxy"));
   }
+  append_path_lines(out, r);
   if (r.ttfb.total_count() > 0) {  // time to first byte, beside the total
     out += labelled("TTFB:", fmt::format("{} (send to first byte)", avg_p99_max(r.ttfb)));
   }

@@ -178,7 +178,10 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   const Config& config = users.config();
   std::string& out = u.request;
   out.clear();
-  out.append(a.method).append(" ").append(a.path).append(" HTTP/1.1\r\n");
+  out.append(a.method).append(" ");
+  // Through a forwarding proxy (--proxy on http://): the absolute form (RFC 9112 section 3.2.2).
+  if (config.proxy && !config.proxy->tunnel) out.append("http://").append(users.host_header());
+  out.append(a.path).append(" HTTP/1.1\r\n");
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
   if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(users.host_header()).append("\r\n");

@@ -35,10 +35,12 @@ struct ErrorCounts {
   std::uint64_t redirect = 0;      // --follow-redirects: another origin, a loop, too many hops, a bad Location
   std::uint64_t decode = 0;        // --compressed: a body that did not decode
   std::uint64_t quic = 0;          // HTTP/3: the QUIC connection closed (transport/application error, idle) under the request
+  std::uint64_t proxy = 0;         // the proxy refused or failed the CONNECT tunnel (407, 403, 502, ...)
+  std::uint64_t ports = 0;         // connect: no free local port (EADDRNOTAVAIL); see --bind
   std::uint64_t status = 0;
 
   // Every field, by its name in the JSON report's "errors" (status last).
-  static constexpr std::array<CountField<ErrorCounts>, 15> kFields{{
+  static constexpr std::array<CountField<ErrorCounts>, 17> kFields{{
       {"connect", &ErrorCounts::connect},
       {"tls", &ErrorCounts::tls},
       {"read", &ErrorCounts::read},
@@ -53,6 +55,8 @@ struct ErrorCounts {
       {"redirect", &ErrorCounts::redirect},
       {"decode", &ErrorCounts::decode},
       {"quic", &ErrorCounts::quic},
+      {"proxy", &ErrorCounts::proxy},
+      {"ports", &ErrorCounts::ports},
       {"status", &ErrorCounts::status},
   }};
 

@@ -39,7 +39,11 @@ std::string PartialReport::render_json() const {
                           "bytes_decoded", "peak_backlog"}) {
     if (out["counts"].contains(key)) out["counts"][key] = nullptr;
   }
-  for (const char* key : {"status_codes", "service_time", "queue_delay", "connect_time", "tls_handshake_time", "ttfb",
+  if (out["connection_path"]["tls"].is_object()) {  // its counts are the final report's (as counts.tls_*)
+    out["connection_path"]["tls"]["handshakes"] = nullptr;
+    out["connection_path"]["tls"]["resumed"] = nullptr;
+  }
+  for (const char* key : {"status_codes", "service_time", "queue_delay", "connect_time", "tls_handshake_time", "tunnel_time", "ttfb",
                           "req_per_s", "endpoints", "endpoint_names", "first_error", "tls_first_error",
                           "no_request_succeeded", "hint", "gates", "scenario"}) {
     if (out.contains(key)) out[key] = nullptr;

@@ -313,7 +313,7 @@ TEST(Cli, AtSignAloneIsRefused) {
 TEST(Cli, UnknownOptionIsRefused) {
   EXPECT_EQ(error_of({"--foo", "http://h/"}), "unknown option '--foo' (see pacer --help)");
   EXPECT_EQ(error_of({"--foo=1", "http://h/"}), "unknown option '--foo' (see pacer --help)");
-  EXPECT_EQ(error_of({"http://h/", "-x"}), "unknown option '-x' (see pacer --help)");
+  EXPECT_EQ(error_of({"http://h/", "-X"}), "unknown option '-X' (see pacer --help)");
 }
 
 TEST(Cli, AbbreviatedLongOptionIsRefused) {

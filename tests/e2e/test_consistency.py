@@ -323,3 +323,47 @@ def test_prometheus_metrics_and_push_figures_agree_with_the_reports(start_server
             rf"{pushed['dropped']} dropped \(queue full\), {pushed['failed']} failed")
     assert re.search(line, run.stdout), run.stdout
     assert re.search("pacer: warning: " + line, run.stderr), run.stderr
+
+
+def test_connection_path_figures_agree_in_text_json_and_series(start_server, pacer, tmp_path):
+    """Issue 33: through a proxy's CONNECT tunnel (squid; without it, direct) and from
+    two --bind addresses, the text's Proxy/Tunnel/Source/TLS lines and Errors (proxy,
+    ports) say what the JSON and the time series say."""
+    from proxies import SQUID, Squid, have
+    from test_tls import make_cert
+
+    certs = make_cert(tmp_path / "certs")
+    server = start_server("--tls", str(certs / "cert.pem"), str(certs / "key.pem"))
+    squid = Squid() if have(SQUID) else None
+    try:
+        proxy_args = ("-x", squid.url) if squid else ()
+        series_path = tmp_path / "series.ndjson"
+        run = pacer(*proxy_args, "--cacert", str(certs / "cert.pem"), "-B", "127.0.0.2-127.0.0.3", "-t2", "-c4",
+                    "-d", "1s", "--interval", "500ms", "--timeseries", str(series_path), "--format", "json", "-o",
+                    str(tmp_path / "r.json"), f"https://127.0.0.1:{server.port}/", timeout=60)
+        assert run.rc == 0, run
+        doc = json.loads((tmp_path / "r.json").read_text())
+        rows = [json.loads(line) for line in series_path.read_text().splitlines()]
+        report = run.report
+        text = unwrapped(run.stdout)
+        check_counts(run.stdout, doc, rows, report)
+        assert report.errors["ports"] == doc["errors"]["ports"] == 0
+        path = doc["connection_path"]
+        tls = path["tls"]
+        m = text_field(text, r"^TLS:\s+(\S+), (\S+), ALPN (\S+), (\d+) of (\d+) resumed$")
+        assert (m[1], m[2], m[3]) == (tls["protocol"], tls["cipher"], tls["alpn"])
+        assert (int(m[4]), int(m[5])) == (tls["resumed"], tls["handshakes"]) == (doc["counts"]["tls_resumed"],
+                                                                                   doc["counts"]["tls_handshakes"])
+        assert int(text_field(text, r"^Source:\s+(\d+) local addresses \(--bind\)$")[1]) == path["bind_addresses"] == 2
+        if squid:
+            assert report.errors["proxy"] == doc["errors"]["proxy"] == 0
+            assert text_field(text, r"^Proxy:\s+(\S+) \(from --proxy\), CONNECT tunnel$")[1] == path["proxy"]["url"]
+            tunnels = int(text_field(text, r"^Tunnel:\s+.*\((\d+) tunnels\)$")[1])
+            assert tunnels == doc["tunnel_time"]["count"] == doc["counts"]["connects"] == 4
+            for label, key in (("avg", "mean_ns"), ("max", "max_ns")):
+                printed = parse_duration(text_field(text, rf"^Tunnel:.*?{label} ([0-9.]+\w+)")[1])
+                exact = doc["tunnel_time"][key] / 1e9
+                close(printed, exact, 0.006 * exact + 1e-8, f"tunnel {label}")
+    finally:
+        if squid:
+            squid.stop()

@@ -353,3 +353,14 @@ def test_datagrams_quic_drops_are_not_bytes_read(pacer, tmp_path, gtls, certs):
     # What reached the connection: at most what the relay forwarded from the server.
     assert report["counts"]["bytes_read"] <= relay.forwarded_to_client, (report["counts"], relay.forwarded_to_client)
     assert report["counts"]["bytes_read"] >= 200 * 18, report["counts"]
+
+
+def test_bind_spreads_quic_connections_over_source_addresses(pacer, tmp_path, caddy, certs):
+    # Issue 33: --bind binds each connection's UDP socket; Caddy logs where each request came from.
+    run, report = json_run(pacer, tmp_path, "--cacert", str(certs / "ca.pem"), "-B", "127.0.0.2-127.0.0.3", "-t", "1",
+                           "-c", "2", "-n", "40", caddy.url("/index.html"))
+    assert run.rc == 0 and report["counts"]["responses"] == 40, run
+    assert report["connection_path"]["bind_addresses"] == 2
+    assert wait_for_count(caddy.h3_requests, 40) == 40
+    sources = {e["request"]["remote_ip"] for e in caddy.entries() if e.get("request", {}).get("proto") == "HTTP/3.0"}
+    assert sources == {"127.0.0.2", "127.0.0.3"}, sources

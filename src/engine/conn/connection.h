@@ -47,7 +47,7 @@ struct RequestSlot {
 };
 
 // The connection is its socket's io::Channel (fd and the engine's state). Its
-// members are ordered to leave no padding: there is one per connection (296 bytes,
+// members are ordered to leave no padding: there is one per connection (304 bytes,
 // -c10000 holds 10,000; tests/engine/containers_test.cc checks the size).
 struct Connection final : proto::SessionEvents, io::Channel {
   enum class State : std::uint8_t {
@@ -81,11 +81,13 @@ struct Connection final : proto::SessionEvents, io::Channel {
   State state = State::kClosed;
   bool write_blocked = false;       // output waits for the engine's kWritable
   bool holds_claim = false;         // reserved one of the worker's -n requests
+  bool in_tunnel = false;           // kHandshaking through a proxy: CONNECT not yet answered (conn/transport.cc)
   int connect_failures = 0;         // consecutive; drives the backoff
   std::uint32_t sent_on_connection = 0;  // requests since the connect (--disable-keepalive: 1 at most)
   std::uint32_t answered_on_connection = 0;  // responses since the connect
   int index = 0;                    // in the worker's connection list
   std::uint32_t unread_events = 0;  // see `unread` below
+  std::uint32_t tunnel_sent = 0;    // in_tunnel: bytes of the CONNECT request written
   TimeNs connect_start_ns = 0;     // kConnecting: when connect() was called
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
   TimeNs handshake_start_ns = 0;    // kHandshaking: when TCP connected

@@ -2,11 +2,14 @@
 #include "engine/conn/pool.h"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <cerrno>
 
 #include <fmt/format.h>
 
 #include "engine/give_up.h"
+#include "net/bind_list.h"
 #include "net/receive_stamp.h"
 #include "net/socket.h"
 #include "report/units.h"
@@ -35,6 +38,10 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
   engine_ = &engine;
   events_ = &events;
   address_ = address;
+  route_ = shared_.route;
+  // Each worker starts its round of --bind's addresses at its own place, so the
+  // run's connections spread evenly over them.
+  if (route_ != nullptr && !route_->bind.empty()) next_bind_ = static_cast<std::size_t>(worker_index_) % route_->bind.size();
   connections_.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     connections_.push_back(std::make_unique<Connection>(exchange, shared_.slots_per_connection));
@@ -73,7 +80,7 @@ void ConnectionPool::start_connect(Connection& c) {
     return;
   }
   if (transport_.kind() == Transport::Kind::kQuic) {
-    transport_.start_quic(c, address_);  // UDP and the QUIC handshake
+    transport_.start_quic(c, address_, next_source());  // UDP and the QUIC handshake
     return;
   }
   c.connect_start_ns = clock_.now;
@@ -81,6 +88,13 @@ void ConnectionPool::start_connect(Connection& c) {
   if (fd < 0) {
     connect_failed(c, errno);
     return;
+  }
+  if (const net::Address* local = next_source(); local != nullptr) {
+    if (const int err = net::bind_before_connect(fd, *local); err != 0) {
+      ::close(fd);  // not attached yet
+      connect_failed(c, err, "bind (--bind)");
+      return;
+    }
   }
   // Reads then say when a response arrived. If refused, the wake-up time stands
   // in and coalescing stays off.
@@ -103,6 +117,7 @@ void ConnectionPool::start_connect(Connection& c) {
 
 void ConnectionPool::open_adopted(Connection& c) {
   const int fd = adopted_fd_.release();
+  (void)next_source();  // the probe left from --bind's first address: the round goes on after it
   c.connect_start_ns = clock_.now - adopted_connect_ns_;
   net::enable_receive_stamps(fd);  // as in start_connect
   if (!engine_->attach(c, fd, transport_.mode(), true)) {
@@ -110,12 +125,19 @@ void ConnectionPool::open_adopted(Connection& c) {
     return;
   }
   c.state = Connection::State::kConnecting;
-  if (!adopted_tls_.is_established()) {
+  if (!adopted_tls_.is_established() && !(route_ != nullptr && route_->tunnels())) {
     on_connected(c, net::socket_error(c.fd));
     return;
   }
-  // https: the probe already did the handshake.
+  if (!adopted_tls_.is_established()) {  // plain bytes through the probe's tunnel (a script's)
+    recorder_.connected(clock_.now, adopted_connect_ns_);
+    note_adopted_tunnel();
+    established(c);
+    return;
+  }
+  // https: the probe already did the handshake (and the proxy's tunnel, if any).
   recorder_.connected(clock_.now, adopted_connect_ns_);
+  note_adopted_tunnel();
   c.tls = std::move(adopted_tls_);
   recorder_.handshaken(clock_.now, adopted_handshake_ns_, false);
   established(c);
@@ -142,9 +164,26 @@ void ConnectionPool::established(Connection& c) {
 }
 
 void ConnectionPool::connect_failed(Connection& c, int err, const char* what) {
-  recorder_.count(&stats::ErrorCounts::connect, clock_.now);
-  recorder_.note_error(err, what);
+  if (err == EADDRNOTAVAIL && route_ != nullptr) {
+    // Out of ephemeral ports (issue 33): its own class, with the arithmetic and the fix.
+    recorder_.count(&stats::ErrorCounts::ports, clock_.now);
+    recorder_.note_error(0, route_->ports_exhausted.c_str());
+  } else {
+    recorder_.count(&stats::ErrorCounts::connect, clock_.now);
+    recorder_.note_error(err, what);
+  }
   retry_later(c);
+}
+
+const net::Address* ConnectionPool::next_source() {
+  if (route_ == nullptr || route_->bind.empty()) return nullptr;
+  const net::Address* local = &route_->bind[next_bind_];
+  next_bind_ = next_bind_ + 1 == route_->bind.size() ? 0 : next_bind_ + 1;
+  return local;
+}
+
+void ConnectionPool::note_adopted_tunnel() {
+  if (route_ != nullptr && route_->probe_tunnel_ns >= 0) recorder_.tunneled(clock_.now, route_->probe_tunnel_ns);
 }
 
 void ConnectionPool::retry_later(Connection& c) {

@@ -76,6 +76,10 @@ class ConnectionPool {
   void open_adopted(Connection& c);
   // A connect failed (err's text, with `what`, may become the first error).
   void connect_failed(Connection& c, int err, const char* what = "connect");
+  // --bind: the next source address, round-robin (null: none given).
+  const net::Address* next_source();
+  // The adopted probe connection's tunnel set-up goes to the tunnel histogram.
+  void note_adopted_tunnel();
 
   const SharedRun& shared_;
   const int worker_index_;
@@ -85,6 +89,8 @@ class ConnectionPool {
   Recorder& recorder_;
   PoolEvents* events_ = nullptr;
   net::Address address_;
+  const ConnectRoute* route_ = nullptr;  // --bind, the proxy's tunnel (shared, read-only)
+  std::size_t next_bind_ = 0;            // index of the next --bind address
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> backoff_;  // min-heap on reconnect_at_ns; capacity reserved
   ConnectList connecting_;            // oldest first: its head is the next connect timeout

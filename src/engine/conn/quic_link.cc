@@ -26,17 +26,19 @@ constexpr int kDatagramsPerWake = 4 * static_cast<int>(net::DatagramReader::kSlo
 
 }  // namespace
 
-void Transport::start_quic(Connection& c, const net::Address& remote) {
+void Transport::start_quic(Connection& c, const net::Address& remote, const net::Address* source) {
   c.connect_start_ns = clock_.now;
   quic::SessionSetup setup;
   setup.tls = shared_.quic_tls;
   setup.tickets = shared_.options.connect.tls_resume ? quic_tickets_.get() : nullptr;
   setup.remote = remote;
   setup.idle_timeout_ns = std::max<TimeNs>(30 * kNsPerS, 2 * shared_.options.connect.timeout_ns);
-  const int fd = net::open_udp_socket(remote, setup.local);
+  const int fd = net::open_udp_socket(remote, setup.local, source);
   if (fd < 0) {
-    recorder_.count(&stats::ErrorCounts::connect, clock_.now);
-    recorder_.note_error(errno, "connect (UDP)");
+    const int err = errno;
+    const bool no_port = err == EADDRNOTAVAIL && shared_.route != nullptr;
+    recorder_.count(no_port ? &stats::ErrorCounts::ports : &stats::ErrorCounts::connect, clock_.now);
+    recorder_.note_error(no_port ? 0 : err, no_port ? shared_.route->ports_exhausted.c_str() : "connect (UDP)");
     events_->retry_later(c);
     return;
   }

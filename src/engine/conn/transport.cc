@@ -3,10 +3,12 @@
 #include "engine/conn/transport.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <limits>
 
 #include "proto/alpn.h"
+#include "proxy/connect_tunnel.h"
 
 namespace pacer::engine {
 
@@ -32,6 +34,10 @@ void Transport::prepare(io::Engine& engine, LinkEvents& events) {
 }
 
 void Transport::connected(Connection& c) {
+  if (shared_.route != nullptr && shared_.route->tunnels()) {
+    start_tunnel(c);
+    return;
+  }
   if (kind_ == Kind::kTls) {
     start_handshake(c);
     return;
@@ -41,7 +47,11 @@ void Transport::connected(Connection& c) {
 
 void Transport::handshake_io(Connection& c, std::uint32_t flags) {
   if (kind_ != Kind::kQuic) {
-    continue_handshake(c);
+    if (c.in_tunnel) {
+      continue_tunnel(c);
+    } else {
+      continue_handshake(c);
+    }
     return;
   }
   if ((flags & (io::kReadable | io::kPeerClosing)) != 0) (void)quic_read(c);  // it finishes the handshake itself
@@ -139,12 +149,17 @@ void Transport::io_failed(Connection& c, const net::IoResult& r, const char* wha
 
 void Transport::close(Connection& c) {
   handshaking_.remove(c);
+  c.in_tunnel = false;
   c.tls.close();
   if (kind_ == Kind::kQuic) quic_close(c);
 }
 
 void Transport::run_timers(std::span<const std::unique_ptr<Connection>> connections) {
   while (!handshaking_.empty() && handshaking_.front()->handshake_start_ns + shared_.options.connect.timeout_ns <= clock_.now) {
+    if (handshaking_.front()->in_tunnel) {
+      tunnel_failed(*handshaking_.front(), "proxy: no answer to CONNECT within --timeout");
+      continue;
+    }
     handshake_failed(*handshaking_.front(), kind_ == Kind::kQuic
                                                 ? "QUIC handshake timed out (--timeout): no answer over UDP"
                                                 : "TLS handshake timed out (--timeout)");
@@ -156,6 +171,59 @@ TimeNs Transport::next_due_ns() const {
   const TimeNs handshake = handshaking_.empty() ? kNeverNs
                                                 : handshaking_.front()->handshake_start_ns + shared_.options.connect.timeout_ns;
   return std::min(handshake, quic_due_ns_);
+}
+
+// ---- A proxy's CONNECT tunnel (issue 33): after TCP connects to the proxy, the
+// CONNECT request goes out and its answer is read one non-blocking step per
+// socket edge (proxy/connect_tunnel.h), on the handshake list (so --timeout
+// holds). Its time (TCP connected -> 2xx read) goes to the tunnel histogram;
+// then TLS starts inside it (https://) or the connection opens. A refusal or a
+// broken answer counts a `proxy` error and retries after the backoff.
+
+void Transport::start_tunnel(Connection& c) {
+  c.state = Connection::State::kHandshaking;
+  c.in_tunnel = true;
+  c.tunnel_sent = 0;
+  c.handshake_start_ns = monotonic_now_ns();
+  handshaking_.push_back(c);
+  continue_tunnel(c);
+}
+
+void Transport::continue_tunnel(Connection& c) {
+  const proxy::TunnelProgress p = proxy::tunnel_step(c.fd, shared_.route->tunnel_request, c.tunnel_sent);
+  switch (p.status) {
+    case proxy::TunnelStatus::kWantRead:
+    case proxy::TunnelStatus::kWantWrite: return;  // registered for both edges: the next one resumes
+    case proxy::TunnelStatus::kRefused: {
+      std::array<char, 256> text{};
+      tunnel_failed(c, proxy::describe_refusal(p.http_status, text.data(), text.size()));
+      return;
+    }
+    case proxy::TunnelStatus::kFailed:
+      if (p.err == 0) {
+        tunnel_failed(c, "proxy: closed the connection before answering CONNECT");
+      } else if (p.err == EPROTO) {
+        tunnel_failed(c, "proxy: its answer to CONNECT is not an HTTP/1.x response");
+      } else {
+        tunnel_failed(c, "proxy: CONNECT", p.err);
+      }
+      return;
+    case proxy::TunnelStatus::kOpen: break;
+  }
+  handshaking_.remove(c);
+  c.in_tunnel = false;
+  recorder_.tunneled(clock_.now, monotonic_now_ns() - c.handshake_start_ns);
+  if (kind_ == Kind::kTls) {
+    start_handshake(c);
+    return;
+  }
+  events_->established(c);
+}
+
+void Transport::tunnel_failed(Connection& c, const char* reason, int err) {
+  recorder_.count(&stats::ErrorCounts::proxy, clock_.now);
+  recorder_.note_error(err, reason);
+  events_->retry_later(c);
 }
 
 // ---- TLS: after TCP connects, the handshake runs one non-blocking step per

@@ -5,6 +5,9 @@
 // first, so its head is the next handshake to pass --timeout), and moving bytes
 // between the engine and the session within the wake-up's read budget.
 //
+// Through a proxy's tunnel (issue 33), a CONNECT stage comes before TLS (or
+// before the open connection, for plain bytes): a refusal is a `proxy` error.
+//
 // Its reports go to LinkEvents (conn/links.h): established, retry_later (a
 // handshake failed: counted as `tls`, or `connect`/`quic` for QUIC), broke (an
 // I/O failure with requests in flight) and reopen (the peer closed an idle
@@ -47,11 +50,16 @@ class Transport {
   void prepare(io::Engine& engine, LinkEvents& events);
   Kind kind() const { return kind_; }
   // How the engine handles c's socket: TLS and QUIC move their own bytes.
-  io::Mode mode() const { return kind_ == Kind::kTcp ? io::Mode::kStream : io::Mode::kReadiness; }
+  // A proxy's tunnel is read on readiness too (its answer is peeked, then taken).
+  io::Mode mode() const {
+    const bool tunnels = shared_.route != nullptr && shared_.route->tunnels();
+    return kind_ == Kind::kTcp && !tunnels ? io::Mode::kStream : io::Mode::kReadiness;
+  }
 
   // kQuic: opens c's UDP socket to `remote` (registered with the engine) and
   // starts the handshake; a failure is reported (retry_later).
-  void start_quic(Connection& c, const net::Address& remote);
+  // source: --bind's next address (null: none).
+  void start_quic(Connection& c, const net::Address& remote, const net::Address* source);
   // TCP connected: kTcp is established; kTls starts its handshake.
   void connected(Connection& c);
   // An engine event on a connection in its handshake.
@@ -69,6 +77,10 @@ class Transport {
 
  private:
   [[nodiscard]] bool read_stream(Connection& c, std::uint32_t events);
+  // Through a proxy's tunnel: CONNECT, then TLS or the open connection.
+  void start_tunnel(Connection& c);
+  void continue_tunnel(Connection& c);
+  void tunnel_failed(Connection& c, const char* reason, int err = 0);  // err: its strerror is appended
   void start_handshake(Connection& c);
   void continue_handshake(Connection& c);
   void handshake_failed(Connection& c, const char* reason);  // reason null: ask the TLS stream

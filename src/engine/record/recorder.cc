@@ -123,6 +123,10 @@ void Recorder::connected(TimeNs now_ns, TimeNs took_ns) {
   if (took_ns >= 0 && now_ns >= shared_.record_from_ns) result_.connect.record(took_ns);
 }
 
+void Recorder::tunneled(TimeNs now_ns, TimeNs took_ns) {
+  if (now_ns >= shared_.record_from_ns) result_.tunnel.record(took_ns);
+}
+
 void Recorder::handshaken(TimeNs now_ns, TimeNs took_ns, bool resumed) {
   ++result_.counters.tls_handshakes;
   if (resumed) ++result_.counters.tls_resumed;

@@ -91,6 +91,8 @@ class Recorder {
   // handshake is its connect); its TLS or QUIC handshake took took_ns.
   void connected(TimeNs now_ns, TimeNs took_ns);
   void handshaken(TimeNs now_ns, TimeNs took_ns, bool resumed);
+  // A proxy's CONNECT tunnel took took_ns to open (issue 33).
+  void tunneled(TimeNs now_ns, TimeNs took_ns);
   // The first connection failure's text (err's strerror appended when not 0).
   void note_error(int err, const char* what);
   bool has_first_error() const { return !result_.first_error.empty(); }
