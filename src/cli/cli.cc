@@ -27,6 +27,7 @@
 #include "cli/shard_auto.h"
 #include "cli/shard_options.h"
 #include "cli/tls_options.h"
+#include "cli/cookie_options.h"
 #include "cli/gate_options.h"
 #include "cli/io_options.h"
 #include "cli/input_checks.h"
@@ -98,7 +99,7 @@ constexpr auto kAllRunOptions = join_options(
                                            output::kOptions),
                               request::kOptions),
                  tls::kOptions),
-    kPrometheusOptions);
+    join_options(kPrometheusOptions, cookies::kOptions));
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -187,6 +188,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (std::optional<Status> req = request::apply(option, config)) return std::move(*req);
       if (std::optional<Status> secure = tls::apply(option, config)) return std::move(*secure);
       if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
+      if (std::optional<Status> cookie = cookies::apply(option, config)) return std::move(*cookie);
       return Ok{};
   }
 }
@@ -332,6 +334,7 @@ Result<Invocation> parse_run_args(Command command, std::span<const std::string> 
   if (Status url = check_positionals(scan.positionals, command, draft.config); !url) {
     return url.error();
   }
+  if (Status cookie = cookies::finish(draft.config); !cookie) return cookie.error();
   if (Status loaded = load_targets(draft, scan.positionals.empty(), stdin_fd); !loaded) return loaded.error();
   if (Status finished = finish_run_draft(draft, command); !finished) return finished.error();
   if (scan.has(kCheckArgs) && command != Command::kRun) {

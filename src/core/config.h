@@ -130,6 +130,7 @@ struct Config {
   std::optional<std::uint64_t> request_count;  // -n: stop after exactly this many requests finish
   std::string method = "GET";
   std::vector<Header> headers;            // -H, in order
+  std::vector<std::string> cookies;       // --cookie, as given (cli/cookie_options.h joins them into headers)
   std::optional<std::string> body;        // -b; Content-Length is set when present
   bool keep_alive = true;                 // false: --disable-keepalive
   bool print_latency = false;             // --latency
