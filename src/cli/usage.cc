@@ -48,6 +48,9 @@ More options:
       --json BODY      a JSON body, as -b (@FILE, @-), with
                        Content-Type and Accept: application/json
                        unless -H gives them (POST unless -m)
+      --cookie C       send cookies with every request: 'a=1; b=2', or
+                       @FILE, a Netscape cookies.txt (curl's); joined
+                       with -H's Cookie into one header (repeatable)
       --max-request-body SIZE
                        largest body @FILE or @- may give (-b or
                        --json); more is refused (a device that never
@@ -147,7 +150,8 @@ Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
 Scenarios (virtual users in Lua; see docs/scenarios.md):
       --scenario FILE  run FILE's user definition: each user a coroutine
                        with its own connection, weighted tasks, think
-                       time, checks; arguments after the URL: pacer.args
+                       time, checks, a cookie jar (u.cookies);
+                       arguments after the URL: pacer.args
   -u, --users N        closed model: virtual users             [-c]
       --spawn-rate R   closed model: users started per second  [all]
       --max-users N    open model (-R: tasks/second): users created
@@ -299,6 +303,9 @@ Routes:
   /api/products           a JSON list of products
   /api/orders             201 with the /login token as a bearer token,
                           otherwise 401
+  /session/login          200 setting the cookie
+                          pacer_session=pacer-session-1 (Path=/)
+  /session/page           200 with that cookie, otherwise 401
   /stats                  counters as JSON (not counted itself)
 )";
 }

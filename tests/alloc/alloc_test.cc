@@ -363,6 +363,27 @@ TEST(Allocations, ScenarioReadingBodiesAllocatesNothingOnTheCppSidePerRequest) {
   EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
+// The cookie jar (docs/cookies.md): each user logs in once (a Set-Cookie stored),
+// then every request carries the cookie and every /session/login answer sets it
+// again to the same value: a steady state where no cookie changes allocates
+// nothing (the jar's strings and the request buffer keep their capacity).
+TEST(Allocations, ScenarioCookieJarAllocatesNothingPerRequestWhenNoCookieChanges) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  testing::ScriptFile file(
+      "local user = {}\n"
+      "function user.on_start(u) u:post('/session/login', '', nil, 'login') end\n"
+      "user.tasks = {\n"
+      "  {3, function(u) u:get('/session/page', nil, 'page') end},\n"
+      "  {1, function(u) u:post('/session/login', '', nil, 'login') end},\n"
+      "}\n"
+      "return user\n");
+  Config c = scenario_config(*srv, file.path());
+  c.headers.push_back({"Cookie", "static=1"});  // --cookie's, joined with the jar's
+  const Runs runs = small_and_large(c);
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
+}
+
 // --prometheus-remote-write to a receiver that is not there: the exporter builds
 // its series and bodies on the main thread every interval and the push thread
 // retries and drops them, while the workers (counted alone here) allocate
