@@ -28,6 +28,7 @@
 #include "cli/shard_options.h"
 #include "cli/tls_options.h"
 #include "cli/cookie_options.h"
+#include "cli/log_options.h"
 #include "cli/gate_options.h"
 #include "cli/io_options.h"
 #include "cli/input_checks.h"
@@ -99,7 +100,7 @@ constexpr auto kAllRunOptions = join_options(
                                            output::kOptions),
                               request::kOptions),
                  tls::kOptions),
-    join_options(kPrometheusOptions, cookies::kOptions));
+    join_options(join_options(kPrometheusOptions, cookies::kOptions), request_log::kOptions));
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -115,6 +116,7 @@ struct RunDraft {
   bool web_token_given = false;
   bool web_linger_given = false;
   ScenarioFlags scenario;  // which scenario options were given
+  request_log::Flags request_log;  // which --log-* options were given
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
@@ -189,6 +191,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (std::optional<Status> secure = tls::apply(option, config)) return std::move(*secure);
       if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
       if (std::optional<Status> cookie = cookies::apply(option, config)) return std::move(*cookie);
+      if (std::optional<Status> log = request_log::apply(option, config, draft.request_log)) return std::move(*log);
       return Ok{};
   }
 }
@@ -290,6 +293,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
   if (draft.json_body) add_json_headers(config);
   if (Status headers = check_request_headers(config); !headers) return headers;
+  if (Status log = request_log::finish(config, draft.request_log); !log) return log;
   if (Status outputs = check_output_files(config); !outputs) return outputs;
   if (Status csv = finish_csv_options(config); !csv) return csv;
   if (Status web = finish_web_options(config.web, draft.web_token_given, draft.web_linger_given); !web) return web;

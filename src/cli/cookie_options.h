@@ -1,4 +1,4 @@
-// --cookie (docs/cookies.md): cookies sent with every request, as curl -b and
+// --cookie (README.md, docs/scenarios.md "Cookies"): cookies sent with every request, as curl -b and
 // ab -C send them. Their own option table, apply and finish functions, scanned
 // with the run's (cli.cc). Main thread, at parse time.
 #pragma once

@@ -187,6 +187,14 @@ Output:
                        headers and rounding                    [pacer]
       --csv-full-history
                        locust: a history row per name per interval
+      --log-requests FILE
+                       one row per request (due and send times,
+                       latency, TTFB, status, bytes, name, error)
+      --log-format F   csv or ndjson              [from the extension]
+      --log-sample F   log a seeded share of the requests (0.1, 10%)
+      --trace N        print the first N exchanges on stderr as curl -v
+                       does (headers, 1 KiB of each body); -v stays
+                       the version, as in wrk
 
 Live web view (see docs/web.md):
       --web [ADDR]     serve a live page while the run goes: charts,

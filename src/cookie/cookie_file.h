@@ -1,4 +1,4 @@
-// --cookie's arguments (docs/cookies.md): `name=value; name2=value2` as curl -b
+// --cookie's arguments (README.md, docs/scenarios.md "Cookies"): `name=value; name2=value2` as curl -b
 // takes them, or `@FILE`, a Netscape cookies.txt file as curl and wget write it
 // (seven tab-separated fields: domain, include subdomains, path, secure,
 // expiry, name, value; `#HttpOnly_` before a domain; other `#` lines and blank

@@ -27,10 +27,14 @@
 namespace pacer::script {
 class ScriptHost;
 }
+namespace pacer::trace {
+class TraceBudget;
+}
 
 namespace pacer::engine {
 
 class GiveUpWatch;
+class RequestLogFile;
 
 // What each part of a worker reads of the configuration, built once by run()
 // (part_options): the parts see these, never Config itself.
@@ -102,6 +106,8 @@ struct SharedRun {
   io::EngineKind io_engine = io::EngineKind::kEpoll;  // the I/O engine every worker runs (--io)
   // Request names (targets): the run's name table (scripts add names during the run).
   stats::NameTable* names = nullptr;
+  RequestLogFile* request_log = nullptr;  // --log-requests (engine/record/request_log.h); null: none
+  trace::TraceBudget* trace = nullptr;    // --trace N: the exchanges left to print (trace/wire_trace.h); null: none
 };
 
 struct WorkerResult {

@@ -27,7 +27,7 @@ enum class RouteKind : std::uint8_t {
   // /api/login is /login's token; /api/products a JSON list;
   kShopProducts,
   kShopOrder,     // /api/orders: 201 with "Authorization: Bearer <the /login token>", else 401
-  // Session cookies (the scenario cookie jar's tests, docs/cookies.md):
+  // Session cookies (the scenario cookie jar's tests, README.md, docs/scenarios.md "Cookies"):
   kSessionLogin,  // /session/login: 200 setting the session cookie (kSessionCookie)
   kSessionPage,   // /session/page: 200 with "Cookie: ...<kSessionCookie>...", else 401
   kNotFound,      // no such path (also /bytes/abc: a parameter that is not a number)

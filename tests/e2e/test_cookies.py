@@ -1,4 +1,4 @@
-"""Cookies (docs/cookies.md): --cookie sends its pairs with every request, joined
+"""Cookies (README.md, docs/scenarios.md "Cookies"): --cookie sends its pairs with every request, joined
 with -H's Cookie into one header; a scenario's users keep a cookie jar each, so
 a session cookie set by `pacer serve`'s /session/login is sent back to
 /session/page (zero 401s, one login per user), and u.cookies reads and writes
