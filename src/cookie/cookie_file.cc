@@ -80,9 +80,11 @@ Status load_cookie_file(std::string_view text, std::string_view source, std::int
       return bad_input(fmt::format("{}, line {}: a cookie needs a domain, a name and a numeric expiry", source,
                                    line_number));
     }
-    if (!proto::is_header_value(f[6]) || f[6].find(';') != std::string_view::npos) {
-      return bad_input(fmt::format("{}, line {}: the cookie's value holds a control character or ';'", source,
-                                   line_number));
+    if (!proto::is_header_value(f[6]) || f[6].find(';') != std::string_view::npos || !proto::is_header_value(f[5]) ||
+        f[5].find_first_of(";=") != std::string_view::npos) {
+      return bad_input(fmt::format("{}, line {}: the cookie's name or value holds a control character, ';' or "
+                                   "(in the name) '='",
+                                   source, line_number));
     }
     std::string_view domain = f[0];
     if (domain.front() == '.') domain.remove_prefix(1);

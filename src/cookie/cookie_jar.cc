@@ -207,6 +207,12 @@ std::string_view default_path(std::string_view request_path) {
 }
 
 Stored CookieJar::store(std::string_view set_cookie, const Origin& from, std::int64_t now_s) {
+  // RFC 6265bis section 5.7: a control character (but HTAB) anywhere refuses the whole
+  // header, so nothing stored can break the Cookie header it is sent back in.
+  for (const char ch : set_cookie) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) return Stored::kIgnored;
+  }
   const std::size_t semicolon = set_cookie.find(';');
   const std::string_view pair = set_cookie.substr(0, semicolon);
   const std::size_t equals = pair.find('=');

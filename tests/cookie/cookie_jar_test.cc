@@ -104,6 +104,8 @@ TEST(CookieJar, AForeignDomainOrSecureOverHttpIsRefusedAndIpsMatchOnlyThemselves
   EXPECT_EQ(jar.store("s=1; Secure", Origin{"example.com", "/", false}, 0), Stored::kIgnored);
   EXPECT_EQ(jar.store("noequals", Origin{"example.com", "/", false}, 0), Stored::kIgnored);
   EXPECT_EQ(jar.store("=v", Origin{"example.com", "/", false}, 0), Stored::kIgnored);
+  EXPECT_EQ(jar.store("a=1\r\nX-Injected: 1", Origin{"example.com", "/", false}, 0), Stored::kIgnored);
+  EXPECT_EQ(jar.store(std::string("a=1\0b", 5), Origin{"example.com", "/", false}, 0), Stored::kIgnored);
   EXPECT_FALSE(domain_matches("1.2.3.4", "2.3.4"));
   EXPECT_TRUE(domain_matches("1.2.3.4", "1.2.3.4"));
   EXPECT_EQ(header(jar, "example.com", "/", false, 1), "a=1");
