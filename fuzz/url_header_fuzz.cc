@@ -8,18 +8,22 @@
 //   - the URL pacer rebuilds from those parts parses back to the same parts;
 //   - `pacer -- URL` accepts exactly the URLs parse_url accepts, with the same target;
 //   - an accepted header has a non-empty token name and no CR, LF or NUL in its
-//     name or value; a refused one gives a message naming -H.
+//     name or value; a refused one gives a message naming -H;
 //   - the proxy's inputs (issue 33): an accepted proxy URL has a host and a port,
 //     and its shown() form parses back to them; NO_PROXY matching and --bind lists
 //     never crash (an accepted list is 1..kMaxBindAddresses addresses of one
 //     family); a CONNECT reply parsed as done has a status of three digits and a
-//     length within the input that ends with its blank line.
+//     length within the input that ends with its blank line;
+//   - `--cookie INPUT` accepted gives one Cookie header with no CR, LF or NUL; the
+//     input as a Set-Cookie header keeps a cookie jar within its caps, and the
+//     Cookie header it builds holds no CR, LF or NUL (the cookie jar, issue 33).
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "cli/cli.h"
 #include "cli/units.h"
+#include "cookie/cookie_jar.h"
 #include "fuzz_support.h"
 #include "net/bind_list.h"
 #include "proxy/connect_tunnel.h"
@@ -105,6 +109,34 @@ void check_proxy_inputs(std::string_view text) {
   }
 }
 
+void check_cookie(std::string_view text) {
+  const pacer::fuzz::StdinText no_stdin("");
+  if (text.empty() || text.front() != '@') {  // @FILE would read a file
+    const auto invocation = pacer::cli::parse({"--cookie", std::string(text), "http://127.0.0.1:8080/"}, no_stdin.get());
+    if (invocation) {
+      FUZZ_CHECK(invocation->run.headers.size() == 1 && invocation->run.headers[0].name == "Cookie");
+      FUZZ_CHECK(invocation->run.headers[0].value.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos);
+    } else {
+      FUZZ_CHECK(invocation.error().message.find("--cookie") != std::string::npos);
+    }
+  }
+  pacer::cookie::CookieJar jar;
+  const pacer::cookie::Origin origin{"www.example.com", "/a/b", true};
+  // Each line a Set-Cookie header, received at a fixed time.
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t end = rest.find('\n');
+    (void)jar.store(rest.substr(0, end), origin, 1'700'000'000);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+  }
+  FUZZ_CHECK(jar.size() <= pacer::cookie::CookieJar::kMaxCookies);
+  std::string header;
+  jar.append_header(header, origin, 1'700'000'000);
+  FUZZ_CHECK(header.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos);
+  std::int64_t unix_s = 0;
+  (void)pacer::cookie::parse_cookie_date(text, unix_s);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -113,5 +145,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_url(text);
   check_header(text);
   check_proxy_inputs(text);
+  check_cookie(text);
   return 0;
 }

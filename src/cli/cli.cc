@@ -28,6 +28,8 @@
 #include "cli/shard_auto.h"
 #include "cli/shard_options.h"
 #include "cli/tls_options.h"
+#include "cli/cookie_options.h"
+#include "cli/log_options.h"
 #include "cli/gate_options.h"
 #include "cli/io_options.h"
 #include "cli/input_checks.h"
@@ -99,7 +101,8 @@ constexpr auto kAllRunOptions = join_options(
                                            output::kOptions),
                               request::kOptions),
                  tls::kOptions),
-    join_options(kPrometheusOptions, connect::kOptions));
+    join_options(join_options(join_options(kPrometheusOptions, connect::kOptions), cookies::kOptions),
+                 request_log::kOptions));
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -116,6 +119,7 @@ struct RunDraft {
   bool web_linger_given = false;
   ScenarioFlags scenario;  // which scenario options were given
   connect::Flags connect;  // proxy and --user, decided once the URL is known
+  request_log::Flags request_log;  // which --log-* options were given
   std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
 };
 
@@ -190,6 +194,8 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (std::optional<Status> secure = tls::apply(option, config)) return std::move(*secure);
       if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
       if (std::optional<Status> conn = connect::apply(option, config, draft.connect)) return std::move(*conn);
+      if (std::optional<Status> cookie = cookies::apply(option, config)) return std::move(*cookie);
+      if (std::optional<Status> log = request_log::apply(option, config, draft.request_log)) return std::move(*log);
       return Ok{};
   }
 }
@@ -298,6 +304,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (config.body && !draft.is_method_given) config.method = "POST";  // as curl -d, h2load -d
   if (draft.json_body) add_json_headers(config);
   if (Status headers = check_request_headers(config); !headers) return headers;
+  if (Status log = request_log::finish(config, draft.request_log); !log) return log;
   if (Status outputs = check_output_files(config); !outputs) return outputs;
   if (Status csv = finish_csv_options(config); !csv) return csv;
   if (Status web = finish_web_options(config.web, draft.web_token_given, draft.web_linger_given); !web) return web;
@@ -342,6 +349,7 @@ Result<Invocation> parse_run_args(Command command, std::span<const std::string> 
   if (Status url = check_positionals(scan.positionals, command, draft.config); !url) {
     return url.error();
   }
+  if (Status cookie = cookies::finish(draft.config); !cookie) return cookie.error();
   if (Status loaded = load_targets(draft, scan.positionals.empty(), stdin_fd); !loaded) return loaded.error();
   if (Status finished = finish_run_draft(draft, command); !finished) return finished.error();
   if (scan.has(kCheckArgs) && command != Command::kRun) {

@@ -48,6 +48,9 @@ More options:
       --json BODY      a JSON body, as -b (@FILE, @-), with
                        Content-Type and Accept: application/json
                        unless -H gives them (POST unless -m)
+      --cookie C       send cookies with every request: 'a=1; b=2', or
+                       @FILE, a Netscape cookies.txt (curl's); joined
+                       with -H's Cookie into one header (repeatable)
       --max-request-body SIZE
                        largest body @FILE or @- may give (-b or
                        --json); more is refused (a device that never
@@ -171,7 +174,8 @@ Scripts (wrk's Lua API, on LuaJIT; see docs/scripting.md):
 Scenarios (virtual users in Lua; see docs/scenarios.md):
       --scenario FILE  run FILE's user definition: each user a coroutine
                        with its own connection, weighted tasks, think
-                       time, checks; arguments after the URL: pacer.args
+                       time, checks, a cookie jar (u.cookies);
+                       arguments after the URL: pacer.args
   -u, --users N        closed model: virtual users             [-c]
       --spawn-rate R   closed model: users started per second  [all]
       --max-users N    open model (-R: tasks/second): users created
@@ -211,6 +215,14 @@ Output:
                        headers and rounding                    [pacer]
       --csv-full-history
                        locust: a history row per name per interval
+      --log-requests FILE
+                       one row per request (due and send times,
+                       latency, TTFB, status, bytes, name, error)
+      --log-format F   csv or ndjson              [from the extension]
+      --log-sample F   log a seeded share of the requests (0.1, 10%)
+      --trace N        print the first N exchanges on stderr as curl -v
+                       does (headers, 1 KiB of each body); -v stays
+                       the version, as in wrk
 
 Live web view (see docs/web.md):
       --web [ADDR]     serve a live page while the run goes: charts,
@@ -327,6 +339,9 @@ Routes:
   /api/products           a JSON list of products
   /api/orders             201 with the /login token as a bearer token,
                           otherwise 401
+  /session/login          200 setting the cookie
+                          pacer_session=pacer-session-1 (Path=/)
+  /session/page           200 with that cookie, otherwise 401
   /stats                  counters as JSON (not counted itself)
 )";
 }

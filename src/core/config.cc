@@ -35,6 +35,7 @@ std::vector<OutputFile> Config::output_files() const {
   if (!hgrm_path.empty()) files.push_back({"--hdr", hgrm_path});
   if (!timeseries_path.empty() && timeseries_path != "-") files.push_back({"--timeseries", timeseries_path});
   if (!html_path.empty()) files.push_back({"--html", html_path});
+  if (!request_log.path.empty()) files.push_back({"--log-requests", request_log.path});
   if (!csv_prefix.empty()) {
     for (const char* suffix : {"_stats.csv", "_history.csv", "_failures.csv"}) files.push_back({"--csv", csv_prefix + suffix});
   }

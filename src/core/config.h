@@ -138,6 +138,14 @@ enum class IoChoice : std::uint8_t {
   kEpoll,
 };
 
+// --log-requests (engine/record/request_log.h): one row per request.
+enum class RequestLogFormat : std::uint8_t { kCsv, kNdjson };
+struct RequestLogOptions {
+  std::string path;                        // empty: no log
+  RequestLogFormat format = RequestLogFormat::kCsv;  // --log-format, else from the extension
+  double sample = 1.0;                     // --log-sample: the share of requests logged
+};
+
 struct Config {
   Target target;
   int threads = 2;
@@ -153,6 +161,7 @@ struct Config {
   std::optional<std::uint64_t> request_count;  // -n: stop after exactly this many requests finish
   std::string method = "GET";
   std::vector<Header> headers;            // -H, in order
+  std::vector<std::string> cookies;       // --cookie, as given (cli/cookie_options.h joins them into headers)
   std::optional<std::string> body;        // -b; Content-Length is set when present
   bool keep_alive = true;                 // false: --disable-keepalive
   bool print_latency = false;             // --latency
@@ -259,6 +268,8 @@ struct Config {
   PrometheusOptions prometheus;           // --prometheus-* (issue 29)
   // Files written at the end of the run (and of an interrupted one).
   std::string html_path;                  // --html FILE: the self-contained HTML report
+  RequestLogOptions request_log;          // --log-requests, --log-format, --log-sample
+  int trace_exchanges = 0;                // --trace N: the first N exchanges on stderr (trace/wire_trace.h)
   std::string csv_prefix;                 // --csv PREFIX: PREFIX_stats.csv, _history.csv, _failures.csv
   bool csv_locust = false;                // --csv-format locust: Locust 2.x's four files instead (report/locust_csv.h)
   bool csv_full_history = false;          // --csv-full-history: Locust's history gets a row per name per interval

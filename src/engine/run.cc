@@ -4,6 +4,9 @@
 // (engine/collect.h). Main thread.
 #include "engine/run.h"
 
+#include "engine/record/request_log.h"
+#include "trace/wire_trace.h"
+
 #include <cstring>
 
 #include <algorithm>
@@ -92,6 +95,8 @@ struct RunState {
   SharedRun shared;
   std::optional<load::RateProfile> profile;
   std::unique_ptr<GiveUpWatch> give_up;
+  std::unique_ptr<RequestLogFile> request_log;  // --log-requests
+  std::unique_ptr<trace::TraceBudget> trace;  // --trace N
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<std::thread> threads;
 };
@@ -131,6 +136,16 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.io_engine = up.io.kind;
   shared.names = state->names.get();
   shared.control = control;
+  if (config.trace_exchanges > 0) {
+    state->trace = std::make_unique<trace::TraceBudget>(config.trace_exchanges);
+    shared.trace = state->trace.get();
+  }
+  if (!config.request_log.path.empty()) {
+    auto log = RequestLogFile::open(config);
+    if (!log) return log.error();
+    state->request_log = std::move(*log);
+    shared.request_log = state->request_log.get();
+  }
   state->profile = make_profile(config);
   if (state->profile) shared.profile = &*state->profile;
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
@@ -216,6 +231,9 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     if (const std::string error = control->shape_error(); !error.empty()) {
       return runtime_error(fmt::format("scenario {}: shape: {}", config.scenario_path, error));
     }
+  }
+  if (state->request_log && !stuck) {
+    if (Status logged = state->request_log->finish(); !logged) return logged.error();
   }
 
   report::RunReport report = collect_report(config, shared, workers, stop, *state->give_up);

@@ -28,11 +28,15 @@
 namespace pacer::script {
 class ScriptHost;
 }
+namespace pacer::trace {
+class TraceBudget;
+}
 
 namespace pacer::engine {
 
 class GiveUpWatch;
 class LoadControl;
+class RequestLogFile;
 
 // What each part of a worker reads of the configuration, built once by run()
 // (part_options): the parts see these, never Config itself.
@@ -108,6 +112,8 @@ struct SharedRun {
   stats::NameTable* names = nullptr;
   // A scenario's changing user count (a load shape, the web view); null: fixed.
   LoadControl* control = nullptr;
+  RequestLogFile* request_log = nullptr;  // --log-requests (engine/record/request_log.h); null: none
+  trace::TraceBudget* trace = nullptr;    // --trace N: the exchanges left to print (trace/wire_trace.h); null: none
 };
 
 struct WorkerResult {

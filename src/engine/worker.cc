@@ -34,7 +34,7 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       request_quota_(request_quota),
       recorder_(shared),
       transport_(shared, clock_, recorder_, budget_),
-      exchange_(shared, clock_, recorder_),
+      exchange_(shared, clock_, recorder_, worker_index),
       pool_(shared, worker_index, transport_, clock_, recorder_) {}
 
 Status Worker::prepare() {

@@ -90,7 +90,7 @@ int ResponseParser::on_value_complete(llhttp_t* parser) {
 int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
   if (self->inspect_ != nullptr && !self->inspect_->body(at, length)) return self->end_undecodable(parser);
-  if (self->capture_ == nullptr) return 0;
+  if (self->capture_ == nullptr || !self->capture_->keep_body) return 0;
   return self->capture_bytes(self->capture_->body, self->capture_->max_body_bytes, at, length);
 }
 

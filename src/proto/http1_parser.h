@@ -52,6 +52,7 @@ struct ResponseCapture {
   CaptureCap max_headers;       // header_count
   CaptureCap max_header_bytes;  // fields.size(): names, values and their separators
   CaptureCap max_body_bytes;    // body.size()
+  bool keep_body = true;        // false: the headers only (a scenario's cookie jar reads Set-Cookie)
 };
 
 // The head of the last response llhttp parsed whole that qualified (see above).

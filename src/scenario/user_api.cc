@@ -16,6 +16,7 @@
 #include "proto/header_rules.h"
 #include "proto/uri_reference.h"
 #include "scenario/scenario_load.h"
+#include "scenario/user_cookies.h"
 #include "scenario/users.h"
 
 namespace pacer::scenario {
@@ -80,7 +81,7 @@ local function json(r)
 end
 local Response = {__index = {json = json}}
 local User = {__index = {get = C.get, post = C.post, request = C.request, sleep = C.sleep, fail = C.fail,
-                         success = C.success, interrupt = interrupt}}
+                         success = C.success, interrupt = interrupt, cookies = C.cookies}}
 return Response, User, INTERRUPT
 )lua";
 
@@ -185,11 +186,20 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
   if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(users.host_header()).append("\r\n");
+  // One Cookie header (RFC 6265 section 5.4): -H's (and --cookie's) pairs, then
+  // the jar's; a call that gives its own Cookie header sends only that.
+  const bool own_cookie = table_has(L, a.headers, "Cookie");
+  std::string_view given_cookie;
   for (const Header& h : config.headers) {
     if (table_has(L, a.headers, h.name)) continue;
     refuse_bad_header(L, h.name, h.value, context);  // -H's Content-Length against this call's body
+    if (same_name(h.name, "Cookie")) {
+      given_cookie = h.value;
+      continue;
+    }
     out.append(h.name).append(": ").append(h.value).append("\r\n");
   }
+  if (!own_cookie) append_cookie_line(out, users, u, a.path, given_cookie);
   if (a.headers != 0) {
     int hosts = 0;
     lua_pushnil(L);
@@ -372,6 +382,8 @@ void push_api_functions(lua_State* L, Users* users) {
     lua_pushcclosure(L, f.func, 1);
     lua_setfield(L, -2, f.name);
   }
+  push_cookie_api(L, users);
+  lua_setfield(L, -2, "cookies");
   if (users != nullptr) {
     lua_pushlightuserdata(L, users);
     lua_pushcclosure(L, &api_random, 1);

@@ -51,8 +51,11 @@ Status Users::prepare(Port& port) {
   beat_labels_.push_back("the scenario's on_start, wait or on_stop");
   host_header_ = config_.target.host_header();
   name_scratch_.reserve(256);
+  cookie_host_ = config_.target.host;
+  for (char& c : cookie_host_) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   proto::ResponseCapture capture;
-  if (captures_) {
+  capture.keep_body = captures_;  // the headers always: the cookie jar reads Set-Cookie
+  {
     capture.max_headers = cap(config_.max_capture_headers,
                               fmt::format("more than {} response headers to capture for the scenario (--max-capture-headers)",
                                           config_.max_capture_headers));
@@ -69,11 +72,10 @@ Status Users::prepare(Port& port) {
     u.id = static_cast<std::uint32_t>(i) * static_cast<std::uint32_t>(workers_) + static_cast<std::uint32_t>(worker_);
     u.capturing = captures_;
     if (u.id < type_of_id_.size()) u.type = type_of_id_[u.id];
-    if (captures_) {
-      u.capture.max_headers = capture.max_headers;
-      u.capture.max_header_bytes = capture.max_header_bytes;
-      u.capture.max_body_bytes = capture.max_body_bytes;
-    }
+    u.capture.max_headers = capture.max_headers;
+    u.capture.max_header_bytes = capture.max_header_bytes;
+    u.capture.max_body_bytes = capture.max_body_bytes;
+    u.capture.keep_body = capture.keep_body;
   }
   return Ok{};
 }
@@ -132,6 +134,7 @@ void Users::spawn(int index, TimeNs now_ns) {
   lua_rawgeti(u.co, LUA_REGISTRYINDEX, refs_.definition);
   lua_pushinteger(u.co, u.type + 1);
   u.mark_ns = now_ns;
+  u.cookies.clear();  // a new user, a new session
   ++stats_.users_started;
   ++running_;
   if (open_) ++starting_;
@@ -316,6 +319,7 @@ void Users::on_response(int index, int status, TimeNs done_ns, bool recorded) {
   u.mark_ns = done_ns;
   u.last_failed = status >= 400;
   u.last_recorded = recorded;
+  store_cookies(u);
   if (u.last_failed && u.in_task) ++u.task_errors;
   if (recorded) {
     NameRow& row = stats_.row(u.name);

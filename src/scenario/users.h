@@ -32,6 +32,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "cookie/cookie_jar.h"
 #include "core/expected.h"
 #include "proto/http1_parser.h"
 #include "scenario/scenario_load.h"
@@ -102,7 +103,8 @@ struct User {
   TimeNs task_start_ns = 0;      // the running task's scheduled start
   TimeNs retire_ns = 0;          // retiring: when it is stopped whatever it is doing (--stop-timeout)
   std::string request;           // the bytes of the request being sent
-  proto::ResponseCapture capture;
+  proto::ResponseCapture capture;  // headers always (the jar's Set-Cookie); the body when the scenario reads it
+  cookie::CookieJar cookies;        // u.cookies (scenario/user_cookies.cc); a new user starts empty
 };
 
 class Users {
@@ -118,7 +120,8 @@ class Users {
   Status prepare(Port& port);
   int count() const { return static_cast<int>(users_.size()); }
   User& user(int index) { return users_[static_cast<std::size_t>(index)]; }
-  bool captures() const { return captures_; }
+  // Every user's responses are captured: their headers for the cookie jar, their bodies when the file reads them.
+  bool captures() const { return true; }
 
   // The run starts at start_ns: the closed model spawns users (--spawn-rate):
   // the first `users` of them (a load shape's or the web view's count; -1: all).
@@ -164,6 +167,9 @@ class Users {
   // The API's side (user_api.cc): the running user and what its calls do.
   User* current() { return current_; }
   std::string_view host_header() const { return host_header_; }
+  // Where u's requests go, for its cookie jar (the path of its last request), and the time for expiries.
+  cookie::Origin cookie_origin(const User& u) const;
+  static std::int64_t cookie_now_s();
   const Config& config() const { return config_; }
   // A request name's id: the run's name table's (targets), or the users' own without one (tests).
   std::uint32_t name_index(std::string_view name) {
@@ -210,6 +216,7 @@ class Users {
   void run_on_stop(User& u, const char* why);
   void stop_user(User& u);       // set_target's: on_stop, release, back to kUnborn
   void retire(User& u, TimeNs at_ns);
+  void store_cookies(User& u);   // the last response's Set-Cookie headers into u's jar
 
   const Config& config_;
   const int worker_;
@@ -222,6 +229,7 @@ class Users {
   watchdog::LuaBeat* beat_ = nullptr;
   std::vector<std::string> beat_labels_;  // per task "the scenario's task 'NAME'", then the hooks' label
   std::string host_header_;
+  std::string cookie_host_;       // the target's host, lower case (the cookie jars' origin)
   bool captures_ = false;
   bool open_ = false;
   bool stopping_ = false;

@@ -63,6 +63,8 @@ int Connection::on_headers_complete(llhttp_t* parser) {
   if (c.route_.kind == RouteKind::kAuth || c.route_.kind == RouteKind::kShopOrder) {
     // The whole head is still in the input buffer (released only after this).
     c.route_.value = has_login_token(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
+  } else if (c.route_.kind == RouteKind::kSessionPage) {
+    c.route_.value = has_session_cookie(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
   } else if (c.route_.kind == RouteKind::kJson) {
     c.route_.value = has_json_content_type(std::string_view(request, c.in_end_ - c.request_start_)) ? 1 : 0;
   }

@@ -19,6 +19,8 @@ constexpr std::string_view kOctetStream = "application/octet-stream";
 constexpr std::string_view kLoginBody = R"({"token":"pacer-token-1"})";
 static_assert(kLoginBody.find(kLoginToken) != std::string_view::npos);
 constexpr std::string_view kJsonOkBody = R"({"ok":true})";
+constexpr std::string_view kSessionSetCookie = "pacer_session=pacer-session-1; Path=/; HttpOnly";
+static_assert(kSessionSetCookie.starts_with(kSessionCookie));
 // The shop (scenarios): a small product list and an order's receipt.
 constexpr std::string_view kProductsBody =
     R"([{"sku":"A-100","name":"kettle","price":25},{"sku":"B-200","name":"teapot","price":18}])";
@@ -126,7 +128,8 @@ Route match_route(std::string_view target) {
       {"/redirect", RouteKind::kRedirect}, {"/echo", RouteKind::kEcho},   {"/stats", RouteKind::kStats},
       {"/login", RouteKind::kLogin},   {"/auth", RouteKind::kAuth},   {"/json", RouteKind::kJson},
       {"/api/login", RouteKind::kLogin}, {"/api/products", RouteKind::kShopProducts},
-      {"/api/orders", RouteKind::kShopOrder},
+      {"/api/orders", RouteKind::kShopOrder}, {"/session/login", RouteKind::kSessionLogin},
+      {"/session/page", RouteKind::kSessionPage},
   };
   for (const Prefix& p : kExact) {
     if (target == p.text) return Route{p.kind, 0};
@@ -164,6 +167,20 @@ bool has_login_token(std::string_view head) {
   const std::optional<std::string_view> value = header_value(head, "\r\nauthorization:");
   const std::optional<std::string_view> token = value ? bearer_token(*value) : std::nullopt;
   return token && *token == kLoginToken;
+}
+
+bool has_session_cookie(std::string_view head) {
+  const std::optional<std::string_view> value = header_value(head, "\r\ncookie:");
+  if (!value) return false;
+  std::string_view pairs = *value;
+  while (!pairs.empty()) {
+    const std::size_t end = pairs.find(';');
+    std::string_view pair = pairs.substr(0, end);
+    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+    if (pair == kSessionCookie) return true;
+    pairs = end == std::string_view::npos ? std::string_view{} : pairs.substr(end + 1);
+  }
+  return false;
 }
 
 bool has_json_content_type(std::string_view head) {
@@ -272,6 +289,12 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
     case RouteKind::kShopOrder:
       if (route.value == 0) return status_reply(401);
       return json_reply(kOrderBody, 201);
+    case RouteKind::kSessionLogin:
+      reply = json_reply(kJsonOkBody);
+      reply.set_cookie = kSessionSetCookie;
+      return reply;
+    case RouteKind::kSessionPage:
+      return route.value != 0 ? json_reply(kJsonOkBody) : status_reply(401);
     case RouteKind::kNotFound:
       return status_reply(404);
     case RouteKind::kBadParameter:
@@ -294,6 +317,7 @@ std::size_t write_head(std::span<char> dst, const Reply& reply, ConnectionHeader
     head.add("\r\nContent-Type: ").add(reply.content_type).add("\r\nContent-Length: ").add(reply.body_bytes);
   }
   if (!reply.location.empty()) head.add("\r\nLocation: ").add(reply.location);
+  if (!reply.set_cookie.empty()) head.add("\r\nSet-Cookie: ").add(reply.set_cookie);
   if (connection == ConnectionHeader::kClose) head.add("\r\nConnection: close");
   if (connection == ConnectionHeader::kKeepAlive) head.add("\r\nConnection: keep-alive");
   head.add("\r\n\r\n");

@@ -27,13 +27,16 @@ enum class RouteKind : std::uint8_t {
   // /api/login is /login's token; /api/products a JSON list;
   kShopProducts,
   kShopOrder,     // /api/orders: 201 with "Authorization: Bearer <the /login token>", else 401
+  // Session cookies (the scenario cookie jar's tests, README.md, docs/scenarios.md "Cookies"):
+  kSessionLogin,  // /session/login: 200 setting the session cookie (kSessionCookie)
+  kSessionPage,   // /session/page: 200 with "Cookie: ...<kSessionCookie>...", else 401
   kNotFound,      // no such path (also /bytes/abc: a parameter that is not a number)
   kBadParameter,  // a numeric parameter too large to parse
 };
 
 struct Route {
   RouteKind kind = RouteKind::kNotFound;
-  std::uint64_t value = 0;  // N, MS or CODE for the routes that take one; kAuth: 1 if authorized;
+  std::uint64_t value = 0;  // N, MS or CODE for the routes that take one; kAuth, kSessionPage: 1 if authorized;
                             // kJson: 1 if the Content-Type is JSON
 };
 
@@ -43,6 +46,12 @@ constexpr std::string_view kLoginToken = "pacer-token-1";
 // Whether the request head (request line and headers, as received) carries
 // "Authorization: Bearer <kLoginToken>" (header name in any case).
 bool has_login_token(std::string_view head);
+
+// The session cookie /session/login sets and /session/page expects.
+constexpr std::string_view kSessionCookie = "pacer_session=pacer-session-1";
+
+// Whether the request head carries a Cookie header with the pair kSessionCookie.
+bool has_session_cookie(std::string_view head);
 
 // Whether the request head carries a Content-Type whose media type is
 // application/json or ends in +json (parameters ignored, any case).
@@ -75,6 +84,7 @@ struct Reply {
   std::string_view text;          // kText
   std::string_view content_type = "text/plain";
   std::string_view location;      // non-empty: sent as a Location header
+  std::string_view set_cookie;    // non-empty: sent as a Set-Cookie header
   TimeNs delay_ns = 0;            // kDelay
   bool counted = true;            // counts toward requests_answered once fully written
 };

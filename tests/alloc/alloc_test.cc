@@ -7,6 +7,7 @@
 // apart (Histogram::chunk_allocations_total) and left out of the comparison.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -360,6 +361,49 @@ TEST(Allocations, ScenarioReadingBodiesAllocatesNothingOnTheCppSidePerRequest) {
       "  if r:json().token ~= 'pacer-token-1' or r.headers['content-type'] == nil then u:fail(r.body) end\n"
       "end} } }\n");
   const Runs runs = small_and_large(scenario_config(*srv, file.path()));
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
+}
+
+// --log-requests and --trace: rows are formatted into each worker's buffer,
+// written whole when it fills; the traced exchanges (a few) copy their bytes.
+TEST(Allocations, RequestLogAndTraceAllocateNothingPerRequest) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  char dir[] = "/tmp/pacer-alloc-log-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  Config c = run_config(*srv, "/");
+  c.request_log.path = std::string(dir) + "/requests.csv";
+  c.trace_exchanges = 2;
+  const int saved_stderr = ::dup(STDERR_FILENO);  // the trace's two exchanges go nowhere
+  const int null_fd = ::open("/dev/null", O_WRONLY);
+  ::dup2(null_fd, STDERR_FILENO);
+  const Runs runs = small_and_large(c);
+  ::dup2(saved_stderr, STDERR_FILENO);
+  ::close(saved_stderr);
+  ::close(null_fd);
+  ::unlink(c.request_log.path.c_str());
+  ::rmdir(dir);
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
+}
+
+// The cookie jar (docs/scenarios.md, "Cookies"): each user logs in once (a Set-Cookie stored),
+// then every request carries the cookie and every /session/login answer sets it
+// again to the same value: a steady state where no cookie changes allocates
+// nothing (the jar's strings and the request buffer keep their capacity).
+TEST(Allocations, ScenarioCookieJarAllocatesNothingPerRequestWhenNoCookieChanges) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  testing::ScriptFile file(
+      "local user = {}\n"
+      "function user.on_start(u) u:post('/session/login', '', nil, 'login') end\n"
+      "user.tasks = {\n"
+      "  {3, function(u) u:get('/session/page', nil, 'page') end},\n"
+      "  {1, function(u) u:post('/session/login', '', nil, 'login') end},\n"
+      "}\n"
+      "return user\n");
+  Config c = scenario_config(*srv, file.path());
+  c.headers.push_back({"Cookie", "static=1"});  // --cookie's, joined with the jar's
+  const Runs runs = small_and_large(c);
   EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 

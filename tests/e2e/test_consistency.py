@@ -28,6 +28,7 @@ import time
 import pytest
 
 from conftest import COUNTER_SETTLE_S, parse_duration, parse_report
+from request_log_check import check_request_log
 
 
 @dataclasses.dataclass
@@ -188,7 +189,7 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     series_path = tmp_path / "series.ndjson"
     run = pacer(*case.pacer_args, "--plain", "--interval", "1s", "--timeseries", str(series_path), "--format", "json",
                 "-o", str(report_path), "--latency", "--csv", str(tmp_path / "locust"), "--csv-format", "locust",
-                server.url + case.path, timeout=60)
+                "--log-requests", str(tmp_path / "requests.csv"), server.url + case.path, timeout=60)
     assert run.rc == 0, run
     report = run.report
     doc = json.loads(report_path.read_text())
@@ -201,6 +202,7 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     check_progress(run.stderr, rows, doc, case.open_model)
     check_server(server, doc, report)
     check_locust_csv(tmp_path / "locust", doc)
+    check_request_log(tmp_path / "requests.csv", doc)  # one row per request; they rebuild the percentiles
     # Latency: the text's distribution is the JSON's, rounded as printed.
     for label, key in (("50%", "50"), ("99%", "99"), ("100%", "100")):
         printed = parse_duration(report.distribution[label])

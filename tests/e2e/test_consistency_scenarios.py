@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from browser import CHROMIUM, Browser
+from request_log_check import check_request_log
 from conftest import COUNTER_SETTLE_S
 from test_consistency import close, unwrapped
 
@@ -41,7 +42,8 @@ return user
 def run_all_outputs(pacer, tmp_path: Path, *args: str):
     out = {k: tmp_path / f"r.{k}" for k in ("json", "ndjson", "html")}
     run = pacer(*args, "--plain", "--interval", "500ms", "--timeseries", str(out["ndjson"]), "--csv",
-                str(tmp_path / "r"), "--html", str(out["html"]), "--format", "json", "-o", str(out["json"]), timeout=60)
+                str(tmp_path / "r"), "--html", str(out["html"]), "--format", "json", "-o", str(out["json"]),
+                "--log-requests", str(tmp_path / "requests.ndjson"), timeout=60)
     doc = json.loads(out["json"].read_text()) if out["json"].exists() else None
     rows = [json.loads(line) for line in out["ndjson"].read_text().splitlines()] if doc else []
     csvs = {k: list(csv.DictReader(open(tmp_path / f"r_{k}.csv"))) for k in ("stats", "failures", "history")} \
@@ -152,6 +154,8 @@ def test_a_closed_scenarios_failed_checks_are_failures_in_every_output(start_ser
     assert run.rc == 3, run  # the gate counts the checks
     assert "1 thread and 2 virtual users" in run.stdout
     check_scenario_outputs(run, doc, rows, csvs, html, browser, server)
+    logged = check_request_log(tmp_path / "requests.ndjson", doc)  # NDJSON, by the extension
+    assert {r["name"] for r in logged} == {"GET /home", "GET /missing"}
     if browser is not None:  # the tables are drawn before anything is awaited: a DOM dump has them
         dump = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path}/dd",
                                "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=60)

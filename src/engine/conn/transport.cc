@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <limits>
 
+#include "engine/exchange/exchange.h"
 #include "proto/alpn.h"
 #include "proxy/connect_tunnel.h"
 
@@ -84,6 +85,7 @@ bool Transport::read_stream(Connection& c, std::uint32_t events) {
       clock_.note_arrival(got.stamp);
       const std::size_t n = r.bytes;
       recorder_.bytes_read(clock_.now, n);
+      c.exchange->bytes_read(c, got.data, n);  // --log-requests, --trace
       if (!c.session->receive(got.data, n, c)) {
         recorder_.note_error(0, c.session->error_reason());
         if (c.in_flight_count() == 0) recorder_.count(&stats::ErrorCounts::parse, clock_.now);
@@ -126,6 +128,7 @@ bool Transport::flush(Connection& c) {
     const net::IoResult w = engine_->write(c, c.tls, out);
     if (w.status == net::IoStatus::kOk && w.bytes > 0) {
       c.session->consume(w.bytes);
+      c.exchange->bytes_written(c, out.data(), w.bytes);  // --log-requests, --trace
     } else if (w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead) {
       // The engine's next event resumes the write (kWritable; any event for TLS's rare want-read).
       c.write_blocked = true;

@@ -1,6 +1,7 @@
 // See exchange.h.
 #include "engine/exchange/exchange.h"
 
+#include "stats/name_table.h"
 
 namespace pacer::engine {
 
@@ -23,13 +24,20 @@ void Connection::on_request_failed(std::uint32_t token, proto::RequestFailure wh
   exchange->request_failed(*this, token, why);
 }
 
-Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder)
-    : clock_(clock),
+Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder, int worker)
+    : shared_(shared),
+      clock_(clock),
       recorder_(recorder),
       keep_alive_(shared.options.exchange.keep_alive),
       open_model_(shared.profile != nullptr),
       record_timeouts_(shared.options.exchange.record_timeouts),
-      timeout_ns_(shared.options.exchange.timeout_ns) {}
+      timeout_ns_(shared.options.exchange.timeout_ns) {
+  if (shared.request_log != nullptr) log_ = std::make_unique<RequestLog>(*shared.request_log, worker);
+  if (shared.trace != nullptr) {
+    trace_ = std::make_unique<trace::WireTrace>(*shared.trace, worker,
+                                                shared.http2_request == nullptr && shared.http3 == nullptr);
+  }
+}
 
 void Exchange::prepare(LinkEvents& links, RequestEnds& driver) {
   links_ = &links;
@@ -47,6 +55,7 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
   slot.t_first = 0;
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
+  if (trace_) trace_->sent(c.index, c.sent_on_connection == 1);
   recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, clock_.now, open_model_);
   if (out.bytes.empty()) {
     c.session->submit(slot.token, slot.target);
@@ -56,6 +65,7 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
 }
 
 void Exchange::opened(Connection& c) {
+  if (log_) log_->opened(c.index, clock_.now - c.connect_start_ns);
   c.sent_on_connection = 0;
   c.answered_on_connection = 0;
   c.session->reset();
@@ -117,6 +127,22 @@ void Exchange::count_response(Connection& c, const RequestSlot& slot, int status
   const bool recorded = recorder_.recorded(slot.t_sched);
   driver_->completed(c, slot, status, done, recorded);
   recorder_.response(slot.name, status, slot.t_sched, slot.t_send, slot.t_first, done, open_model_);
+  if (log_) log_row(c, slot, done, status, status >= 400 ? "status" : "");
+  if (trace_) trace_->ended(c.index, status, "", done - slot.t_sched);
+}
+
+void Exchange::log_row(const Connection& c, const RequestSlot& slot, TimeNs done, int status, const char* error) {
+  RequestRow row;
+  row.t_sched = slot.t_sched;
+  row.t_send = slot.t_send;
+  row.t_first = slot.t_first;
+  row.t_done = done;
+  row.status = status;
+  row.error = error;
+  row.name = slot.name == kUnsent || shared_.names == nullptr ? std::string_view() : shared_.names->name(slot.name);
+  row.connection = c.index;
+  row.recorded = recorder_.recorded(slot.t_sched);
+  log_->add(row, shared_.start_unix_ns - shared_.start_ns);
 }
 
 void Exchange::request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why) {
@@ -155,6 +181,14 @@ void Exchange::count_error(Connection& c, const RequestSlot& slot, ErrorField er
   // of it (a scenario's user resumes with the class).
   driver_->failed(c, slot, error, recorder_.recorded(slot.t_sched));
   recorder_.failed(slot.name, slot.t_sched, error);
+  if (log_ || trace_) {
+    const char* name = "error";
+    for (const auto& field : stats::ErrorCounts::kFields) {
+      if (field.member == error) name = field.name;
+    }
+    if (log_) log_row(c, slot, clock_.now, 0, name);
+    if (trace_) trace_->ended(c.index, 0, name, clock_.now - slot.t_sched);
+  }
 }
 
 // ---- failures and timeouts ---------------------------------------------------------

@@ -15,20 +15,24 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include "engine/conn/connection.h"
 #include "engine/conn/links.h"
 #include "engine/exchange/outgoing.h"
 #include "engine/loop/clock.h"
 #include "engine/record/recorder.h"
+#include "engine/record/request_log.h"
 #include "engine/run_plan.h"
 #include "proto/session.h"
+#include "trace/wire_trace.h"
 
 namespace pacer::engine {
 
 class Exchange {
  public:
-  Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder);
+  // worker: this worker's index (the per-request log's rows name it).
+  Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder, int worker = 0);
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
 
@@ -80,12 +84,25 @@ class Exchange {
   void decoded(Connection& c, std::uint32_t token, std::uint64_t bytes);
   void request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
 
+  // The transport's bytes on c, after TLS (--log-requests: each row's bytes in
+  // and out; --trace: a traced exchange's text).
+  void bytes_read(const Connection& c, const char* data, std::size_t n) {
+    if (log_) log_->bytes_read(c.index, n);
+    if (trace_) trace_->read(c.index, data, n);
+  }
+  void bytes_written(const Connection& c, const char* data, std::size_t n) {
+    if (log_) log_->bytes_written(c.index, n);
+    if (trace_) trace_->written(c.index, data, n);
+  }
+
  private:
   RequestSlot& release(Connection& c, std::uint32_t token);
   void count_response(Connection& c, const RequestSlot& slot, int status);
   void count_error(Connection& c, const RequestSlot& slot, ErrorField error);
   void count_timeout(Connection& c, const RequestSlot& slot);
+  void log_row(const Connection& c, const RequestSlot& slot, TimeNs done, int status, const char* error);
 
+  const SharedRun& shared_;
   LoopClock& clock_;
   Recorder& recorder_;
   LinkEvents* links_ = nullptr;
@@ -95,6 +112,8 @@ class Exchange {
   const bool record_timeouts_;
   const TimeNs timeout_ns_;
   InFlightList in_flight_;       // request slots, oldest send first: its head is the next timeout
+  std::unique_ptr<RequestLog> log_;  // --log-requests; null without
+  std::unique_ptr<trace::WireTrace> trace_;  // --trace N; null without
 };
 
 }  // namespace pacer::engine

@@ -1,0 +1,55 @@
+// The trace's format (curl -v's marks), its body cap and its sanitiser.
+#include "trace/wire_trace.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace pacer::trace {
+namespace {
+
+TEST(WireTrace, FormatsTheRequestAndResponseAsCurlVerboseDoes) {
+  const std::string text = format_exchange(1, "worker 0, connection 2 (opened for it)",
+                                           "GET / HTTP/1.1\r\nHost: h\r\n\r\n",
+                                           "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi", "status 200 in 1.000 ms");
+  EXPECT_EQ(text,
+            "* exchange 1: worker 0, connection 2 (opened for it)\n"
+            "> GET / HTTP/1.1\n"
+            "> Host: h\n"
+            "> \n"
+            "< HTTP/1.1 200 OK\n"
+            "< Content-Length: 2\n"
+            "< \n"
+            "hi\n"
+            "* exchange 1: status 200 in 1.000 ms\n");
+}
+
+TEST(WireTrace, CutsABodyAtItsCapAndSaysSo) {
+  const std::string body(3000, 'x');
+  const std::string text =
+      format_exchange(2, "w", "POST /p HTTP/1.1\r\n\r\n" + body, "HTTP/1.1 204 No Content\r\n\r\n", "ok", 1024);
+  EXPECT_NE(text.find(std::string(1024, 'x') + "\n* (body cut: the first 1024 bytes shown)"), std::string::npos);
+  EXPECT_EQ(text.find(std::string(1025, 'x')), std::string::npos);
+}
+
+TEST(WireTrace, AServersEscapeSequencesNeverReachTheTerminal) {
+  const std::string text = format_exchange(3, "w", "GET / HTTP/1.1\r\n\r\n",
+                                           "HTTP/1.1 200 OK\r\nX-Evil: \x1b]0;owned\x07\x1b[2J\r\n\r\n\x1b[31mred\xc2\x9b",
+                                           "ok");
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\x07'), std::string::npos);
+  EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos);  // C1 CSI
+  EXPECT_NE(text.find("< X-Evil: ?]0;owned??[2J"), std::string::npos);
+}
+
+TEST(WireTrace, TheBudgetNumbersExactlyNExchangesAcrossClaims) {
+  TraceBudget budget(3);
+  EXPECT_EQ(budget.claim(), 1);
+  EXPECT_EQ(budget.claim(), 2);
+  EXPECT_EQ(budget.claim(), 3);
+  EXPECT_EQ(budget.claim(), 0);
+  EXPECT_EQ(budget.claim(), 0);
+}
+
+}  // namespace
+}  // namespace pacer::trace
