@@ -42,6 +42,7 @@
 #include "cli/units.h"
 #include "proto/http1_request.h"
 #include "targets/target_file.h"
+#include "cli/evidence_options.h"
 #include "cli/prometheus_options.h"
 #include "cli/web_options.h"
 #include "cli/wire_options.h"
@@ -98,7 +99,7 @@ constexpr auto kAllRunOptions = join_options(
                                            output::kOptions),
                               request::kOptions),
                  tls::kOptions),
-    kPrometheusOptions);
+    join_options(kPrometheusOptions, evidence_flags::kOptions));
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -187,6 +188,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (std::optional<Status> req = request::apply(option, config)) return std::move(*req);
       if (std::optional<Status> secure = tls::apply(option, config)) return std::move(*secure);
       if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
+      if (std::optional<Status> evidence = evidence_flags::apply(option, config)) return std::move(*evidence);
       return Ok{};
   }
 }
@@ -292,6 +294,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (Status csv = finish_csv_options(config); !csv) return csv;
   if (Status web = finish_web_options(config.web, draft.web_token_given, draft.web_linger_given); !web) return web;
   if (Status prom = finish_prometheus_options(config); !prom) return prom;
+  if (Status evidence = evidence_flags::finish(config); !evidence) return evidence;
   config.threads = std::min(config.threads, config.connections);
   if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
   // The demo's in-process server holds the other end of every connection.

@@ -44,8 +44,10 @@ void IntervalCollector::emit() {
   stats::ScenarioErrorCounts scenario_errors;
   for (auto& w : workers_) {
     IntervalRing& ring = *w->intervals();
+    out.workers.emplace_back();  // per worker, in order (a finished one's stays empty)
     if (ring.published() <= next_) continue;
     const IntervalSnapshot& s = ring.slot(next_);
+    out.workers.back() = s.load;
     out.sent += s.sent;
     out.completed += s.completed;
     out.scheduled += s.scheduled;

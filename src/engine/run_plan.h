@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "evidence/worker_load.h"
 #include "io/engine.h"
 #include "load/schedule.h"
 #include "net/address.h"
@@ -117,6 +118,7 @@ struct WorkerResult {
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
+  evidence::WorkerLoad load;         // its busy share and CPU over the loop (issue 28)
   std::string first_error;           // the first connection failure, for the report
   // The first TLS failure's reason (fixed size: noted on the hot path without
   // allocating) and when it happened (-1: none), so the controller picks the earliest.

@@ -7,10 +7,13 @@
 #include <optional>
 #include <string>
 #include <span>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/clock.h"
+#include "evidence/samples.h"
+#include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 #include "stats/name_stats.h"
@@ -39,6 +42,12 @@ struct IntervalReport {
   TimeNs oldest_in_flight_ns = 0;           // how long ago the oldest of them was written (the largest); 0: none
   std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
   TimeNs service_ns_sum = 0;                // open model: the responses' service times, summed (a count)
+  // Issue 28: each worker's load over the interval (busy share, thread CPU), in
+  // worker order, and what the main thread sampled at its end (the process, the
+  // server, the verdicts); null until sampled (evidence/watch.h). Points into
+  // the sampler's storage, like latency.
+  std::vector<evidence::WorkerLoad> workers;
+  const evidence::IntervalEvidence* evidence = nullptr;
   // Per request name, indexed by NameId (name_table gives the names): the
   // interval's completed responses and errors. Points into the producer's
   // storage (like latency); empty when not collected. The table is shared: an
