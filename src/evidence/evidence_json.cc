@@ -22,7 +22,8 @@ json nullable(const std::optional<std::uint64_t>& v) { return v ? json(*v) : jso
 json interval_client_json(const std::vector<WorkerLoad>& workers, const IntervalEvidence* sample) {
   json ws = json::array();
   for (const WorkerLoad& w : workers) {
-    ws.push_back({{"busy", w.busy()}, {"cpu_s", seconds(w.cpu_ns)}, {"involuntary_switches", w.involuntary_switches}});
+    ws.push_back({{"busy", w.busy()}, {"cpu_s", seconds(w.cpu_ns)}, {"runnable_s", seconds(w.runnable_ns)},
+                  {"involuntary_switches", w.involuntary_switches}});
   }
   json out = {{"workers", std::move(ws)}};
   if (sample != nullptr && sample->process) {
@@ -81,6 +82,7 @@ json run_client_json(const RunEvidence& run) {
                   {"cpu_s", seconds(w.cpu_ns)},
                   {"cpu_share", w.cpu_share()},
                   {"wall_s", seconds(w.wall_ns)},
+                  {"runnable_s", seconds(w.runnable_ns)},
                   {"involuntary_switches", w.involuntary_switches}});
   }
   json out = {{"busy_threshold", run.busy_threshold}, {"workers", std::move(ws)}};

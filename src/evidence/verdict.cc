@@ -85,8 +85,11 @@ void judge_run(RunEvidence& run) {
   if (!busy.empty()) {
     std::string who;
     for (std::size_t i = 0; i < busy.size(); ++i) {
+      const WorkerLoad& w = run.workers[busy[i]];
       who += fmt::format("{}worker {} was busy {} %", i == 0 ? "" : (i + 1 == busy.size() ? " and " : ", "),
-                         busy[i] + 1, percent(run.workers[busy[i]].busy()));
+                         busy[i] + 1, percent(w.busy()));
+      // Runnable without a CPU: other processes compete for the machine.
+      if (w.runnable_share() >= 0.25) who += fmt::format(" ({} % of it waiting for a CPU)", percent(w.runnable_share()));
     }
     run.verdicts.push_back(fmt::format("the client: {} of the run; these figures measure pacer, not the server. "
                                        "Use more threads (-t), fewer users per thread, or shards.",

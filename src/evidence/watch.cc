@@ -128,8 +128,11 @@ void Watch::sample(report::IntervalReport& interval) {
       if (!s.ok()) ++failed_scrapes_;
     }
   }
-  // The open model's lag grew while a worker was busy: the sending fell behind in pacer.
-  const bool lag_grew = open_model_ && interval.schedule_lag_ns > last_lag_ns_ && interval.schedule_lag_ns > 0;
+  // The open model's lag grew while a worker was busy: the sending fell behind in
+  // pacer. Not in the first interval (connections opening, a script's JIT warming),
+  // and only a lag past a tenth of the interval (a few arrivals waiting is normal).
+  const bool lag_grew = open_model_ && interval.index > 0 && interval.schedule_lag_ns > last_lag_ns_ &&
+                        interval.schedule_lag_ns > interval.duration_ns / 10;
   last_lag_ns_ = interval.schedule_lag_ns;
   current_.verdicts = interval_verdicts(interval.workers, current_.process, options_.client_busy_threshold, lag_grew);
   if (lag_grew && !busy_workers_phrase(interval.workers, kLagBusyShare).empty()) ++lag_busy_intervals_;

@@ -1,9 +1,12 @@
 // A worker thread's load over a stretch of time (an interval, or the run): the
 // wall time, the part of it spent waiting in the I/O engine's wait (or the
 // loop's coalescing pause), its thread CPU time and its involuntary context
-// switches. Busy share = 1 - waited / wall: a worker busy for all of an interval
-// never waited for the network, so the interval's rate and latency are the
-// client's. Plain data; the thread usage is read by the worker itself
+// switches. Busy share: the larger of 1 - waited / wall and the share of wall
+// time the thread was running or runnable (its CPU plus its time on a run queue,
+// from /proc/thread-self/schedstat): io_uring does the sends and receives inside
+// its wait's system call, and on a crowded machine a thread woken from the wait
+// may queue for a CPU, so time in the wait is not all idle. A worker busy for all
+// of an interval never waited for the network: its rate and latency are the client's. Plain data; the thread usage is read by the worker itself
 // (RUSAGE_THREAD names the calling thread), once per interval.
 #pragma once
 
@@ -18,11 +21,15 @@ struct WorkerLoad {
   TimeNs waited_ns = 0;
   TimeNs cpu_ns = 0;                        // user + system, this thread
   std::uint64_t involuntary_switches = 0;   // preempted: the CPU was wanted elsewhere
+  TimeNs runnable_ns = 0;                   // runnable but waiting for a CPU (0: schedstat unreadable)
 
-  // The share of wall time not spent waiting, in [0, 1]; 0 when no time passed.
+  // The share of wall time not spent waiting, or on the CPU if more, in [0, 1];
+  // 0 when no time passed.
   double busy() const {
     if (wall_ns <= 0) return 0;
-    const double b = 1.0 - static_cast<double>(waited_ns) / static_cast<double>(wall_ns);
+    const double outside_wait = 1.0 - static_cast<double>(waited_ns) / static_cast<double>(wall_ns);
+    const double wanting_cpu = static_cast<double>(cpu_ns + runnable_ns) / static_cast<double>(wall_ns);
+    const double b = outside_wait > wanting_cpu ? outside_wait : wanting_cpu;
     return b < 0 ? 0 : (b > 1 ? 1 : b);
   }
   // Thread CPU over wall time (can pass 1 only by clock granularity; clamped).
@@ -36,22 +43,33 @@ struct WorkerLoad {
     waited_ns += o.waited_ns;
     cpu_ns += o.cpu_ns;
     involuntary_switches += o.involuntary_switches;
+    runnable_ns += o.runnable_ns;
   }
+  // The share of wall time spent runnable but waiting for a CPU (a crowded machine).
+  double runnable_share() const { return wall_ns > 0 ? static_cast<double>(runnable_ns) / static_cast<double>(wall_ns) : 0; }
 };
 
 // The calling thread's CPU time and involuntary switches so far
-// (getrusage(RUSAGE_THREAD): one system call). Zeros if it fails.
+// (getrusage(RUSAGE_THREAD): one system call), and its run-queue time from
+// `schedstat` (an open /proc/thread-self/schedstat, -1: none; one pread). Zeros
+// where a read fails.
 struct ThreadUsage {
   TimeNs cpu_ns = 0;
   std::uint64_t involuntary_switches = 0;
+  TimeNs runnable_ns = 0;
 };
-ThreadUsage read_thread_usage();
+ThreadUsage read_thread_usage(int schedstat_fd = -1);
 
 // Tracks one worker's load: the loop reports each wait; at each interval's close
 // (and the run's end) the recorder takes the load since the last close. Owned by
 // the worker's recorder; one worker thread.
 class LoadMeter {
  public:
+  LoadMeter() = default;
+  ~LoadMeter();
+  LoadMeter(const LoadMeter&) = delete;
+  LoadMeter& operator=(const LoadMeter&) = delete;
+  // On the worker's thread (the schedstat opened is the calling thread's).
   void start(TimeNs now_ns);
   void waited(TimeNs ns) { waited_ns_ += ns; }
   // The load since the last take() (or start()), up to now_ns.
@@ -60,6 +78,7 @@ class LoadMeter {
   WorkerLoad total(TimeNs now_ns) const;
 
  private:
+  int schedstat_fd_ = -1;
   TimeNs started_ns_ = 0;
   TimeNs waited_ns_ = 0;
   ThreadUsage at_start_;
