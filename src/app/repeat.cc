@@ -11,6 +11,7 @@
 #include "core/atomic_file.h"
 #include "html/report_files.h"
 #include "report/json.h"
+#include "report/rank_test.h"
 #include "report/units.h"
 
 namespace pacer::app {
@@ -42,12 +43,9 @@ std::vector<RepeatFigure> repeat_figures(const std::vector<report::RunReport>& r
     RepeatFigure f{figure, label, {}, 0, 0, 0, 0};
     for (const report::RunReport& r : runs) f.values.push_back(run_figure(r, f.figure));
     if (!f.values.empty()) {
-      std::vector<double> sorted = f.values;
-      std::sort(sorted.begin(), sorted.end());
-      const std::size_t mid = sorted.size() / 2;
-      f.median = sorted.size() % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-      f.min = sorted.front();
-      f.max = sorted.back();
+      f.median = report::median(f.values);
+      f.min = *std::min_element(f.values.begin(), f.values.end());
+      f.max = *std::max_element(f.values.begin(), f.values.end());
       f.spread = f.median != 0 ? (f.max - f.min) / f.median : 0;
     }
     out.push_back(std::move(f));

@@ -223,10 +223,12 @@ Is it the client or the server? (see docs/output.md, "client", "server"):
                        scrape a Prometheus text endpoint every --interval
                        (repeatable); counters become rates per second
       --server-metric NAME|REGEX
-                       the series to keep (repeatable) [process_cpu_seconds_total,
-                       process_resident_memory_bytes, process_open_fds]
+                       the series to keep (repeatable; default:
+                       process_cpu_seconds_total,
+                       process_resident_memory_bytes, process_open_fds)
       --server-metrics-timeout T
-                       one scrape's limit      [half an --interval, 50ms..2s]
+                       one scrape's limit (default: half an --interval,
+                       at least 50ms, at most 2s)
       --repeat N       run the test N times; report each run and the
                        median, min, max and spread of the headline figures
       --repeat-pause T wait T between the runs                       [0]

@@ -88,8 +88,8 @@ void judge_run(RunEvidence& run) {
       const WorkerLoad& w = run.workers[busy[i]];
       who += fmt::format("{}worker {} was busy {} %", i == 0 ? "" : (i + 1 == busy.size() ? " and " : ", "),
                          busy[i] + 1, percent(w.busy()));
-      // Runnable without a CPU: other processes compete for the machine.
-      if (w.runnable_share() >= 0.25) who += fmt::format(" ({} % of it waiting for a CPU)", percent(w.runnable_share()));
+      // Also queued for a CPU a quarter of the time or more: others compete for the machine.
+      if (w.runnable_share() >= 0.25) who += fmt::format(" (and queued for a CPU {} % more)", percent(w.runnable_share()));
     }
     run.verdicts.push_back(fmt::format("the client: {} of the run; these figures measure pacer, not the server. "
                                        "Use more threads (-t), fewer users per thread, or shards.",

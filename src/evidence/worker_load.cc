@@ -23,7 +23,7 @@ ThreadUsage read_thread_usage(int schedstat_fd) {
   const ssize_t n = schedstat_fd >= 0 ? ::pread(schedstat_fd, text, sizeof text - 1, 0) : -1;
   if (n > 0) {
     const char* end = text + n;
-    const char* space = std::find(text, end, ' ');
+    const char* space = std::find(static_cast<const char*>(text), end, ' ');
     if (space != end) (void)std::from_chars(space + 1, end, out.runnable_ns);
   }
   return out;

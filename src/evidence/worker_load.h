@@ -1,13 +1,13 @@
 // A worker thread's load over a stretch of time (an interval, or the run): the
 // wall time, the part of it spent waiting in the I/O engine's wait (or the
 // loop's coalescing pause), its thread CPU time and its involuntary context
-// switches. Busy share: the larger of 1 - waited / wall and the share of wall
-// time the thread was running or runnable (its CPU plus its time on a run queue,
-// from /proc/thread-self/schedstat): io_uring does the sends and receives inside
-// its wait's system call, and on a crowded machine a thread woken from the wait
-// may queue for a CPU, so time in the wait is not all idle. A worker busy for all
-// of an interval never waited for the network: its rate and latency are the client's. Plain data; the thread usage is read by the worker itself
-// (RUSAGE_THREAD names the calling thread), once per interval.
+// switches, and its time queued for a CPU. Busy share: the larger of
+// 1 - waited / wall and the thread's CPU over wall (io_uring does the sends and
+// receives inside its wait's system call, so time in the wait is not all idle):
+// a worker busy for all of an interval never waited for the network, so its rate
+// and latency are the client's. The run-queue time (/proc/thread-self/schedstat)
+// is kept beside it, not in it: a thread queued for a CPU is starved by the
+// machine, not busy with its own work, and more threads would not help.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +28,7 @@ struct WorkerLoad {
   double busy() const {
     if (wall_ns <= 0) return 0;
     const double outside_wait = 1.0 - static_cast<double>(waited_ns) / static_cast<double>(wall_ns);
-    const double wanting_cpu = static_cast<double>(cpu_ns + runnable_ns) / static_cast<double>(wall_ns);
-    const double b = outside_wait > wanting_cpu ? outside_wait : wanting_cpu;
+    const double b = outside_wait > cpu_share() ? outside_wait : cpu_share();
     return b < 0 ? 0 : (b > 1 ? 1 : b);
   }
   // Thread CPU over wall time (can pass 1 only by clock granularity; clamped).

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/rank_test.h"
 #include "report/units.h"
 
 namespace pacer::html {
@@ -72,17 +73,11 @@ Result<json> parse_report(std::string_view text, const char* which) {
   return r;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.empty() ? 0 : (v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2);
-}
-
 // A side's headline figure: the run's, or the median of a --repeat report's runs.
 double side_figure(const std::vector<const json*>& runs, std::string_view figure) {
   std::vector<double> values;
   for (const json* run : runs) values.push_back(figure_of(*run, figure));
-  return median(std::move(values));
+  return report::median(std::move(values));
 }
 
 std::string format_value(const FigureChange& c, double v) {

@@ -19,13 +19,6 @@ double number(const json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
-
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double at = q * static_cast<double>(v.size() - 1);
@@ -110,7 +103,7 @@ Significance judge(const std::vector<double>& baseline, const std::vector<double
   const report::RankTest t = report::mann_whitney(baseline, candidate);
   s.p = higher_is_worse ? t.p_greater : t.p_less;
   s.every_worse = higher_is_worse ? t.all_greater : t.all_less;
-  const double centre = median_of(baseline);
+  const double centre = report::median(baseline);
   const double half = over_runs ? (*std::max_element(baseline.begin(), baseline.end()) -
                                    *std::min_element(baseline.begin(), baseline.end())) / 2
                                 : (quantile(baseline, 0.75) - quantile(baseline, 0.25)) / 2;

@@ -10,9 +10,10 @@ namespace pacer::report {
 
 namespace {
 
-// counts[u] = how many of the C(n1+n2, n1) splits give U = u, by the recurrence
-// N(u; m, n) = N(u - n; m - 1, n) + N(u; m, n - 1) (the largest rank is the
-// candidate's, adding n... or the baseline's). Counts as doubles: C(40, 20) fits.
+// d[u] = how many of the C(m + n, m) orders of m candidate and n baseline values
+// give U = u, by the recurrence N(u; m, n) = N(u - n; m - 1, n) + N(u; m, n - 1):
+// the largest value is a candidate's (it beats all n baseline values) or a
+// baseline's. Counts as doubles (exact to 2^53: C(40, 20) fits).
 std::vector<double> u_distribution(std::size_t m, std::size_t n) {
   // table[i][j] is the distribution for i candidate and j baseline values.
   std::vector<std::vector<std::vector<double>>> table(m + 1, std::vector<std::vector<double>>(n + 1));
@@ -38,6 +39,13 @@ std::vector<double> u_distribution(std::size_t m, std::size_t n) {
 double normal_upper_tail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
 
 }  // namespace
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
 
 RankTest mann_whitney(const std::vector<double>& baseline, const std::vector<double>& candidate) {
   RankTest out;

@@ -24,6 +24,9 @@ struct RankTest {
 // Above this many pairs (n1 x n2) the normal approximation is used.
 inline constexpr std::size_t kExactPairs = 400;
 
+// The median of `values` (the mean of the middle two for an even count; 0 when empty).
+double median(std::vector<double> values);
+
 // Nullopt-free: with an empty side the p-values are 1 (nothing to judge).
 RankTest mann_whitney(const std::vector<double>& baseline, const std::vector<double>& candidate);
 

@@ -20,11 +20,13 @@ import pytest
 from conftest import run_pacer
 from nginx_peer import free_port, start_nginx, stop_process
 
-# request() burns a few milliseconds of CPU: the worker, not the server, sets the pace.
+# request() burns tens of milliseconds of CPU: the worker, not the server, sets the
+# pace. With 16 connections the other 15 requests have all that time to be answered,
+# so the worker never waits for the network, even on a crowded machine.
 BURN = """
 request = function()
   local x = 0
-  for i = 1, 3000000 do x = x + i % 7 end
+  for i = 1, 15000000 do x = x + i % 7 end
   return wrk.format("GET", "/")
 end
 """
@@ -35,7 +37,7 @@ def test_a_worker_burning_cpu_is_named_and_the_json_says_saturated(server, tmp_p
     script = tmp_path / "burn.lua"
     script.write_text(BURN)
     out = tmp_path / "r.json"
-    run = run_pacer("-t1", "-c4", "-d1500ms", "--interval", "500ms", "-s", str(script), "-o", str(out),
+    run = run_pacer("-t1", "-c16", "-d1500ms", "--interval", "500ms", "-s", str(script), "-o", str(out),
                     "--format", "json", server.url)
     assert run.rc == 0, run
     doc = json.loads(out.read_text())
@@ -54,7 +56,7 @@ def test_a_worker_burning_cpu_is_named_and_the_json_says_saturated(server, tmp_p
 def test_the_same_script_at_a_rate_one_thread_carries_has_no_verdict(server, tmp_path):
     script = tmp_path / "burn.lua"
     script.write_text(BURN)
-    run = run_pacer("-t1", "-c4", "-R", "20", "-d1500ms", "-s", str(script), "--format", "json", server.url)
+    run = run_pacer("-t1", "-c4", "-R", "4", "-d1500ms", "-s", str(script), "--format", "json", server.url)
     assert run.rc == 0, run
     client = json.loads(run.stdout)["client"]
     assert client["saturated"] is False and client["verdicts"] == []
@@ -211,7 +213,7 @@ def test_server_metrics_scrapes_node_exporter_into_every_row(server, tmp_path):
 def test_fds_near_the_limit_get_the_arithmetic(server):
     # -c200 -t1 needs 200 + 4 + 32 = 236 descriptors (cli/fd_limit.cc); at that limit
     # the connections hold over 80 % of it.
-    run = run_pacer("-t1", "-c200", "-d1s", "--format", "json", server.url, nofile=236)
+    run = run_pacer("-t1", "-c200", "-d1s", "--interval", "250ms", "--format", "json", server.url, nofile=236)
     assert run.rc == 0, run
     doc = json.loads(run.stdout)["client"]
     assert doc["fd_limit"] == 236 and doc["peak_open_fds"] >= 200
