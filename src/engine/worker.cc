@@ -146,7 +146,7 @@ TimeNs Worker::next_wake_ns() const {
 
 void Worker::wait_for_events() {
   const TimeNs wake_ns = next_wake_ns();
-  const TimeNs idle_from_ns = monotonic_now_ns();  // the worker's busy share (evidence/worker_load.h)
+  idle_from_ns_ = monotonic_now_ns();  // the worker's busy share (evidence/worker_load.h): until on_wake
   if (worth_coalescing(wake_ns)) {
     // A wake-up per response costs a context switch on each side; after a short
     // pause one wake-up takes the responses that came meanwhile. Their latency
@@ -161,7 +161,6 @@ void Worker::wait_for_events() {
   // --spin: never sleep (a thread woken by a timer can be late by milliseconds).
   const TimeNs wait = budget_.empty() && !shared_.options.loop.spin ? std::max<TimeNs>(0, wake_ns - clock_.now) : 0;
   last_events_ = engine_->wait(wait, *this);  // on_wake, then on_io per event
-  recorder_.waited(std::max<TimeNs>(0, clock_.now - idle_from_ns));  // on_wake's clock: the wait's end
 }
 
 bool Worker::worth_coalescing(TimeNs wake_ns) const {
@@ -175,6 +174,7 @@ bool Worker::worth_coalescing(TimeNs wake_ns) const {
 }
 
 void Worker::on_wake(TimeNs now_ns) {
+  recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
   clock_.now = now_ns;
   budget_.begin(now_ns);
   // The connections left with unread bytes by earlier wake-ups, oldest first,

@@ -85,15 +85,19 @@ void judge_run(RunEvidence& run) {
   if (!busy.empty()) {
     std::string who;
     for (std::size_t i = 0; i < busy.size(); ++i) {
-      const WorkerLoad& w = run.workers[busy[i]];
       who += fmt::format("{}worker {} was busy {} %", i == 0 ? "" : (i + 1 == busy.size() ? " and " : ", "),
-                         busy[i] + 1, percent(w.busy()));
-      // Also queued for a CPU a quarter of the time or more: others compete for the machine.
-      if (w.runnable_share() >= 0.25) who += fmt::format(" (and queued for a CPU {} % more)", percent(w.runnable_share()));
+                         busy[i] + 1, percent(run.workers[busy[i]].busy()));
     }
-    run.verdicts.push_back(fmt::format("the client: {} of the run; these figures measure pacer, not the server. "
+    // Queued for a CPU a quarter of the time or more: others compete for the machine.
+    const WorkerLoad& busiest = run.workers[busy[0]];
+    const std::string queued =
+        busiest.runnable_share() >= 0.25
+            ? fmt::format(" (queued for a CPU {} % of it: other processes compete for this machine)",
+                          percent(busiest.runnable_share()))
+            : "";
+    run.verdicts.push_back(fmt::format("the client: {} of the run{}; these figures measure pacer, not the server. "
                                        "Use more threads (-t), fewer users per thread, or shards.",
-                                       who));
+                                       who, queued));
     run.client_bound = true;
   } else if (run.lag_busy_intervals >= 2) {
     run.verdicts.push_back(fmt::format(
