@@ -213,9 +213,10 @@ std::string render_compare_text(const std::vector<FigureChange>& changes, const 
       }
       return "worse";
     }();
-    out += fmt::format("  --max-regression {}={:g}%: {} ({}) ({}): {}\n", b.bound.figure, b.bound.limit * 100,
-                       format_change(b.change), direction, b.significance.words,
-                       !b.broken ? "ok" : (b.counts(false) ? "REGRESSION" : "beyond the bound, within the noise"));
+    out += fmt::format("  --max-regression {}={:g}%: {} ({}): {} ({})\n", b.bound.figure, b.bound.limit * 100,
+                       format_change(b.change), direction,
+                       !b.broken ? "ok" : (b.counts(false) ? "REGRESSION" : "beyond the bound, within the noise"),
+                       b.significance.words);
   }
   return out;
 }

@@ -100,25 +100,35 @@ Significance judge(const std::vector<double>& baseline, const std::vector<double
     return s;
   }
   s.known = true;
+  // The test runs in the direction the figure moved: worse (a regression) or better.
+  const bool moved_worse = !change || (higher_is_worse ? *change > 0 : *change < 0);
+  const bool tests_greater = moved_worse == higher_is_worse;
   const report::RankTest t = report::mann_whitney(baseline, candidate);
-  s.p = higher_is_worse ? t.p_greater : t.p_less;
-  s.every_worse = higher_is_worse ? t.all_greater : t.all_less;
+  s.p = tests_greater ? t.p_greater : t.p_less;
+  s.every_worse = moved_worse && (higher_is_worse ? t.all_greater : t.all_less);
+  const bool every_moved = tests_greater ? t.all_greater : t.all_less;
+  // The noise: each side's own spread (its range over runs, its interquartile
+  // range over intervals), the larger, relative to the baseline: two medians of
+  // samples that each span that much can differ by as much by chance.
+  const auto spread_of = [&](const std::vector<double>& v) {
+    return over_runs ? *std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())
+                     : quantile(v, 0.75) - quantile(v, 0.25);
+  };
   const double centre = report::median(baseline);
-  const double half = over_runs ? (*std::max_element(baseline.begin(), baseline.end()) -
-                                   *std::min_element(baseline.begin(), baseline.end())) / 2
-                                : (quantile(baseline, 0.75) - quantile(baseline, 0.25)) / 2;
-  s.spread = centre != 0 ? std::abs(half / centre) : 0;
-  const double worse_by = change ? (higher_is_worse ? *change : -*change) : INFINITY;
+  const double width = std::max(spread_of(baseline), spread_of(candidate));
+  s.spread = centre != 0 ? std::abs(width / centre) : 0;
+  const double moved_by = change ? std::abs(*change) : INFINITY;
   const double alpha = over_runs ? kRunsAlpha : kIntervalsAlpha;
-  const bool beyond_spread = worse_by > s.spread;
+  const bool beyond_spread = moved_by > s.spread;
   s.significant = s.p <= alpha + 1e-12 && beyond_spread;
   const std::string spread_text = fmt::format("± {:.0f} %", s.spread * 100);
   const std::string what = over_runs ? fmt::format("{} runs each", baseline.size())
                                      : fmt::format("{} and {} intervals", baseline.size(), candidate.size());
+  const char* direction = moved_worse ? worse_word : "better";
   if (s.significant) {
-    const std::string order = s.every_worse ? fmt::format("every new {} {} than every old one",
-                                                          over_runs ? "run" : "interval", worse_word)
-                                            : fmt::format("p = {:.3f}", s.p);
+    const std::string order = every_moved ? fmt::format("every new {} {} than every old one",
+                                                        over_runs ? "run" : "interval", direction)
+                                          : fmt::format("p = {:.3f}", s.p);
     s.words = fmt::format("{}, {}: significant", what, order);
   } else if (!beyond_spread) {
     s.words = fmt::format("within the {} spread of {}: not significant", over_runs ? "run-to-run" : "interval-to-interval",

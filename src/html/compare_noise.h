@@ -2,11 +2,12 @@
 // "Is it significant?"). Each side is one run (a pacer report) or several (a
 // `--repeat` report: its runs). With two or more runs a side the samples are the
 // runs' figures; with one run a side, its intervals' figures from the time
-// series. The test: a one-sided Mann-Whitney U test in the direction that is
-// worse (report/rank_test.h), at 5 % over runs and 1 % over intervals (an
+// series. The test: a one-sided Mann-Whitney U test (report/rank_test.h), at 5 % over runs and 1 % over intervals (an
 // interval resembles the next, so intervals are not as independent as runs),
-// and the change of the headline figure must exceed the baseline's spread (half
-// its range over runs; half its interquartile range over intervals). Pure; main thread.
+// and the change of the headline figure must exceed the noise: the larger of
+// the two sides' spreads (the range over runs; the interquartile range over
+// intervals), relative to the baseline. The test runs in the direction the
+// figure moved, so an improvement can be significant too. Pure; main thread.
 #pragma once
 
 #include <optional>
@@ -29,8 +30,10 @@ struct Significance {
   std::size_t baseline_n = 0;
   std::size_t candidate_n = 0;
   double p = 1;                // one-sided, toward worse
-  double spread = 0;           // the baseline's relative spread (0.15 for ± 15 %)
+  double spread = 0;           // the larger side's spread, relative to the baseline (0.15 for ± 15 %)
   bool every_worse = false;    // every candidate sample worse than every baseline sample
+  // (significant: the change, worse or better, is beyond the noise; a regression
+  // is a broken bound that is significant, compare.h)
   std::string words;           // "within the run-to-run spread of ± 15 %: not significant"
 };
 

@@ -1,5 +1,6 @@
 // Significance of a compared figure (html/compare_noise.h): deterministic samples.
 #include "html/compare_noise.h"
+#include "html/compare.h"
 
 #include <gtest/gtest.h>
 
@@ -17,10 +18,17 @@ TEST(CompareNoise, ThreeRunsEachEveryNewRunSlowerAndBeyondTheSpreadIsSignificant
 
 TEST(CompareNoise, AChangeWithinTheRunToRunSpreadIsNotSignificant) {
   // Every new run is slower, but by less than the baseline's own spread (± 15 %).
-  const Significance s = judge({85, 100, 115}, {116, 117, 118}, true, 0.12, true, "slower");
+  const Significance s = judge({93, 100, 108}, {116, 117, 118}, true, 0.12, true, "slower");
   EXPECT_TRUE(s.known);
   EXPECT_FALSE(s.significant);
   EXPECT_EQ(s.words, "within the run-to-run spread of ± 15 %: not significant");
+}
+
+TEST(CompareNoise, TheNoisierSideSetsTheSpread) {
+  // A tight baseline, a scattered candidate: its ± 40 % spread covers a +15 % change.
+  const Significance s = judge({100, 101, 102}, {110, 115, 150}, true, 0.15, true);
+  EXPECT_FALSE(s.significant);
+  EXPECT_NEAR(s.spread, 0.396, 0.001);
 }
 
 TEST(CompareNoise, InterleavedRunsAreNotSignificantWhateverTheChange) {
@@ -32,8 +40,11 @@ TEST(CompareNoise, InterleavedRunsAreNotSignificantWhateverTheChange) {
 TEST(CompareNoise, ThroughputIsWorseWhenLower) {
   const Significance s = judge({1000, 1010, 990}, {700, 710, 690}, true, -0.30, false);
   EXPECT_TRUE(s.significant);
+  // An improvement beyond the noise is significant too (the test runs the way the figure moved).
   const Significance better = judge({1000, 1010, 990}, {1300, 1310, 1290}, true, 0.30, false);
-  EXPECT_FALSE(better.significant);
+  EXPECT_TRUE(better.significant);
+  EXPECT_FALSE(better.every_worse);
+  EXPECT_EQ(better.words, "3 runs each, every new run better than every old one: significant");
 }
 
 TEST(CompareNoise, OneRunASideUsesIntervalsAtOnePercent) {
@@ -48,6 +59,24 @@ TEST(CompareNoise, OneRunASideUsesIntervalsAtOnePercent) {
   const Significance few = judge({1, 2, 3}, {4, 5, 6}, false, 1.0, true);
   EXPECT_FALSE(few.known);
   EXPECT_NE(few.words.find("significance unknown"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pacer::html
+
+namespace pacer::html {
+namespace {
+
+TEST(CompareNoise, ABrokenBoundCountsOnlyBeyondTheNoiseUnlessStrict) {
+  BoundResult within{{"p99", 0.10}, 0.12, true, judge({93, 100, 108}, {116, 117, 118}, true, 0.12, true)};
+  EXPECT_FALSE(within.counts(false));
+  EXPECT_TRUE(within.counts(true));  // --strict: the plain bound
+  BoundResult beyond{{"p99", 0.10}, 0.40, true, judge({100, 104, 98}, {140, 145, 138}, true, 0.40, true)};
+  EXPECT_TRUE(beyond.counts(false));
+  BoundResult unknown{{"p99", 0.10}, 0.40, true, judge({100}, {140}, false, 0.40, true)};
+  EXPECT_TRUE(unknown.counts(false));  // cannot be judged: the bound decides
+  BoundResult kept{{"p99", 0.10}, 0.05, false, beyond.significance};
+  EXPECT_FALSE(kept.counts(true));
 }
 
 }  // namespace
