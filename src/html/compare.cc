@@ -200,10 +200,15 @@ std::vector<BoundResult> check_bounds(const std::vector<FigureChange>& changes,
 std::string render_compare_text(const std::vector<FigureChange>& changes, const std::vector<BoundResult>& bounds,
                                 const std::string& baseline_name, const std::string& candidate_name) {
   std::string out = fmt::format("Baseline:  {}\nCandidate: {}\n\n", baseline_name, candidate_name);
-  out += fmt::format("  {:<15} {:>14} {:>14} {:>10}  {}\n", "figure", "baseline", "candidate", "change", "noise");
+  out += fmt::format("  {:<15} {:>14} {:>14} {:>10}\n", "figure", "baseline", "candidate", "change");
   for (const FigureChange& c : changes) {
-    out += fmt::format("  {:<15} {:>14} {:>14} {:>10}  {}\n", c.label, format_value(c, c.baseline),
-                       format_value(c, c.candidate), format_change(c.change), c.significance.words);
+    out += fmt::format("  {:<15} {:>14} {:>14} {:>10}\n", c.label, format_value(c, c.baseline),
+                       format_value(c, c.candidate), format_change(c.change));
+  }
+  // Issue 28: whether each change is beyond the noise (compare_noise.h).
+  out += "\nBeyond the noise?\n";
+  for (const FigureChange& c : changes) {
+    out += fmt::format("  {:<15} {:>10}  {}\n", c.label, format_change(c.change), c.significance.words);
   }
   if (!bounds.empty()) out += "\n";
   for (const BoundResult& b : bounds) {
