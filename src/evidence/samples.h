@@ -87,6 +87,7 @@ struct PidTotals {
 struct RunEvidence {
   std::vector<WorkerLoad> workers;   // per worker over its loop (warm-up included)
   double busy_threshold = 0.9;       // --client-busy-threshold
+  bool spin = false;                 // --spin: the workers never wait, so their busy share is not judged
   // The process, over the sampled intervals (absent: nothing was sampled).
   std::optional<ProcessSample> peak;  // cpu_share: the run's mean; the rest: the peak (ports: per pair)
   std::uint64_t lag_busy_intervals = 0;  // open model: intervals whose lag grew while a worker was busy

@@ -13,10 +13,11 @@ namespace {
 int percent(double share) { return static_cast<int>(share * 100 + 0.5); }
 
 // The workers at or past the threshold, busiest first.
-std::vector<std::size_t> busy_workers(const std::vector<WorkerLoad>& workers, double threshold) {
+std::vector<std::size_t> busy_workers(const std::vector<WorkerLoad>& workers, double threshold,
+                                      TimeNs min_wall_ns = kMinJudgedIntervalNs) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < workers.size(); ++i) {
-    if (workers[i].wall_ns > 0 && workers[i].busy() >= threshold) out.push_back(i);
+    if (workers[i].wall_ns >= min_wall_ns && workers[i].busy() >= threshold) out.push_back(i);
   }
   std::stable_sort(out.begin(), out.end(),
                    [&](std::size_t a, std::size_t b) { return workers[a].busy() > workers[b].busy(); });
@@ -58,12 +59,12 @@ std::string busy_workers_phrase(const std::vector<WorkerLoad>& workers, double t
 
 std::vector<std::string> interval_verdicts(const std::vector<WorkerLoad>& workers,
                                            const std::optional<ProcessSample>& process, double threshold,
-                                           bool lag_grew) {
+                                           bool lag_grew, bool spin) {
   std::vector<std::string> out;
-  const std::string busy = busy_workers_phrase(workers, threshold);
+  const std::string busy = spin ? std::string() : busy_workers_phrase(workers, threshold);
   if (!busy.empty()) {
     out.push_back("the client: " + busy);
-  } else if (lag_grew) {
+  } else if (lag_grew && !spin) {
     const std::string lagging = busy_workers_phrase(workers, kLagBusyShare);
     if (!lagging.empty()) out.push_back("the client: send lag grows, " + lagging);
   }
@@ -81,7 +82,8 @@ std::vector<std::string> interval_verdicts(const std::vector<WorkerLoad>& worker
 void judge_run(RunEvidence& run) {
   run.verdicts.clear();
   run.client_bound = false;
-  const std::vector<std::size_t> busy = busy_workers(run.workers, run.busy_threshold);
+  const std::vector<std::size_t> busy =
+      run.spin ? std::vector<std::size_t>{} : busy_workers(run.workers, run.busy_threshold, kMinJudgedRunNs);
   if (!busy.empty()) {
     std::string who;
     for (std::size_t i = 0; i < busy.size(); ++i) {
@@ -99,7 +101,7 @@ void judge_run(RunEvidence& run) {
                                        "Use more threads (-t), fewer users per thread, or shards.",
                                        who, queued));
     run.client_bound = true;
-  } else if (run.lag_busy_intervals >= 2) {
+  } else if (run.lag_busy_intervals >= 2 && !run.spin) {
     run.verdicts.push_back(fmt::format(
         "the client: the open model's send lag grew in {} intervals while a worker was busy at least {} % of "
         "them; the sending fell behind in pacer, not the server. Use more threads (-t), fewer users per thread, "

@@ -22,6 +22,11 @@ inline constexpr double kDefaultBusyThreshold = 0.9;
 inline constexpr double kNearLimitShare = 0.8;
 // The open model's lag counts as growing "while busy" from this busy share on.
 inline constexpr double kLagBusyShare = 0.75;
+// A worker's busy share is judged only over this much of its time at least (a
+// run of ten requests is mostly its start-up), and not at all with --spin (a
+// spinning worker never waits, by design).
+inline constexpr TimeNs kMinJudgedRunNs = 500 * kNsPerMs;
+inline constexpr TimeNs kMinJudgedIntervalNs = 100 * kNsPerMs;
 
 // The workers at or past the threshold ("worker 1 busy 98 %"), busiest first;
 // empty when none. Numbered from 1, as people count.
@@ -30,9 +35,10 @@ std::string busy_workers_phrase(const std::vector<WorkerLoad>& workers, double t
 // One interval's short verdicts for the progress lines and the live view:
 // "the client: worker 1 busy 98 %", "fds 950/1024", "ports 27000/28232 to 127.0.0.1:8080".
 // lag_grew: the open model's schedule lag grew over the last interval.
+// spin: --spin (no busy verdict).
 std::vector<std::string> interval_verdicts(const std::vector<WorkerLoad>& workers,
                                            const std::optional<ProcessSample>& process, double threshold,
-                                           bool lag_grew);
+                                           bool lag_grew, bool spin = false);
 
 // The run's verdicts into run.verdicts (full sentences, without the
 // "Bottleneck: " label), and run.client_bound.

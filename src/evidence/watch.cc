@@ -36,8 +36,9 @@ TimeNs scrape_timeout(const EvidenceOptions& o, TimeNs interval_ns) {
 
 }  // namespace
 
-Watch::Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model)
-    : options_(options), remote_port_(remote_port), open_model_(open_model) {
+Watch::Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model,
+             bool spin)
+    : options_(options), remote_port_(remote_port), open_model_(open_model), spin_(spin) {
   if (auto text = read_small_file("/proc/sys/net/ipv4/ip_local_port_range", 256)) port_range_ = parse_port_range(*text);
   cpus_allowed_ = allowed_cpus();
   first_ns_ = last_ns_ = monotonic_now_ns();
@@ -134,7 +135,8 @@ void Watch::sample(report::IntervalReport& interval) {
   const bool lag_grew = open_model_ && interval.index > 0 && interval.schedule_lag_ns > last_lag_ns_ &&
                         interval.schedule_lag_ns > interval.duration_ns / 10;
   last_lag_ns_ = interval.schedule_lag_ns;
-  current_.verdicts = interval_verdicts(interval.workers, current_.process, options_.client_busy_threshold, lag_grew);
+  current_.verdicts =
+      interval_verdicts(interval.workers, current_.process, options_.client_busy_threshold, lag_grew, spin_);
   if (lag_grew && !busy_workers_phrase(interval.workers, kLagBusyShare).empty()) ++lag_busy_intervals_;
   // The run's peaks.
   const ProcessSample& p = *current_.process;
@@ -161,6 +163,7 @@ void Watch::sample(report::IntervalReport& interval) {
 
 void Watch::finish(RunEvidence& run) const {
   run.busy_threshold = options_.client_busy_threshold;
+  run.spin = spin_;
   run.peak = peak_;
   if (run.peak) {
     std::sort(run.peak->ports.begin(), run.peak->ports.end(),

@@ -26,7 +26,8 @@ namespace pacer::evidence {
 class Watch {
  public:
   // remote_port: the URL's port (0: no port count, as over a Unix socket).
-  Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model);
+  // spin: --spin (the workers' busy share is not judged).
+  Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model, bool spin);
 
   // Samples now, for `interval` (which ended just before); points
   // interval.evidence at the result (valid until the next call).
@@ -41,6 +42,7 @@ class Watch {
   EvidenceOptions options_;
   std::uint16_t remote_port_;
   bool open_model_;
+  bool spin_;
   std::optional<std::pair<std::uint32_t, std::uint32_t>> port_range_;
   int cpus_allowed_ = 1;
   TimeNs last_ns_ = 0;

@@ -83,3 +83,22 @@ TEST(WorkerLoad, BusyShareIsTheTimeNotWaiting) {
 
 }  // namespace
 }  // namespace pacer::evidence
+
+namespace pacer::evidence {
+namespace {
+
+TEST(Verdict, JudgesNeitherATinyRunNorASpinningOne) {
+  RunEvidence run;
+  WorkerLoad tiny{5 * kNsPerMs, 0, 5 * kNsPerMs, 0, 0};  // ten requests: all start-up
+  run.workers = {tiny};
+  judge_run(run);
+  EXPECT_TRUE(run.verdicts.empty());
+  run.workers = {WorkerLoad{10 * kNsPerS, 0, 10 * kNsPerS, 0, 0}};
+  run.spin = true;  // --spin polls: never waiting is the point
+  judge_run(run);
+  EXPECT_TRUE(run.verdicts.empty());
+  EXPECT_TRUE(interval_verdicts(run.workers, std::nullopt, 0.9, false, true).empty());
+}
+
+}  // namespace
+}  // namespace pacer::evidence
