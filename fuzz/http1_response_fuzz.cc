@@ -14,13 +14,17 @@
 //     whether the known head is used or not (it must parse exactly like llhttp);
 //   - responses go to the submitted tokens in submission order, never more
 //     responses than requests;
-//   - a rejected feed gives a reason.
+//   - a rejected feed gives a reason;
+//   - the same bytes read as a --server-metrics scrape (a response body,
+//     evidence/prom_text.h): every sample's series starts with its metric name,
+//     and the samples and the lines skipped never exceed the lines.
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "evidence/prom_text.h"
 #include "fuzz_support.h"
 #include "proto/http1_session.h"
 
@@ -120,6 +124,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t extra = reader.byte();
   const Mode mode{1u + (mode_byte & 63u), (mode_byte & 64) != 0, (mode_byte & 128) != 0, extra, extra};
   const std::string_view input = reader.rest();
+  {
+    std::size_t bad = 0;
+    const auto samples = pacer::evidence::parse_prom_text(input, &bad);
+    const auto lines = static_cast<std::size_t>(std::count(input.begin(), input.end(), '\n')) + 1;
+    FUZZ_CHECK(samples.size() + bad <= lines);
+    for (const auto& s : samples) FUZZ_CHECK(s.series.compare(0, s.name.size(), s.name) == 0);
+  }
 
   const std::vector<std::size_t> whole = input.empty() ? std::vector<std::size_t>{} : std::vector<std::size_t>{input.size()};
   const std::vector<std::size_t> pieces = pacer::fuzz::split_lengths(input.size(), seed);

@@ -72,6 +72,7 @@ if [ "$profile" = test ]; then
     "scenarios' r:json() decodes with lua-cjson (docs/scenarios.md)|lua-cjson"
     "the man page and completion tests (test_man_and_completion.py): bash, zsh|bash zsh"
     "Locust 2.12 writes the CSV files --csv-format locust must match (test_locust_csv.py)|python3-locust"
+    "--server-metrics scrapes a real exporter in test_evidence.py: node_exporter on loopback (issue 28)|prometheus-node-exporter"
     "a real Prometheus that scrapes /metrics and takes remote writes, promtool to check the exposition, protoc to decode pushes (test_prometheus.py, tests/prom)|prometheus protobuf-compiler"
   )
   need_npm=1  # tools/k8s-validate's kubernetes-models

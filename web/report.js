@@ -184,6 +184,41 @@
     // A scenario's users running at each interval's end (a load shape or POST /users changes them).
     if (ts.some((p) => p.users !== null && p.users !== undefined)) conns.push({label: 'users', values: ts.map((p) => p.users)});
     C.timeChart(s, {title: 'Connections', unit: '', x, series: conns});
+    renderEvidenceCharts(s, ts, x);
+  }
+
+  // Issue 28: the client's health and the server's side on the run's timeline
+  // (the intervals' "client" and "server", docs/output.md). A failed sample is a gap.
+  function renderEvidenceCharts(s, ts, x) {
+    const workers = Math.max(0, ...ts.map((p) => (p.client && p.client.workers ? p.client.workers.length : 0)));
+    if (workers > 0) {
+      const busy = [];
+      for (let w = 0; w < Math.min(workers, 8); w++) {
+        busy.push({label: `worker ${w + 1} busy`, values: ts.map((p) => (p.client && p.client.workers[w] ? p.client.workers[w].busy * 100 : null))});
+      }
+      busy.push({label: 'process CPU (of the CPUs allowed)', values: ts.map((p) => (p.client && p.client.cpu_share != null ? p.client.cpu_share * 100 : null)), dash: [6, 3]});
+      const chart = C.timeChart(s, {title: 'The client: busy share per worker, process CPU', unit: '%', x, series: busy});
+      if (chart) chart.id = 'client-chart';
+    }
+    const pids = {};
+    for (const p of ts) for (const q of ((p.server || {}).pids || [])) pids[q.pid] = true;
+    for (const pid of Object.keys(pids)) {
+      const at = (p) => ((p.server || {}).pids || []).find((q) => String(q.pid) === pid && q.error == null);
+      C.timeChart(s, {title: `Server pid ${pid}: CPU per second`, unit: 's/s', x, series: [
+        {label: 'user', values: ts.map((p) => (at(p) ? at(p).cpu_user_s / p.duration_s : null))},
+        {label: 'system', values: ts.map((p) => (at(p) ? at(p).cpu_system_s / p.duration_s : null))}]});
+    }
+    const series = {};
+    for (const p of ts) for (const m of ((p.server || {}).metrics || [])) for (const v of (m.series || [])) series[m.url + ' ' + v.series] = v.kind;
+    const names = Object.keys(series).slice(0, 8);
+    if (names.length) {
+      const value = (p, name) => {
+        for (const m of ((p.server || {}).metrics || [])) for (const v of (m.series || [])) if (m.url + ' ' + v.series === name) return v.value;
+        return null;
+      };
+      C.timeChart(s, {title: 'Server metrics (counters per second, gauges as they are)', unit: '', x,
+        series: names.map((n) => ({label: n + (series[n] === 'rate_per_s' ? ' /s' : ''), values: ts.map((p) => value(p, n))}))});
+    }
   }
 
   // Completed requests per second of each request name (the intervals' "endpoints"),
@@ -343,7 +378,7 @@
     dl.append(h('dt', {}, 'baseline'), h('dd', {}, `${cmp.baseline_name} (${base.start_time}, ${loadModelText(base.config)})`));
     dl.append(h('dt', {}, 'candidate'), h('dd', {}, `${cmp.candidate_name} (${cand.start_time}, ${loadModelText(cand.config)})`));
     el.firstChild.append(dl);
-    const broken = (cmp.bounds || []).filter((b) => b.broken);
+    const broken = (cmp.bounds || []).filter((b) => (b.regression != null ? b.regression : b.broken));
     el.firstChild.append(h('div', {class: 'pr-verdict ' + (broken.length ? 'bad' : 'ok'), 'data-field': 'verdict'},
       broken.length ? 'regression: ' + broken.map((b) => `${b.figure} ${changeText(b.change)} > ${(b.limit * 100).toFixed(2)}%`).join('; ')
         : (cmp.bounds || []).length ? 'within --max-regression bounds' : 'no bound given'));
@@ -351,9 +386,10 @@
     const t = C.table(s, {columns: [{key: 'label', label: 'figure'},
       {key: 'baseline', label: 'baseline', num: true, format: (v, row) => row.fmt(v)},
       {key: 'candidate', label: 'candidate', num: true, format: (v, row) => row.fmt(v)},
-      {key: 'change', label: 'change', num: true, format: changeText}],
+      {key: 'change', label: 'change', num: true, format: changeText},
+      {key: 'noise', label: 'beyond the noise?'}],
     rows: cmp.changes.map((c) => Object.assign({fmt: c.unit === 'ns' ? C.fmtNs : c.unit === '/s' ? C.fmtRate :
-      c.unit === 'fraction' ? C.fmtPct : C.fmtCount}, c))});
+      c.unit === 'fraction' ? C.fmtPct : C.fmtCount, noise: (c.significance || {}).words || ''}, c))});
     Array.from(t.tBodies[0].rows).forEach((tr, i) => {
       const c = cmp.changes[i];
       tr.dataset.figure = c.figure;
@@ -383,11 +419,37 @@
       {label: 'baseline', values: col(bt, p99)}, {label: 'candidate', values: col(ct, p99), dash: [6, 3]}]});
   }
 
+  // ---- Repeated runs (--repeat, schema "pacer-repeat") ----------------------------
+
+  async function renderRepeat(el, rep) {
+    const runs = rep.runs || [];
+    el.append(h('header', {class: 'pr-header'}, h('h1', {}, `pacer: ${runs.length} runs`),
+      h('div', {class: 'pr-url'}, runs.length ? (runs[0].config || {}).url || '' : '')));
+    const s = section(el, 'The runs: median, minimum, maximum, spread', 'repeat');
+    const fmt = {rps: C.fmtRate, p50: C.fmtNs, p99: C.fmtNs, 'p99.9': C.fmtNs, errors: C.fmtCount};
+    const rows = Object.entries(rep.summary || {}).map(([k, v]) => Object.assign({figure: k, fmt: fmt[k] || C.fmtCount}, v));
+    const t = C.table(s, {columns: [{key: 'figure', label: 'figure'},
+      {key: 'median', label: 'median', num: true, format: (v, row) => row.fmt(v)},
+      {key: 'min', label: 'min', num: true, format: (v, row) => row.fmt(v)},
+      {key: 'max', label: 'max', num: true, format: (v, row) => row.fmt(v)},
+      {key: 'spread', label: 'spread', num: true, format: (v) => (v * 100).toFixed(1) + '%'},
+      {key: 'values', label: 'each run', format: (v, row) => (v || []).map((x) => row.fmt(x)).join(', ')}], rows});
+    t.id = 'repeat-table';
+    Array.from(t.tBodies[0].rows).forEach((tr, i) => { tr.dataset.figure = rows[i].figure; tr.dataset.median = String(rows[i].median); });
+    for (let i = 0; i < runs.length; i++) {
+      const part = h('div', {class: 'pr-run', id: `run-${i + 1}`});
+      part.append(h('h2', {}, `Run ${i + 1} of ${runs.length}`));
+      el.append(part);
+      await render(part, runs[i]);
+    }
+  }
+
   async function boot() {
     const root = document.getElementById('pacer-report');
     try {
       const data = JSON.parse(document.getElementById('pacer-data').textContent);
       if (data.schema === 'pacer-compare') await renderCompare(root, data);
+      else if (data.schema === 'pacer-repeat') await renderRepeat(root, data);
       else await render(root, data);
       document.documentElement.dataset.ready = 'true';
     } catch (e) {
@@ -397,7 +459,7 @@
     }
   }
 
-  global.PacerReport = {render, renderCompare, boot, errorTotal, verdict};
+  global.PacerReport = {render, renderCompare, renderRepeat, boot, errorTotal, verdict};
   if (typeof document !== 'undefined' && document.getElementById('pacer-data')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot); else boot();
   }

@@ -17,6 +17,7 @@
 #include "app/live_output.h"
 #include "app/load_steering.h"
 #include "app/prometheus_output.h"
+#include "app/repeat.h"
 #include "app/report_command.h"
 #include "app/run_description.h"
 #include "app/signals.h"
@@ -90,10 +91,12 @@ Status write_report_outputs(const Config& config, const report::RunReport& resul
 // Runs the load described by config and prints wrk's report (or writes the
 // report where --format/-o send it). With --web, tells web_view (may be null) of
 // each interval and of the final report.
-ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::LiveView* web_view) {
+// keep: --repeat's copy of the report (null: none); text_to_stderr: stdout is --repeat's JSON.
+ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::LiveView* web_view,
+                           report::RunReport* keep = nullptr, bool text_to_stderr = false) {
   // The time series may take stdout; the final report then goes to stderr.
   const bool series_on_stdout = config.timeseries_path == "-";
-  std::FILE* report_out = series_on_stdout ? stderr : stdout;
+  std::FILE* report_out = series_on_stdout || text_to_stderr ? stderr : stdout;
   // JSON on its stream must be nothing but JSON; otherwise people get wrk's text.
   const bool text_report = !config.json_format || !config.output_path.empty();
   // A script that does not load (syntax error, unreadable) stops here, before any output.
@@ -155,8 +158,13 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
       prometheus->on_interval(interval);
     };
   }
+  // The client's health and the server's side, sampled at each --interval (issue 28);
+  // it outlives the live output, which samples through it until finish().
+  evidence::Watch watch(config.evidence, config.unix_socket_path.empty() ? config.target.port : 0, config.interval_ns,
+                        config.is_open_model(), config.spin);
   LiveOutput live(config, display, series, std::move(listener));
   const LentSteering lent(web_view, control.get());
+  live.set_watch(&watch);
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
                             script.get(), control.get());
   live.finish();  // the terminal is back before anything else is printed
@@ -168,6 +176,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     report::settle_endpoints(*result);           // names nobody requested, censored samples
     result->command_line = config.command_line;  // the HTML report's header
     result->timeseries = live.take_series();     // --timeseries, --html, --csv
+    watch.finish(result->evidence);              // the client's and the server's side, the verdicts
     if (prometheus) result->remote_write = prometheus->finish(*result, &signals.flag());  // the final push
     if (result->remote_write && result->remote_write->incomplete()) {  // also on stderr: JSON may take stdout
       const std::string line = report::render_remote_write_line(*result->remote_write);
@@ -190,6 +199,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     std::fputs(json_report().c_str(), report_out);
   }
   std::fflush(report_out);
+  if (keep != nullptr) *keep = *result;  // --repeat
   if (Status written = write_report_outputs(config, *result, json_report); !written) return fail(written.error());
   if (const int err = live.series_write_errno(); err != 0 || (series_file && std::fclose(series_file.release()) != 0)) {
     const std::string where = series_on_stdout ? "stdout" : "'" + config.timeseries_path + "'";
@@ -225,6 +235,15 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
 // --web-linger after it. The files and the exit code are the run's.
 ExitCode run_and_report(const Config& config) {
   StopSignals signals;  // before the web view: its Stop may come at once
+  if (config.evidence.repeat > 1) {  // --repeat N (app/repeat.h); --web is refused with it
+    const bool json_on_stdout = config.stdout_is_data();
+    return run_repeated(
+        config,
+        [&](const Config& each, report::RunReport* keep) {
+          return run_and_report_to(each, signals, nullptr, keep, json_on_stdout);
+        },
+        [&] { return signals.received() != 0; });
+  }
   if (!config.web.enabled) return run_and_report_to(config, signals, nullptr);
   auto web_view = web::LiveView::start(config, &StopSignals::request_stop);
   if (!web_view) return fail(web_view.error());

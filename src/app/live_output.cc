@@ -95,6 +95,7 @@ void LiveOutput::emit_interval() {
     interval.drain_ns = std::max<TimeNs>(0, interval.start_ns + interval.duration_ns - run_info_.duration_ns);
   }
   completed_ += interval.completed;
+  if (watch_ != nullptr) watch_->sample(interval);  // the client's health and the server's side, now
   std::string line;  // the NDJSON line, rendered once for the file, the web view and the kept series
   if (series_ != nullptr || listener_) {
     line = report::render_interval_ndjson(interval, config_.timeseries_histogram, config_.shard_index,

@@ -16,6 +16,7 @@
 
 #include "core/config.h"
 #include "engine/run.h"
+#include "evidence/watch.h"
 #include "report/interval_sum.h"
 #include "ui/dashboard_model.h"
 #include "ui/display_mode.h"
@@ -51,6 +52,10 @@ class LiveOutput {
   // --csv; nullopt otherwise. Call after finish().
   std::optional<std::vector<std::string>> take_series() { return std::move(kept_series_); }
 
+  // Issue 28: samples the process and the server at each --interval's end
+  // (evidence/watch.h), before the line is written; may be null.
+  void set_watch(evidence::Watch* watch) { watch_ = watch; }
+
   // The errno of the first --timeseries line that could not be written (0: none).
   int series_write_errno() const { return series_errno_; }
 
@@ -74,6 +79,7 @@ class LiveOutput {
   TimeNs last_draw_ns_ = 0;
   std::optional<std::vector<std::string>> kept_series_;
   int series_errno_ = 0;
+  evidence::Watch* watch_ = nullptr;
 };
 
 // The live view's short description of the load model ("closed loop", "open, constant 1000/s").

@@ -45,6 +45,7 @@
 #include "cli/units.h"
 #include "proto/http1_request.h"
 #include "targets/target_file.h"
+#include "cli/evidence_options.h"
 #include "cli/prometheus_options.h"
 #include "cli/web_options.h"
 #include "cli/wire_options.h"
@@ -101,8 +102,9 @@ constexpr auto kAllRunOptions = join_options(
                                            output::kOptions),
                               request::kOptions),
                  tls::kOptions),
-    join_options(join_options(join_options(kPrometheusOptions, connect::kOptions), cookies::kOptions),
-                 request_log::kOptions));
+    join_options(join_options(join_options(join_options(kPrometheusOptions, connect::kOptions), cookies::kOptions),
+                              request_log::kOptions),
+                 evidence_flags::kOptions));
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -196,6 +198,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (std::optional<Status> conn = connect::apply(option, config, draft.connect)) return std::move(*conn);
       if (std::optional<Status> cookie = cookies::apply(option, config)) return std::move(*cookie);
       if (std::optional<Status> log = request_log::apply(option, config, draft.request_log)) return std::move(*log);
+      if (std::optional<Status> evidence = evidence_flags::apply(option, config)) return std::move(*evidence);
       return Ok{};
   }
 }
@@ -309,6 +312,7 @@ Status finish_run_draft(RunDraft& draft, Command command) {
   if (Status csv = finish_csv_options(config); !csv) return csv;
   if (Status web = finish_web_options(config.web, draft.web_token_given, draft.web_linger_given); !web) return web;
   if (Status prom = finish_prometheus_options(config); !prom) return prom;
+  if (Status evidence = evidence_flags::finish(config); !evidence) return evidence;
   config.threads = std::min(config.threads, config.connections);
   if (command == Command::kRun) return ensure_fd_limit(config.connections, config.threads);
   // The demo's in-process server holds the other end of every connection.

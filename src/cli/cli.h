@@ -58,6 +58,7 @@ struct ReportOptions {
   bool csv_full_history = false;        // --csv-full-history (with locust)
   bool compare = false;                 // --compare BASELINE CANDIDATE
   std::string max_regression;           // --max-regression p99=10%,rps=5% (checked at parse time)
+  bool strict = false;                  // --strict: a bound broken is a regression, significant or not (issue 28)
   bool force = false;                   // as pacer merge's
   bool allow_missing = false;
   TimeNs start_tolerance_ns = kNsPerS;

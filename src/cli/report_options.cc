@@ -16,15 +16,16 @@ namespace pacer::cli {
 namespace {
 
 enum ReportOption : int {
-  kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kMaxReportSize, kHelp, kCsvFormat,
+  kOutput, kCsv, kCompare, kMaxRegression, kForce, kAllowMissing, kStartTolerance, kMaxReportSize, kHelp, kCsvFormat, kStrict,
   kCsvFullHistory,
 };
 
-constexpr std::array<OptionSpec, 11> kReportOptions{{
+constexpr std::array<OptionSpec, 12> kReportOptions{{
     {kMaxReportSize, '\0', "max-report-size", true},
     {kOutput, 'o', "output", true},
     {kCsv, '\0', "csv", true},
     {kCompare, '\0', "compare", false},
+    {kStrict, '\0', "strict", false},
     {kMaxRegression, '\0', "max-regression", true},
     {kForce, '\0', "force", false},
     {kAllowMissing, '\0', "allow-missing", false},
@@ -48,6 +49,7 @@ Status apply_report_option(const ScannedOption& option, ReportOptions& report) {
       }
       return Ok{};
     case kCompare: report.compare = true; return Ok{};
+    case kStrict: report.strict = true; return Ok{};
     case kMaxRegression: {
       auto bounds = html::parse_regression_bounds(option.value, option.flag);
       if (!bounds) return bounds.error();
@@ -81,6 +83,7 @@ Status check_report_options(const ReportOptions& r) {
                                     r.paths.size()));
   }
   if (!r.max_regression.empty() && !r.compare) return bad_argument("report: --max-regression needs --compare");
+  if (r.strict && r.max_regression.empty()) return bad_argument("report: --strict needs --max-regression");
   if (!r.compare && r.output_path.empty() && r.csv_prefix.empty()) {
     return bad_argument("report: give -o FILE (the HTML report) or --csv PREFIX");
   }

@@ -251,6 +251,28 @@ text format or OpenMetrics, latency histograms bucketed 1us to 60s):
       --run-id ID      the run_id label (default: SLURM_JOB_ID's, else
                        random); give shards one id to sum them
 
+Is it the client or the server? (see docs/output.md, "client", "server"):
+      --client-busy-threshold PCT
+                       a worker busy (not waiting for the network) this
+                       share of the run is the bottleneck: the report
+                       says the figures measure pacer               [90%]
+      --server-pid PID sample a process on this machine every --interval
+                       from /proc: CPU, RSS, threads, fds, context
+                       switches (repeatable)
+      --server-metrics URL
+                       scrape a Prometheus text endpoint every --interval
+                       (repeatable); counters become rates per second
+      --server-metric NAME|REGEX
+                       the series to keep (repeatable; default:
+                       process_cpu_seconds_total,
+                       process_resident_memory_bytes, process_open_fds)
+      --server-metrics-timeout T
+                       one scrape's limit (default: half an --interval,
+                       at least 50ms, at most 2s)
+      --repeat N       run the test N times; report each run and the
+                       median, min, max and spread of the headline figures
+      --repeat-pause T wait T between the runs                       [0]
+
 Many machines (merge the JSON reports with pacer merge):
       --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R;
                        everything it prints is about its share
@@ -424,12 +446,18 @@ Options:                                                      [default]
                        by more than its bound, e.g. "p99=10%,rps=5%";
                        figures: requests rps errors error_rate p50 p90
                        p99 p99.9 max mean (latency and errors: higher
-                       is worse; requests and rps: lower is worse)
+                       is worse; requests and rps: lower is worse);
+                       only a change beyond the noise counts: a rank
+                       test over the runs of --repeat reports, or over
+                       the intervals of single runs (docs/compare.md)
+      --strict         with --max-regression, any bound broken counts,
+                       beyond the noise or not
       --force, --allow-missing, --start-tolerance T, --max-report-size SIZE
                        as pacer merge, for the shards of one run
   -h, --help           print this help and exit
 
-Exit: 0 drawn, 2 bad arguments or unreadable report, 3 a bound broken.
+Exit: 0 drawn, 2 bad arguments or unreadable report, 3 a bound broken
+beyond the noise (any bound broken with --strict).
 )";
 }
 

@@ -91,6 +91,18 @@ struct WebViewOptions {
   TimeNs linger_ns = 0;                   // --web-linger: keep serving the final page this long
 };
 
+// Evidence beside the numbers (issue 28, src/evidence/, cli/evidence_options.cc):
+// the client's health verdict, the server's side, repeated runs.
+struct EvidenceOptions {
+  double client_busy_threshold = 0.9;             // --client-busy-threshold PCT, as a fraction
+  std::vector<int> server_pids;                   // --server-pid PID (repeatable)
+  std::vector<std::string> server_metrics_urls;   // --server-metrics URL (repeatable)
+  std::vector<std::string> server_metric_selectors;  // --server-metric NAME|REGEX (repeatable)
+  TimeNs server_metrics_timeout_ns = 0;           // --server-metrics-timeout; 0: half an interval, 50 ms..2 s
+  int repeat = 1;                                 // --repeat N
+  TimeNs repeat_pause_ns = 0;                     // --repeat-pause T
+};
+
 // Prometheus (issue 29, src/prom/, docs/prometheus.md): the remote-write push and
 // the labels every exported series carries (the web view's /metrics has them too).
 struct PrometheusOptions {
@@ -266,6 +278,7 @@ struct Config {
   bool plain = false;                     // --plain: plain progress lines, never the live view
   WebViewOptions web;                     // --web (live web view)
   PrometheusOptions prometheus;           // --prometheus-* (issue 29)
+  EvidenceOptions evidence;               // --server-pid, --server-metrics, --repeat ... (issue 28)
   // Files written at the end of the run (and of an interrupted one).
   std::string html_path;                  // --html FILE: the self-contained HTML report
   RequestLogOptions request_log;          // --log-requests, --log-format, --log-sample

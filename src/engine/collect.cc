@@ -87,6 +87,7 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     report.scenario.merge(r.scenario);
     finished = std::max(finished, r.finished_ns);
     drained += r.sent_while_draining;
+    report.evidence.workers.push_back(r.load);  // issue 28: the client's health
     if (report.first_error.empty()) report.first_error = r.first_error;
   }
   report.tls_first_error = first_tls_error(workers);

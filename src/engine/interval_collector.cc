@@ -43,10 +43,16 @@ void IntervalCollector::emit() {
   TimeNs end = shared_.record_from_ns + out.start_ns;
   stats::ScenarioErrorCounts scenario_errors;
   std::uint64_t users = 0;
+  // The per-worker loads go into the vector of the last interval, capacity kept:
+  // no allocation per interval.
+  out.workers = std::move(worker_loads_);
+  out.workers.clear();
   for (auto& w : workers_) {
     IntervalRing& ring = *w->intervals();
+    out.workers.emplace_back();  // per worker, in order (a finished one's stays empty)
     if (ring.published() <= next_) continue;
     const IntervalSnapshot& s = ring.slot(next_);
+    out.workers.back() = s.load;
     out.sent += s.sent;
     out.completed += s.completed;
     out.scheduled += s.scheduled;
@@ -84,6 +90,7 @@ void IntervalCollector::emit() {
   out.names = merged_names_;
   out.name_table = names_;
   sink_(out);
+  worker_loads_ = std::move(out.workers);
   ++next_;
 }
 

@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "engine/conn/route.h"
+#include "evidence/worker_load.h"
 #include "io/engine.h"
 #include "load/schedule.h"
 #include "net/address.h"
@@ -131,6 +132,7 @@ struct WorkerResult {
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
   std::uint64_t sent_while_draining = 0;  // of counters.requests_sent, those written after -d's end
+  evidence::WorkerLoad load;         // its busy share and CPU over the loop (issue 28)
   std::string first_error;           // the first connection failure, for the report
   // The first TLS failure's reason (fixed size: noted on the hot path without
   // allocating) and when it happened (-1: none), so the controller picks the earliest.

@@ -152,6 +152,7 @@ TimeNs Worker::next_wake_ns() const {
 
 void Worker::wait_for_events() {
   const TimeNs wake_ns = next_wake_ns();
+  idle_from_ns_ = monotonic_now_ns();  // the worker's busy share (evidence/worker_load.h): until on_wake
   if (worth_coalescing(wake_ns)) {
     // A wake-up per response costs a context switch on each side; after a short
     // pause one wake-up takes the responses that came meanwhile. Their latency
@@ -179,6 +180,7 @@ bool Worker::worth_coalescing(TimeNs wake_ns) const {
 }
 
 void Worker::on_wake(TimeNs now_ns) {
+  recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
   clock_.now = now_ns;
   budget_.begin(now_ns);
   // The connections left with unread bytes by earlier wake-ups, oldest first,

@@ -118,6 +118,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   ConnectionPool pool_;
   std::unique_ptr<LoadDriver> driver_;
   int last_events_ = 0;       // events the last wait returned
+  TimeNs idle_from_ns_ = 0;  // when the current wait began (the busy share, issue 28)
   TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none
   std::atomic<bool> done_{false};
   watchdog::LuaBeat beat_;  // written by the worker's Lua calls, read by the controller

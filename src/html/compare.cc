@@ -3,10 +3,12 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/rank_test.h"
 #include "report/units.h"
 
 namespace pacer::html {
@@ -61,10 +63,21 @@ double figure_of(const json& r, std::string_view figure) {
 
 Result<json> parse_report(std::string_view text, const char* which) {
   json r = json::parse(text, nullptr, false);
-  if (r.is_discarded() || !r.is_object() || r.value("schema", std::string()) != "pacer-report") {
+  const std::string schema = r.is_object() ? r.value("schema", std::string()) : std::string();
+  if (r.is_discarded() || !r.is_object() || (schema != "pacer-report" && schema != "pacer-repeat")) {
     return bad_input(fmt::format("the {} is not a pacer report", which));
   }
+  if (schema == "pacer-repeat" && (!r.contains("runs") || !r["runs"].is_array() || r["runs"].empty())) {
+    return bad_input(fmt::format("the {} is a --repeat report without runs", which));
+  }
   return r;
+}
+
+// A side's headline figure: the run's, or the median of a --repeat report's runs.
+double side_figure(const std::vector<const json*>& runs, std::string_view figure) {
+  std::vector<double> values;
+  for (const json* run : runs) values.push_back(figure_of(*run, figure));
+  return report::median(std::move(values));
 }
 
 std::string format_value(const FigureChange& c, double v) {
@@ -74,9 +87,27 @@ std::string format_value(const FigureChange& c, double v) {
   return fmt::format("{:.0f}", v);
 }
 
+json significance_json(const Significance& s) {
+  if (!s.known) return {{"known", false}, {"words", s.words}};
+  return {{"known", true},          {"significant", s.significant}, {"over", s.over_runs ? "runs" : "intervals"},
+          {"baseline_n", s.baseline_n}, {"candidate_n", s.candidate_n}, {"p", s.p},
+          {"spread", s.spread},     {"every_worse", s.every_worse}, {"words", s.words}};
+}
+
 std::string format_change(const std::optional<double>& change) {
   if (!change) return "new";
   return fmt::format("{:+.2f}%", *change * 100);
+}
+
+// The run the page draws for a side: the report, or a --repeat report's run
+// with the median p99 (its summary and significance are in the changes).
+json drawn_run(json side) {
+  const std::vector<const json*> runs = runs_of(side);
+  if (runs.size() == 1) return *runs[0];
+  std::vector<const json*> order = runs;
+  std::sort(order.begin(), order.end(),
+            [](const json* a, const json* b) { return figure_of(*a, "p99") < figure_of(*b, "p99"); });
+  return *order[order.size() / 2];
 }
 
 }  // namespace
@@ -122,14 +153,26 @@ Result<std::vector<FigureChange>> compare_reports(std::string_view baseline_json
   if (!base) return base.error();
   auto cand = parse_report(candidate_json, "candidate");
   if (!cand) return cand.error();
+  const std::vector<const json*> base_runs = runs_of(*base);
+  const std::vector<const json*> cand_runs = runs_of(*cand);
+  const bool over_runs = base_runs.size() >= 2 && cand_runs.size() >= 2;
+  const auto per_run = [](const json& run, std::string_view figure) { return figure_of(run, figure); };
   std::vector<FigureChange> out;
   for (const FigureSpec& f : kFigures) {
-    FigureChange c{f.figure, f.label, f.unit, figure_of(*base, f.figure), figure_of(*cand, f.figure), {}, f.higher_is_worse};
+    FigureChange c{f.figure, f.label, f.unit, side_figure(base_runs, f.figure), side_figure(cand_runs, f.figure), {},
+                   f.higher_is_worse, {}};
     if (c.baseline != 0) {
       c.change = (c.candidate - c.baseline) / c.baseline;
     } else if (c.candidate == 0) {
       c.change = 0.0;
     }
+    // Over runs only when both sides have several; else over each side's intervals.
+    const auto samples = [&](const std::vector<const json*>& runs) {
+      return over_runs ? figure_samples(runs, f.figure, per_run)
+                       : figure_samples({runs.begin(), runs.begin() + 1}, f.figure, per_run);
+    };
+    c.significance = judge(samples(base_runs), samples(cand_runs), over_runs, c.change, f.higher_is_worse,
+                           f.unit == std::string_view("ns") ? "slower" : "worse");
     out.push_back(std::move(c));
   }
   return out;
@@ -141,7 +184,7 @@ std::vector<BoundResult> check_bounds(const std::vector<FigureChange>& changes,
   for (const RegressionBound& b : bounds) {
     for (const FigureChange& c : changes) {
       if (c.figure != b.figure) continue;
-      BoundResult r{b, c.change, false};
+      BoundResult r{b, c.change, false, c.significance};
       if (!c.change) {
         r.broken = c.higher_is_worse;  // from 0 to more: errors appeared
       } else {
@@ -162,6 +205,11 @@ std::string render_compare_text(const std::vector<FigureChange>& changes, const 
     out += fmt::format("  {:<15} {:>14} {:>14} {:>10}\n", c.label, format_value(c, c.baseline),
                        format_value(c, c.candidate), format_change(c.change));
   }
+  // Issue 28: whether each change is beyond the noise (compare_noise.h).
+  out += "\nBeyond the noise?\n";
+  for (const FigureChange& c : changes) {
+    out += fmt::format("  {:<15} {:>10}  {}\n", c.label, format_change(c.change), c.significance.words);
+  }
   if (!bounds.empty()) out += "\n";
   for (const BoundResult& b : bounds) {
     const char* direction = [&] {
@@ -170,8 +218,10 @@ std::string render_compare_text(const std::vector<FigureChange>& changes, const 
       }
       return "worse";
     }();
-    out += fmt::format("  --max-regression {}={:g}%: {} ({}): {}\n", b.bound.figure, b.bound.limit * 100,
-                       format_change(b.change), direction, b.broken ? "REGRESSION" : "ok");
+    out += fmt::format("  --max-regression {}={:g}%: {} ({}): {} ({})\n", b.bound.figure, b.bound.limit * 100,
+                       format_change(b.change), direction,
+                       !b.broken ? "ok" : (b.counts(false) ? "REGRESSION" : "beyond the bound, within the noise"),
+                       b.significance.words);
   }
   return out;
 }
@@ -183,18 +233,19 @@ std::string render_compare_json(std::string_view baseline_json, std::string_view
   for (const FigureChange& c : changes) {
     cs.push_back({{"figure", c.figure}, {"label", c.label}, {"unit", c.unit}, {"baseline", c.baseline},
                   {"candidate", c.candidate}, {"change", c.change ? json(*c.change) : json(nullptr)},
-                  {"higher_is_worse", c.higher_is_worse}});
+                  {"higher_is_worse", c.higher_is_worse}, {"significance", significance_json(c.significance)}});
   }
   json bs = json::array();
   for (const BoundResult& b : bounds) {
     bs.push_back({{"figure", b.bound.figure}, {"limit", b.bound.limit},
-                  {"change", b.change ? json(*b.change) : json(nullptr)}, {"broken", b.broken}});
+                  {"change", b.change ? json(*b.change) : json(nullptr)}, {"broken", b.broken},
+                  {"significant", b.significance.significant}, {"regression", b.counts(false)}});
   }
   json out = {{"schema", "pacer-compare"},
               {"baseline_name", baseline_name},
               {"candidate_name", candidate_name},
-              {"baseline", json::parse(baseline_json)},
-              {"candidate", json::parse(candidate_json)},
+              {"baseline", drawn_run(json::parse(baseline_json))},
+              {"candidate", drawn_run(json::parse(candidate_json))},
               {"changes", std::move(cs)},
               {"bounds", std::move(bs)}};
   return out.dump();

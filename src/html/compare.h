@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/expected.h"
+#include "html/compare_noise.h"
 
 namespace pacer::html {
 
@@ -23,6 +24,8 @@ struct FigureChange {
   double candidate = 0;
   std::optional<double> change;
   bool higher_is_worse = true;  // latency and errors; false for throughput
+  // Issue 28: whether the change is beyond the noise (html/compare_noise.h).
+  Significance significance;
 };
 
 // --max-regression p99=10%,rps=5%: how much worse a figure may get, as a fraction.
@@ -35,14 +38,19 @@ struct BoundResult {
   RegressionBound bound;
   std::optional<double> change;  // nullopt: from 0 to more than 0
   bool broken = false;           // worse by more than the limit
+  Significance significance;     // the figure's (compare_noise.h)
+  // A regression that counts for the exit code: broken and significant, or broken
+  // with significance unknown, or broken under --strict.
+  bool counts(bool strict) const { return broken && (strict || significance.significant || !significance.known); }
 };
 
 // Parses "p99=10%,rps=5%" (percentages; a figure named at most once). kBadArgument
 // naming the flag and the part at fault.
 Result<std::vector<RegressionBound>> parse_regression_bounds(std::string_view text, std::string_view flag);
 
-// The figures of two JSON reports (render_json's text). kBadInput when one is not a
-// pacer report.
+// The figures of two JSON reports (render_json's text, or a --repeat report's,
+// whose figures are the medians of its runs), each with its significance.
+// kBadInput when one is not a pacer report.
 Result<std::vector<FigureChange>> compare_reports(std::string_view baseline_json, std::string_view candidate_json);
 
 std::vector<BoundResult> check_bounds(const std::vector<FigureChange>& changes,

@@ -126,6 +126,8 @@ std::string capacity_paragraph(const Capacity& c) {
                                   arithmetic, plain_rate(c.target_rate_per_s)));
 }
 
+std::string wrap_paragraph(const std::string& label, const std::string& text) { return wrap(label, text); }
+
 std::string capacity_phrase(const Capacity& c, bool unicode) {
   return fmt::format("{} / {} {} {}/s < target {}/s: raise -c to ~{}", slots_text(c, true),
                      format_time_ns(c.mean_service_ns), unicode ? "\u2248" : "~", compact_rate(c.rate_per_s),

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "evidence/evidence_json.h"
 #include "report/error_json.h"
 #include "stats/hdr_codec.h"
 
@@ -75,6 +76,11 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
     if (n.completed == 0 && n.errors == 0) continue;
     out["endpoints"][stats::printable_name(in.name_table->name(static_cast<stats::NameId>(id)))] = {
         {"completed", n.completed}, {"errors", n.errors}};
+  }
+  // Issue 28: the workers' busy share and the process's health; the server's side.
+  if (!in.workers.empty() || in.evidence != nullptr) out["client"] = evidence::interval_client_json(in.workers, in.evidence);
+  if (in.evidence != nullptr) {
+    if (json server = evidence::interval_server_json(*in.evidence); !server.is_null()) out["server"] = std::move(server);
   }
   if (shard_count > 1) out["shard"] = {{"index", shard_index}, {"count", shard_count}};
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);

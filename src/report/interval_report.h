@@ -7,10 +7,13 @@
 #include <optional>
 #include <string>
 #include <span>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/clock.h"
+#include "evidence/samples.h"
+#include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 #include "stats/name_stats.h"
@@ -42,6 +45,12 @@ struct IntervalReport {
   std::optional<std::uint64_t> users;       // --scenario: users running at the interval's end
   std::uint64_t bytes_read = 0;             // bytes read from the server in the interval
   std::array<std::uint64_t, stats::kMaxStatusCode + 1> status_counts{};  // responses by status code
+  // Issue 28: each worker's load over the interval (busy share, thread CPU), in
+  // worker order, and what the main thread sampled at its end (the process, the
+  // server, the verdicts); null until sampled (evidence/watch.h). Points into
+  // the sampler's storage, like latency.
+  std::vector<evidence::WorkerLoad> workers;
+  const evidence::IntervalEvidence* evidence = nullptr;
   // Per request name, indexed by NameId (name_table gives the names): the
   // interval's completed responses and errors. Points into the producer's
   // storage (like latency); empty when not collected. The table is shared: an

@@ -46,6 +46,8 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.in_flight_over_interval = in.in_flight_over_interval;
   sum_.users = in.users;  // a gauge: the last interval's
   sum_.service_ns_sum += in.service_ns_sum;
+  if (sum_.workers.size() < in.workers.size()) sum_.workers.resize(in.workers.size());
+  for (std::size_t i = 0; i < in.workers.size(); ++i) sum_.workers[i].add(in.workers[i]);
   // Per request name: counts add, id by id.
   if (names_.size() < in.names.size()) names_.resize(in.names.size());
   for (std::size_t id = 0; id < in.names.size(); ++id) {

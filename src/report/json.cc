@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "evidence/evidence_json.h"
+
 #include "report/endpoints.h"
 #include "report/error_json.h"
 #include "report/gates.h"
@@ -291,6 +293,8 @@ std::string render_json(const RunReport& r) {
   if (r.merge) out["merge"] = merge_json(*r.merge);
   add_report_fields(out, r);
   if (r.scenario.active) out["scenario"] = scenario::to_json(r.scenario);  // --scenario (issue 16)
+  if (!r.evidence.workers.empty()) out["client"] = evidence::run_client_json(r.evidence);  // issue 28
+  if (json server = evidence::run_server_json(r.evidence); !server.is_null()) out["server"] = std::move(server);
   if (r.remote_write) {  // --prometheus-remote-write (issue 29)
     const RemoteWriteSummary& w = *r.remote_write;
     out["prometheus_remote_write"] = {{"pushes", w.pushes},   {"sent", w.sent},       {"dropped", w.dropped},

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/shard_share.h"
+#include "evidence/samples.h"
 #include "scenario/scenario_stats.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
@@ -171,6 +172,9 @@ struct RunReport {
   std::optional<RemoteWriteSummary> remote_write;  // --prometheus-remote-write only
   // --scenario (issue 16): the Tasks table, `check` and `script` errors, names.
   scenario::ScenarioStats scenario;
+  // Issue 28: the client's health (each worker's busy share and CPU, the process's
+  // peaks), the server's side (--server-pid, --server-metrics) and the verdicts.
+  evidence::RunEvidence evidence;
 };
 
 // The part of the whole test this report covers, with its figures

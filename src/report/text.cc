@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "report/capacity.h"
+#include "report/evidence_text.h"
 #include "report/endpoints.h"
 #include "report/units.h"
 #include "stats/name_table.h"
@@ -381,6 +382,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (c.errors.timeout > 0) out += labelled("Timeouts:", timeouts_text(r));
   if (c.errors.unsent > 0) out += unsent_paragraph(r);
   if (const std::optional<Capacity> capacity = run_shortfall(r)) out += capacity_paragraph(*capacity);
+  out += evidence_paragraphs(r);  // issue 28: the client's own bottleneck, the server's side
   if (r.warmup_ns > 0) {
     out += labelled("Warm-up:", fmt::format("{} responses during the first {} were not recorded.", c.warmup_responses,
                                             format_duration_short(r.warmup_ns)));

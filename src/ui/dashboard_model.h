@@ -75,6 +75,8 @@ struct DashboardSnapshot {
   // Open model: the connections could not carry the last interval's target
   // (report/capacity.h); nullopt otherwise.
   std::optional<report::Capacity> bottleneck;
+  // Issue 28: the last interval's verdicts on the client itself (evidence/verdict.h).
+  std::vector<std::string> client_verdicts;
   LatencyFigures last;
   // Whole run so far.
   LatencyFigures run_latency;

@@ -301,6 +301,7 @@ std::string render(const DashboardSnapshot& s, const RenderOptions& o) {
   lines.push_back(rate_line(s));
   if (s.run.open_model) lines.push_back(schedule_line(s));
   if (s.bottleneck) lines.push_back(bottleneck_line(*s.bottleneck, o));
+  for (const std::string& v : s.client_verdicts) lines.push_back(Line{Span{label("Bottleneck")}, Span{v, Colour::kYellow}});
   lines.push_back(connections_line(s, o));
   lines.push_back(errors_line(s));
   for (Line& l : latency_lines(s, o)) lines.push_back(std::move(l));

@@ -70,6 +70,9 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
   if (const auto c = report::interval_bottleneck(in, run.connections, run.requests_per_connection, run.http2)) {
     out += "; bottleneck: " + report::capacity_phrase(*c, false);
   }
+  if (in.evidence != nullptr) {
+    for (const std::string& v : in.evidence->verdicts) out += "; bottleneck: " + v;  // issue 28: the client's own
+  }
   out += "\n";
   return out;
 }

@@ -182,6 +182,22 @@ def check_locust_csv(prefix, doc) -> None:
         for p in doc["timeseries"])
 
 
+def check_client(stdout, doc, rows) -> None:
+    """Issue 28: the client's health is the same in the JSON report, the series and the text."""
+    client = doc["client"]
+    assert len(client["workers"]) == doc["config"]["threads"], client
+    assert all(len(r["client"]["workers"]) == len(client["workers"]) for r in rows), rows[0]["client"]
+    # The run's peaks are the intervals' largest samples.
+    assert client["peak_open_fds"] == max(r["client"]["open_fds"] for r in rows)
+    assert client["peak_rss_bytes"] == max(r["client"]["rss_bytes"] for r in rows)
+    assert client["fd_limit"] == rows[-1]["client"]["fd_limit"]
+    # Each verdict is the text's Bottleneck paragraph, word for word.
+    text = " ".join(stdout.split())
+    for v in client["verdicts"]:
+        assert "Bottleneck: " + v in text, (v, stdout)
+    assert client["saturated"] == any(v.startswith("the client:") for v in client["verdicts"])
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_every_output_agrees_with_the_others_and_with_the_server(case, start_server, pacer, tmp_path):
     server = start_server(*case.server_args)
@@ -203,6 +219,7 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     check_server(server, doc, report)
     check_locust_csv(tmp_path / "locust", doc)
     check_request_log(tmp_path / "requests.csv", doc)  # one row per request; they rebuild the percentiles
+    check_client(run.stdout, doc, rows)
     # Latency: the text's distribution is the JSON's, rounded as printed.
     for label, key in (("50%", "50"), ("99%", "99"), ("100%", "100")):
         printed = parse_duration(report.distribution[label])

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 #include "stats/name_stats.h"
@@ -40,6 +41,7 @@ struct IntervalSnapshot {
   // Open model: the service times (t_done - t_send) of the interval's responses,
   // summed, for the mean behind the Little's-law line (completed is their count).
   TimeNs service_ns_sum = 0;
+  evidence::WorkerLoad load;  // the worker's busy share and CPU since its last interval (issue 28)
   // Per request name (indexed by NameId; sized before the run for the names known
   // then, grown by the worker when a script adds one): the interval's counts.
   std::vector<stats::NameIntervalCounts> names;

@@ -47,6 +47,7 @@ void Recorder::prepare() {
 }
 
 void Recorder::start(TimeNs now_ns) {
+  load_.start(now_ns);
   next_sample_ns_ = std::max(now_ns, shared_.record_from_ns) + kRateSampleNs;
   if (intervals_) next_interval_ns_ = shared_.record_from_ns + shared_.interval_ns;
 }
@@ -199,6 +200,7 @@ void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges
     slot.in_flight_over_interval = gauges.in_flight_over_interval;
     slot.users = gauges.users;
     slot.service_ns_sum = service_ns_sum_ - service_ns_at_interval_start_;
+    slot.load = load_.take(now_ns);
     result_.names.take_interval(slot.names);
     service_ns_at_interval_start_ = service_ns_sum_;
     intervals_->publish();

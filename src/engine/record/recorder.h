@@ -17,6 +17,7 @@
 #include "engine/loop/clock.h"
 #include "engine/record/interval.h"
 #include "engine/run_plan.h"
+#include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/name_stats.h"
 
@@ -99,6 +100,9 @@ class Recorder {
   // The first TLS failure: `reason`, or (null) the stream's own description.
   void note_tls_failure(TimeNs now_ns, const char* reason, const net::TlsStream& tls);
 
+  // The loop waited ns for events (the worker's busy share, issue 28).
+  void waited(TimeNs ns) { load_.waited(ns); }
+
   // Every 100 ms: the rate sample. Returns the window's mean latency (ns) when a
   // sample was taken, for the loop's coalescing pause; nullopt otherwise.
   std::optional<TimeNs> sample_rate(TimeNs now_ns);
@@ -114,6 +118,7 @@ class Recorder {
   // checks, names) to keep, or null.
   void finish(TimeNs now_ns, scenario::ScenarioStats* scenario) {
     result_.finished_ns = now_ns;
+    result_.load = load_.total(now_ns);
     if (scenario != nullptr) result_.scenario = std::move(*scenario);
   }
 
@@ -135,6 +140,7 @@ class Recorder {
   stats::Counters at_interval_start_;
   stats::ScenarioErrorCounts scenario_errors_at_interval_start_;
   TimeNs next_interval_ns_ = kNeverNs;
+  evidence::LoadMeter load_;
 };
 
 }  // namespace pacer::engine

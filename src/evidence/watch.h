@@ -1,0 +1,64 @@
+// The run's evidence beside its figures (issue 28), sampled on the main thread
+// at each --interval's end (app/live_output.cc): the pacer process (CPU against
+// the CPUs it may use, RSS, open fds against RLIMIT_NOFILE, ephemeral ports per
+// source and destination against ip_local_port_range), every --server-pid and
+// --server-metrics target, and the interval's verdicts; over the run, the peaks
+// and totals and the run's verdicts (evidence/verdict.h). Ports are counted from
+// /proc/net/tcp{,6}: every socket of the network namespace whose remote port is
+// the URL's and whose local port lies in the ephemeral range (any process's:
+// they draw on the same range), TIME_WAIT included. Main thread only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/config.h"
+#include "evidence/proc.h"
+#include "evidence/samples.h"
+#include "evidence/scrape.h"
+#include "report/interval_report.h"
+
+namespace pacer::evidence {
+
+class Watch {
+ public:
+  // remote_port: the URL's port (0: no port count, as over a Unix socket).
+  // spin: --spin (the workers' busy share is not judged).
+  Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model, bool spin);
+
+  // Samples now, for `interval` (which ended just before); points
+  // interval.evidence at the result (valid until the next call).
+  void sample(report::IntervalReport& interval);
+  // The run's summary and verdicts into run (its workers are the engine's).
+  void finish(RunEvidence& run) const;
+
+ private:
+  ProcessSample sample_process(TimeNs now_ns);
+  std::vector<PidSample> sample_pids();
+
+  EvidenceOptions options_;
+  std::uint16_t remote_port_;
+  bool open_model_;
+  bool spin_;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> port_range_;
+  int cpus_allowed_ = 1;
+  TimeNs last_ns_ = 0;
+  TimeNs last_cpu_ns_ = 0;
+  TimeNs first_ns_ = 0;
+  TimeNs first_cpu_ns_ = 0;
+  std::map<int, ProcStat> last_pid_;
+  std::optional<Scraper> scraper_;
+  IntervalEvidence current_;
+  // Over the run.
+  std::optional<ProcessSample> peak_;
+  std::vector<PidTotals> pid_totals_;
+  std::uint64_t scrapes_ = 0;
+  std::uint64_t failed_scrapes_ = 0;
+  std::uint64_t lag_busy_intervals_ = 0;
+  TimeNs last_lag_ns_ = 0;
+};
+
+}  // namespace pacer::evidence

@@ -1,0 +1,142 @@
+// See compare_noise.h.
+#include "html/compare_noise.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/rank_test.h"
+#include "stats/hdr_codec.h"
+
+namespace pacer::html {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double number(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
+}
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(at));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
+}
+
+// One interval's figure from its NDJSON object; NaN when it has none (no
+// response in it, or a figure intervals do not carry).
+double interval_figure(const json& in, std::string_view figure) {
+  const double seconds = number(in, "duration_s");
+  double errors = 0;
+  if (in.contains("errors") && in["errors"].is_object()) {
+    for (const auto& [k, v] : in["errors"].items()) errors += v.is_number() ? v.get<double>() : 0;
+  }
+  const double completed = number(in, "completed");
+  if (figure == "rps") return seconds > 0 ? completed / seconds : std::nan("");
+  if (figure == "requests") return completed;
+  if (figure == "errors") return errors;
+  if (figure == "error_rate") return completed + errors > 0 ? errors / (completed + errors) : std::nan("");
+  const json* latency = in.contains("latency_ns") ? &in["latency_ns"] : nullptr;
+  if (latency == nullptr || number(*latency, "count") == 0 || std::isnan(number(*latency, "count"))) return std::nan("");
+  if (figure == "p50" || figure == "p90" || figure == "p99" || figure == "max") {
+    return number(*latency, std::string(figure).c_str());
+  }
+  // p99.9 and the mean from the interval's histogram, when it was kept.
+  if (!in.contains("histogram") || !in["histogram"].is_string()) return std::nan("");
+  auto h = stats::decode_v2_base64(in["histogram"].get<std::string>());
+  if (!h || h->total_count() == 0) return std::nan("");
+  if (figure == "p99.9") return static_cast<double>(h->value_at_percentile(99.9));
+  if (figure == "mean") return h->mean();
+  return std::nan("");
+}
+
+}  // namespace
+
+std::vector<const json*> runs_of(const json& report) {
+  std::vector<const json*> out;
+  if (report.value("schema", std::string()) == "pacer-repeat" && report.contains("runs") && report["runs"].is_array()) {
+    for (const json& run : report["runs"]) out.push_back(&run);
+  } else {
+    out.push_back(&report);
+  }
+  return out;
+}
+
+std::vector<double> figure_samples(const std::vector<const json*>& runs, std::string_view figure,
+                                   double (*run_figure)(const json&, std::string_view)) {
+  std::vector<double> out;
+  if (runs.size() >= 2) {
+    for (const json* run : runs) out.push_back(run_figure(*run, figure));
+    return out;
+  }
+  if (runs.empty() || !runs[0]->contains("timeseries") || !(*runs[0])["timeseries"].is_array()) return out;
+  const json& series = (*runs[0])["timeseries"];
+  // The first interval (connections opening, caches warming) and the drain's
+  // last (a sliver) are not like the others.
+  for (std::size_t i = 1; i < series.size(); ++i) {
+    const json& in = series[i];
+    if (number(in, "drain_s") > 0) continue;
+    const double v = interval_figure(in, figure);
+    if (!std::isnan(v)) out.push_back(v);
+  }
+  return out;
+}
+
+Significance judge(const std::vector<double>& baseline, const std::vector<double>& candidate, bool over_runs,
+                   std::optional<double> change, bool higher_is_worse, const char* worse_word) {
+  Significance s;
+  s.over_runs = over_runs;
+  s.baseline_n = baseline.size();
+  s.candidate_n = candidate.size();
+  const std::size_t needed = over_runs ? 2 : kMinIntervals;
+  if (baseline.size() < needed || candidate.size() < needed) {
+    s.words = over_runs ? "significance unknown: too few runs"
+                        : "significance unknown: one run a side needs a time series of at least 6 intervals "
+                          "(--timeseries or --html), or use --repeat";
+    return s;
+  }
+  s.known = true;
+  // The test runs in the direction the figure moved: worse (a regression) or better.
+  const bool moved_worse = !change || (higher_is_worse ? *change > 0 : *change < 0);
+  const bool tests_greater = moved_worse == higher_is_worse;
+  const report::RankTest t = report::mann_whitney(baseline, candidate);
+  s.p = tests_greater ? t.p_greater : t.p_less;
+  s.every_worse = moved_worse && (higher_is_worse ? t.all_greater : t.all_less);
+  const bool every_moved = tests_greater ? t.all_greater : t.all_less;
+  // The noise: each side's own spread (its range over runs, its interquartile
+  // range over intervals), the larger, relative to the baseline: two medians of
+  // samples that each span that much can differ by as much by chance.
+  const auto spread_of = [&](const std::vector<double>& v) {
+    return over_runs ? *std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())
+                     : quantile(v, 0.75) - quantile(v, 0.25);
+  };
+  const double centre = report::median(baseline);
+  const double width = std::max(spread_of(baseline), spread_of(candidate));
+  s.spread = centre != 0 ? std::abs(width / centre) : 0;
+  const double moved_by = change ? std::abs(*change) : INFINITY;
+  const double alpha = over_runs ? kRunsAlpha : kIntervalsAlpha;
+  const bool beyond_spread = moved_by > s.spread;
+  s.significant = s.p <= alpha + 1e-12 && beyond_spread;
+  const std::string spread_text = fmt::format("± {:.0f} %", s.spread * 100);
+  const std::string what = over_runs ? fmt::format("{} runs each", baseline.size())
+                                     : fmt::format("{} and {} intervals", baseline.size(), candidate.size());
+  const char* direction = moved_worse ? worse_word : "better";
+  if (s.significant) {
+    const std::string order = every_moved ? fmt::format("every new {} {} than every old one",
+                                                        over_runs ? "run" : "interval", direction)
+                                          : fmt::format("p = {:.3f}", s.p);
+    s.words = fmt::format("{}, {}: significant", what, order);
+  } else if (!beyond_spread) {
+    s.words = fmt::format("within the {} spread of {}: not significant", over_runs ? "run-to-run" : "interval-to-interval",
+                          spread_text);
+  } else {
+    s.words = fmt::format("{}, p = {:.3f} > {:.2f}: not significant", what, s.p, alpha);
+  }
+  return s;
+}
+
+}  // namespace pacer::html
