@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Times scripts/demo.sh as a new user meets it: a clean checkout (the files git
+# tracks, no build/, no web/node_modules) in a fresh Debian 12 root made by mmdebstrap
+# from the Debian registry, so none of the project's packages is there, not even the
+# compiler. The machines pacer runs on come with Node.js and npm (the README's
+# machine); with --with-node the root gets this machine's node and npm (the files of
+# its nodejs package), as such a machine has them. Runs demo.sh twice: the first run
+# installs and builds, the second finds everything there. Prints the wall and CPU
+# seconds of each and the packages the first run installed. Needs root and the
+# network and takes minutes, so it is not part of CI (scripts/test.sh).
+# Usage: scripts/demo-check.sh [--with-node] [ROOT]   (ROOT: kept afterwards)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+with_node=0
+if [ "${1:-}" = --with-node ]; then with_node=1; shift; fi
+command -v mmdebstrap >/dev/null || apt-get install -y -q --no-install-recommends mmdebstrap
+root=${1:-$(mktemp -d /tmp/pacer-demo-root.XXXXXX)}
+rmdir "$root" 2>/dev/null || true
+[ ! -e "$root" ] || { echo "demo-check: $root exists: give a new directory" >&2; exit 2; }
+mmdebstrap --variant=apt bookworm "$root" \
+  "deb http://deb.debian.org/debian bookworm main" \
+  "deb http://deb.debian.org/debian bookworm-updates main" \
+  "deb http://deb.debian.org/debian-security bookworm-security main"
+
+mounted=()
+cleanup() {
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || umount -l "${mounted[i]}" || true; done
+}
+trap cleanup EXIT
+for fs in proc sys dev dev/pts; do mount --bind "/$fs" "$root/$fs"; mounted+=("$root/$fs"); done
+in_root() { chroot "$root" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb "$@"; }
+
+mkdir -p "$root/root/pacer"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$root/root/pacer"
+if [ "$with_node" = 1 ]; then
+  dpkg -L nodejs | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done \
+    | tar -T - -cf - 2>/dev/null | tar -x -C "$root"
+  echo "demo-check: node $(in_root node --version), npm $(in_root npm --version) copied from this machine"
+fi
+in_root dpkg-query -W -f '${Package}\n' | sort >"$root/tmp/before"
+
+TIMEFORMAT='%R s wall, %U user + %S sys CPU-s'
+echo "demo-check: first run (installs, builds, runs)"
+time in_root bash -c 'cd /root/pacer && scripts/demo.sh' >"$root/tmp/first.log" 2>&1 \
+  || { tail -30 "$root/tmp/first.log"; exit 1; }
+in_root dpkg-query -W -f '${Package}\n' | sort >"$root/tmp/after"
+grep -E '^setup:' "$root/tmp/first.log" || true
+echo "demo-check: $(comm -13 "$root/tmp/before" "$root/tmp/after" | wc -l) packages installed:"
+comm -13 "$root/tmp/before" "$root/tmp/after" | tr '\n' ' '; echo
+echo "demo-check: second run (everything there)"
+time in_root bash -c 'cd /root/pacer && scripts/demo.sh' >"$root/tmp/second.log" 2>&1 \
+  || { tail -30 "$root/tmp/second.log"; exit 1; }
+echo "demo-check: what the demo printed (second run):"
+cat "$root/tmp/second.log"
+echo "demo-check: passed; the root is $root (logs in $root/tmp/)"
