@@ -33,9 +33,23 @@ in_root() { chroot "$root" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/
 mkdir -p "$root/root/pacer"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$root/root/pacer"
 if [ "$with_node" = 1 ]; then
-  dpkg -L nodejs | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done \
-    | tar -T - -cf - 2>/dev/null | tar -x -C "$root"
-  echo "demo-check: node $(in_root node --version), npm $(in_root npm --version) copied from this machine"
+  # This machine's node and npm (npm is updated in place, so not only the nodejs
+  # package's files), installed as its package nodejs at this machine's version, so
+  # that apt sees a nodejs as this machine's does (node-llhttp needs one).
+  stage=$(mktemp -d)
+  mkdir -p "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/lib"
+  cp -a /usr/bin/node "$stage/usr/bin/"
+  cp -a /usr/lib/node_modules "$stage/usr/lib/"
+  for link in npm npx corepack; do [ ! -L "/usr/bin/$link" ] || cp -a "/usr/bin/$link" "$stage/usr/bin/"; done
+  printf '%s\n' "Package: nodejs" "Version: $(dpkg-query -W -f '${Version}' nodejs)" \
+    "Architecture: $(dpkg --print-architecture)" "Multi-Arch: $(dpkg-query -W -f '${Multi-Arch}' nodejs)" \
+    "Maintainer: demo-check <root@localhost>" \
+    "Provides: $(dpkg-query -W -f '${Provides}' nodejs)" "Description: this machine's Node.js and npm" \
+    >"$stage/DEBIAN/control"
+  dpkg-deb --build -Zgzip -z1 "$stage" "$root/tmp/nodejs.deb" >/dev/null
+  rm -rf "$stage"
+  in_root dpkg -i /tmp/nodejs.deb >/dev/null
+  echo "demo-check: node $(in_root node --version), npm $(in_root npm --version), from this machine"
 fi
 in_root dpkg-query -W -f '${Package}\n' | sort >"$root/tmp/before"
 
