@@ -8,7 +8,8 @@
 # installs and builds, the second finds everything there. Prints the wall and CPU
 # seconds of each and the packages the first run installed. Needs root and the
 # network and takes minutes, so it is not part of CI (scripts/test.sh).
-# Usage: scripts/demo-check.sh [--with-node] [ROOT]   (ROOT: kept afterwards)
+# Usage: scripts/demo-check.sh [--with-node] [ROOT]   (ROOT: kept afterwards; with
+#        DEMO_CHECK_BASE=DIR, a copy of DIR, an untouched mmdebstrap root, replaces mmdebstrap)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_node=0
@@ -17,10 +18,15 @@ command -v mmdebstrap >/dev/null || apt-get install -y -q --no-install-recommend
 root=${1:-$(mktemp -d /tmp/pacer-demo-root.XXXXXX)}
 rmdir "$root" 2>/dev/null || true
 [ ! -e "$root" ] || { echo "demo-check: $root exists: give a new directory" >&2; exit 2; }
-mmdebstrap --variant=apt bookworm "$root" \
-  "deb http://deb.debian.org/debian bookworm main" \
-  "deb http://deb.debian.org/debian bookworm-updates main" \
-  "deb http://deb.debian.org/debian-security bookworm-security main"
+sources=("deb http://deb.debian.org/debian bookworm main"
+         "deb http://deb.debian.org/debian bookworm-updates main"
+         "deb http://deb.debian.org/debian-security bookworm-security main")
+if [ -n "${DEMO_CHECK_BASE:-}" ]; then
+  cp -a "$DEMO_CHECK_BASE" "$root"  # a copy of an untouched mmdebstrap root, to save its minutes
+  printf '%s\n' "${sources[@]}" >"$root/etc/apt/sources.list"
+else
+  mmdebstrap --variant=apt bookworm "$root" "${sources[@]}"
+fi
 
 mounted=()
 cleanup() {
@@ -28,7 +34,13 @@ cleanup() {
 }
 trap cleanup EXIT
 for fs in proc sys dev dev/pts; do mount --bind "/$fs" "$root/$fs"; mounted+=("$root/$fs"); done
-in_root() { chroot "$root" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb "$@"; }
+# This machine's certificate authorities, for npm's fetch of uPlot (NODE_EXTRA_CA_CERTS,
+# as in this machine's environment): the root's own bundle comes with its packages.
+cp /etc/ssl/certs/ca-certificates.crt "$root/tmp/machine-ca.crt"
+in_root() {
+  chroot "$root" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb \
+    NODE_EXTRA_CA_CERTS=/tmp/machine-ca.crt "$@"
+}
 
 mkdir -p "$root/root/pacer"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$root/root/pacer"
