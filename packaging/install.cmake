@@ -15,10 +15,14 @@ set_property(SOURCE ${PROJECT_SOURCE_DIR}/src/app/version_report.cc APPEND PROPE
              COMPILE_DEFINITIONS PACER_LIBURING_VERSION="${LIBURING_VERSION}")
 
 # The man pages and completions, from the same text --help prints.
+file(GLOB PACER_DOCGEN_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/docgen/*.cc)
+add_library(pacer_docgen_lib STATIC ${PACER_DOCGEN_SOURCES})
+target_compile_options(pacer_docgen_lib PRIVATE ${PACER_WARNINGS})
+target_link_libraries(pacer_docgen_lib PUBLIC pacer_lib)
 add_executable(pacer_docgen ${PROJECT_SOURCE_DIR}/tools/docgen/docgen.cc)
 target_compile_options(pacer_docgen PRIVATE ${PACER_WARNINGS})
 target_compile_definitions(pacer_docgen PRIVATE PACER_MODULE_INSTALL_DIR="${CMAKE_INSTALL_FULL_LIBDIR}/pacer")
-target_link_libraries(pacer_docgen PRIVATE pacer_lib)
+target_link_libraries(pacer_docgen PRIVATE pacer_docgen_lib)
 set(PACER_GENERATED_DOCS ${PROJECT_BINARY_DIR}/man)
 set(PACER_MAN_PAGES pacer pacer-serve pacer-merge pacer-report pacer-cert)
 set(PACER_DOCGEN_OUTPUTS ${PACER_GENERATED_DOCS}/pacer.bash ${PACER_GENERATED_DOCS}/_pacer)

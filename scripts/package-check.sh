@@ -14,7 +14,10 @@ command -v mmdebstrap >/dev/null || apt-get install -y -q --no-install-recommend
 root=${1:-$(mktemp -d /tmp/pacer-root.XXXXXX)}
 if [ ! -x "$root/usr/bin/apt-get" ]; then
   rmdir "$root" 2>/dev/null || true
-  mmdebstrap --variant=apt bookworm "$root"
+  mmdebstrap --variant=apt bookworm "$root" \
+    "deb http://deb.debian.org/debian bookworm main" \
+    "deb http://deb.debian.org/debian bookworm-updates main" \
+    "deb http://deb.debian.org/debian-security bookworm-security main"
 fi
 
 mounted=()
@@ -31,6 +34,7 @@ free_port() { python3 -c "import socket; s=socket.socket(socket.AF_INET, socket.
 cp "${debs[0]}" "$root/tmp/"
 deb=/tmp/$(basename "${debs[0]}")
 echo "package-check: apt install .$deb in $root"
+in_root apt-get update -q >/dev/null  # mmdebstrap leaves no package lists behind
 in_root apt-get install -y -q ".$deb"
 in_root dpkg -L pacer | grep -E 'bin/pacer$|pacer-http3.so$|man1/pacer.1.gz$|completions/pacer$|_pacer$|copyright$'
 in_root pacer --version

@@ -3,7 +3,8 @@
 # why), then configures and builds what that profile uses.
 # Usage: scripts/setup.sh [--list] [--no-build] PROFILE [PRESET]
 #   run    build and run pacer: the compiler, CMake and the libraries pacer links;
-#          builds only the pacer binary and its HTTP/3 module     (preset: release)
+#          builds only the pacer binary and its HTTP/3 module, with precompiled
+#          headers and a unity build (cmake/fast_build.cmake)        (preset: demo)
 #   test   run, plus everything the test suite needs: GoogleTest, pytest, the test
 #          peers (nginx, nghttpd, Caddy, gtlsserver), Chromium, the cluster engines
 #          (Slurm, Open MPI, MPICH, sshd) and Node; builds everything (preset: debug;
@@ -32,13 +33,14 @@ for arg in "$@"; do
     --bench) profile=bench ;;  # the old spelling
     run|test|bench|package) profile=$arg ;;
     fuzz) profile=fuzz; preset=fuzz ;;
-    debug|release|asan|tsan) preset=$arg ;;
+    debug|release|demo|asan|tsan) preset=$arg ;;
     *) echo "setup.sh: unknown argument '$arg' (profiles: run, test, bench, fuzz, package; see the top of $0)" >&2; exit 2 ;;
   esac
 done
 if [ -z "$profile" ]; then profile=test; fi
 case "$profile" in
-  run|bench|package) preset=${preset:-release} ;;
+  run) preset=${preset:-demo} ;;
+  bench|package) preset=${preset:-release} ;;
   test) preset=${preset:-debug} ;;
 esac
 if [ "$profile" = fuzz ] && [ "$preset" != fuzz ]; then
@@ -140,8 +142,11 @@ if [ "$build" = 0 ]; then exit 0; fi
 case "$profile" in
   run)
     # Only the binary and its module: no test or benchmark target is configured,
-    # so neither GoogleTest nor Google Benchmark is needed.
-    cmake --preset "$preset" -DPACER_BUILD_TESTS=OFF -DPACER_BUILD_BENCH=OFF >/dev/null
+    # so neither GoogleTest nor Google Benchmark is needed. Configured once (a few
+    # seconds): the build re-runs CMake itself when a CMakeLists.txt changes.
+    if [ ! -f "build/$preset/build.ninja" ] || [ CMakePresets.json -nt "build/$preset/CMakeCache.txt" ]; then
+      cmake --preset "$preset" -DPACER_BUILD_TESTS=OFF -DPACER_BUILD_BENCH=OFF >/dev/null
+    fi
     cmake --build --preset "$preset" --target pacer pacer_http3 ;;
   test)
     cmake --preset "$preset" -DPACER_BUILD_TESTS=ON >/dev/null
