@@ -47,6 +47,8 @@ if(PACER_UNITY_BUILD)
                                          # their option enums' kHelp, kOutput, ... (cli.cc)
       cli/option_scan.cc                 # find_short, find_long (config_layers.cc)
       cli/web_options.cc                 # all_digits (shard_options.cc)
+      cookie/cookie_jar.cc               # trim (cookie_file.cc)
+      scenario/user_cookies.cc           # users_of (user_api.cc)
       io/uring_engine.cc                 # kConnecting, kGenerationShift (epoll_engine.cc)
       proto/h2_memory.cc                 # its struct Header hides pacer::Header from the rest
       proto/redirect.cc                  # trim (decode.cc)
