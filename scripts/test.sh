@@ -17,10 +17,11 @@ fi
 # The whole suite on the default engine (--io auto: io_uring where the kernel
 # allows it), then what depends on the I/O engine again on epoll (PACER_IO decides
 # what auto means): the engine-level, engine-seam and allocation tests in every
-# preset, the end-to-end tests too in the debug preset (sanitizer presets would
-# double CI's longest runs).
+# preset, and in the debug preset the end-to-end files that exercise the engine
+# (tests/e2e/conftest.py: ENGINE_FILES; sanitizer presets would double CI's
+# longest runs).
 "${runner[@]}" ctest --preset "$preset" -j2 --timeout 1500
 engine_tests='^(EngineRun|EngineTls|EngineIntervals|EngineGoaway|EngineScenario|OpenModel|Pipelining|ScriptRun|Allocations|BothEngines/EngineTest)\.'
 if [ "$preset" = debug ]; then engine_tests="$engine_tests|^e2e\$"; fi
 echo "test.sh: the engine tests again on epoll (PACER_IO=epoll)"
-PACER_IO=epoll "${runner[@]}" ctest --preset "$preset" -j2 --timeout 1500 -R "$engine_tests"
+PACER_IO=epoll PACER_E2E_ENGINE_ONLY=1 "${runner[@]}" ctest --preset "$preset" -j2 --timeout 1500 -R "$engine_tests"

@@ -184,7 +184,8 @@
 
   function onInterval(p) {
     points.push(p);
-    if (points.length === 1) loadUsers();  // the run has started: its user count can change now
+    // A closed-model scenario's first interval: its user count can change now.
+    if (points.length === 1 && p.users != null && p.target_rate_per_s == null) loadUsers();
     completed += p.completed;
     for (const k of ERROR_CLASSES) errorTotals[k] = (errorTotals[k] || 0) + ((p.errors && p.errors[k]) || 0);
     scheduleRedraw();
@@ -298,7 +299,6 @@
     buildFigures();
     document.getElementById('lv-stop').addEventListener('click', stop);
     document.getElementById('lv-users').addEventListener('submit', applyUsers);
-    loadUsers();
     try {
       const r = await fetch(withToken('/report.json'));
       if (r.ok) describe(await r.json());
