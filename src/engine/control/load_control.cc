@@ -43,7 +43,7 @@ void LoadControl::change(int users, double spawn_rate_per_s, std::string_view by
   std::lock_guard lock(mutex_);
   if (users == target_.users && spawn_rate_per_s == target_.spawn_rate_per_s && note.empty()) return;
   report::LoadChangeReport c;
-  c.at_s = static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9;
+  c.at_s = start_ns_ > 0 ? static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9 : 0.0;  // 0: before the start
   c.users_from = target_.users;
   c.users_to = users;
   c.spawn_rate_per_s = spawn_rate_per_s;
@@ -60,7 +60,7 @@ void LoadControl::end(std::string_view by, std::string note, TimeNs now_ns) {
   std::lock_guard lock(mutex_);
   if (ended_.load(std::memory_order_relaxed)) return;
   report::LoadChangeReport c;
-  c.at_s = static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9;
+  c.at_s = start_ns_ > 0 ? static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9 : 0.0;  // 0: before the start
   c.users_from = c.users_to = target_.users;
   c.spawn_rate_per_s = target_.spawn_rate_per_s;
   c.ended = true;
