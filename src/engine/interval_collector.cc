@@ -35,6 +35,8 @@ bool IntervalCollector::ready(std::uint64_t k) const {
 
 void IntervalCollector::emit() {
   merged_.reset();
+  merged_ttfb_.reset();
+  merged_connect_.reset();
   std::fill(merged_names_.begin(), merged_names_.end(), stats::NameIntervalCounts{});
   report::IntervalReport out;
   out.index = next_;
@@ -69,6 +71,8 @@ void IntervalCollector::emit() {
     for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
     out.service_ns_sum += s.service_ns_sum;
     merged_.merge(s.latency);
+    merged_ttfb_.merge(s.ttfb);
+    merged_connect_.merge(s.connect);
     if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names
     for (std::size_t id = 0; id < s.names.size(); ++id) {
       merged_names_[id].completed += s.names[id].completed;
@@ -87,6 +91,8 @@ void IntervalCollector::emit() {
     out.users = users;
   }
   out.latency = &merged_;
+  out.ttfb = &merged_ttfb_;
+  out.connect = &merged_connect_;
   out.names = merged_names_;
   out.name_table = names_;
   sink_(out);

@@ -35,6 +35,8 @@ class IntervalCollector {
   const TickSink& tick_;
   std::uint64_t next_ = 0;
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
+  stats::Histogram merged_ttfb_ = stats::Histogram::for_latency_ns();
+  stats::Histogram merged_connect_ = stats::Histogram::for_latency_ns();
   std::vector<stats::NameIntervalCounts> merged_names_;
   std::vector<evidence::WorkerLoad> worker_loads_;  // the last interval's, its capacity reused  // per name id, zeroed per interval, grown as workers' are
 };

@@ -54,6 +54,14 @@ void RunMetrics::add_interval(const report::IntervalReport& interval) {
   }
   if (interval.scenario_errors) scenario_errors_.merge(*interval.scenario_errors);
   if (interval.latency != nullptr) latency_.merge(*interval.latency);
+  if (interval.ttfb != nullptr) {
+    if (!ttfb_) ttfb_.emplace(stats::Histogram::for_latency_ns());
+    ttfb_->merge(*interval.ttfb);
+  }
+  if (interval.connect != nullptr) {
+    if (!connect_) connect_.emplace(stats::Histogram::for_latency_ns());
+    connect_->merge(*interval.connect);
+  }
   if (interval.name_table != nullptr) {
     for (std::size_t id = 0; id < interval.names.size(); ++id) {
       const stats::NameIntervalCounts& n = interval.names[id];
@@ -182,9 +190,9 @@ void RunMetrics::add_histograms(std::vector<Family>& out) const {
   };
   histogram("pacer_latency_seconds",
             "Latency: response done minus scheduled send (timeouts at their cancel time).", &latency_);
-  histogram("pacer_ttfb_seconds", "Time to first byte: first response byte minus send (the final report's).",
+  histogram("pacer_ttfb_seconds", "Time to first byte: first response byte minus send.",
             ttfb_ ? &*ttfb_ : nullptr);
-  histogram("pacer_connect_seconds", "TCP connect time (the final report's).", connect_ ? &*connect_ : nullptr);
+  histogram("pacer_connect_seconds", "TCP connect time.", connect_ ? &*connect_ : nullptr);
 }
 
 void RunMetrics::add_endpoints(std::vector<Family>& out) const {

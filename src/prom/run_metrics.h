@@ -2,9 +2,8 @@
 // docs/prometheus.md). Fed on the main thread from what the controller already
 // hands the live outputs: each --interval's figures while the run goes (running
 // totals: counters only grow), then the final report, whose figures replace
-// them (equal where both have them; the final report adds
-// TTFB and connect times and per-endpoint histograms, which the intervals do not
-// carry). Every series carries the constant labels (run id, shard,
+// them (equal where both have them; the final report adds per-endpoint
+// histograms, which the intervals do not carry). Every series carries the constant labels (run id, shard,
 // --prometheus-label). Never touches a worker.
 #pragma once
 
@@ -61,7 +60,7 @@ class RunMetrics {
   stats::Counters counters_;                      // live: sent, responses, scheduled, errors
   stats::ScenarioErrorCounts scenario_errors_;
   stats::Histogram latency_ = stats::Histogram::for_latency_ns();
-  std::optional<stats::Histogram> ttfb_;          // final report only
+  std::optional<stats::Histogram> ttfb_;          // summed from the intervals, then the final report's
   std::optional<stats::Histogram> connect_;
   std::map<std::string, Endpoint> endpoints_;     // by printable name
   std::vector<std::int64_t> bounds_ns_;

@@ -34,6 +34,9 @@ struct IntervalReport {
   stats::ErrorCounts errors;
   std::optional<stats::ScenarioErrorCounts> scenario_errors;  // --scenario only
   const stats::Histogram* latency = nullptr;
+  // The interval's time to first byte and TCP connect times (/metrics; null when not collected).
+  const stats::Histogram* ttfb = nullptr;
+  const stats::Histogram* connect = nullptr;
   // Gauges at the interval's end (summed over workers; the lag is the largest).
   std::uint64_t open_connections = 0;
   std::uint64_t backlog = 0;                // open model: arrivals waiting for a connection

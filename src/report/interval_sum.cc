@@ -38,6 +38,8 @@ void IntervalSum::add(const IntervalReport& in) {
     target_arrivals_ += *in.target_rate_per_s * static_cast<double>(in.duration_ns) / 1e9;
   }
   if (in.latency != nullptr) latency_.merge(*in.latency);
+  if (in.ttfb != nullptr) ttfb_.merge(*in.ttfb);
+  if (in.connect != nullptr) connect_.merge(*in.connect);
   sum_.open_connections = in.open_connections;
   sum_.backlog = in.backlog;
   sum_.schedule_lag_ns = in.schedule_lag_ns;
@@ -62,6 +64,8 @@ IntervalReport IntervalSum::sum(std::uint64_t index) const {
   IntervalReport out = sum_;
   out.index = index;
   out.latency = &latency_;
+  out.ttfb = &ttfb_;
+  out.connect = &connect_;
   out.names = names_;
   if (has_target_) {
     out.target_rate_per_s = out.duration_ns > 0 ? target_arrivals_ * 1e9 / static_cast<double>(out.duration_ns) : 0.0;
@@ -75,6 +79,8 @@ void IntervalSum::clear() {
   has_target_ = false;
   added_ = 0;
   latency_.reset();
+  ttfb_.reset();
+  connect_.reset();
   std::fill(names_.begin(), names_.end(), stats::NameIntervalCounts{});
 }
 

@@ -39,6 +39,8 @@ class IntervalSum {
   bool has_target_ = false;
   std::uint64_t added_ = 0;
   stats::Histogram latency_ = stats::Histogram::for_latency_ns();
+  stats::Histogram ttfb_ = stats::Histogram::for_latency_ns();
+  stats::Histogram connect_ = stats::Histogram::for_latency_ns();
   std::vector<stats::NameIntervalCounts> names_;  // per name id; grows once, zeroed by clear()
 };
 

@@ -189,3 +189,33 @@ def test_a_receiver_stopped_halfway_leaves_the_figures_alone_and_drops_are_repor
     assert counts["requests_sent"] >= 0.95 * counts["scheduled"]
     assert counts["responses"] == report["latency"]["count"]
     assert report["errors"]["unsent"] == 0 and report["errors"]["timeout"] == 0
+
+
+def test_status_codes_bytes_ttfb_and_connects_move_while_the_run_goes(server):
+    """The intervals carry them (issue 29): a scrape during the run, before the
+    final report, already has every one of them."""
+    import re
+
+    from webview import WebRun, request
+
+    with WebRun("-t1", "-c2", "-d", "4s", "--interval", "200ms", "--web", "127.0.0.1:0", server.url) as web:
+        deadline = time.monotonic() + 10
+        text = ""
+        while time.monotonic() < deadline:
+            status, _, body = request(web.port, "GET", "/metrics")
+            text = body.decode()
+            if status == 200 and re.search(r"^pacer_ttfb_seconds_count\{[^}]*\} [1-9]", text, re.M):
+                break
+            time.sleep(0.05)
+
+        def value(pattern: str) -> float:
+            m = re.search(pattern + r"\{[^}]*\} (\S+)$", text, re.M)
+            assert m, (pattern, text[:2000])
+            return float(m.group(1))
+
+        assert value("pacer_run_finished") == 0, "scraped during the run"
+        assert value("pacer_ttfb_seconds_count") > 0
+        assert value("pacer_connect_seconds_count") >= 1
+        assert value("pacer_received_bytes_total") > 0
+        assert re.search(r'^pacer_responses_by_code_total\{[^}]*code="200"[^}]*\} [1-9]', text, re.M), text[:2000]
+        web.close()

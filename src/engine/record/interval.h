@@ -27,6 +27,8 @@ struct IntervalSnapshot {
   stats::ErrorCounts errors;
   stats::ScenarioErrorCounts scenario_errors;  // --scenario: the interval's check and script errors
   stats::Histogram latency = stats::Histogram::for_latency_ns();
+  stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // the interval's responses' time to first byte
+  stats::Histogram connect = stats::Histogram::for_latency_ns();  // the interval's TCP connects (after the warm-up)
   TimeNs end_ns = 0;  // when the worker closed it (monotonic)
   // Gauges, read when the worker closed the interval.
   std::uint64_t open_connections = 0;  // connected sockets (not connecting, not backing off)
@@ -78,9 +80,11 @@ class IntervalRing {
   // Controller.
   std::uint64_t published() const { return published_.load(std::memory_order_acquire); }
   const IntervalSnapshot& slot(std::uint64_t index) const { return slots_[index % kSlots]; }
-  // Clears the oldest published slot's histogram and hands the slot back to the worker.
+  // Clears the oldest published slot's histograms and hands the slot back to the worker.
   void consume(std::uint64_t index) {
     slots_[index % kSlots].latency.reset();
+    slots_[index % kSlots].ttfb.reset();
+    slots_[index % kSlots].connect.reset();
     consumed_.fetch_add(1, std::memory_order_release);
   }
 

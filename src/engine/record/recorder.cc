@@ -77,7 +77,9 @@ void Recorder::response(stats::NameId name, int status, TimeNs t_sched, TimeNs t
   window_latency_ns_ += latency_ns;
   // Time to first byte, from the send (a response always has a first byte; a
   // script's later batch responses share their token's first one).
-  result_.names.record_ttfb(name, std::min(t_first != 0 ? t_first : done, done) - t_send);
+  const TimeNs ttfb_ns = std::min(t_first != 0 ? t_first : done, done) - t_send;
+  result_.names.record_ttfb(name, ttfb_ns);
+  if (filling_ != nullptr) filling_->ttfb.record(ttfb_ns);
   if (service) {
     result_.service.record(done - t_send);
     service_ns_sum_ += done - t_send;
@@ -121,7 +123,10 @@ void Recorder::decoded(TimeNs t_sched, std::uint64_t bytes) {
 
 void Recorder::connected(TimeNs now_ns, TimeNs took_ns) {
   ++result_.counters.connects;
-  if (took_ns >= 0 && now_ns >= shared_.record_from_ns) result_.connect.record(took_ns);
+  if (took_ns >= 0 && now_ns >= shared_.record_from_ns) {
+    result_.connect.record(took_ns);
+    if (filling_ != nullptr) filling_->connect.record(took_ns);
+  }
 }
 
 void Recorder::tunneled(TimeNs now_ns, TimeNs took_ns) {
