@@ -42,14 +42,9 @@ Status LoadControl::set_users(int users, std::optional<double> spawn_rate_per_s,
 void LoadControl::change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns) {
   std::lock_guard lock(mutex_);
   if (users == target_.users && spawn_rate_per_s == target_.spawn_rate_per_s && note.empty()) return;
-  report::LoadChangeReport c;
-  c.at_s = start_ns_ > 0 ? static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9 : 0.0;  // 0: before the start
-  c.users_from = target_.users;
+  report::LoadChangeReport& c = record(by, std::move(note), now_ns);
   c.users_to = users;
   c.spawn_rate_per_s = spawn_rate_per_s;
-  c.by = std::string(by);
-  c.note = std::move(note);
-  changes_.push_back(std::move(c));
   target_.users = users;
   target_.spawn_rate_per_s = spawn_rate_per_s;
   target_.generation = generation_.load(std::memory_order_relaxed) + 1;
@@ -59,15 +54,18 @@ void LoadControl::change(int users, double spawn_rate_per_s, std::string_view by
 void LoadControl::end(std::string_view by, std::string note, TimeNs now_ns) {
   std::lock_guard lock(mutex_);
   if (ended_.load(std::memory_order_relaxed)) return;
-  report::LoadChangeReport c;
+  record(by, std::move(note), now_ns).ended = true;
+  ended_.store(true, std::memory_order_relaxed);
+}
+
+report::LoadChangeReport& LoadControl::record(std::string_view by, std::string note, TimeNs now_ns) {
+  report::LoadChangeReport& c = changes_.emplace_back();
   c.at_s = start_ns_ > 0 ? static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9 : 0.0;  // 0: before the start
   c.users_from = c.users_to = target_.users;
   c.spawn_rate_per_s = target_.spawn_rate_per_s;
-  c.ended = true;
   c.by = std::string(by);
   c.note = std::move(note);
-  changes_.push_back(std::move(c));
-  ended_.store(true, std::memory_order_relaxed);
+  return c;
 }
 
 Status LoadControl::first_step() {

@@ -72,6 +72,8 @@ class LoadControl {
  private:
   void change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns);
   void end(std::string_view by, std::string note, TimeNs now_ns);
+  // A change as it stands now (under mutex_): at now_ns, from the current target to it.
+  report::LoadChangeReport& record(std::string_view by, std::string note, TimeNs now_ns);
 
   const int ceiling_;
   const double default_spawn_rate_;

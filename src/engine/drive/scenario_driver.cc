@@ -109,11 +109,7 @@ void ScenarioDriver::completed(Connection& c, const RequestSlot& slot, int statu
 
 void ScenarioDriver::failed(Connection& c, const RequestSlot&, ErrorField error, bool recorded) {
   last_[static_cast<std::size_t>(c.index)].status = 0;  // no response to call a success
-  const char* error_class = "error";
-  for (const auto& field : stats::ErrorCounts::kFields) {
-    if (field.member == error) error_class = field.name;
-  }
-  users_->on_failed(c.index, error_class, clock_.now, recorded);
+  users_->on_failed(c.index, error_class_name(error), clock_.now, recorded);
 }
 
 void ScenarioDriver::on_turn(TurnPhase phase) {

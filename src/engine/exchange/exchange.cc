@@ -181,14 +181,8 @@ void Exchange::count_error(Connection& c, const RequestSlot& slot, ErrorField er
   // of it (a scenario's user resumes with the class).
   driver_->failed(c, slot, error, recorder_.recorded(slot.t_sched));
   recorder_.failed(slot.name, slot.t_sched, error);
-  if (log_ || trace_) {
-    const char* name = "error";
-    for (const auto& field : stats::ErrorCounts::kFields) {
-      if (field.member == error) name = field.name;
-    }
-    if (log_) log_row(c, slot, clock_.now, 0, name);
-    if (trace_) trace_->ended(c.index, 0, name, clock_.now - slot.t_sched);
-  }
+  if (log_) log_row(c, slot, clock_.now, 0, error_class_name(error));
+  if (trace_) trace_->ended(c.index, 0, error_class_name(error), clock_.now - slot.t_sched);
 }
 
 // ---- failures and timeouts ---------------------------------------------------------

@@ -30,6 +30,14 @@ namespace pacer::engine {
 // An error class: a member of stats::ErrorCounts.
 using ErrorField = std::uint64_t stats::ErrorCounts::*;
 
+// The class's name as the reports print it ("timeout"), "error" for none of them.
+inline const char* error_class_name(ErrorField error) {
+  for (const auto& field : stats::ErrorCounts::kFields) {
+    if (field.member == error) return field.name;
+  }
+  return "error";
+}
+
 // The name under which the latency of an arrival never sent is kept (it has none yet).
 inline constexpr stats::NameId kUnsent = ~stats::NameId{0};
 
