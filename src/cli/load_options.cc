@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -65,6 +66,7 @@ Status apply_rate_option(std::string_view text, std::string_view flag, Config& c
 
 Result<std::vector<RateStage>> parse_stages(std::string_view text, std::string_view flag) {
   std::vector<RateStage> stages;
+  TimeNs total_ns = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
@@ -77,6 +79,10 @@ Result<std::vector<RateStage>> parse_stages(std::string_view text, std::string_v
     auto duration = parse_duration(item.substr(0, colon), flag);
     if (!duration) return duration.error();
     if (*duration <= 0) return bad_argument(fmt::format("{}: stage '{}' has no duration", flag, item));
+    if (*duration > std::numeric_limits<TimeNs>::max() - total_ns) {
+      return bad_argument(fmt::format("{}: the stages together last too long (at stage '{}')", flag, item));
+    }
+    total_ns += *duration;
     auto rate = parse_rate(item.substr(colon + 1), flag, true);
     if (!rate) return rate.error();
     stages.push_back(RateStage{*duration, *rate});

@@ -72,6 +72,9 @@ TEST(LoadOptions, MalformedStageListsAreRefused) {
   EXPECT_EQ(error_of({"--stages", "30s:100,,1m:5", "http://h/"}),
             "--stages: stage '' is not DURATION:RATE (e.g. --stages 30s:100,1m:1000,30s:0)");
   EXPECT_EQ(error_of({"--stages", "0s:100", "http://h/"}), "--stages: stage '0s:100' has no duration");
+  // Each stage fits a duration, but together they pass the longest one (2e6 h is 7.2e18 ns).
+  EXPECT_EQ(error_of({"--stages", "2000000h:5,2000000h:5", "http://h/"}),
+            "--stages: the stages together last too long (at stage '2000000h:5')");
   EXPECT_EQ(error_of({"--stages", "10s:0,5s:0", "http://h/"}),
             "--stages: every stage has rate 0, so nothing would be sent");
   EXPECT_NE(error_of({"--stages", "10x:5", "http://h/"}).find("--stages"), std::string::npos);
