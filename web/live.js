@@ -9,7 +9,8 @@
  * For tests: <html data-state> is connecting|running|stopping|ended|disconnected,
  * data-intervals counts the intervals drawn, data-final="ready" once the final
  * report is drawn; each figure is an element with data-figure and data-value;
- * data-users-asked is the user count the last POST /users from the form set.
+ * data-users-asked is the user count the last POST /users from the form set,
+ * data-rate-asked the rate the last POST /rate from the rate form set.
  */
 (function () {
   'use strict';
@@ -32,6 +33,7 @@
     document.getElementById('lv-state').textContent = text || state;
     document.getElementById('lv-stop').disabled = state !== 'running';
     document.getElementById('lv-users-apply').disabled = state !== 'running';
+    document.getElementById('lv-rate-apply').disabled = state !== 'running';
   }
 
   function message(text) {
@@ -186,6 +188,7 @@
     points.push(p);
     // A closed-model scenario's first interval: its user count can change now.
     if (points.length === 1 && p.users != null && p.target_rate_per_s == null) loadUsers();
+    if (points.length === 1 && p.target_rate_per_s != null) loadRate();
     completed += p.completed;
     for (const k of ERROR_CLASSES) errorTotals[k] = (errorTotals[k] || 0) + ((p.errors && p.errors[k]) || 0);
     scheduleRedraw();
@@ -295,10 +298,42 @@
     }
   }
 
+  // The open model's rate (GET/POST /rate): the same, for a run whose load is a rate.
+  function showRate(state) {
+    document.getElementById('lv-rate').hidden = false;
+    const value = document.getElementById('lv-rate-value');
+    if (document.activeElement !== value) value.value = String(state.rate_per_s);
+    document.getElementById('lv-rate-now').textContent = 'asked now: ' + state.rate_per_s + '/s';
+  }
+  async function loadRate() {
+    try {
+      const r = await fetch(withToken('/rate'));
+      if (r.ok) showRate(await r.json());
+    } catch (e) {
+      // no rate to change: the form stays hidden
+    }
+  }
+  async function applyRate(event) {
+    event.preventDefault();
+    const rate = document.getElementById('lv-rate-value').value;
+    try {
+      const r = await fetch('/rate?rate=' + encodeURIComponent(rate),
+                            {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
+      const body = await r.json();
+      if (!r.ok) throw new Error(body.error || 'pacer answered ' + r.status);
+      showRate(body);
+      root.dataset.rateAsked = String(body.rate_per_s);
+      message('');
+    } catch (e) {
+      message('Changing the rate failed: ' + e.message);
+    }
+  }
+
   async function start() {
     buildFigures();
     document.getElementById('lv-stop').addEventListener('click', stop);
     document.getElementById('lv-users').addEventListener('submit', applyUsers);
+    document.getElementById('lv-rate').addEventListener('submit', applyRate);
     try {
       const r = await fetch(withToken('/report.json'));
       if (r.ok) describe(await r.json());

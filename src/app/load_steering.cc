@@ -1,20 +1,33 @@
 // See load_steering.h.
 #include "app/load_steering.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
+#include "cli/load_options.h"
 #include "core/clock.h"
 #include "report/load_changes.h"
 
 namespace pacer::app {
 
 std::unique_ptr<engine::LoadControl> make_load_control(const Config& config, scenario::TestHooks* hooks) {
-  if (!config.is_scenario() || config.is_open_model()) return nullptr;
-  // The whole test's counts (a shard runs its share of the user ids, engine::users_share).
-  const int ceiling = config.test_connections > 0 ? config.test_connections : config.connections;
-  auto control = std::make_unique<engine::LoadControl>(config.users, ceiling, config.spawn_rate_per_s);
+  std::unique_ptr<engine::LoadControl> control;
+  if (config.is_open_model()) {
+    // The whole test's rate (a shard schedules its share, as of -R). The highest:
+    // what -R itself may ask for.
+    const double most = cli::kMaxRatePerProcess * std::max(1, config.shard_count);
+    control = std::make_unique<engine::LoadControl>(engine::RateControl{config.rate_per_s, most});
+  } else if (config.is_scenario()) {
+    // The whole test's counts (a shard runs its share of the user ids, engine::users_share).
+    const int ceiling = config.test_connections > 0 ? config.test_connections : config.connections;
+    control = std::make_unique<engine::LoadControl>(config.users, ceiling, config.spawn_rate_per_s);
+  } else {
+    return nullptr;  // a closed loop's connections are its load
+  }
   if (hooks != nullptr && hooks->has_shape()) {
-    control->set_shape([hooks](double run_s) { return hooks->shape_at(run_s); });
+    const bool rate = control->is_rate();
+    control->set_shape([hooks, rate](double run_s) { return hooks->shape_at(run_s, rate); });
   }
   return control;
 }
@@ -31,12 +44,20 @@ Status LentSteering::set_users(int users, std::optional<double> spawn_rate_per_s
   return control_->set_users(users, spawn_rate_per_s, "web", monotonic_now_ns());
 }
 
+Status LentSteering::set_rate(double rate_per_s) { return control_->set_rate(rate_per_s, "web", monotonic_now_ns()); }
+
 std::string LentSteering::state_json() const {
   const engine::LoadControl::Target target = control_->target();
-  nlohmann::ordered_json out = {{"users", target.users},
-                                {"max_users", control_->ceiling()},
-                                {"spawn_rate_per_s", target.spawn_rate_per_s},
-                                {"changes", report::load_changes_json(control_->changes())}};
+  nlohmann::ordered_json out;
+  if (control_->is_rate()) {
+    out = {{"model", "open"}, {"rate_per_s", target.rate_per_s}, {"max_rate_per_s", control_->max_rate_per_s()}};
+  } else {
+    out = {{"model", "closed"},
+           {"users", target.users},
+           {"max_users", control_->ceiling()},
+           {"spawn_rate_per_s", target.spawn_rate_per_s}};
+  }
+  out["changes"] = report::load_changes_json(control_->changes());
   return out.dump() + "\n";
 }
 

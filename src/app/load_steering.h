@@ -1,6 +1,7 @@
-// A closed-model scenario's changing user count, wired for a run (issue 27):
-// the engine's LoadControl with the file's load shape (asked in the test
-// hooks' Lua state), and lent to the web view for POST /users while the run goes.
+// A run's changing load, wired for it (issue 27): the engine's LoadControl with
+// the scenario file's load shape (asked in the test hooks' Lua state), lent to
+// the web view for POST /users (a closed-model scenario's user count) and POST
+// /rate (the open model's rate) while the run goes.
 #pragma once
 
 #include <memory>
@@ -13,11 +14,12 @@
 
 namespace pacer::app {
 
-// Null unless the run is a closed-model scenario (the open model's load is its
-// rate). hooks: the scenario's test hooks, whose state runs the shape (null: none).
+// A rate control for the open model (-R, ramps, stages, with or without a
+// scenario), a users control for a closed-model scenario, null for a closed
+// loop. hooks: the scenario's test hooks, whose state runs the shape (null: none).
 std::unique_ptr<engine::LoadControl> make_load_control(const Config& config, scenario::TestHooks* hooks);
 
-// Lends `control` to the web view's POST /users for as long as it lives.
+// Lends `control` to the web view's POST /users and /rate for as long as it lives.
 class LentSteering final : public web::LoadSteering {
  public:
   LentSteering(web::LiveView* view, engine::LoadControl* control);
@@ -26,6 +28,8 @@ class LentSteering final : public web::LoadSteering {
   LentSteering& operator=(const LentSteering&) = delete;
 
   Status set_users(int users, std::optional<double> spawn_rate_per_s) override;
+  Status set_rate(double rate_per_s) override;
+  bool changes_rate() const override { return control_->is_rate(); }
   std::string state_json() const override;
 
  private:

@@ -1,6 +1,7 @@
 // See collect.h.
 #include "engine/collect.h"
 
+#include "engine/control/load_control.h"
 #include "engine/report_fields.h"
 
 #include <strings.h>
@@ -106,7 +107,8 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     // when the schedule's last arrival came earlier), so the window is -d unless
     // the run was stopped or ended by -n.
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
-    const double test_rate = shared.profile->mean_rate_per_s(config.warmup_ns, config.warmup_ns + window);
+    const double test_rate =
+        planned_rate_per_s(*shared.profile, shared.control, config.warmup_ns, config.warmup_ns + window);
     report.target_rate_per_s = shard_share(config).rate(test_rate);
     report.sent_while_draining = drained;  // the open model's: arrivals due before -d's end, sent after it
   }

@@ -1,6 +1,8 @@
 // See interval_collector.h.
 #include "engine/interval_collector.h"
 
+#include "engine/control/load_control.h"
+
 #include <algorithm>
 
 namespace pacer::engine {
@@ -84,7 +86,7 @@ void IntervalCollector::emit() {
   out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
   if (shared_.profile != nullptr && out.duration_ns > 0) {
     const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
-    out.target_rate_per_s = share_.rate(shared_.profile->mean_rate_per_s(from, from + out.duration_ns));
+    out.target_rate_per_s = share_.rate(planned_rate_per_s(*shared_.profile, shared_.control, from, from + out.duration_ns));
   }
   if (shared_.config->is_scenario()) {
     out.scenario_errors = scenario_errors;

@@ -43,13 +43,15 @@ std::vector<std::optional<std::uint64_t>> split_quota(const Config& config, std:
   return out;
 }
 
-constexpr TimeNs kUnboundedNs = 365LL * 24 * 3600 * kNsPerS;  // -R with -n and no -d
-
 // The open model's rate over the whole run (warm-up first, at the start rate).
-std::optional<load::RateProfile> make_profile(const Config& config) {
-  const bool time_bounded = config.duration_given || !config.request_count;
-  const TimeNs duration = time_bounded ? config.duration_ns : kUnboundedNs;
+// A load shape's run starts at its first step's rate and goes until the shape
+// (or -d) ends it; its later steps come through the control.
+std::optional<load::RateProfile> make_profile(const Config& config, const LoadControl* control) {
+  const bool shaped = control != nullptr && control->has_shape();
+  const bool time_bounded = config.duration_given || (!config.request_count && !shaped);
+  const TimeNs duration = time_bounded ? config.duration_ns : kUnboundedRunNs;
   std::optional<load::RateProfile> profile;
+  if (shaped && config.is_open_model()) return load::RateProfile::constant(control->target().rate_per_s, duration + config.warmup_ns);
   switch (config.load_model) {
     case LoadModel::kClosed: return std::nullopt;
     case LoadModel::kConstant: profile = load::RateProfile::constant(config.rate_per_s, duration); break;
@@ -146,7 +148,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     state->request_log = std::move(*log);
     shared.request_log = state->request_log.get();
   }
-  state->profile = make_profile(config);
+  state->profile = make_profile(config, control);
   if (state->profile) shared.profile = &*state->profile;
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
   const auto quotas = split_quota(config, shares.size());
@@ -237,7 +239,12 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   }
 
   report::RunReport report = collect_report(config, shared, workers, stop, *state->give_up);
-  if (control != nullptr) report.load_changes = control->changes();
+  if (control != nullptr) {
+    report.load_changes = control->changes();
+    report.load_shaped = control->has_shape();
+    // A shaped open-model run's rate is its shape's (the first step's at the start), not -R's.
+    if (report.load_shaped && control->is_rate() && shared.profile != nullptr) report.rate_per_s = shared.profile->rate_at(0);
+  }
   report.tls_protocol = up.negotiated.protocol;
   report.tls_cipher = up.negotiated.cipher;
   report.tls_alpn = up.negotiated.alpn;

@@ -39,6 +39,10 @@ class GiveUpWatch;
 class LoadControl;
 class RequestLogFile;
 
+// How long an open-model schedule runs when nothing but -n or a load shape ends
+// the run (-R with -n and no -d): a year.
+inline constexpr TimeNs kUnboundedRunNs = 365LL * 24 * 3600 * kNsPerS;
+
 // What each part of a worker reads of the configuration, built once by run()
 // (part_options): the parts see these, never Config itself.
 struct ConnectOptions {  // the connection pool and the transport

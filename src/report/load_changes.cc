@@ -8,10 +8,16 @@ namespace pacer::report {
 nlohmann::ordered_json load_changes_json(const std::vector<LoadChangeReport>& changes) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const LoadChangeReport& c : changes) {
+    const auto or_null = [](const std::optional<double>& v) {
+      return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+    };
+    const bool rate = c.rate_to_per_s.has_value();  // the open model's change: users are not its
     out.push_back({{"at_s", c.at_s},
-                   {"users_from", c.users_from},
-                   {"users_to", c.users_to},
-                   {"spawn_rate_per_s", c.spawn_rate_per_s},
+                   {"users_from", rate ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.users_from)},
+                   {"users_to", rate ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.users_to)},
+                   {"spawn_rate_per_s", rate ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.spawn_rate_per_s)},
+                   {"rate_from_per_s", or_null(c.rate_from_per_s)},
+                   {"rate_to_per_s", or_null(c.rate_to_per_s)},
                    {"ended", c.ended},
                    {"by", c.by},
                    {"note", c.note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.note)}});
@@ -24,6 +30,9 @@ std::string load_change_text(const LoadChangeReport& c) {
   std::string out;
   if (c.ended) {
     out = fmt::format("at {:.1f} s: {} ended the run", c.at_s, by);
+  } else if (c.rate_to_per_s) {
+    out = fmt::format("at {:.1f} s: rate {:g}/s -> {:g}/s, by {}", c.at_s, c.rate_from_per_s.value_or(0),
+                      *c.rate_to_per_s, by);
   } else {
     const std::string rate = c.users_to > c.users_from && c.spawn_rate_per_s > 0
                                  ? fmt::format(" ({:g}/s)", c.spawn_rate_per_s)

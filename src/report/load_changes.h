@@ -12,7 +12,8 @@
 
 namespace pacer::report {
 
-// [{"at_s", "users_from", "users_to", "spawn_rate_per_s", "ended", "by", "note"}, ...]
+// [{"at_s", "users_from", "users_to", "spawn_rate_per_s", "rate_from_per_s", "rate_to_per_s", "ended", "by",
+//   "note"}, ...]: a closed-model change has users (the rates null), an open-model one rates (the users null)
 nlohmann::ordered_json load_changes_json(const std::vector<LoadChangeReport>& changes);
 
 // "at 12.0 s: users 50 -> 200 (10/s), by the shape" / "at 60.0 s: the shape ended the run".

@@ -62,6 +62,10 @@ struct LoadChangeReport {
   double at_s = 0;              // since the run started (the warm-up included)
   int users_from = 0;
   int users_to = 0;
+  // An open-model run's change is of its rate (requests, or tasks, per second; the
+  // users fields are then unused).
+  std::optional<double> rate_from_per_s;
+  std::optional<double> rate_to_per_s;
   double spawn_rate_per_s = 0;  // 0: at once
   bool ended = false;           // the shape ended the run
   std::string by;               // "shape" or "web"

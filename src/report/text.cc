@@ -191,6 +191,12 @@ std::string load_model_lines(const RunReport& r) {
       break;
     }
   }
+  if (r.load_shaped) {
+    what = fmt::format("{} {}/s from the scenario's load shape", format_rate(share.rate(r.rate_per_s)), rate_unit(r));
+  }
+  const bool steered = std::any_of(r.load_changes.begin(), r.load_changes.end(),
+                                   [](const LoadChangeReport& c) { return c.rate_to_per_s.has_value() && !c.ended; });
+  if (steered) what += " at first, changed while it ran (Load: below)";
   // A scenario's tasks start on free virtual users (a connection each), not on -c connections.
   const std::string carriers =
       r.scenario.active ? fmt::format("each task on a free virtual user (at most {}, --max-users)", r.scenario.user_limit)

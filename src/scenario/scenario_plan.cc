@@ -19,7 +19,7 @@ namespace pacer::scenario {
 namespace {
 
 constexpr const char* kPlanLua = R"lua(
-local def, tags, exclude = ...
+local def, tags, exclude, open_model = ...
 local type, ipairs, pairs, tostring, error = type, ipairs, pairs, tostring, error
 local function fail(message) error(message, 0) end
 local function set_of(list)
@@ -133,32 +133,45 @@ local TYPE_KEYS = set_of({"tasks", "wait", "on_start", "on_stop", "sequential", 
 -- The load shape (Locust's LoadTestShape): a function(t) returning users[,
 -- spawn_rate] (nil: the run ends), or a list of stages, each {duration = s,
 -- users = n[, spawn_rate = r]} for its own duration, after which the run ends.
-local STAGE_KEYS = set_of({"duration", "users", "spawn_rate"})
+-- In the open model (-R) the shape gives a rate of tasks per second: the
+-- function returns it, a stage is {duration = s, rate = r}.
+local STAGE_KEYS = open_model and set_of({"duration", "rate"}) or set_of({"duration", "users", "spawn_rate"})
 local function build_shape(s, where)
   if s == nil or type(s) == "function" then return s end
   where = where .. ".shape"
+  local form = open_model and "{duration = seconds, rate = tasks per second} (the open model, -R)"
+                          or "{duration = seconds, users = n[, spawn_rate = r]}"
   if type(s) ~= "table" or #s == 0 then
-    fail(where .. " must be a function(t) returning users[, spawn_rate], or a list of stages " ..
-         "{duration = seconds, users = n[, spawn_rate = r]}")
+    fail(where .. " must be a function(t) returning " .. (open_model and "a rate" or "users[, spawn_rate]") ..
+         ", or a list of stages " .. form)
   end
   local stages, ends = {}, 0
   for i, st in ipairs(s) do
     local w = where .. "[" .. i .. "]"
-    if type(st) ~= "table" then fail(w .. " is a " .. type(st) .. ", not {duration = seconds, users = n}") end
+    if type(st) ~= "table" then fail(w .. " is a " .. type(st) .. ", not " .. form) end
+    if open_model and st.users ~= nil then
+      fail(w .. ".users: in the open model (-R) a stage gives rate = tasks per second, not users")
+    elseif not open_model and st.rate ~= nil then
+      fail(w .. ".rate: a stage with a rate is the open model: add -R (the rate until the shape's first step)")
+    end
     check_keys(st, STAGE_KEYS, w)
     if not positive(st.duration) then fail(w .. ".duration must be a positive number of seconds") end
-    if type(st.users) ~= "number" or st.users < 0 or st.users ~= math.floor(st.users) or st.users > 1e9 then
+    if open_model then
+      if type(st.rate) ~= "number" or not (st.rate >= 0 and st.rate < math.huge) then
+        fail(w .. ".rate must be a number of tasks per second >= 0")
+      end
+    elseif type(st.users) ~= "number" or st.users < 0 or st.users ~= math.floor(st.users) or st.users > 1e9 then
       fail(w .. ".users must be a whole number >= 0")
     end
     if st.spawn_rate ~= nil and not (type(st.spawn_rate) == "number" and st.spawn_rate >= 0 and st.spawn_rate < math.huge) then
       fail(w .. ".spawn_rate must be a number of users per second >= 0")
     end
     ends = ends + st.duration
-    stages[i] = {ends = ends, users = st.users, spawn_rate = st.spawn_rate}
+    stages[i] = {ends = ends, value = open_model and st.rate or st.users, spawn_rate = st.spawn_rate}
   end
   return function(t)
     for _, st in ipairs(stages) do
-      if t < st.ends then return st.users, st.spawn_rate end
+      if t < st.ends then return st.value, st.spawn_rate end
     end
     return nil
   end
@@ -266,7 +279,8 @@ Result<PlanShape> build_plan(lua_State* L, const Config& config) {
   lua_insert(L, -2);  // chunk, definition
   push_list(L, config.scenario_tags);
   push_list(L, config.scenario_exclude_tags);
-  if (lua_pcall(L, 3, 1, 0) != 0) return bad_input("scenario " + config.scenario_path + ": " + script::pop_error(L));
+  lua_pushboolean(L, config.is_open_model() ? 1 : 0);
+  if (lua_pcall(L, 4, 1, 0) != 0) return bad_input("scenario " + config.scenario_path + ": " + script::pop_error(L));
   PlanShape shape = read_shape(L);
   if (shape.types.size() > 255) {
     lua_pop(L, 1);

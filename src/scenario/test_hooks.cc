@@ -67,7 +67,7 @@ Status TestHooks::stop() {
   return Ok{};
 }
 
-Result<std::optional<ShapeStep>> TestHooks::shape_at(double run_s) {
+Result<std::optional<ShapeStep>> TestHooks::shape_at(double run_s, bool rate) {
   lua_State* L = state_.get();
   const int top = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, definition_ref_);
@@ -90,9 +90,9 @@ Result<std::optional<ShapeStep>> TestHooks::shape_at(double run_s) {
   }
   const auto bad = [&](std::string_view what) {
     lua_settop(L, top);
-    return runtime_error(fmt::format("at {:.1f} s it returned {}: the shape returns a whole number of users >= 0 "
-                                     "(and a spawn rate >= 0), or nil to end the run",
-                                     run_s, what));
+    return runtime_error(fmt::format(
+        "at {:.1f} s it returned {}: the shape returns {}, or nil to end the run", run_s, what,
+        rate ? "a rate of tasks per second >= 0 (the open model, -R)" : "a whole number of users >= 0 (and a spawn rate >= 0)"));
   };
   if (lua_isnil(L, -2)) {
     lua_settop(L, top);
@@ -100,13 +100,18 @@ Result<std::optional<ShapeStep>> TestHooks::shape_at(double run_s) {
   }
   if (lua_type(L, -2) != LUA_TNUMBER) return bad(fmt::format("a {}", luaL_typename(L, -2)));
   const double users = lua_tonumber(L, -2);
+  if (rate) {
+    if (!(users >= 0 && std::isfinite(users))) return bad(fmt::format("a rate of {}", users));
+    lua_settop(L, top);
+    return std::optional<ShapeStep>{ShapeStep{0, std::nullopt, users}};
+  }
   if (!(users >= 0 && users <= 1e9 && users == std::floor(users))) return bad(fmt::format("{} users", users));
   ShapeStep step{static_cast<int>(users), std::nullopt};
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TNUMBER) return bad(fmt::format("a spawn rate that is a {}", luaL_typename(L, -1)));
-    const double rate = lua_tonumber(L, -1);
-    if (!(rate >= 0 && std::isfinite(rate))) return bad(fmt::format("a spawn rate of {}", rate));
-    step.spawn_rate_per_s = rate;
+    const double spawn_rate = lua_tonumber(L, -1);
+    if (!(spawn_rate >= 0 && std::isfinite(spawn_rate))) return bad(fmt::format("a spawn rate of {}", spawn_rate));
+    step.spawn_rate_per_s = spawn_rate;
   }
   lua_settop(L, top);
   return std::optional<ShapeStep>{step};

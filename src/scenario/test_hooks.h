@@ -20,10 +20,12 @@
 namespace pacer::scenario {
 
 // What a load shape asks for at one moment: a user count and, optionally, the
-// rate to start them at (users/s; none: --spawn-rate, or at once).
+// rate to start them at (users/s; none: --spawn-rate, or at once); in the open
+// model (-R), a rate of tasks per second instead.
 struct ShapeStep {
   int users = 0;
   std::optional<double> spawn_rate_per_s;
+  double rate_per_s = 0;
 };
 
 class TestHooks {
@@ -38,7 +40,9 @@ class TestHooks {
   // nullopt when it ends the run; a Lua error, or a value that is not a whole
   // number of users (and a spawn rate), is an error naming it.
   bool has_shape() const { return has_shape_; }
-  Result<std::optional<ShapeStep>> shape_at(double run_s);
+  // rate: the run is the open model, so the shape's number is a rate (any
+  // number >= 0), not a whole count of users.
+  Result<std::optional<ShapeStep>> shape_at(double run_s, bool rate);
 
   // start() makes them: a loaded state and the registry reference of its plan.
   TestHooks(script::LuaStatePtr state, int definition_ref, std::string path, bool has_shape);

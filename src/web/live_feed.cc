@@ -95,10 +95,10 @@ void LiveFeed::lend_steering(LoadSteering* steering) {
   steering_ = steering;
 }
 
-std::optional<Status> LiveFeed::steer_users(int users, std::optional<double> spawn_rate_per_s) const {
+std::optional<Status> LiveFeed::steer(const std::function<Status(LoadSteering&)>& change) const {
   std::lock_guard lock(steering_mutex_);
   if (steering_ == nullptr) return std::nullopt;
-  return steering_->set_users(users, spawn_rate_per_s);
+  return change(*steering_);
 }
 
 std::optional<std::string> LiveFeed::steering_state() const {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -58,10 +59,11 @@ class LiveFeed {
   };
   std::shared_ptr<const MetricsPages> metrics() const;  // null before the first publish_metrics
   // The run's load, lent by the main thread while the run goes (null takes it
-  // back; it returns only when no web-thread call is using it). POST /users.
+  // back; it returns only when no web-thread call is using it). POST /users, /rate.
   void lend_steering(LoadSteering* steering);
-  // Web thread: nullopt when nothing is lent (no run, or not a closed-model scenario).
-  std::optional<Status> steer_users(int users, std::optional<double> spawn_rate_per_s) const;
+  // Web thread: `change` applied to what is lent; nullopt when nothing is (no
+  // run, or a closed loop, whose load cannot change).
+  std::optional<Status> steer(const std::function<Status(LoadSteering&)>& change) const;
   std::optional<std::string> steering_state() const;
   int wake_fd() const { return wake_.get(); }  // readable after each publish (eventfd)
   void drain_wake() const;

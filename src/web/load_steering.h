@@ -1,5 +1,5 @@
 // What the web view may change of a running test (issue 27): a scenario's user
-// count and spawn rate (POST /users). The run lends an implementation to the
+// count and spawn rate (POST /users), the open model's rate (POST /rate). The run lends an implementation to the
 // view's feed for as long as it goes (web/live_feed.h); the web thread calls it.
 #pragma once
 
@@ -17,8 +17,15 @@ class LoadSteering {
   // --spawn-rate). Refused (kBadArgument, the reason) above the ceiling or when
   // the run is ending. Any thread.
   virtual Status set_users(int users, std::optional<double> spawn_rate_per_s) = 0;
-  // {"users": the count asked for now, "max_users": the ceiling, "spawn_rate_per_s": ...,
-  //  "changes": [the report's load_changes so far]}
+  // Asks for the whole test's new rate (requests, or a scenario's tasks, per
+  // second) for the rest of the run. Refused (kBadArgument) in the closed model,
+  // above the highest rate, or when the run is ending. Any thread.
+  virtual Status set_rate(double rate_per_s) = 0;
+  // The open model's: its load is a rate (POST /rate), not users (POST /users).
+  virtual bool changes_rate() const = 0;
+  // Closed: {"model": "closed", "users": the count asked for now, "max_users": the
+  // ceiling, "spawn_rate_per_s": ..., "changes": [...]}; open: {"model": "open",
+  // "rate_per_s", "max_rate_per_s", "changes"}. changes: the report's load_changes so far.
   virtual std::string state_json() const = 0;
 };
 

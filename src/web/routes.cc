@@ -2,6 +2,8 @@
 #include "web/routes.h"
 
 #include <charconv>
+#include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -96,38 +98,68 @@ std::string error_json(std::string_view message) {
   return nlohmann::json{{"error", message}}.dump() + "\n";
 }
 
-// POST /users?users=N[&spawn_rate=R]: a closed-model scenario's user count
-// (issue 27); GET /users: what it is now. 404 when the run has none to change.
-Reply users_reply(const HttpRequest& request, const LiveFeed& feed) {
-  if (request.method == "GET") {
-    const std::optional<std::string> state = feed.steering_state();
-    if (!state) return make_reply(404, "application/json", error_json("no user count to change: only a running "
-                                                                      "closed-model scenario (--scenario, -u) has one"));
-    return make_reply(200, "application/json", *state);
+// A number from the query: the whole text, finite, within [0, most].
+std::optional<double> number_param(std::string_view query, std::string_view name, double most) {
+  const std::string_view text = query_param(query, name);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(value >= 0) || value > most) {
+    return std::nullopt;
   }
-  if (request.method != "POST") {
-    return make_reply(405, "text/plain; charset=utf-8", "405: GET or POST /users only\n", "Allow: GET, POST\r\n");
+  return value;
+}
+
+// The running test's load (issue 27): GET /users or /rate says what it is now,
+// POST changes it; 404 when the run has nothing this route changes (a closed
+// loop, or the other model's route).
+Reply steering_reply(const HttpRequest& request, const LiveFeed& feed, std::string_view route,
+                     const std::function<Result<std::function<Status(LoadSteering&)>>()>& parse) {
+  const std::string none = route == "/users"
+                               ? "no user count to change: only a running closed-model scenario (--scenario, -u) has one"
+                               : "no rate to change: only a running open-model test (-R, --stages) has one";
+  if (request.method != "GET" && request.method != "POST") {
+    return make_reply(405, "text/plain; charset=utf-8", fmt::format("405: GET or POST {} only\n", route),
+                      "Allow: GET, POST\r\n");
   }
-  const std::string_view users_text = query_param(request.query, "users");
-  int users = 0;
-  const auto [end, ec] = std::from_chars(users_text.data(), users_text.data() + users_text.size(), users);
-  if (users_text.empty() || ec != std::errc() || end != users_text.data() + users_text.size() || users < 0) {
-    return make_reply(400, "application/json", error_json("users: give a whole number >= 0 (POST /users?users=N)"));
-  }
-  std::optional<double> spawn_rate;
-  if (const std::string_view rate_text = query_param(request.query, "spawn_rate"); !rate_text.empty()) {
-    double rate = 0;
-    const auto [rate_end, rate_ec] = std::from_chars(rate_text.data(), rate_text.data() + rate_text.size(), rate);
-    if (rate_ec != std::errc() || rate_end != rate_text.data() + rate_text.size() || !(rate >= 0) || rate > 1e9) {
-      return make_reply(400, "application/json", error_json("spawn_rate: give users per second, 0 or more"));
-    }
-    spawn_rate = rate;
-  }
-  const std::optional<Status> done = feed.steer_users(users, spawn_rate);
-  if (!done) return make_reply(404, "application/json", error_json("no user count to change: only a running "
-                                                                  "closed-model scenario (--scenario, -u) has one"));
+  bool rate = false;
+  const bool lent = feed.steer([&rate](LoadSteering& s) {
+    rate = s.changes_rate();
+    return Status(Ok{});
+  }).has_value();
+  if (!lent || rate != (route == "/rate")) return make_reply(404, "application/json", error_json(none));
+  if (request.method == "GET") return make_reply(200, "application/json", feed.steering_state().value_or("{}\n"));
+  auto change = parse();
+  if (!change) return make_reply(400, "application/json", error_json(change.error().message));
+  const std::optional<Status> done = feed.steer(*change);
+  if (!done) return make_reply(404, "application/json", error_json(none));
   if (!*done) return make_reply(409, "application/json", error_json(done->error().message));
   return make_reply(202, "application/json", feed.steering_state().value_or("{}\n"));
+}
+
+// POST /users?users=N[&spawn_rate=R]: a closed-model scenario's user count.
+Reply users_reply(const HttpRequest& request, const LiveFeed& feed) {
+  return steering_reply(request, feed, "/users", [&]() -> Result<std::function<Status(LoadSteering&)>> {
+    const std::optional<double> users = number_param(request.query, "users", 1e9);
+    if (!users || *users != std::floor(*users)) {
+      return bad_argument("users: give a whole number >= 0 (POST /users?users=N)");
+    }
+    std::optional<double> spawn_rate;
+    if (!query_param(request.query, "spawn_rate").empty()) {
+      spawn_rate = number_param(request.query, "spawn_rate", 1e9);
+      if (!spawn_rate) return bad_argument("spawn_rate: give users per second, 0 or more");
+    }
+    return std::function<Status(LoadSteering&)>(
+        [n = static_cast<int>(*users), spawn_rate](LoadSteering& s) { return s.set_users(n, spawn_rate); });
+  });
+}
+
+// POST /rate?rate=R: the open model's rate (requests, or a scenario's tasks, per second).
+Reply rate_reply(const HttpRequest& request, const LiveFeed& feed) {
+  return steering_reply(request, feed, "/rate", [&]() -> Result<std::function<Status(LoadSteering&)>> {
+    const std::optional<double> rate = number_param(request.query, "rate", 1e12);
+    if (!rate) return bad_argument("rate: give requests per second, 0 or more (POST /rate?rate=R)");
+    return std::function<Status(LoadSteering&)>([r = *rate](LoadSteering& s) { return s.set_rate(r); });
+  });
 }
 
 }  // namespace
@@ -160,6 +192,7 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
     return out;
   }
   if (path == "/users") return users_reply(request, feed);
+  if (path == "/rate") return rate_reply(request, feed);
   const Asset* asset = find_asset(path);
   if (asset == nullptr && path != "/events" && path != "/report.json" && path != "/metrics") {
     return make_reply(404, "text/plain; charset=utf-8", "404: not here\n");

@@ -209,3 +209,109 @@ def test_the_live_pages_users_form_changes_the_count_the_server_sees(hostile_ser
     report = json.loads(web.stdout)
     assert [(c["users_from"], c["users_to"], c["by"]) for c in report["load_changes"]] == [(1, 4, "web")]
     assert clock.users_between(asked, 1.0, 2.5) == {0, 1, 2, 3}
+
+
+# ------------------------------------------------------------- the open model's rate
+
+
+def requests_between(clock: UserClock, t0: float, a: float, b: float) -> int:
+    with clock._lock:
+        return sum(1 for t, _ in clock.seen if t0 + a <= t < t0 + b)
+
+
+def test_post_rate_changes_the_rate_the_server_sees(hostile_server):
+    clock = UserClock(hostile_server)
+    with WebRun("-t2", "-c4", "-R", "100", "-d", "3s", "--web", "127.0.0.1:0", "--format", "json",
+                clock.url + "/r") as web:
+        deadline = time.monotonic() + 10
+        while request(web.port, "GET", "/rate")[0] == 404 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        status, _, body = request(web.port, "GET", "/rate")
+        assert status == 200 and json.loads(body)["rate_per_s"] == 100, body
+        assert request(web.port, "POST", "/users?users=3")[0] == 404  # its load is a rate, not users
+        assert request(web.port, "POST", "/rate?rate=-5")[0] == 400
+        assert request(web.port, "POST", "/rate?rate=1e300")[0] == 400
+        time.sleep(0.5)  # not synchronisation: some of the first rate before the change
+        asked = time.monotonic()
+        status, _, body = request(web.port, "POST", "/rate?rate=600")
+        assert status == 202, body
+        assert json.loads(body)["changes"][-1]["rate_to_per_s"] == 600
+        assert web.wait(30) == 0, web.stderr
+    report = json.loads(web.stdout)
+    [change] = report["load_changes"]
+    assert (change["rate_from_per_s"], change["rate_to_per_s"], change["by"]) == (100, 600, "web"), change
+    # The server sees the new rate from the change on (a second well inside it).
+    seen = requests_between(clock, asked, 0.5, 1.5)
+    assert 480 <= seen <= 720, seen
+    # The target is the schedule's: 100/s until the change, 600/s after it.
+    at = change["at_s"]
+    expected = (100 * at + 600 * (report["duration_s"] - at)) / report["duration_s"]
+    assert report["rates"]["target_per_s"] == pytest.approx(expected, rel=0.03), (report["rates"], at)
+    assert report["counts"]["scheduled"] == pytest.approx(expected * report["duration_s"], rel=0.03)
+    assert report["counts"]["responses"] == len(clock.seen)
+
+
+def test_post_rate_is_refused_where_the_load_is_users(server, tmp_path):
+    script = write(tmp_path, USER + "return user\n")
+    with WebRun("--scenario", script, "-u", "1", "-d", "2s", "--web", "127.0.0.1:0", server.url + "/") as web:
+        deadline = time.monotonic() + 10
+        while request(web.port, "GET", "/users")[0] == 404 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        status, _, body = request(web.port, "POST", "/rate?rate=5")
+        assert status == 404 and b"open-model" in body, body
+        web.wait(30)
+
+
+def test_an_open_model_shape_of_rates_is_followed_at_the_server(pacer, hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, USER.replace("wait = 0.05", "wait = 0") + """
+return {user, shape = {{duration = 1.5, rate = 50}, {duration = 1.5, rate = 300}, {duration = 1, rate = 0}}}
+""")
+    t0 = time.monotonic()
+    run = pacer("-t2", "--scenario", script, "-R", "10", "--max-users", "50", "--format", "json", clock.url,
+                timeout=60)
+    assert run.rc == 0, run
+    report = json.loads(run.stdout)
+    assert 3.9 <= report["duration_s"] < 5.5, report["duration_s"]
+    changes = [(c["rate_from_per_s"], c["rate_to_per_s"], c["ended"]) for c in report["load_changes"]]
+    assert changes == [(50, 300, False), (300, 0, False), (0, 0, True)], changes
+    first = report["load_changes"][0]["at_s"]
+    assert requests_between(clock, t0, 0.2, first - 0.2) <= 60 * first
+    assert 0.7 * 300 <= requests_between(clock, t0, first + 0.3, first + 1.3) <= 1.3 * 300
+    assert sum(report["errors"].values()) == 0, report["errors"]
+    assert report["counts"]["responses"] == len(clock.seen)
+
+
+@pytest.mark.parametrize(
+    "args, shape, message",
+    [
+        (["-R", "10"], "{{duration = 1, users = 3}}", "in the open model (-R) a stage gives rate"),
+        ([], "{{duration = 1, rate = 3}}", "a stage with a rate is the open model: add -R"),
+    ],
+)
+def test_a_stage_of_the_other_model_exits_2(pacer, tmp_path, args, shape, message):
+    script = write(tmp_path, USER + f"return {{user, shape = {shape}}}\n")
+    run = pacer("--scenario", script, *args, "http://127.0.0.1:1/", timeout=30)
+    assert run.rc == 2, run
+    assert message in run.stderr, run.stderr
+
+
+def test_the_live_pages_rate_form_changes_the_rate_the_server_sees(hostile_server, tmp_path):
+    from browser import Browser
+
+    clock = UserClock(hostile_server)
+    with WebRun("-t1", "-c4", "-R", "50", "-d", "5s", "--interval", "300ms", "--plain", "--web", "127.0.0.1:0",
+                "--format", "json", clock.url + "/r") as web:
+        with Browser(tmp_path / "profile") as browser:
+            page = browser.open(web.url)
+            page.wait_for("!document.getElementById('lv-rate').hidden")
+            assert page.evaluate("document.getElementById('lv-rate-value').value") == "50"
+            page.evaluate("document.getElementById('lv-rate-value').value = '400';"
+                          "document.getElementById('lv-rate-apply').click()")
+            page.wait_for("document.documentElement.dataset.rateAsked === '400'")
+            asked = time.monotonic()
+            assert page.console_errors == []
+        assert web.wait(30) == 0, web.stderr
+    report = json.loads(web.stdout)
+    assert [(c["rate_from_per_s"], c["rate_to_per_s"], c["by"]) for c in report["load_changes"]] == [(50, 400, "web")]
+    assert 300 <= requests_between(clock, asked, 0.5, 1.5) <= 500

@@ -92,5 +92,42 @@ TEST(LoadControl, AShapeThatEndsAtOnceIsRefusedBeforeTheRun) {
   EXPECT_NE(first.error().message.find("ends the run at 0 s"), std::string::npos);
 }
 
+TEST(LoadControl, ARateControlChangesTheRateAndTheTargetFollowsTheChanges) {
+  LoadControl control(RateControl{100, 1000});
+  ASSERT_TRUE(control.is_rate());
+  const TimeNs start = 5 * kNsPerS;
+  control.started(start);
+  EXPECT_FALSE(control.set_users(3, std::nullopt, "web", start + kNsPerS));  // a rate control has no users
+  Status above = control.set_rate(2000, "web", start + kNsPerS);
+  ASSERT_FALSE(above);
+  EXPECT_NE(above.error().message.find("at most 1000/s"), std::string::npos);
+  EXPECT_FALSE(control.set_rate(-1, "web", start + kNsPerS));
+  const std::uint64_t before = control.generation();
+  ASSERT_TRUE(control.set_rate(400, "web", start + 2 * kNsPerS));
+  EXPECT_GT(control.generation(), before);
+  EXPECT_EQ(control.target().rate_per_s, 400);
+  ASSERT_TRUE(control.set_rate(0, "web", start + 3 * kNsPerS));
+  const auto changes = control.changes();
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0].rate_from_per_s, 100);
+  EXPECT_EQ(changes[0].rate_to_per_s, 400);
+  EXPECT_DOUBLE_EQ(changes[0].at_s, 2.0);
+  EXPECT_EQ(changes[1].rate_to_per_s, 0);
+  // The run's -R 100 profile for 10 s, then 400/s from 2 s, 0 from 3 s.
+  const load::RateProfile profile = load::RateProfile::constant(100, 10 * kNsPerS);
+  EXPECT_DOUBLE_EQ(control.mean_rate_per_s(profile, 0, 2 * kNsPerS), 100);
+  EXPECT_DOUBLE_EQ(control.mean_rate_per_s(profile, 2 * kNsPerS, 3 * kNsPerS), 400);
+  EXPECT_DOUBLE_EQ(control.mean_rate_per_s(profile, 0, 4 * kNsPerS), (200.0 + 400.0) / 4);
+  EXPECT_DOUBLE_EQ(planned_rate_per_s(profile, &control, 3 * kNsPerS, 5 * kNsPerS), 0);
+  EXPECT_DOUBLE_EQ(planned_rate_per_s(profile, nullptr, 3 * kNsPerS, 5 * kNsPerS), 100);
+}
+
+TEST(LoadControl, AUsersControlRefusesARate) {
+  LoadControl control(2, 6, 0);
+  Status refused = control.set_rate(10, "web", 0);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("POST /users"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace pacer::engine

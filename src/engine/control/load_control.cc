@@ -13,9 +13,14 @@ constexpr TimeNs kShapePeriodNs = kNsPerS;  // Locust asks its LoadTestShape eve
 }  // namespace
 
 LoadControl::LoadControl(int users, int ceiling, double spawn_rate_per_s)
-    : ceiling_(ceiling), default_spawn_rate_(spawn_rate_per_s) {
+    : is_rate_(false), ceiling_(ceiling), default_spawn_rate_(spawn_rate_per_s), max_rate_(0) {
   target_.users = std::clamp(users, 0, ceiling);
   target_.spawn_rate_per_s = spawn_rate_per_s;
+}
+
+LoadControl::LoadControl(RateControl rate)
+    : is_rate_(true), ceiling_(0), default_spawn_rate_(0), max_rate_(rate.max_rate_per_s) {
+  target_.rate_per_s = std::clamp(rate.rate_per_s, 0.0, max_rate_);
 }
 
 void LoadControl::started(TimeNs start_ns) {
@@ -25,6 +30,7 @@ void LoadControl::started(TimeNs start_ns) {
 }
 
 Status LoadControl::set_users(int users, std::optional<double> spawn_rate_per_s, std::string_view by, TimeNs now_ns) {
+  if (is_rate_) return bad_argument("users: this run's load is a rate (the open model): change it with POST /rate");
   if (ended()) return bad_argument("the run is ending: its load no longer changes");
   if (users < 0) return bad_argument(fmt::format("users: {} is negative", users));
   if (users > ceiling_) {
@@ -39,6 +45,22 @@ Status LoadControl::set_users(int users, std::optional<double> spawn_rate_per_s,
   return Ok{};
 }
 
+Status LoadControl::set_rate(double rate_per_s, std::string_view by, TimeNs now_ns) {
+  if (!is_rate_) {
+    return bad_argument("rate: this run's load is its users (the closed model): change it with POST /users");
+  }
+  if (ended()) return bad_argument("the run is ending: its load no longer changes");
+  if (!(rate_per_s >= 0 && std::isfinite(rate_per_s))) {
+    return bad_argument("rate: must be a number of requests per second, 0 or more");
+  }
+  if (rate_per_s > max_rate_) {
+    return bad_argument(fmt::format("rate: {:g}/s is more than pacer can schedule here: at most {:g}/s", rate_per_s,
+                                    max_rate_));
+  }
+  change_rate(rate_per_s, by, {}, now_ns);
+  return Ok{};
+}
+
 void LoadControl::change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns) {
   std::lock_guard lock(mutex_);
   if (users == target_.users && spawn_rate_per_s == target_.spawn_rate_per_s && note.empty()) return;
@@ -47,6 +69,21 @@ void LoadControl::change(int users, double spawn_rate_per_s, std::string_view by
   c.spawn_rate_per_s = spawn_rate_per_s;
   target_.users = users;
   target_.spawn_rate_per_s = spawn_rate_per_s;
+  publish();
+}
+
+void LoadControl::change_rate(double rate_per_s, std::string_view by, std::string note, TimeNs now_ns) {
+  std::lock_guard lock(mutex_);
+  if (rate_per_s == target_.rate_per_s && note.empty()) return;
+  record(by, std::move(note), now_ns).rate_to_per_s = rate_per_s;
+  target_.rate_per_s = rate_per_s;
+  // Timed as the workers take it: from the start (before it, the first step's
+  // rate is the run's profile already).
+  rate_changes_.push_back(RateChange{start_ns_ > 0 ? std::max<TimeNs>(0, now_ns - start_ns_) : 0, rate_per_s});
+  publish();
+}
+
+void LoadControl::publish() {
   target_.generation = generation_.load(std::memory_order_relaxed) + 1;
   generation_.store(target_.generation, std::memory_order_release);
 }
@@ -61,8 +98,12 @@ void LoadControl::end(std::string_view by, std::string note, TimeNs now_ns) {
 report::LoadChangeReport& LoadControl::record(std::string_view by, std::string note, TimeNs now_ns) {
   report::LoadChangeReport& c = changes_.emplace_back();
   c.at_s = start_ns_ > 0 ? static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9 : 0.0;  // 0: before the start
-  c.users_from = c.users_to = target_.users;
-  c.spawn_rate_per_s = target_.spawn_rate_per_s;
+  if (is_rate_) {
+    c.rate_from_per_s = c.rate_to_per_s = target_.rate_per_s;
+  } else {
+    c.users_from = c.users_to = target_.users;
+    c.spawn_rate_per_s = target_.spawn_rate_per_s;
+  }
   c.by = std::string(by);
   c.note = std::move(note);
   return c;
@@ -76,6 +117,10 @@ Status LoadControl::first_step() {
   const ShapeStep& s = **step;
   if (s.users < 0) return bad_input(fmt::format("the scenario's shape asks for {} users at 0 s", s.users));
   std::lock_guard lock(mutex_);
+  if (is_rate_) {
+    target_.rate_per_s = std::clamp(s.rate_per_s, 0.0, max_rate_);  // the run's profile starts at it
+    return Ok{};
+  }
   target_.users = std::min(s.users, ceiling_);
   target_.spawn_rate_per_s = s.spawn_rate_per_s.value_or(default_spawn_rate_);
   return Ok{};
@@ -104,18 +149,32 @@ void LoadControl::tick(TimeNs now_ns) {
     end("shape", {}, now_ns);
     return;
   }
-  const ShapeStep& s = **step;
+  take_step(**step, now_ns);
+}
+
+void LoadControl::take_step(const ShapeStep& s, TimeNs now_ns) {
   std::string note;
+  const auto said_once = [&] {
+    std::lock_guard lock(mutex_);
+    if (!note.empty() && !changes_.empty() && changes_.back().note == note) note.clear();
+  };
+  if (is_rate_) {
+    double rate = std::max(s.rate_per_s, 0.0);
+    if (rate > max_rate_) {
+      note = fmt::format("{:g}/s asked, {:g}/s at most", rate, max_rate_);
+      rate = max_rate_;
+    }
+    said_once();
+    change_rate(rate, "shape", std::move(note), now_ns);
+    return;
+  }
   int users = std::max(s.users, 0);
   if (users > ceiling_) {
     note = fmt::format("{} asked, {} at most (--max-users)", users, ceiling_);
     users = ceiling_;
   }
   const double rate = s.spawn_rate_per_s && *s.spawn_rate_per_s >= 0 ? *s.spawn_rate_per_s : default_spawn_rate_;
-  {
-    std::lock_guard lock(mutex_);
-    if (!note.empty() && !changes_.empty() && changes_.back().note == note) note.clear();  // said once
-  }
+  said_once();
   change(users, rate, "shape", std::move(note), now_ns);
 }
 
@@ -134,9 +193,31 @@ int LoadControl::users() const {
   return target_.users;
 }
 
+double LoadControl::arrivals_before(const load::RateProfile& profile, TimeNs t_ns) const {
+  if (rate_changes_.empty() || t_ns <= rate_changes_.front().at_ns) return profile.arrivals_before(t_ns);
+  double arrivals = profile.arrivals_before(rate_changes_.front().at_ns);
+  for (std::size_t i = 0; i < rate_changes_.size() && rate_changes_[i].at_ns < t_ns; ++i) {
+    const TimeNs until = i + 1 < rate_changes_.size() ? std::min(t_ns, rate_changes_[i + 1].at_ns) : t_ns;
+    arrivals += rate_changes_[i].rate_per_s * static_cast<double>(until - rate_changes_[i].at_ns) / 1e9;
+  }
+  return arrivals;
+}
+
+double LoadControl::mean_rate_per_s(const load::RateProfile& profile, TimeNs from_ns, TimeNs to_ns) const {
+  std::lock_guard lock(mutex_);
+  if (rate_changes_.empty() || to_ns <= rate_changes_.front().at_ns) return profile.mean_rate_per_s(from_ns, to_ns);
+  if (to_ns <= from_ns) return 0;
+  return (arrivals_before(profile, to_ns) - arrivals_before(profile, from_ns)) / (static_cast<double>(to_ns - from_ns) / 1e9);
+}
+
 std::vector<report::LoadChangeReport> LoadControl::changes() const {
   std::lock_guard lock(mutex_);
   return changes_;
+}
+
+double planned_rate_per_s(const load::RateProfile& profile, const LoadControl* control, TimeNs from_ns, TimeNs to_ns) {
+  if (control == nullptr || !control->is_rate()) return profile.mean_rate_per_s(from_ns, to_ns);
+  return control->mean_rate_per_s(profile, from_ns, to_ns);
 }
 
 int users_share(int users, int worker, int workers) {

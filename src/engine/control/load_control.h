@@ -1,6 +1,7 @@
 // Changing the load while a run goes (issue 27): a scenario's load shape (its
 // `shape`, asked every second) and the web view's POST /users ask for a new user
-// count and spawn rate, or for the end of the run. The asking side (the main
+// count and spawn rate (the closed model), or POST /rate and the shape for a new
+// request rate (the open model: a rate control), or for the end of the run. The asking side (the main
 // thread's controller, the web thread) writes here under a lock; each worker
 // reads one atomic per turn and takes the new target only when it changed
 // (generation), so the hot path pays one relaxed load. The changes are kept in
@@ -19,6 +20,7 @@
 
 #include "core/clock.h"
 #include "core/expected.h"
+#include "load/schedule.h"
 #include "report/run_report.h"
 #include "scenario/test_hooks.h"
 
@@ -30,15 +32,29 @@ namespace pacer::engine {
 using ShapeStep = scenario::ShapeStep;
 using ShapeFn = std::function<Result<std::optional<ShapeStep>>(double run_s)>;
 
+// An open-model run's control: its first rate (requests, or a scenario's tasks,
+// per second, the whole test's) and the highest it may be asked for.
+struct RateControl {
+  double rate_per_s = 0;
+  double max_rate_per_s = 0;
+};
+
 class LoadControl {
  public:
   // users: the run's first user count; ceiling: the most it may have (the users
   // allocated: --max-users, else -u); spawn_rate: --spawn-rate (0: at once).
   LoadControl(int users, int ceiling, double spawn_rate_per_s);
+  explicit LoadControl(RateControl rate);
+  // An open-model run's control: its load is a rate, not users.
+  bool is_rate() const { return is_rate_; }
 
   // Any thread but a worker's. A count above the ceiling is refused with the
   // reason (kBadArgument); the shape's is clamped and the change says so.
   Status set_users(int users, std::optional<double> spawn_rate_per_s, std::string_view by, TimeNs now_ns);
+  // Any thread but a worker's: the whole test's new rate, from now on, for the
+  // rest of the run (it replaces what is left of -R's ramp or stages). Refused
+  // (kBadArgument) for a users control, above the highest rate, or when ending.
+  Status set_rate(double rate_per_s, std::string_view by, TimeNs now_ns);
   // The run starts at start_ns (monotonic): changes are timed from it.
   void started(TimeNs start_ns);
 
@@ -58,6 +74,7 @@ class LoadControl {
   struct Target {
     int users = 0;
     double spawn_rate_per_s = 0;
+    double rate_per_s = 0;  // a rate control's
     std::uint64_t generation = 0;
   };
   Target target() const;
@@ -65,28 +82,49 @@ class LoadControl {
   bool ended() const { return ended_.load(std::memory_order_relaxed); }
 
   int ceiling() const { return ceiling_; }
+  double max_rate_per_s() const { return max_rate_; }
   int users() const;
+  // The rate asked for over [from_ns, to_ns) (offsets from the run's start): the
+  // run's profile until the first rate change, then each change's rate. Any thread.
+  double mean_rate_per_s(const load::RateProfile& profile, TimeNs from_ns, TimeNs to_ns) const;
   // After the run (or during it, for the web view): the changes in order.
   std::vector<report::LoadChangeReport> changes() const;
 
  private:
   void change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns);
+  void change_rate(double rate_per_s, std::string_view by, std::string note, TimeNs now_ns);
+  void publish();  // under mutex_: the workers see the target's next generation
+  // The shape's step as this control takes it: a user count, or a rate.
+  void take_step(const ShapeStep& step, TimeNs now_ns);
+  // Arrivals expected in [0, t_ns) (offset) with the changes so far (under mutex_).
+  double arrivals_before(const load::RateProfile& profile, TimeNs t_ns) const;
   void end(std::string_view by, std::string note, TimeNs now_ns);
   // A change as it stands now (under mutex_): at now_ns, from the current target to it.
   report::LoadChangeReport& record(std::string_view by, std::string note, TimeNs now_ns);
 
+  const bool is_rate_;
   const int ceiling_;
   const double default_spawn_rate_;
+  const double max_rate_;
   ShapeFn shape_;
   TimeNs next_tick_ns_ = 0;
   mutable std::mutex mutex_;
   Target target_;  // under mutex_
   TimeNs start_ns_ = 0;
   std::vector<report::LoadChangeReport> changes_;
+  struct RateChange {
+    TimeNs at_ns = 0;  // offset from the start
+    double rate_per_s = 0;
+  };
+  std::vector<RateChange> rate_changes_;
   std::string shape_error_;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<bool> ended_{false};
 };
+
+// The rate a run asked for over [from_ns, to_ns) (offsets from its start): its
+// profile's, with a rate control's changes when it has one.
+double planned_rate_per_s(const load::RateProfile& profile, const LoadControl* control, TimeNs from_ns, TimeNs to_ns);
 
 // A worker's share of a run's `users`: user ids interleave over the run's
 // workers (id = index * workers + worker), so worker w runs those of its

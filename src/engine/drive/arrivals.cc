@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/control/load_control.h"
+
 namespace pacer::engine {
 
 namespace {
@@ -15,9 +17,9 @@ TimeNs limit_of(const LoadOptions& load) {
 
 // With --shard i/N, this process's workers are i*W .. i*W+W-1 of N*W: the
 // shards' arrivals interleave like the workers' do.
-load::ArrivalSchedule make_schedule(const SharedRun& shared, int worker_index) {
+load::ArrivalSchedule make_schedule(const SharedRun& shared, const load::RateProfile& profile, int worker_index) {
   const LoadOptions& o = shared.options.load;
-  return load::ArrivalSchedule(*shared.profile, o.poisson ? load::Arrival::kPoisson : load::Arrival::kUniform,
+  return load::ArrivalSchedule(profile, o.poisson ? load::Arrival::kPoisson : load::Arrival::kUniform,
                                o.shard_index * shared.worker_count + worker_index, shared.worker_count * o.shard_count,
                                o.seed);
 }
@@ -27,9 +29,10 @@ load::ArrivalSchedule make_schedule(const SharedRun& shared, int worker_index) {
 Arrivals::Arrivals(const SharedRun& shared, int worker_index, LoopClock& clock, Recorder& recorder,
                    std::optional<std::uint64_t> quota)
     : shared_(shared),
+      worker_index_(worker_index),
       clock_(clock),
       recorder_(recorder),
-      schedule_(make_schedule(shared, worker_index)),
+      schedule_(make_schedule(shared, *shared.profile, worker_index)),
       quota_(quota),
       limit_ns_(limit_of(shared.options.load)) {}
 
@@ -39,13 +42,35 @@ std::size_t Arrivals::backlog_capacity() const {
 }
 
 void Arrivals::start() {
-  const std::optional<TimeNs> first = schedule_.next();
-  next_ns_ = first ? shared_.start_ns + *first : kNeverNs;
+  base_ns_ = shared_.start_ns;
+  next_ns_ = to_absolute(schedule_.next());
+  if (shared_.control != nullptr) control_seen_ = shared_.control->generation();  // the first step is the profile's
+}
+
+void Arrivals::follow_control() {
+  const LoadControl* control = shared_.control;
+  if (control == nullptr || !control->is_rate() || clock_.draining || control->generation() == control_seen_) return;
+  const LoadControl::Target target = control->target();
+  control_seen_ = target.generation;
+  retarget(target.rate_per_s, clock_.now);
+}
+
+bool Arrivals::steerable() const {
+  return shared_.control != nullptr && shared_.control->is_rate() && !shared_.control->ended();
+}
+
+void Arrivals::retarget(double rate_per_s, TimeNs now_ns) {
+  if (next_ns_ == kNeverNs && quota_reached()) return;  // -n was reached: nothing more is due
+  // Until the run's end, or as long as an unbounded run may go.
+  const TimeNs left = shared_.end_ns == kNeverNs ? kUnboundedRunNs : std::max<TimeNs>(0, shared_.end_ns - now_ns);
+  own_profile_ = load::RateProfile::constant(rate_per_s, left);
+  schedule_ = make_schedule(shared_, *own_profile_, worker_index_);
+  base_ns_ = now_ns;
+  next_ns_ = left > 0 ? to_absolute(schedule_.next()) : kNeverNs;
 }
 
 bool Arrivals::advance(TimeNs t_sched) {
-  const std::optional<TimeNs> next = schedule_.next();
-  next_ns_ = next ? shared_.start_ns + *next : kNeverNs;
+  next_ns_ = to_absolute(schedule_.next());
   if (!recorder_.recorded(t_sched)) return true;
   if (quota_) {
     if (*quota_ == 0) {
@@ -60,11 +85,10 @@ bool Arrivals::advance(TimeNs t_sched) {
 
 void Arrivals::skip_due(TimeNs until_ns, bool stale) {
   const TimeNs first = next_ns_;
-  std::uint64_t due = 1 + schedule_.skip_before(std::min(until_ns, shared_.end_ns) - shared_.start_ns);
+  std::uint64_t due = 1 + schedule_.skip_before(std::min(until_ns, shared_.end_ns) - base_ns_);
   const bool recorded = recorder_.recorded(first);
   if (recorded && quota_) due = std::min(due, *quota_);
-  const std::optional<TimeNs> next = schedule_.next();
-  next_ns_ = next ? shared_.start_ns + *next : kNeverNs;
+  next_ns_ = to_absolute(schedule_.next());
   if (!recorded) return;
   if (quota_) {
     *quota_ -= due;

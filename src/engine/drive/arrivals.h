@@ -27,6 +27,16 @@ class Arrivals {
 
   // The loop starts: the first arrival's time.
   void start();
+  // The run's rate changed while it goes (engine/control/load_control.h): from
+  // now_ns, rate_per_s (the whole test's) for the rest of the run. The arrivals
+  // already due keep their times.
+  void retarget(double rate_per_s, TimeNs now_ns);
+  // Takes the run's rate control's new rate, if it changed since last seen
+  // (one atomic load when it did not). Before each dispatch.
+  void follow_control();
+  // Whether the rate may still change: a run with a rate control that has not
+  // ended, where an exhausted schedule (rate 0) does not mean the end.
+  bool steerable() const;
   // How long an arrival may wait for a connection: --timeout, or a shorter --deadline.
   TimeNs limit_ns() const { return limit_ns_; }
   // Room for every arrival of 10 s at the worker's share of the peak rate.
@@ -76,13 +86,21 @@ class Arrivals {
   // the others overflow the backlog.
   void skip_due(TimeNs until_ns, bool stale);
 
+  // The schedule's times are offsets from base_ns_: the run's start, or the
+  // last retarget's time (whose profile own_profile_ holds).
+  TimeNs to_absolute(std::optional<TimeNs> offset) const { return offset ? base_ns_ + *offset : kNeverNs; }
+
   const SharedRun& shared_;
+  const int worker_index_;
   LoopClock& clock_;
   Recorder& recorder_;
+  std::optional<load::RateProfile> own_profile_;
   load::ArrivalSchedule schedule_;
+  TimeNs base_ns_ = 0;
   std::optional<std::uint64_t> quota_;
   TimeNs limit_ns_;
   TimeNs next_ns_ = kNeverNs;  // absolute; kNeverNs: none (ended)
+  std::uint64_t control_seen_ = 0;  // the LoadControl generation taken
 };
 
 }  // namespace pacer::engine

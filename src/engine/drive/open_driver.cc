@@ -39,6 +39,7 @@ bool OpenDriver::put_back(RequestSlot& slot, bool recorded) {
 
 void OpenDriver::on_turn(TurnPhase phase) {
   if (phase == TurnPhase::kArrivals) {
+    arrivals_.follow_control();  // a new rate from the shape or the web view
     arrivals_.dispatch([this](TimeNs t_sched) { take(t_sched); },
                        [this] { return backlog_.full() && idle_.empty(); });
   } else if (phase == TurnPhase::kBacklog) {
@@ -101,7 +102,7 @@ bool OpenDriver::finished() const {
   // profile, so the measured window and the target are the profile's. Only -n
   // (no -d) or a -n reached ends the run with the schedule.
   if (!arrivals_.exhausted()) return false;
-  return shared_.end_ns == kNeverNs || arrivals_.quota_reached();
+  return (shared_.end_ns == kNeverNs && !arrivals_.steerable()) || arrivals_.quota_reached();
 }
 
 void OpenDriver::gauges(IntervalGauges& out) const {

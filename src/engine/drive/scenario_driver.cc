@@ -58,7 +58,7 @@ void ScenarioDriver::start(ConnectionPool& pool) {
   if (arrivals_) arrivals_->start();
   pool.start(clock_.now, false);
   int users = -1;  // all
-  if (shared_.control != nullptr) {
+  if (shared_.control != nullptr && !shared_.control->is_rate()) {  // the open model's users are --max-users
     const LoadControl::Target target = shared_.control->target();
     control_seen_ = target.generation;
     users = users_share(target.users);
@@ -73,7 +73,10 @@ int ScenarioDriver::users_share(int users) const {
 }
 
 void ScenarioDriver::follow_control() {
-  if (shared_.control == nullptr || shared_.control->generation() == control_seen_ || clock_.draining) return;
+  if (shared_.control == nullptr || shared_.control->is_rate() || shared_.control->generation() == control_seen_ ||
+      clock_.draining) {
+    return;  // a rate control's changes are the arrivals' (Arrivals::follow_control)
+  }
   const LoadControl::Target target = shared_.control->target();
   control_seen_ = target.generation;
   // The spawn rate is the run's: each worker starts its share of it.
@@ -115,6 +118,7 @@ void ScenarioDriver::failed(Connection& c, const RequestSlot&, ErrorField error,
 void ScenarioDriver::on_turn(TurnPhase phase) {
   if (phase == TurnPhase::kArrivals && arrivals_) {
     // An arrival is a task, for a free user (or the users' task backlog).
+    arrivals_->follow_control();  // a new rate from the shape or the web view
     arrivals_->dispatch([this](TimeNs t_sched) { users_->start_task(t_sched); }, [] { return false; });
   } else if (phase == TurnPhase::kDue) {
     follow_control();
@@ -132,7 +136,7 @@ bool ScenarioDriver::finished() const {
   if (!arrivals_) return clock_.draining || (quota_.used_up() && clock_.now >= shared_.record_from_ns);
   if (clock_.draining) return !arrivals_->due_before_end();
   if (!arrivals_->exhausted()) return false;
-  return shared_.end_ns == kNeverNs || arrivals_->quota_reached();
+  return (shared_.end_ns == kNeverNs && !arrivals_->steerable()) || arrivals_->quota_reached();
 }
 
 void ScenarioDriver::gauges(IntervalGauges& out) const {
