@@ -10,7 +10,8 @@
  * data-intervals counts the intervals drawn, data-final="ready" once the final
  * report is drawn; each figure is an element with data-figure and data-value;
  * data-users-asked is the user count the last POST /users from the form set,
- * data-rate-asked the rate the last POST /rate from the rate form set.
+ * data-rate-asked the rate the last POST /rate from the rate form set,
+ * data-reset-at the time (s) the last Reset statistics click restarts them at.
  */
 (function () {
   'use strict';
@@ -34,6 +35,7 @@
     document.getElementById('lv-stop').disabled = state !== 'running';
     document.getElementById('lv-users-apply').disabled = state !== 'running';
     document.getElementById('lv-rate-apply').disabled = state !== 'running';
+    document.getElementById('lv-reset').disabled = state !== 'running';
   }
 
   function message(text) {
@@ -189,6 +191,10 @@
     // A closed-model scenario's first interval: its user count can change now.
     if (points.length === 1 && p.users != null && p.target_rate_per_s == null) loadUsers();
     if (points.length === 1 && p.target_rate_per_s != null) loadRate();
+    if (p.stats_reset) {  // POST /stats/reset: the totals start again at this interval
+      completed = 0;
+      for (const k of Object.keys(errorTotals)) delete errorTotals[k];
+    }
     completed += p.completed;
     for (const k of ERROR_CLASSES) errorTotals[k] = (errorTotals[k] || 0) + ((p.errors && p.errors[k]) || 0);
     scheduleRedraw();
@@ -329,9 +335,24 @@
     }
   }
 
+  // POST /stats/reset: the statistics start again at the next interval boundary;
+  // the interval that starts there says so (stats_reset) and the totals restart.
+  async function resetStats() {
+    try {
+      const r = await fetch('/stats/reset', {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
+      const body = await r.json();
+      if (!r.ok) throw new Error(body.error || 'pacer answered ' + r.status);
+      root.dataset.resetAt = String(body.reset_at_s);
+      message('The statistics start again at ' + body.reset_at_s.toFixed(1) + ' s.');
+    } catch (e) {
+      message('Resetting the statistics failed: ' + e.message);
+    }
+  }
+
   async function start() {
     buildFigures();
     document.getElementById('lv-stop').addEventListener('click', stop);
+    document.getElementById('lv-reset').addEventListener('click', resetStats);
     document.getElementById('lv-users').addEventListener('submit', applyUsers);
     document.getElementById('lv-rate').addEventListener('submit', applyRate);
     try {

@@ -124,7 +124,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   report::RunReport header = header_fields(config);
   if (control) {
     header.load_shaped = control->has_shape();
-    if (!control->is_rate()) header.users_at_start = control->users();
+    if (control->kind() == engine::LoadControl::Kind::kUsers) header.users_at_start = control->users();
     if (control->is_rate() && header.load_shaped) header.rate_per_s = control->target().rate_per_s;
     if (header.load_shaped && !config.duration_given) header.duration_ns = 0;
   }

@@ -23,7 +23,7 @@ std::unique_ptr<engine::LoadControl> make_load_control(const Config& config, sce
     const int ceiling = config.test_connections > 0 ? config.test_connections : config.connections;
     control = std::make_unique<engine::LoadControl>(config.users, ceiling, config.spawn_rate_per_s);
   } else {
-    return nullptr;  // a closed loop's connections are its load
+    control = std::make_unique<engine::LoadControl>(engine::FixedLoad{});  // its statistics may still be reset
   }
   if (hooks != nullptr && hooks->has_shape()) {
     const bool rate = control->is_rate();
@@ -46,16 +46,33 @@ Status LentSteering::set_users(int users, std::optional<double> spawn_rate_per_s
 
 Status LentSteering::set_rate(double rate_per_s) { return control_->set_rate(rate_per_s, "web", monotonic_now_ns()); }
 
+std::string_view LentSteering::load_kind() const {
+  switch (control_->kind()) {
+    case engine::LoadControl::Kind::kUsers: return "users";
+    case engine::LoadControl::Kind::kRate: return "rate";
+    case engine::LoadControl::Kind::kFixed: break;
+  }
+  return "fixed";
+}
+
+Result<double> LentSteering::reset_stats() {
+  auto at = control_->reset_stats("web", monotonic_now_ns());
+  if (!at) return at.error();
+  return static_cast<double>(*at - control_->start_ns()) / 1e9;
+}
+
 std::string LentSteering::state_json() const {
   const engine::LoadControl::Target target = control_->target();
   nlohmann::ordered_json out;
   if (control_->is_rate()) {
     out = {{"model", "open"}, {"rate_per_s", target.rate_per_s}, {"max_rate_per_s", control_->max_rate_per_s()}};
-  } else {
+  } else if (control_->kind() == engine::LoadControl::Kind::kUsers) {
     out = {{"model", "closed"},
            {"users", target.users},
            {"max_users", control_->ceiling()},
            {"spawn_rate_per_s", target.spawn_rate_per_s}};
+  } else {
+    out = {{"model", "closed"}};  // a closed loop: -c connections, fixed
   }
   out["changes"] = report::load_changes_json(control_->changes());
   return out.dump() + "\n";

@@ -15,8 +15,8 @@
 namespace pacer::app {
 
 // A rate control for the open model (-R, ramps, stages, with or without a
-// scenario), a users control for a closed-model scenario, null for a closed
-// loop. hooks: the scenario's test hooks, whose state runs the shape (null: none).
+// scenario), a users control for a closed-model scenario, a fixed one for a
+// closed loop (its statistics may still be reset). hooks: the scenario's test hooks, whose state runs the shape (null: none).
 std::unique_ptr<engine::LoadControl> make_load_control(const Config& config, scenario::TestHooks* hooks);
 
 // Lends `control` to the web view's POST /users and /rate for as long as it lives.
@@ -29,7 +29,8 @@ class LentSteering final : public web::LoadSteering {
 
   Status set_users(int users, std::optional<double> spawn_rate_per_s) override;
   Status set_rate(double rate_per_s) override;
-  bool changes_rate() const override { return control_->is_rate(); }
+  std::string_view load_kind() const override;
+  Result<double> reset_stats() override;
   std::string state_json() const override;
 
  private:

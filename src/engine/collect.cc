@@ -72,7 +72,11 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
                                  const GiveUpWatch& give_up) {
   report::RunReport report = make_report(config);
   report.threads = static_cast<int>(workers.size());
-  TimeNs finished = shared.record_from_ns;
+  // The recorded window starts at the warm-up's end, or at a statistics reset
+  // the workers made (each worker's recorder says which it used).
+  TimeNs record_from = shared.record_from_ns;
+  for (auto& w : workers) record_from = std::max(record_from, w->result().recorded_from_ns);
+  TimeNs finished = record_from;
   std::uint64_t drained = 0;
   for (auto& w : workers) {
     WorkerResult& r = w->result();
@@ -99,16 +103,17 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     report.latency.merge(e.latency);
     report.ttfb.merge(e.ttfb);
   }
-  report.measured_ns = finished - shared.record_from_ns;
+  report.measured_ns = finished - record_from;
+  report.recorded_from_s = static_cast<double>(record_from - shared.start_ns) / 1e9;
   report.start_unix_ns = shared.start_unix_ns;
   if (shared.profile != nullptr) {
     // The rate asked for over the recorded window (the drain sends nothing new).
     // A time-bounded run lasts the whole profile (the worker waits for -d even
     // when the schedule's last arrival came earlier), so the window is -d unless
     // the run was stopped or ended by -n.
-    const TimeNs window = std::min(report.measured_ns, shared.end_ns - shared.record_from_ns);
-    const double test_rate =
-        planned_rate_per_s(*shared.profile, shared.control, config.warmup_ns, config.warmup_ns + window);
+    const TimeNs window = std::min(report.measured_ns, shared.end_ns - record_from);
+    const TimeNs from = record_from - shared.start_ns;
+    const double test_rate = planned_rate_per_s(*shared.profile, shared.control, from, from + window);
     report.target_rate_per_s = shard_share(config).rate(test_rate);
     report.sent_while_draining = drained;  // the open model's: arrivals due before -d's end, sent after it
   }

@@ -88,6 +88,8 @@ void IntervalCollector::emit() {
     const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
     out.target_rate_per_s = share_.rate(planned_rate_per_s(*shared_.profile, shared_.control, from, from + out.duration_ns));
   }
+  out.stats_reset = shared_.control != nullptr && shared_.control->reset_generation() > 0 &&
+                    shared_.control->reset_at_ns() == shared_.record_from_ns + out.start_ns;
   if (shared_.config->is_scenario()) {
     out.scenario_errors = scenario_errors;
     out.users = users;

@@ -188,11 +188,15 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   clock_gettime(CLOCK_REALTIME, &wall);
   shared.start_unix_ns = static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
   shared.record_from_ns = shared.start_ns + config.warmup_ns;
-  if (control != nullptr) control->started(shared.start_ns);
   // A load shape ends the run itself: -d bounds it only when given.
   const bool shaped = control != nullptr && control->has_shape();
   const bool time_bounded = config.duration_given || (!config.request_count && !shaped);
   shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
+  // A statistics reset falls on a boundary of the intervals the outputs print
+  // (--interval; the engine's own may be finer, for the live view, and divide it).
+  if (control != nullptr) {
+    control->started(shared.start_ns, shared.record_from_ns, shared.end_ns, shared.interval_ns > 0 ? config.interval_ns : 0);
+  }
   state->give_up = std::make_unique<GiveUpWatch>(shared.worker_count, shared.start_ns);
   shared.give_up = state->give_up.get();
 
@@ -241,6 +245,10 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   report::RunReport report = collect_report(config, shared, workers, stop, *state->give_up);
   if (control != nullptr) {
     report.load_changes = control->changes();
+    // A reset the run ended before (a stop, -n) never started the figures again.
+    std::erase_if(report.load_changes, [&](const report::LoadChangeReport& c) {
+      return c.reset && c.at_s > report.recorded_from_s + 1e-9;
+    });
     report.load_shaped = control->has_shape();
     // A shaped open-model run's rate is its shape's (the first step's at the start), not -R's.
     if (report.load_shaped && control->is_rate() && shared.profile != nullptr) report.rate_per_s = shared.profile->rate_at(0);

@@ -135,6 +135,7 @@ struct WorkerResult {
   stats::Histogram queue_delay = stats::Histogram::for_latency_ns();  // t_send - t_sched (open model)
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
+  TimeNs recorded_from_ns = 0;       // the warm-up's end, or the statistics reset it made
   std::uint64_t sent_while_draining = 0;  // of counters.requests_sent, those written after -d's end
   evidence::WorkerLoad load;         // its busy share and CPU over the loop (issue 28)
   std::string first_error;           // the first connection failure, for the report

@@ -35,7 +35,8 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       recorder_(shared),
       transport_(shared, clock_, recorder_, budget_),
       exchange_(shared, clock_, recorder_, worker_index),
-      pool_(shared, worker_index, transport_, clock_, recorder_) {}
+      pool_(shared, worker_index, transport_, clock_, recorder_),
+      resets_(shared.control) {}
 
 Status Worker::prepare() {
   // Readiness channels (TLS, a proxy's tunnel: conn/transport.h) read through the engine's buffer.
@@ -135,6 +136,12 @@ void Worker::turn() {
   recorder_.close_intervals(clock_.now, false, [this] { return gauges(); });
 }
 
+void Worker::reset_stats(TimeNs at_ns) {
+  recorder_.close_intervals(clock_.now, false, [this] { return gauges(); });
+  recorder_.reset(at_ns, clock_.now);
+  driver_->reset_stats();
+}
+
 IntervalGauges Worker::gauges() const {
   IntervalGauges g;
   g.open_connections = static_cast<std::uint64_t>(pool_.open_count());
@@ -145,7 +152,7 @@ IntervalGauges Worker::gauges() const {
 
 TimeNs Worker::next_wake_ns() const {
   TimeNs next = std::min({recorder_.next_due_ns(clock_.draining), exchange_.next_due_ns(), pool_.next_due_ns(),
-                          transport_.next_due_ns(), driver_->next_due_ns()});
+                          transport_.next_due_ns(), driver_->next_due_ns(), resets_.next_due_ns()});
   if (!clock_.draining) next = std::min(next, shared_.end_ns);  // the drain begins
   return next;
 }
@@ -182,6 +189,7 @@ bool Worker::worth_coalescing(TimeNs wake_ns) const {
 void Worker::on_wake(TimeNs now_ns) {
   recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
   clock_.now = now_ns;
+  if (const std::optional<TimeNs> reset_at = resets_.due(now_ns)) reset_stats(*reset_at);  // before this wake-up's events
   budget_.begin(now_ns);
   // The connections left with unread bytes by earlier wake-ups, oldest first,
   // each with a fresh budget, until this wake-up's total budget is spent.

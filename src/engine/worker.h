@@ -37,6 +37,7 @@
 #include "engine/conn/pool.h"
 #include "engine/conn/session_factory.h"
 #include "engine/conn/transport.h"
+#include "engine/control/reset_watch.h"
 #include "engine/drive/driver.h"
 #include "engine/drive/worker_script.h"
 #include "engine/exchange/exchange.h"
@@ -102,6 +103,9 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // soon are handled in one wake-up (see wait_for_events).
   bool worth_coalescing(TimeNs wake_ns) const;
   IntervalGauges gauges() const;
+  // POST /stats/reset's time came: the intervals up to it close, then the
+  // recorder's and the driver's figures start again.
+  void reset_stats(TimeNs at_ns);
 
   const SharedRun& shared_;
   const int worker_index_;
@@ -117,6 +121,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   Exchange exchange_;
   ConnectionPool pool_;
   std::unique_ptr<LoadDriver> driver_;
+  ResetWatch resets_;
   int last_events_ = 0;       // events the last wait returned
   TimeNs idle_from_ns_ = 0;  // when the current wait began (the busy share, issue 28)
   TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none

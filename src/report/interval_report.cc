@@ -66,6 +66,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
   if (in.scenario_errors) {
     for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *in.scenario_errors.*f.member;
   }
+  if (in.stats_reset) out["stats_reset"] = true;  // only where it happened: the sums start again here
   out["status_codes"] = json::object();
   for (std::size_t code = 0; code < in.status_counts.size(); ++code) {
     if (in.status_counts[code] > 0) out["status_codes"][std::to_string(code)] = in.status_counts[code];

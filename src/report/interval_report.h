@@ -31,6 +31,7 @@ struct IntervalReport {
   std::uint64_t completed = 0;
   std::uint64_t scheduled = 0;              // open model: arrivals the schedule produced
   std::optional<double> target_rate_per_s;  // open model: the schedule's rate over the interval
+  bool stats_reset = false;                 // the statistics started again at its start (POST /stats/reset)
   stats::ErrorCounts errors;
   std::optional<stats::ScenarioErrorCounts> scenario_errors;  // --scenario only
   const stats::Histogram* latency = nullptr;

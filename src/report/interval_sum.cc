@@ -21,6 +21,7 @@ void IntervalSum::add(const IntervalReport& in) {
     sum_.start_ns = in.start_ns;
     sum_.start_unix_ns = in.start_unix_ns;
   }
+  sum_.stats_reset = sum_.stats_reset || in.stats_reset;  // a reset falls on the first one's start
   sum_.duration_ns += in.duration_ns;
   sum_.drain_ns += in.drain_ns;
   sum_.sent += in.sent;

@@ -406,15 +406,18 @@ std::vector<LoadChangeReport> read_load_changes(const Field& list) {
     };
     LoadChangeReport change;
     change.at_s = c.at("at_s").number();
-    if (c.has("rate_to_per_s") && !c.at("rate_to_per_s").is_null()) {  // an open-model change (newer reports)
-      change.rate_from_per_s = c.at("rate_from_per_s").number();
-      change.rate_to_per_s = c.at("rate_to_per_s").number();
-    } else {
+    // Older reports have users only; an open-model change has rates, the users null.
+    if (!c.at("users_from").is_null()) {
       change.users_from = users("users_from");
       change.users_to = users("users_to");
       change.spawn_rate_per_s = c.at("spawn_rate_per_s").number();
     }
+    if (c.has("rate_to_per_s") && !c.at("rate_to_per_s").is_null()) {
+      change.rate_from_per_s = c.at("rate_from_per_s").number();
+      change.rate_to_per_s = c.at("rate_to_per_s").number();
+    }
     change.ended = c.at("ended").boolean();
+    if (c.has("reset")) change.reset = c.at("reset").boolean();  // newer reports
     change.by = c.at("by").string();
     if (const Field note = c.at("note"); !note.is_null()) change.note = note.string();
     out.push_back(std::move(change));

@@ -11,7 +11,7 @@ nlohmann::ordered_json load_changes_json(const std::vector<LoadChangeReport>& ch
     const auto or_null = [](const std::optional<double>& v) {
       return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
     };
-    const bool rate = c.rate_to_per_s.has_value();  // the open model's change: users are not its
+    const bool rate = c.rate_to_per_s.has_value();  // the open model's: it has no users  // the open model's change: users are not its
     out.push_back({{"at_s", c.at_s},
                    {"users_from", rate ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.users_from)},
                    {"users_to", rate ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.users_to)},
@@ -19,6 +19,7 @@ nlohmann::ordered_json load_changes_json(const std::vector<LoadChangeReport>& ch
                    {"rate_from_per_s", or_null(c.rate_from_per_s)},
                    {"rate_to_per_s", or_null(c.rate_to_per_s)},
                    {"ended", c.ended},
+                   {"reset", c.reset},
                    {"by", c.by},
                    {"note", c.note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.note)}});
   }
@@ -30,6 +31,8 @@ std::string load_change_text(const LoadChangeReport& c) {
   std::string out;
   if (c.ended) {
     out = fmt::format("at {:.1f} s: {} ended the run", c.at_s, by);
+  } else if (c.reset) {
+    out = fmt::format("at {:.1f} s: the statistics started again, by {} (the figures are from then on)", c.at_s, by);
   } else if (c.rate_to_per_s) {
     out = fmt::format("at {:.1f} s: rate {:g}/s -> {:g}/s, by {}", c.at_s, c.rate_from_per_s.value_or(0),
                       *c.rate_to_per_s, by);

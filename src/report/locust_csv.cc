@@ -171,6 +171,10 @@ Result<std::string> render_history(const json& r, const std::vector<LocustEntry>
   LocustEntry total{"", "Aggregated"};
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> name_totals;  // requests, failures so far
   for (const json& point : r["timeseries"]) {
+    if (point.value("stats_reset", false)) {  // POST /stats/reset: Locust's totals start again too
+      total = LocustEntry{"", "Aggregated"};
+      name_totals.clear();
+    }
     const double secs = point.value("duration_s", 0.0);
     const json errors = point.value("errors", json::object());
     const std::uint64_t requests = point.value("completed", std::uint64_t{0}) + errors_total(errors, false);

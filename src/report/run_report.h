@@ -68,6 +68,7 @@ struct LoadChangeReport {
   std::optional<double> rate_to_per_s;
   double spawn_rate_per_s = 0;  // 0: at once
   bool ended = false;           // the shape ended the run
+  bool reset = false;           // the statistics started again here (POST /stats/reset)
   std::string by;               // "shape" or "web"
   std::string note;             // a count clamped to --max-users, or empty
 };
@@ -142,6 +143,7 @@ struct RunReport {
   // that never yields): the run ended without it; its figures are not in the
   // report ("" when none was).
   std::string stuck_worker;
+  double recorded_from_s = 0;  // when the recorded window began, since the start: the warm-up's end, or a reset
   std::vector<LoadChangeReport> load_changes;  // in order; empty when the load never changed
   bool load_shaped = false;                // the scenario has a load shape (it ends the run; duration_ns: -d, or 0)
   int users_at_start = 0;                  // a closed scenario: the users it starts with (connections: the most)

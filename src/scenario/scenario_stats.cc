@@ -3,6 +3,16 @@
 
 namespace pacer::scenario {
 
+void ScenarioStats::reset_counts() {
+  for (TaskRow& t : tasks) {
+    t.count = t.failures = 0;
+    t.duration.reset();
+  }
+  for (NameRow& n : names) n.requests = n.failed = n.checks = n.check_on_errors = 0;
+  check = check_on_errors = script = users_started = 0;
+  messages.clear();
+}
+
 void ScenarioStats::merge(const ScenarioStats& other) {
   if (!other.active) return;
   active = true;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/expected.h"
 
@@ -21,8 +22,13 @@ class LoadSteering {
   // second) for the rest of the run. Refused (kBadArgument) in the closed model,
   // above the highest rate, or when the run is ending. Any thread.
   virtual Status set_rate(double rate_per_s) = 0;
-  // The open model's: its load is a rate (POST /rate), not users (POST /users).
-  virtual bool changes_rate() const = 0;
+  // What POST /users and /rate may change: "users" (a closed-model scenario),
+  // "rate" (the open model) or "fixed" (a closed loop: neither).
+  virtual std::string_view load_kind() const = 0;
+  // The statistics start again at the next interval boundary at least 100 ms
+  // away (POST /stats/reset): returns the seconds since the run's start it will
+  // be at. Refused (kBadArgument) while the run ends or when -d ends first.
+  virtual Result<double> reset_stats() = 0;
   // Closed: {"model": "closed", "users": the count asked for now, "max_users": the
   // ceiling, "spawn_rate_per_s": ..., "changes": [...]}; open: {"model": "open",
   // "rate_per_s", "max_rate_per_s", "changes"}. changes: the report's load_changes so far.

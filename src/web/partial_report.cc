@@ -14,6 +14,13 @@ PartialReport::PartialReport(const Config& config) : report_(engine::make_report
 
 void PartialReport::add(const report::IntervalReport& interval) {
   if (interval.index == 0) report_.start_unix_ns = interval.start_unix_ns - interval.start_ns;
+  if (interval.stats_reset) {  // POST /stats/reset: the figures start again here
+    report_.counters = {};
+    report_.latency.reset();
+    scenario_errors_.reset();
+    target_arrivals_ = 0;
+    from_ns_ = interval.start_ns;
+  }
   stats::Counters& c = report_.counters;
   c.requests_sent += interval.sent;
   c.responses += interval.completed;
@@ -25,7 +32,7 @@ void PartialReport::add(const report::IntervalReport& interval) {
     scenario_errors_->merge(*interval.scenario_errors);
   }
   if (interval.latency != nullptr) report_.latency.merge(*interval.latency);
-  report_.measured_ns = interval.start_ns + interval.duration_ns;
+  report_.measured_ns = interval.start_ns + interval.duration_ns - from_ns_;
   if (interval.target_rate_per_s) {
     target_arrivals_ += *interval.target_rate_per_s * static_cast<double>(interval.duration_ns) / 1e9;
     report_.target_rate_per_s = report_.measured_ns > 0 ? target_arrivals_ * 1e9 / static_cast<double>(report_.measured_ns) : 0;

@@ -28,6 +28,7 @@ class PartialReport {
  private:
   report::RunReport report_;
   double target_arrivals_ = 0;  // open model: target rate x duration, summed
+  TimeNs from_ns_ = 0;          // where the summed intervals begin: 0, or a statistics reset
   std::optional<stats::ScenarioErrorCounts> scenario_errors_;  // --scenario: the intervals' check and script
 };
 

@@ -121,12 +121,12 @@ Reply steering_reply(const HttpRequest& request, const LiveFeed& feed, std::stri
     return make_reply(405, "text/plain; charset=utf-8", fmt::format("405: GET or POST {} only\n", route),
                       "Allow: GET, POST\r\n");
   }
-  bool rate = false;
-  const bool lent = feed.steer([&rate](LoadSteering& s) {
-    rate = s.changes_rate();
+  std::string_view kind;
+  const bool lent = feed.steer([&kind](LoadSteering& s) {
+    kind = s.load_kind();  // a string literal: outlives the call
     return Status(Ok{});
   }).has_value();
-  if (!lent || rate != (route == "/rate")) return make_reply(404, "application/json", error_json(none));
+  if (!lent || kind != route.substr(1)) return make_reply(404, "application/json", error_json(none));
   if (request.method == "GET") return make_reply(200, "application/json", feed.steering_state().value_or("{}\n"));
   auto change = parse();
   if (!change) return make_reply(400, "application/json", error_json(change.error().message));
@@ -162,6 +162,22 @@ Reply rate_reply(const HttpRequest& request, const LiveFeed& feed) {
   });
 }
 
+// POST /stats/reset: the statistics start again (Locust's "Reset Stats").
+Reply reset_reply(const HttpRequest& request, const LiveFeed& feed) {
+  if (request.method != "POST") {
+    return make_reply(405, "text/plain; charset=utf-8", "405: POST /stats/reset only\n", "Allow: POST\r\n");
+  }
+  Result<double> at = bad_argument("no running test");
+  if (!feed.steer([&at](LoadSteering& s) {
+        at = s.reset_stats();
+        return Status(Ok{});
+      })) {
+    return make_reply(404, "application/json", error_json("no running test: its statistics cannot be reset"));
+  }
+  if (!at) return make_reply(409, "application/json", error_json(at.error().message));
+  return make_reply(202, "application/json", nlohmann::json{{"reset_at_s", *at}}.dump() + "\n");
+}
+
 }  // namespace
 
 std::optional<Reply> refuse_access(const HttpRequest& request, const AccessRules& rules) {
@@ -193,6 +209,7 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
   }
   if (path == "/users") return users_reply(request, feed);
   if (path == "/rate") return rate_reply(request, feed);
+  if (path == "/stats/reset") return reset_reply(request, feed);
   const Asset* asset = find_asset(path);
   if (asset == nullptr && path != "/events" && path != "/report.json" && path != "/metrics") {
     return make_reply(404, "text/plain; charset=utf-8", "404: not here\n");

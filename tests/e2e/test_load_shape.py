@@ -275,9 +275,13 @@ return {user, shape = {{duration = 1.5, rate = 50}, {duration = 1.5, rate = 300}
     assert 3.9 <= report["duration_s"] < 5.5, report["duration_s"]
     changes = [(c["rate_from_per_s"], c["rate_to_per_s"], c["ended"]) for c in report["load_changes"]]
     assert changes == [(50, 300, False), (300, 0, False), (0, 0, True)], changes
+    # Timed from the first request the server saw (the run's start, within a few ms).
+    with clock._lock:
+        start = clock.seen[0][0]
+    assert start - t0 < 5
     first = report["load_changes"][0]["at_s"]
-    assert requests_between(clock, t0, 0.2, first - 0.2) <= 60 * first
-    assert 0.7 * 300 <= requests_between(clock, t0, first + 0.3, first + 1.3) <= 1.3 * 300
+    assert requests_between(clock, start, 0.2, first - 0.2) <= 60 * first
+    assert 0.7 * 300 <= requests_between(clock, start, first + 0.3, first + 1.3) <= 1.3 * 300
     assert sum(report["errors"].values()) == 0, report["errors"]
     assert report["counts"]["responses"] == len(clock.seen)
 
@@ -315,3 +319,65 @@ def test_the_live_pages_rate_form_changes_the_rate_the_server_sees(hostile_serve
     report = json.loads(web.stdout)
     assert [(c["rate_from_per_s"], c["rate_to_per_s"], c["by"]) for c in report["load_changes"]] == [(50, 400, "web")]
     assert 300 <= requests_between(clock, asked, 0.5, 1.5) <= 500
+
+
+# ----------------------------------------------------------- resetting the statistics
+
+
+def test_stats_reset_starts_every_figure_again_at_an_interval_boundary(hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    series = tmp_path / "series.ndjson"
+    with WebRun("-t2", "-c3", "-d", "3s", "--interval", "500ms", "--plain", "--web", "127.0.0.1:0", "--format", "json",
+                "--timeseries", str(series), clock.url + "/r") as web:
+        deadline = time.monotonic() + 10
+        while True:  # the view is up before the run starts; a reset needs a run
+            asked = time.monotonic()
+            status, _, body = request(web.port, "POST", "/stats/reset")
+            if status == 202 or time.monotonic() > deadline:
+                break
+            assert status in (404, 409), body
+            time.sleep(0.02)
+        assert status == 202, body
+        reset_at = json.loads(body)["reset_at_s"]
+        # On the interval grid, at least 100 ms ahead.
+        assert reset_at == pytest.approx(round(reset_at * 2) / 2), reset_at
+        assert request(web.port, "GET", "/stats/reset")[0] == 405
+        assert web.wait(30) == 0, web.stderr
+    report = json.loads(web.stdout)
+    [change] = report["load_changes"]
+    assert change["reset"] is True and change["at_s"] == pytest.approx(reset_at) and change["by"] == "web"
+    # The report covers the run from the reset on: its duration, and the intervals from there sum to it.
+    assert report["duration_s"] == pytest.approx(3.0 - reset_at, abs=0.1), report["duration_s"]
+    points = [json.loads(line) for line in series.read_text().splitlines()]
+    marked = [i for i, p in enumerate(points) if p.get("stats_reset")]
+    assert len(marked) == 1 and points[marked[0]]["start_s"] == pytest.approx(reset_at), marked
+    after = points[marked[0]:]
+    assert sum(p["completed"] for p in after) == report["counts"]["responses"]
+    assert sum(sum(p["status_codes"].values()) for p in after) == sum(report["status_codes"].values())
+    # What the server answered after the reset, and no more than it answered since it was asked for.
+    responses = report["counts"]["responses"]
+    with clock._lock:
+        since_asked = sum(1 for t, _ in clock.seen if t >= asked)
+        total = len(clock.seen)
+    assert 0 < responses <= since_asked < total, (responses, since_asked, total)
+
+
+def test_the_live_pages_reset_button_restarts_its_totals(hostile_server, tmp_path):
+    from browser import Browser
+
+    clock = UserClock(hostile_server)
+    with WebRun("-t1", "-c2", "-d", "3s", "--interval", "300ms", "--plain", "--web", "127.0.0.1:0", "--format", "json",
+                clock.url + "/r") as web:
+        with Browser(tmp_path / "profile") as browser:
+            page = browser.open(web.url)
+            page.wait_for("document.documentElement.dataset.state === 'running' && "
+                          "Number(document.documentElement.dataset.intervals) >= 2")
+            page.evaluate("document.getElementById('lv-reset').click()")
+            page.wait_for("document.documentElement.dataset.resetAt !== undefined")
+            reset_at = float(page.evaluate("document.documentElement.dataset.resetAt"))
+            assert page.console_errors == []
+        assert web.wait(30) == 0, web.stderr
+    report = json.loads(web.stdout)
+    assert [(c["reset"], c["by"]) for c in report["load_changes"]] == [(True, "web")]
+    assert report["load_changes"][0]["at_s"] == pytest.approx(reset_at)
+    assert report["counts"]["responses"] < len(clock.seen)

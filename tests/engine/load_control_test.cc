@@ -2,6 +2,7 @@
 // worker's share of a user count, the ceiling, the shape's steps and its end,
 // and the changes kept for the report.
 #include "engine/control/load_control.h"
+#include "engine/control/reset_watch.h"
 
 #include <gtest/gtest.h>
 
@@ -126,7 +127,51 @@ TEST(LoadControl, AUsersControlRefusesARate) {
   LoadControl control(2, 6, 0);
   Status refused = control.set_rate(10, "web", 0);
   ASSERT_FALSE(refused);
-  EXPECT_NE(refused.error().message.find("POST /users"), std::string::npos);
+  EXPECT_NE(refused.error().message.find("closed model"), std::string::npos);
+}
+
+TEST(LoadControl, AResetFallsOnTheNextIntervalBoundaryAtLeastALeadAhead) {
+  LoadControl control{FixedLoad{}};
+  ASSERT_FALSE(control.reset_stats("web", 1));  // before the start
+  const TimeNs start = 10 * kNsPerS;
+  const TimeNs record_from = start + 2 * kNsPerS;  // a 2 s warm-up
+  control.started(start, record_from, record_from + 10 * kNsPerS, kNsPerS);
+  EXPECT_EQ(control.reset_generation(), 0u);
+  // During the warm-up: at its end.
+  auto at = control.reset_stats("web", start + kNsPerS / 2);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(*at, record_from);
+  EXPECT_EQ(control.reset_at_ns(), record_from);
+  EXPECT_EQ(control.reset_generation(), 1u);
+  // Asked again before it came: the same one.
+  EXPECT_EQ(*control.reset_stats("web", start + kNsPerS), record_from);
+  EXPECT_EQ(control.reset_generation(), 1u);
+  // 3.95 s into the recorded window: 4 s is less than the lead away, so 5 s.
+  at = control.reset_stats("web", record_from + 3950 * kNsPerMs);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(*at, record_from + 5 * kNsPerS);
+  // One that would fall past -d's end is refused.
+  EXPECT_FALSE(control.reset_stats("web", record_from + 9950 * kNsPerMs));
+  const auto changes = control.changes();
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_TRUE(changes[1].reset);
+  EXPECT_DOUBLE_EQ(changes[1].at_s, 7.0);  // since the start, the warm-up included
+  EXPECT_FALSE(control.set_users(3, std::nullopt, "web", record_from));  // a closed loop's load does not change
+  EXPECT_FALSE(control.set_rate(3, "web", record_from));
+}
+
+TEST(ResetWatch, AWorkerTakesEachResetOnceWhenItsTimeComes) {
+  LoadControl control{FixedLoad{}};
+  control.started(kNsPerS, kNsPerS, 100 * kNsPerS, kNsPerS);
+  ResetWatch watch(&control);
+  EXPECT_FALSE(watch.due(2 * kNsPerS));
+  EXPECT_EQ(watch.next_due_ns(), kNeverNs);
+  ASSERT_TRUE(control.reset_stats("web", 2 * kNsPerS));  // at 3 s
+  EXPECT_FALSE(watch.due(2 * kNsPerS + 1));
+  EXPECT_EQ(watch.next_due_ns(), 3 * kNsPerS);
+  EXPECT_EQ(watch.due(3 * kNsPerS + 5), std::optional<TimeNs>(3 * kNsPerS));
+  EXPECT_FALSE(watch.due(4 * kNsPerS));
+  EXPECT_EQ(ResetWatch(nullptr).due(5 * kNsPerS), std::nullopt);
 }
 
 }  // namespace

@@ -13,24 +13,32 @@ constexpr TimeNs kShapePeriodNs = kNsPerS;  // Locust asks its LoadTestShape eve
 }  // namespace
 
 LoadControl::LoadControl(int users, int ceiling, double spawn_rate_per_s)
-    : is_rate_(false), ceiling_(ceiling), default_spawn_rate_(spawn_rate_per_s), max_rate_(0) {
+    : kind_(Kind::kUsers), ceiling_(ceiling), default_spawn_rate_(spawn_rate_per_s), max_rate_(0) {
   target_.users = std::clamp(users, 0, ceiling);
   target_.spawn_rate_per_s = spawn_rate_per_s;
 }
 
 LoadControl::LoadControl(RateControl rate)
-    : is_rate_(true), ceiling_(0), default_spawn_rate_(0), max_rate_(rate.max_rate_per_s) {
+    : kind_(Kind::kRate), ceiling_(0), default_spawn_rate_(0), max_rate_(rate.max_rate_per_s) {
   target_.rate_per_s = std::clamp(rate.rate_per_s, 0.0, max_rate_);
 }
 
-void LoadControl::started(TimeNs start_ns) {
+LoadControl::LoadControl(FixedLoad) : kind_(Kind::kFixed), ceiling_(0), default_spawn_rate_(0), max_rate_(0) {}
+
+void LoadControl::started(TimeNs start_ns, TimeNs record_from_ns, TimeNs end_ns, TimeNs interval_ns) {
   std::lock_guard lock(mutex_);
   start_ns_ = start_ns;
+  record_from_ns_ = std::max(record_from_ns, start_ns);
+  end_ns_ = end_ns;
+  interval_ns_ = interval_ns;
   next_tick_ns_ = start_ns + kShapePeriodNs;
 }
 
 Status LoadControl::set_users(int users, std::optional<double> spawn_rate_per_s, std::string_view by, TimeNs now_ns) {
-  if (is_rate_) return bad_argument("users: this run's load is a rate (the open model): change it with POST /rate");
+  if (kind_ != Kind::kUsers) {
+    return bad_argument(is_rate() ? "users: this run's load is a rate (the open model): change it with POST /rate"
+                                  : "users: this run's load is its connections (-c), which do not change");
+  }
   if (ended()) return bad_argument("the run is ending: its load no longer changes");
   if (users < 0) return bad_argument(fmt::format("users: {} is negative", users));
   if (users > ceiling_) {
@@ -46,8 +54,8 @@ Status LoadControl::set_users(int users, std::optional<double> spawn_rate_per_s,
 }
 
 Status LoadControl::set_rate(double rate_per_s, std::string_view by, TimeNs now_ns) {
-  if (!is_rate_) {
-    return bad_argument("rate: this run's load is its users (the closed model): change it with POST /users");
+  if (!is_rate()) {
+    return bad_argument("rate: this run's load is its users or connections (the closed model), not a rate");
   }
   if (ended()) return bad_argument("the run is ending: its load no longer changes");
   if (!(rate_per_s >= 0 && std::isfinite(rate_per_s))) {
@@ -83,6 +91,24 @@ void LoadControl::change_rate(double rate_per_s, std::string_view by, std::strin
   publish();
 }
 
+Result<TimeNs> LoadControl::reset_stats(std::string_view by, TimeNs now_ns) {
+  if (ended()) return bad_argument("the run is ending: its statistics are final");
+  std::lock_guard lock(mutex_);
+  if (start_ns_ == 0) return bad_argument("the run has not started: its statistics start with it");
+  // One already coming: the same (the workers take one reset at a time).
+  if (const TimeNs pending = reset_at_ns_.load(std::memory_order_relaxed); pending > now_ns) return pending;
+  TimeNs at = std::max(now_ns + kResetLeadNs, record_from_ns_);
+  if (interval_ns_ > 0 && at > record_from_ns_) {
+    const TimeNs steps = (at - record_from_ns_ + interval_ns_ - 1) / interval_ns_;  // the next boundary
+    at = record_from_ns_ + steps * interval_ns_;
+  }
+  if (at >= end_ns_) return bad_argument("the run ends before its statistics could start again (-d)");
+  record(by, {}, at).reset = true;
+  reset_at_ns_.store(at, std::memory_order_release);
+  reset_generation_.fetch_add(1, std::memory_order_acq_rel);
+  return at;
+}
+
 void LoadControl::publish() {
   target_.generation = generation_.load(std::memory_order_relaxed) + 1;
   generation_.store(target_.generation, std::memory_order_release);
@@ -98,7 +124,7 @@ void LoadControl::end(std::string_view by, std::string note, TimeNs now_ns) {
 report::LoadChangeReport& LoadControl::record(std::string_view by, std::string note, TimeNs now_ns) {
   report::LoadChangeReport& c = changes_.emplace_back();
   c.at_s = start_ns_ > 0 ? static_cast<double>(std::max<TimeNs>(0, now_ns - start_ns_)) / 1e9 : 0.0;  // 0: before the start
-  if (is_rate_) {
+  if (is_rate()) {
     c.rate_from_per_s = c.rate_to_per_s = target_.rate_per_s;
   } else {
     c.users_from = c.users_to = target_.users;
@@ -117,7 +143,7 @@ Status LoadControl::first_step() {
   const ShapeStep& s = **step;
   if (s.users < 0) return bad_input(fmt::format("the scenario's shape asks for {} users at 0 s", s.users));
   std::lock_guard lock(mutex_);
-  if (is_rate_) {
+  if (is_rate()) {
     target_.rate_per_s = std::clamp(s.rate_per_s, 0.0, max_rate_);  // the run's profile starts at it
     return Ok{};
   }
@@ -158,7 +184,7 @@ void LoadControl::take_step(const ShapeStep& s, TimeNs now_ns) {
     std::lock_guard lock(mutex_);
     if (!note.empty() && !changes_.empty() && changes_.back().note == note) note.clear();
   };
-  if (is_rate_) {
+  if (is_rate()) {
     double rate = std::max(s.rate_per_s, 0.0);
     if (rate > max_rate_) {
       note = fmt::format("{:g}/s asked, {:g}/s at most", rate, max_rate_);
@@ -186,6 +212,11 @@ std::string LoadControl::shape_error() const {
 LoadControl::Target LoadControl::target() const {
   std::lock_guard lock(mutex_);
   return target_;
+}
+
+TimeNs LoadControl::start_ns() const {
+  std::lock_guard lock(mutex_);
+  return start_ns_;
 }
 
 int LoadControl::users() const {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,6 +39,9 @@ struct RateControl {
   double rate_per_s = 0;
   double max_rate_per_s = 0;
 };
+// A closed loop's control: its load (-c connections) does not change; its
+// statistics may still be reset.
+struct FixedLoad {};
 
 class LoadControl {
  public:
@@ -45,8 +49,11 @@ class LoadControl {
   // allocated: --max-users, else -u); spawn_rate: --spawn-rate (0: at once).
   LoadControl(int users, int ceiling, double spawn_rate_per_s);
   explicit LoadControl(RateControl rate);
-  // An open-model run's control: its load is a rate, not users.
-  bool is_rate() const { return is_rate_; }
+  explicit LoadControl(FixedLoad);
+  // What this run's load is: users (set_users), a rate (set_rate), or fixed.
+  enum class Kind { kUsers, kRate, kFixed };
+  Kind kind() const { return kind_; }
+  bool is_rate() const { return kind_ == Kind::kRate; }
 
   // Any thread but a worker's. A count above the ceiling is refused with the
   // reason (kBadArgument); the shape's is clamped and the change says so.
@@ -55,8 +62,22 @@ class LoadControl {
   // rest of the run (it replaces what is left of -R's ramp or stages). Refused
   // (kBadArgument) for a users control, above the highest rate, or when ending.
   Status set_rate(double rate_per_s, std::string_view by, TimeNs now_ns);
-  // The run starts at start_ns (monotonic): changes are timed from it.
-  void started(TimeNs start_ns);
+  // Any thread but a worker's: the statistics start again at the first interval
+  // boundary at least kResetLeadNs from now (without intervals, kResetLeadNs
+  // from now), as the warm-up's end starts them: what was scheduled before it is
+  // not recorded, and every worker's figures restart there. Returns when
+  // (monotonic). Refused before the start, when that time is past -d's end, or
+  // while the run ends.
+  Result<TimeNs> reset_stats(std::string_view by, TimeNs now_ns);
+  static constexpr TimeNs kResetLeadNs = 100 * kNsPerMs;  // every worker looks at least this often
+  // Workers: the latest reset's time (monotonic; 0: none) and its generation.
+  std::uint64_t reset_generation() const { return reset_generation_.load(std::memory_order_acquire); }
+  TimeNs reset_at_ns() const { return reset_at_ns_.load(std::memory_order_acquire); }
+  // The run starts at start_ns (monotonic): changes are timed from it. Its
+  // statistics start at record_from_ns (after the warm-up), its intervals are
+  // interval_ns long from there (0: none), its drain begins at end_ns.
+  void started(TimeNs start_ns, TimeNs record_from_ns = 0, TimeNs end_ns = std::numeric_limits<TimeNs>::max(),
+               TimeNs interval_ns = 0);
 
   // The shape, asked every second by tick() (main thread) from the run's start.
   void set_shape(ShapeFn shape) { shape_ = std::move(shape); }
@@ -82,6 +103,7 @@ class LoadControl {
   bool ended() const { return ended_.load(std::memory_order_relaxed); }
 
   int ceiling() const { return ceiling_; }
+  TimeNs start_ns() const;  // 0 before the start
   double max_rate_per_s() const { return max_rate_; }
   int users() const;
   // The rate asked for over [from_ns, to_ns) (offsets from the run's start): the
@@ -102,7 +124,7 @@ class LoadControl {
   // A change as it stands now (under mutex_): at now_ns, from the current target to it.
   report::LoadChangeReport& record(std::string_view by, std::string note, TimeNs now_ns);
 
-  const bool is_rate_;
+  const Kind kind_;
   const int ceiling_;
   const double default_spawn_rate_;
   const double max_rate_;
@@ -111,6 +133,9 @@ class LoadControl {
   mutable std::mutex mutex_;
   Target target_;  // under mutex_
   TimeNs start_ns_ = 0;
+  TimeNs record_from_ns_ = 0;
+  TimeNs end_ns_ = std::numeric_limits<TimeNs>::max();
+  TimeNs interval_ns_ = 0;
   std::vector<report::LoadChangeReport> changes_;
   struct RateChange {
     TimeNs at_ns = 0;  // offset from the start
@@ -119,6 +144,8 @@ class LoadControl {
   std::vector<RateChange> rate_changes_;
   std::string shape_error_;
   std::atomic<std::uint64_t> generation_{0};
+  std::atomic<TimeNs> reset_at_ns_{0};  // written under mutex_ before reset_generation_
+  std::atomic<std::uint64_t> reset_generation_{0};
   std::atomic<bool> ended_{false};
 };
 

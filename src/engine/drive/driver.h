@@ -54,6 +54,9 @@ class LoadDriver : public RequestEnds {
   virtual void gauges(IntervalGauges& out) const = 0;
   // The loop ended: users run on_stop; a scenario's figures, or null.
   virtual scenario::ScenarioStats* stop() = 0;
+  // The statistics start again (POST /stats/reset): a driver that keeps figures
+  // of its own (a scenario's tasks and checks) zeroes them.
+  virtual void reset_stats() {}
 };
 
 // A worker's share of -n in the closed loop: a connection reserves one request

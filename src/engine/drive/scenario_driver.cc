@@ -139,6 +139,8 @@ bool ScenarioDriver::finished() const {
   return (shared_.end_ns == kNeverNs && !arrivals_->steerable()) || arrivals_->quota_reached();
 }
 
+void ScenarioDriver::reset_stats() { users_->stats().reset_counts(); }
+
 void ScenarioDriver::gauges(IntervalGauges& out) const {
   out.backlog = users_->backlog_size();  // tasks waiting for a user
   out.users = static_cast<std::uint64_t>(users_->running());

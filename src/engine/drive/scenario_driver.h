@@ -44,6 +44,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   bool finished() const override;
   void gauges(IntervalGauges& out) const override;
   scenario::ScenarioStats* stop() override;
+  void reset_stats() override;
 
   // scenario::Port: what the users ask of the worker.
   void connect(int user) override;

@@ -30,25 +30,49 @@ void record_latency(WorkerResult& result, IntervalSnapshot* interval, stats::Nam
 
 }  // namespace
 
-Recorder::Recorder(const SharedRun& shared) : shared_(shared), result_(report::make_rate_histogram()) {}
+Recorder::Recorder(const SharedRun& shared)
+    : shared_(shared), result_(report::make_rate_histogram()) {}
+
+WorkerResult Recorder::fresh_result() const {
+  // Per-name records: the names known now (the targets', "(other)" if they
+  // passed --max-names, the script's static request's, a script's added since)
+  // record without allocating.
+  WorkerResult fresh(report::make_rate_histogram());
+  const stats::NameTable& names = *shared_.names;
+  fresh.names = stats::NameRecorder(names.id_limit());
+  fresh.names.prepare(std::max(result_.names.size(), names.overflowed() ? names.id_limit() : names.size()));
+  fresh.first_error.reserve(256);
+  return fresh;
+}
 
 void Recorder::prepare() {
-  // Per-name records: the names known now (the targets', "(other)" if they
-  // passed --max-names, the script's static request's) record without allocating.
-  const stats::NameTable& names = *shared_.names;
-  result_.names = stats::NameRecorder(names.id_limit());
-  result_.names.prepare(names.overflowed() ? names.id_limit() : names.size());
+  result_ = fresh_result();
   if (shared_.interval_ns > 0) {
     intervals_ = std::make_unique<IntervalRing>();
     intervals_->size_names(result_.names.size());
     filling_ = intervals_->slot_to_fill();  // slot 0: the ring is empty
   }
-  result_.first_error.reserve(256);
+}
+
+void Recorder::reset(TimeNs from_ns, TimeNs now_ns) {
+  WorkerResult fresh = fresh_result();
+  fresh.first_error = std::move(result_.first_error);
+  fresh.tls_first_error = result_.tls_first_error;
+  fresh.tls_first_error_ns = result_.tls_first_error_ns;
+  result_ = std::move(fresh);
+  reset_from_ns_ = from_ns;
+  at_interval_start_ = {};
+  scenario_errors_at_interval_start_ = {};
+  window_latency_ns_ = 0;
+  service_ns_sum_ = 0;
+  service_ns_at_interval_start_ = 0;
+  responses_at_sample_ = 0;
+  next_sample_ns_ = now_ns + kRateSampleNs;
 }
 
 void Recorder::start(TimeNs now_ns) {
   load_.start(now_ns);
-  next_sample_ns_ = std::max(now_ns, shared_.record_from_ns) + kRateSampleNs;
+  next_sample_ns_ = std::max(now_ns, record_from()) + kRateSampleNs;
   if (intervals_) next_interval_ns_ = shared_.record_from_ns + shared_.interval_ns;
 }
 
@@ -106,7 +130,7 @@ void Recorder::censored(stats::NameId name, TimeNs latency_ns, std::int64_t coun
 }
 
 void Recorder::count(ErrorField error, TimeNs now_ns, std::uint64_t n) {
-  if (now_ns >= shared_.record_from_ns) result_.counters.errors.*error += n;
+  if (now_ns >= record_from()) result_.counters.errors.*error += n;
 }
 
 void Recorder::backlog_depth(std::uint64_t depth) {
@@ -123,20 +147,20 @@ void Recorder::decoded(TimeNs t_sched, std::uint64_t bytes) {
 
 void Recorder::connected(TimeNs now_ns, TimeNs took_ns) {
   ++result_.counters.connects;
-  if (took_ns >= 0 && now_ns >= shared_.record_from_ns) {
+  if (took_ns >= 0 && now_ns >= record_from()) {
     result_.connect.record(took_ns);
     if (filling_ != nullptr) filling_->connect.record(took_ns);
   }
 }
 
 void Recorder::tunneled(TimeNs now_ns, TimeNs took_ns) {
-  if (now_ns >= shared_.record_from_ns) result_.tunnel.record(took_ns);
+  if (now_ns >= record_from()) result_.tunnel.record(took_ns);
 }
 
 void Recorder::handshaken(TimeNs now_ns, TimeNs took_ns, bool resumed) {
   ++result_.counters.tls_handshakes;
   if (resumed) ++result_.counters.tls_resumed;
-  if (now_ns >= shared_.record_from_ns) result_.tls_handshake.record(took_ns);
+  if (now_ns >= record_from()) result_.tls_handshake.record(took_ns);
 }
 
 void Recorder::note_error(int err, const char* what) {

@@ -8,6 +8,7 @@
 // ring's published slots (record/interval.h) and the result after the join.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,7 +62,12 @@ class Recorder {
   void prepare();
   // The loop starts at now_ns: the first rate sample and interval boundaries.
   void start(TimeNs now_ns);
-  bool recorded(TimeNs t_sched) const { return t_sched >= shared_.record_from_ns; }
+  // The statistics start again at from_ns (POST /stats/reset; now_ns >= from_ns,
+  // the intervals up to it closed): what was recorded so far is dropped and what
+  // was scheduled before from_ns is not recorded, as the warm-up's end does. The
+  // first error and the busy share are the loop's and stay.
+  void reset(TimeNs from_ns, TimeNs now_ns);
+  bool recorded(TimeNs t_sched) const { return t_sched >= record_from(); }
 
   // A request (or a script's batch of `count`) left at t_send, due at t_sched.
   void sent(stats::NameId name, std::uint64_t count, TimeNs t_sched, TimeNs t_send, bool queue_delay) {
@@ -94,7 +100,7 @@ class Recorder {
   void redirect(TimeNs t_sched);
   void decoded(TimeNs t_sched, std::uint64_t bytes);
   void bytes_read(TimeNs now_ns, std::uint64_t bytes) {
-    if (now_ns >= shared_.record_from_ns) result_.counters.bytes_read += bytes;
+    if (now_ns >= record_from()) result_.counters.bytes_read += bytes;
   }
   // A connection's TCP connect took took_ns (-1: not measured, as QUIC's, whose
   // handshake is its connect); its TLS or QUIC handshake took took_ns.
@@ -126,6 +132,7 @@ class Recorder {
   // checks, names) to keep, or null.
   void finish(TimeNs now_ns, scenario::ScenarioStats* scenario) {
     result_.finished_ns = now_ns;
+    result_.recorded_from_ns = record_from();
     result_.load = load_.total(now_ns);
     if (scenario != nullptr) result_.scenario = std::move(*scenario);
   }
@@ -136,7 +143,14 @@ class Recorder {
  private:
   void publish_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges);
 
+  // A new result as prepare() makes it: names sized, no allocation when recording.
+  WorkerResult fresh_result() const;
+
+  // The warm-up's end, or the last reset's time.
+  TimeNs record_from() const { return std::max(shared_.record_from_ns, reset_from_ns_); }
+
   const SharedRun& shared_;
+  TimeNs reset_from_ns_ = 0;  // the last statistics reset (0: none)
   WorkerResult result_;
   TimeNs window_latency_ns_ = 0;  // latencies recorded since the last rate sample, summed
   TimeNs service_ns_sum_ = 0;     // open model: every recorded service time, summed
