@@ -182,8 +182,9 @@ Scenarios (virtual users in Lua; see docs/scenarios.md):
                        at most, as tasks need them             [10000]
                        closed model: the most users a load shape or
                        POST /users may ask for                 [-u]
-      --stop-timeout T a user stopped by a lower count ends its
-                       task first, for at most T               [0]
+      --stop-timeout T a user stopped by a lower count or the
+                       run's end ends its task first, for at
+                       most T (closed model)                   [0]
       --tags LIST      run only the tasks with one of these tags
       --exclude-tags LIST
                        leave out the tasks with one of these tags

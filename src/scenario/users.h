@@ -120,6 +120,7 @@ class Users {
   Status prepare(Port& port);
   int count() const { return static_cast<int>(users_.size()); }
   User& user(int index) { return users_[static_cast<std::size_t>(index)]; }
+  const User& user(int index) const { return users_[static_cast<std::size_t>(index)]; }
   // Every user's responses are captured: their headers for the cookie jar, their bodies when the file reads them.
   bool captures() const { return true; }
 

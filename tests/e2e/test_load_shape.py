@@ -381,3 +381,28 @@ def test_the_live_pages_reset_button_restarts_its_totals(hostile_server, tmp_pat
     assert [(c["reset"], c["by"]) for c in report["load_changes"]] == [(True, "web")]
     assert report["load_changes"][0]["at_s"] == pytest.approx(reset_at)
     assert report["counts"]["responses"] < len(clock.seen)
+
+
+@pytest.mark.parametrize("stop_timeout", ["0", "5s"])
+def test_stop_timeout_lets_users_end_their_task_when_the_run_ends(pacer, hostile_server, tmp_path, stop_timeout):
+    clock = UserClock(hostile_server)
+    # A task of three steps over 0.6 s: at -d's end (1 s) each user is inside its second.
+    script = write(tmp_path, """
+return {wait = 0, tasks = {{1, function(u)
+  u:get("/a?u=" .. u.id); u:sleep(0.3); u:get("/b?u=" .. u.id); u:sleep(0.3); u:get("/c?u=" .. u.id)
+end, "abc"}}}
+""")
+    run = pacer("--scenario", script, "-u", "3", "-d", "1s", "--stop-timeout", stop_timeout, "--format", "json",
+                clock.url, timeout=60)
+    assert run.rc == 0, run
+    report = json.loads(run.stdout)
+    by_name = {e["name"]: e["responses"] for e in report["endpoints"]}
+    [task] = report["scenario"]["tasks"]
+    if stop_timeout == "0":  # Locust's default: the tasks are cut at the end, and not counted
+        assert by_name["GET /a"] > by_name["GET /c"] == task["count"], (by_name, task)
+        assert report["duration_s"] < 1.2
+    else:  # every task begun ends, and counts; the run lasts until they did
+        assert by_name["GET /a"] == by_name["GET /b"] == by_name["GET /c"] == task["count"] == 6, (by_name, task)
+        assert 1.1 < report["duration_s"] < 2.5
+    assert sum(report["errors"].values()) == 0
+    assert report["counts"]["responses"] == len(clock.seen)

@@ -85,8 +85,17 @@ void ScenarioDriver::follow_control() {
                      shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
+void ScenarioDriver::finish_tasks() {
+  finishing_ = true;
+  users_->set_target(0, 0, shared_.options.load.stop_timeout_ns, clock_.now);  // each retires at its task's end
+}
+
+bool ScenarioDriver::still_finishing(const Connection& c) const {
+  return finishing_ && users_->user(c.index).retiring;
+}
+
 bool ScenarioDriver::wants_connection(Connection& c) {
-  if (clock_.draining) return false;
+  if (clock_.draining) return still_finishing(c);
   return arrivals_ || quota_.claim(c, clock_.now, shared_.record_from_ns);
 }
 
@@ -97,7 +106,8 @@ void ScenarioDriver::fill(Connection& c) {
 
 void ScenarioDriver::send_request(Connection& c) {
   scenario::User& u = users_->user(c.index);
-  if (u.state != scenario::User::State::kWantsSend || clock_.draining || exchange_.free_capacity(c) == 0) return;
+  if (u.state != scenario::User::State::kWantsSend || exchange_.free_capacity(c) == 0) return;
+  if (clock_.draining && !still_finishing(c)) return;
   if (!arrivals_ && !quota_.claim(c, clock_.now, shared_.record_from_ns)) return;
   TimeNs t_sched = u.mark_ns;
   if (!send_from(source_, exchange_, c, t_sched)) return;
@@ -121,6 +131,7 @@ void ScenarioDriver::on_turn(TurnPhase phase) {
     arrivals_->follow_control();  // a new rate from the shape or the web view
     arrivals_->dispatch([this](TimeNs t_sched) { users_->start_task(t_sched); }, [] { return false; });
   } else if (phase == TurnPhase::kDue) {
+    if (clock_.draining && !finishing_ && !arrivals_ && shared_.options.load.stop_timeout_ns > 0) finish_tasks();
     follow_control();
     if (arrivals_) users_->expire_backlog(clock_.now, clock_.draining ? 0 : arrivals_->limit_ns());
     users_->run_due(clock_.now);
@@ -133,7 +144,10 @@ TimeNs ScenarioDriver::next_due_ns() const {
 }
 
 bool ScenarioDriver::finished() const {
-  if (!arrivals_) return clock_.draining || (quota_.used_up() && clock_.now >= shared_.record_from_ns);
+  if (!arrivals_) {
+    if (clock_.draining) return !finishing_ || users_->running() == 0;  // the users' last tasks ended, or were cut
+    return quota_.used_up() && clock_.now >= shared_.record_from_ns;
+  }
   if (clock_.draining) return !arrivals_->due_before_end();
   if (!arrivals_->exhausted()) return false;
   return (shared_.end_ns == kNeverNs && !arrivals_->steerable()) || arrivals_->quota_reached();

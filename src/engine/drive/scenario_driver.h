@@ -66,6 +66,11 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   void send_request(Connection& c);  // c's user has a request to send
   int users_share(int users) const;  // this worker's share of a run's user count
   void follow_control();             // a new user count from the load shape or the web view
+  // The run's end with --stop-timeout (closed model): every user ends its current
+  // task first, for at most that long, and starts none; `finishing_` from then.
+  void finish_tasks();
+  // A user still ending its task after the run's end may send and reconnect.
+  bool still_finishing(const Connection& c) const;
 
   const SharedRun& shared_;
   const int worker_index_;
@@ -80,6 +85,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   RequestSource source_;
   std::vector<LastResponse> last_;  // by connection index
   std::uint64_t control_seen_ = 0;  // the LoadControl generation taken
+  bool finishing_ = false;          // the run ended: users end their tasks (--stop-timeout)
 };
 
 }  // namespace pacer::engine
