@@ -267,6 +267,14 @@
     }
   }
 
+  // POST path (with the token, if any); the JSON answer, or an Error with pacer's reason.
+  async function postJson(path) {
+    const r = await fetch(path, {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
+    const body = await r.json();
+    if (!r.ok) throw new Error(body.error || 'pacer answered ' + r.status);
+    return body;
+  }
+
   // A closed-model scenario's user count (GET/POST /users): the form shows only
   // when the run has one to change; each change is the server's answer.
   function showUsers(state) {
@@ -293,9 +301,7 @@
     let path = '/users?users=' + encodeURIComponent(users);
     if (rate !== '') path += '&spawn_rate=' + encodeURIComponent(rate);
     try {
-      const r = await fetch(path, {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
-      const body = await r.json();
-      if (!r.ok) throw new Error(body.error || 'pacer answered ' + r.status);
+      const body = await postJson(path);
       showUsers(body);
       root.dataset.usersAsked = String(body.users);
       message('');
@@ -323,10 +329,7 @@
     event.preventDefault();
     const rate = document.getElementById('lv-rate-value').value;
     try {
-      const r = await fetch('/rate?rate=' + encodeURIComponent(rate),
-                            {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
-      const body = await r.json();
-      if (!r.ok) throw new Error(body.error || 'pacer answered ' + r.status);
+      const body = await postJson('/rate?rate=' + encodeURIComponent(rate));
       showRate(body);
       root.dataset.rateAsked = String(body.rate_per_s);
       message('');
@@ -339,9 +342,7 @@
   // the interval that starts there says so (stats_reset) and the totals restart.
   async function resetStats() {
     try {
-      const r = await fetch('/stats/reset', {method: 'POST', headers: token ? {Authorization: 'Bearer ' + token} : {}});
-      const body = await r.json();
-      if (!r.ok) throw new Error(body.error || 'pacer answered ' + r.status);
+      const body = await postJson('/stats/reset');
       root.dataset.resetAt = String(body.reset_at_s);
       message('The statistics start again at ' + body.reset_at_s.toFixed(1) + ' s.');
     } catch (e) {
