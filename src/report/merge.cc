@@ -70,7 +70,7 @@ Status check_distinct_shards(const std::vector<RunReport>& shards, const std::ve
   for (std::size_t i = 0; i < shards.size(); ++i) {
     for (std::size_t j = i + 1; j < shards.size(); ++j) {
       if (shards[i].shard_count == 1 || shards[i].shard_index != shards[j].shard_index) continue;
-      return bad_input(fmt::format("{} and {} are both shard {}/{} (--force merges them anyway)", names[i], names[j],
+      return bad_input(fmt::format("{} and {} are both shard {} of {} (--force merges them anyway)", names[i], names[j],
                                    shards[i].shard_index, shards[i].shard_count));
     }
   }

@@ -441,7 +441,7 @@ std::string render_header(const RunReport& r) {
   const ShardShare share = shard_share(r);
   if (share.is_part() || !r.shard_source.empty()) {
     const std::string label =
-        share.is_part() ? share.label() : fmt::format("shard {}/{}", r.shard_index, r.shard_count);
+        share.is_part() ? share.label() : fmt::format("shard {} of {}", r.shard_index, r.shard_count);
     out += fmt::format(" ({}{})", label, r.shard_source.empty() ? "" : " from " + r.shard_source);
   }
   if (r.protocol == "h2" || r.protocol == "h3") {
