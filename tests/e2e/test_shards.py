@@ -24,12 +24,21 @@ def test_shards_split_connections_and_requests(server, pacer):
     assert server.stats()["connections_accepted"] == 10
 
 
-def test_start_at_waits_for_the_wall_clock(server, pacer):
+def test_start_at_waits_for_the_wall_clock_and_counts_every_connection_the_server_saw(start_server, pacer, tmp_path):
+    """The start-up probe is closed before a wait over a second (the server might drop
+    it idle): the server saw it, so "connections opened" counts it (issue 31, item 13)."""
+    server = start_server()
     start_at = time.time() + 1.5
     began = time.monotonic()
-    run = pacer("-t1", "-c2", "-n", "50", "--start-at", f"{start_at:.3f}", server.url, timeout=30)
+    out = tmp_path / "r.json"
+    run = pacer("-t1", "-c2", "-n", "50", "--start-at", f"{start_at:.3f}", "--format", "json", "-o", str(out),
+                server.url, timeout=30)
     assert run.rc == 0, run
     assert time.monotonic() - began >= 1.4, run
+    connects = json.loads(out.read_text())["counts"]["connects"]
+    assert connects == 3, connects  # -c2 and the probe
+    assert server.wait_for("connections_accepted", connects) == connects
+    assert re.search(r"\(3 connections opened", run.stdout), run.stdout
 
 
 def test_start_at_in_the_past_is_refused(server, pacer):
