@@ -158,6 +158,9 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
     return overflow(name, field);
   }
   // Known for the merge only when known for every shard (each is at most its requests_sent, which fit).
+  if (shard.connections_ramp_ns) {  // the shard still opening the longest
+    merged.connections_ramp_ns = std::max(merged.connections_ramp_ns.value_or(0), *shard.connections_ramp_ns);
+  }
   merged.sent_while_draining = merged.sent_while_draining && shard.sent_while_draining
                                    ? std::optional(*merged.sent_while_draining + *shard.sent_while_draining)
                                    : std::nullopt;

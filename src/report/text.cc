@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -360,6 +361,16 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (r.connect.total_count() > 0) {
     out += labelled("Connect:", fmt::format("{} ({} connections opened{})", avg_p99_max(r.connect),
                                                            c.connects, r.proxy.empty() ? "" : ", to the proxy"));
+    if (r.connections_ramp_ns && *r.connections_ramp_ns >= r.measured_ns) {  // issue 31: the connect burst
+      out += labelled("", fmt::format("connections were still being opened when the run ended: not every one "
+                                      "of the {} had opened once",
+                                      r.connections));
+    } else if (r.connections_ramp_ns && *r.connections_ramp_ns >= kNsPerS / 10) {  // a few ms: not worth a line
+      out += labelled("", fmt::format("connections were still being opened: the last of them first opened {} "
+                                      "into the measured time (--warmup {:.1f}s leaves that out)",
+                                      format_time_ns(static_cast<double>(*r.connections_ramp_ns)),
+                                      std::ceil(static_cast<double>(*r.connections_ramp_ns) / 1e8) / 10));
+    }
   }
   append_path_lines(out, r);
   if (r.ttfb.total_count() > 0) {  // time to first byte, beside the total

@@ -100,6 +100,8 @@ class Recorder {
   // handshake is its connect); its TLS or QUIC handshake took took_ns.
   void connected(TimeNs now_ns, TimeNs took_ns);
   void handshaken(TimeNs now_ns, TimeNs took_ns, bool resumed);
+  // Every connection of the worker has opened once (the connect burst is over).
+  void all_connected(TimeNs now_ns) { result_.connections_up_ns = now_ns; }
   // A proxy's CONNECT tunnel took took_ns to open (issue 33).
   void tunneled(TimeNs now_ns, TimeNs took_ns);
   // The first connection failure's text (err's strerror appended when not 0).
