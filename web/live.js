@@ -84,7 +84,7 @@
     const p = points[points.length - 1];
     const lat = p.latency_ns || {};
     setFigure('elapsed_s', p.start_s + p.duration_s);
-    setFigure('rate', p.achieved_rate_per_s);
+    if (!p.drain) setFigure('rate', p.achieved_rate_per_s);  // the drain's is no rate of the run
     setFigure('requests', completed);
     setFigure('errors', Object.values(errorTotals).reduce((a, b) => a + b, 0));
     setFigure('p50', lat.count ? lat.p50 : null);
@@ -101,11 +101,12 @@
 
   const isOpen = () => points.length > 0 && points[0].target_rate_per_s != null;
   const column = (f) => points.map(f);
-  const perSecond = (n, p) => (p.duration_s > 0 ? n / p.duration_s : null);
+  // The drain after -d's end (its own record) has no rate to chart: a spike over a sliver of time.
+  const perSecond = (n, p) => (p.duration_s > 0 && !p.drain ? n / p.duration_s : null);
   const ms = (k) => column((p) => (p.latency_ns && p.latency_ns.count ? p.latency_ns[k] / 1e6 : null));
 
   function rateSeries() {
-    const s = [{label: 'achieved', values: column((p) => p.achieved_rate_per_s)}];
+    const s = [{label: 'achieved', values: column((p) => (p.drain ? null : p.achieved_rate_per_s))}];
     if (isOpen()) {
       s.push({label: 'target', values: column((p) => p.target_rate_per_s), dash: [6, 4]});
       s.push({label: 'sent', values: column((p) => perSecond(p.sent, p))});

@@ -162,10 +162,13 @@
     // Each interval is drawn at its end: the figures are over the time up to there.
     const x = ts.map((p) => p.start_s + p.duration_s);
     const open = ts.some((p) => p.target_rate_per_s != null);
-    const rps = [{label: 'achieved', values: ts.map((p) => p.achieved_rate_per_s)}];
+    // The drain after -d's end (its own record, "drain": true) has no rate to chart:
+    // a few responses over a sliver of time would read as a spike. Its counts are in the tables.
+    const rate = (p, v) => (p.drain ? null : v);
+    const rps = [{label: 'achieved', values: ts.map((p) => rate(p, p.achieved_rate_per_s))}];
     if (open) {
       rps.push({label: 'target', values: ts.map((p) => p.target_rate_per_s), dash: [6, 4]});
-      rps.push({label: 'sent', values: ts.map((p) => (p.duration_s > 0 ? p.sent / p.duration_s : null))});
+      rps.push({label: 'sent', values: ts.map((p) => rate(p, p.duration_s > 0 ? p.sent / p.duration_s : null))});
     }
     C.timeChart(s, {title: 'Requests per second', unit: '/s', x, series: rps});
     renderEndpointRates(s, ts, x);
@@ -175,8 +178,8 @@
       {label: 'max', values: ms('max')},
       {label: 'oldest in flight', values: ts.map((p) => (p.oldest_in_flight_ns ? p.oldest_in_flight_ns / 1e6 : null)), dash: [3, 3]}]});
     const errSeries = errorClasses(r.errors).filter((k) => k !== 'status' && ts.some((p) => p.errors && p.errors[k]))
-      .map((k) => ({label: k, values: ts.map((p) => (p.errors[k] || 0) / p.duration_s)}));
-    errSeries.push({label: 'status ≥ 400 (non-2xx/3xx)', values: ts.map((p) => (p.errors ? p.errors.status : 0) / p.duration_s)});
+      .map((k) => ({label: k, values: ts.map((p) => rate(p, (p.errors[k] || 0) / p.duration_s))}));
+    errSeries.push({label: 'status ≥ 400 (non-2xx/3xx)', values: ts.map((p) => rate(p, (p.errors ? p.errors.status : 0) / p.duration_s))});
     C.timeChart(s, {title: 'Errors per second, by class', unit: '/s', x, series: errSeries});
     const conns = [{label: 'connections open', values: ts.map((p) => p.open_connections)},
       {label: 'requests in flight', values: ts.map((p) => p.in_flight)}];
@@ -229,7 +232,7 @@
     const names = Object.keys(totals).sort((a, b) => totals[b] - totals[a]);
     if (names.length < 2) return;
     const shown = names.slice(0, 8);
-    const rate = (p, c) => (p.duration_s > 0 ? c / p.duration_s : null);
+    const rate = (p, c) => (p.duration_s > 0 && !p.drain ? c / p.duration_s : null);
     const series = shown.map((name) => ({label: name,
       values: ts.map((p) => rate(p, ((p.endpoints || {})[name] || {}).completed || 0))}));
     if (names.length > shown.length) {
@@ -412,8 +415,8 @@
     const x = longer.map((p) => p.start_s + p.duration_s);
     const col = (ts, f) => Array.from({length: n}, (_, i) => (i < ts.length ? f(ts[i]) : null));
     C.timeChart(over, {title: 'Requests per second', unit: '/s', x, series: [
-      {label: 'baseline', values: col(bt, (p) => p.achieved_rate_per_s)},
-      {label: 'candidate', values: col(ct, (p) => p.achieved_rate_per_s), dash: [6, 3]}]});
+      {label: 'baseline', values: col(bt, (p) => (p.drain ? null : p.achieved_rate_per_s))},
+      {label: 'candidate', values: col(ct, (p) => (p.drain ? null : p.achieved_rate_per_s)), dash: [6, 3]}]});
     const p99 = (p) => (p.latency_ns && p.latency_ns.count ? p.latency_ns.p99 / 1e6 : null);
     C.timeChart(over, {title: 'Latency p99 per interval (log)', unit: 'ms', log: true, x, series: [
       {label: 'baseline', values: col(bt, p99)}, {label: 'candidate', values: col(ct, p99), dash: [6, 3]}]});

@@ -79,20 +79,30 @@ engine::TickSink LiveOutput::tick_sink() {
 
 void LiveOutput::on_engine_interval(const report::IntervalReport& interval) {
   if (model_) model_->on_refresh(interval);
-  sum_.add(interval);
-  // The interval that reaches -d's end is held, and the drain's engine intervals
-  // (the responses still in flight, often well under a millisecond) are folded
-  // into it: finish() emits it as the last line. Emitted apart, the drain would
-  // be a line of a few responses over a sliver of time, a spike or a cliff.
-  const bool reaches_end = run_info_.duration_ns > 0 && interval.start_ns + interval.duration_ns >= run_info_.duration_ns;
-  if (static_cast<std::int64_t>(sum_.added()) >= per_interval_ && !reaches_end) emit_interval();
+  // The engine cuts the interval that holds -d's end there (Recorder::cut_interval):
+  // what follows is the drain (responses still in flight, arrivals still waiting),
+  // summed into one record of its own, marked as the drain and with no target.
+  const bool in_drain = run_info_.duration_ns > 0 && interval.start_ns >= run_info_.duration_ns;
+  if (in_drain) {
+    if (!sum_.empty()) emit_interval(sum_);  // the run's last (partial) interval first
+    drain_.add(interval);
+  } else {
+    sum_.add(interval);
+    const bool reaches_end =
+        run_info_.duration_ns > 0 && interval.start_ns + interval.duration_ns >= run_info_.duration_ns;
+    if (static_cast<std::int64_t>(sum_.added()) >= per_interval_ || reaches_end) emit_interval(sum_);
+  }
   if (model_) draw(false);
 }
 
-void LiveOutput::emit_interval() {
-  report::IntervalReport interval = sum_.sum(next_index_++);
+void LiveOutput::emit_interval(report::IntervalSum& sum) {
+  report::IntervalReport interval = sum.sum(next_index_++);
   if (run_info_.duration_ns > 0) {
-    interval.drain_ns = std::max<TimeNs>(0, interval.start_ns + interval.duration_ns - run_info_.duration_ns);
+    // All of the drain's record; part of an interval only when the controller fell
+    // behind and the engine could not cut at the end.
+    interval.drain_ns = std::clamp<TimeNs>(interval.start_ns + interval.duration_ns - run_info_.duration_ns, 0,
+                                           interval.duration_ns);
+    if (interval.drain_ns == interval.duration_ns && interval.duration_ns > 0) interval.target_rate_per_s.reset();
   }
   completed_ += interval.completed;
   if (watch_ != nullptr) watch_->sample(interval);  // the client's health and the server's side, now
@@ -122,7 +132,7 @@ void LiveOutput::emit_interval() {
   } else {
     std::fputs(ui::render_plain_line(interval, run_info_, completed_).c_str(), stderr);
   }
-  sum_.clear();
+  sum.clear();
 }
 
 void LiveOutput::draw(bool force) {
@@ -139,7 +149,8 @@ void LiveOutput::draw(bool force) {
 }
 
 void LiveOutput::finish() {
-  if (!sum_.empty()) emit_interval();
+  if (!sum_.empty()) emit_interval(sum_);
+  if (!drain_.empty()) emit_interval(drain_);
   screen_.reset();
 }
 

@@ -43,7 +43,7 @@ class LiveOutput {
   engine::TickSink tick_sink();  // null without the live view
 
   // After the run: writes the last interval (partial, or the one that reached
-  // -d's end with the drain folded in) and gives the terminal back, so the
+  // -d's end) and the drain after -d's end, and gives the terminal back, so the
   // report prints on the normal screen. Idempotent.
   void finish();
 
@@ -61,7 +61,7 @@ class LiveOutput {
 
  private:
   void on_engine_interval(const report::IntervalReport& interval);
-  void emit_interval();
+  void emit_interval(report::IntervalSum& sum);
   void draw(bool force);
 
   const Config& config_;
@@ -70,7 +70,8 @@ class LiveOutput {
   IntervalListener listener_;
   TimeNs engine_interval_ns_;
   std::int64_t per_interval_;  // engine intervals in one --interval
-  report::IntervalSum sum_;
+  report::IntervalSum sum_;    // the --interval being summed
+  report::IntervalSum drain_;  // after -d's end: the drain, one record
   std::uint64_t next_index_ = 0;
   std::uint64_t completed_ = 0;
   ui::RunInfo run_info_;

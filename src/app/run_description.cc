@@ -112,7 +112,7 @@ std::string unsynchronised_start_note(const Config& config) {
     return {};
   }
   return fmt::format(
-      "shard {}/{} from {} starts as soon as it is started: that engine does not start its shards together, "
+      "shard {} of {} from {} starts as soon as it is started: that engine does not start its shards together, "
       "so give them one --start-at",
       config.shard_index, config.shard_count, config.shard_source);
 }

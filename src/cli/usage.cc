@@ -204,7 +204,7 @@ Output:
                        add each interval's HdrHistogram (V2, base64)
       --interval T     time-series and progress-line interval   [1s]
       --refresh T      how often the live view is redrawn     [100ms]
-      --plain          no live view: one progress line per --interval
+      --plain          no live view: progress lines every --interval
                        on stderr (the default when stdout is not a
                        terminal, or TERM=dumb); NO_COLOR turns off colour
       --html FILE      write the run as one self-contained HTML page

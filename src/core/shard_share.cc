@@ -9,14 +9,14 @@ namespace pacer {
 
 std::string ShardShare::label() const {
   if (!is_part()) return "";
-  if (covered == 1 && missing.empty()) return fmt::format("shard {}/{}", index, count);
+  if (covered == 1 && missing.empty()) return fmt::format("shard {} of {}", index, count);
   std::string present;
   for (int i = 0; i < count; ++i) {
     if (std::find(missing.begin(), missing.end(), i) != missing.end()) continue;
     present += fmt::format("{}{}", present.empty() ? "" : ", ", i);
   }
-  // One shard reads as a shard run names itself ("shard 0/2"), whatever made it.
-  if (covered == 1) return fmt::format("shard {}/{}", present, count);
+  // One shard reads as a shard run names itself ("shard 0 of 2"), whatever made it.
+  if (covered == 1) return fmt::format("shard {} of {}", present, count);
   return fmt::format("shards {} of {}", present, count);
 }
 

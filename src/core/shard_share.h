@@ -31,9 +31,9 @@ struct ShardShare {
   bool is_part() const { return count > 1; }
   // This part's share of a whole-test rate (requests/second).
   double rate(double test_rate_per_s_) const { return test_rate_per_s_ * covered / count; }
-  // "shard 0/3", "shards 0, 1 of 3"; "" for the whole test.
+  // "shard 0 of 3", "shards 0, 1 of 3"; "" for the whole test.
   std::string label() const;
-  // "shard 0/3: 2000 of 6000 requests/s, 10 of 30 connections"; "" for the whole test.
+  // "shard 0 of 3: 2000 of 6000 requests/s, 10 of 30 connections"; "" for the whole test.
   std::string describe() const;
 };
 

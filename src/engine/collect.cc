@@ -105,6 +105,14 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
   }
   report.measured_ns = finished - record_from;
   report.recorded_from_s = static_cast<double>(record_from - shared.start_ns) / 1e9;
+  // Connections still being opened in the measured time (issue 31): when the last
+  // worker had all of its open, if that was after the recording began; the whole
+  // measured time when some never had (a scenario opens its users' on demand).
+  if (!config.is_scenario()) {
+    TimeNs up = 0;
+    for (auto& w : workers) up = w->result().connections_up_ns > 0 ? std::max(up, w->result().connections_up_ns) : kNeverNs;
+    if (up > record_from) report.connections_ramp_ns = std::min(up, finished) - record_from;
+  }
   report.start_unix_ns = shared.start_unix_ns;
   if (shared.profile != nullptr) {
     // The rate asked for over the recorded window (the drain sends nothing new).

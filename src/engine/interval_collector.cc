@@ -42,7 +42,7 @@ void IntervalCollector::emit() {
   std::fill(merged_names_.begin(), merged_names_.end(), stats::NameIntervalCounts{});
   report::IntervalReport out;
   out.index = next_;
-  out.start_ns = static_cast<TimeNs>(next_) * shared_.interval_ns;
+  out.start_ns = next_start_ns_;
   out.start_unix_ns = shared_.start_unix_ns + (shared_.record_from_ns - shared_.start_ns) + out.start_ns;
   TimeNs end = shared_.record_from_ns + out.start_ns;
   stats::ScenarioErrorCounts scenario_errors;
@@ -84,6 +84,7 @@ void IntervalCollector::emit() {
     ring.consume(next_);
   }
   out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
+  next_start_ns_ = out.start_ns + out.duration_ns;
   if (shared_.profile != nullptr && out.duration_ns > 0) {
     const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
     out.target_rate_per_s = share_.rate(planned_rate_per_s(*shared_.profile, shared_.control, from, from + out.duration_ns));

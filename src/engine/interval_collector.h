@@ -34,6 +34,7 @@ class IntervalCollector {
   const IntervalSink& sink_;
   const TickSink& tick_;
   std::uint64_t next_ = 0;
+  TimeNs next_start_ns_ = 0;  // since recording started: where the last interval ended (the run's end cuts one)
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
   stats::Histogram merged_ttfb_ = stats::Histogram::for_latency_ns();
   stats::Histogram merged_connect_ = stats::Histogram::for_latency_ns();

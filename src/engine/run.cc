@@ -153,6 +153,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   const std::vector<int> shares = connections_per_worker(config.threads, config.connections);
   const auto quotas = split_quota(config, shares.size());
   shared.worker_count = static_cast<int>(shares.size());
+  bool probe_closed_unused = false;  // a connection the server saw: counted as opened
+  bool probe_was_tls = false;
   if (script != nullptr) {
     if (Status s = script->setup(shared.worker_count, up.probe.address); !s) return s.error();
     shared.script = script;
@@ -160,6 +162,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     const net::Address& first = script->thread(0).address();
     if (first.length != up.probe.address.length ||
         std::memcmp(&first.storage, &up.probe.address.storage, first.length) != 0) {
+      probe_closed_unused = up.probe.fd.valid();
+      probe_was_tls = up.probe_tls.active();
       up.probe_tls.close();
       up.probe.fd.reset();
     }
@@ -169,10 +173,12 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
     workers.push_back(std::make_unique<Worker>(shared, static_cast<int>(i), shares[i], quotas[i]));
     if (Status s = workers.back()->prepare(); !s) return s.error();
   }
+  if (probe_closed_unused) workers.front()->count_closed_probe(probe_was_tls);
   if (config.start_at_unix_ns) {
     // A probe connection idle through a long wait may be closed by the server:
     // drop it and let the worker connect afresh at the start.
-    if (!wait_for_wall_clock(*config.start_at_unix_ns, stop)) {
+    if (!wait_for_wall_clock(*config.start_at_unix_ns, stop) && up.probe.fd.valid()) {
+      workers.front()->count_closed_probe(up.probe_tls.active());  // the server saw it: "connections opened" too
       up.probe_tls.close();
       up.probe.fd.reset();
     }

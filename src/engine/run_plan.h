@@ -136,6 +136,7 @@ struct WorkerResult {
   stats::Histogram rate_samples;     // requests/second per 100 ms window
   TimeNs finished_ns = 0;            // when this worker's loop ended
   TimeNs recorded_from_ns = 0;       // the warm-up's end, or the statistics reset it made
+  TimeNs connections_up_ns = 0;      // when all its -c connections had first opened (0: never all; issue 31)
   std::uint64_t sent_while_draining = 0;  // of counters.requests_sent, those written after -d's end
   evidence::WorkerLoad load;         // its busy share and CPU over the loop (issue 28)
   std::string first_error;           // the first connection failure, for the report

@@ -120,6 +120,8 @@ bool Worker::stops() {
 void Worker::turn() {
   if (!clock_.draining && (clock_.now >= shared_.end_ns || (shared_.control != nullptr && shared_.control->ended()))) {
     clock_.draining = true;  // -d's end, or a load shape's
+    // The interval it falls in ends there: the drain's figures are its own.
+    recorder_.cut_interval(std::min(clock_.now, shared_.end_ns), clock_.now, [this] { return gauges(); });
   }
   driver_->on_turn(TurnPhase::kArrivals);
   exchange_.expire_timeouts();

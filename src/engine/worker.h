@@ -26,6 +26,7 @@
 // worker pauses briefly before the next wait (coalescing; see wait_for_events).
 #pragma once
 
+#include <limits>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -63,6 +64,13 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // connection instead of opening a new one. Before run().
   // https: `tls` is the probe's established stream and handshake_ns its handshake time.
   void adopt_first_connection(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls = {}, TimeNs handshake_ns = 0);
+  // Before run(): the start-up probe was closed unused (a long --start-at wait).
+  // The server saw it, so it counts as a connect (and a TLS handshake), before the
+  // recording as a warm-up's would: counted, not timed.
+  void count_closed_probe(bool tls) {
+    recorder_.connected(std::numeric_limits<TimeNs>::min(), -1);
+    if (tls) recorder_.handshaken(std::numeric_limits<TimeNs>::min(), 0, false);
+  }
   // The thread body: runs until the end of the run, -n, or the stop flag.
   void run();
   WorkerResult& result() { return recorder_.result(); }

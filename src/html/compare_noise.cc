@@ -75,11 +75,13 @@ std::vector<double> figure_samples(const std::vector<const json*>& runs, std::st
   }
   if (runs.empty() || !runs[0]->contains("timeseries") || !(*runs[0])["timeseries"].is_array()) return out;
   const json& series = (*runs[0])["timeseries"];
-  // The first interval (connections opening, caches warming) and the drain's
-  // last (a sliver) are not like the others.
+  // The first interval (connections opening, caches warming), the drain (a
+  // sliver) and the run's last before it (cut at -d's end; it used to hold the
+  // drain, and the sample stays what it was) are not like the others.
   for (std::size_t i = 1; i < series.size(); ++i) {
     const json& in = series[i];
     if (number(in, "drain_s") > 0) continue;
+    if (i + 1 < series.size() && number(series[i + 1], "drain_s") > 0) continue;
     const double v = interval_figure(in, figure);
     if (!std::isnan(v)) out.push_back(v);
   }

@@ -129,7 +129,7 @@ std::vector<std::string> error_classes(const json& errors) {
 }
 
 std::string render_history(const json& r) {
-  std::string out = "interval,start_s,start_time,duration_s,sent,completed,req_per_s,target_per_s,failures,"
+  std::string out = "interval,start_s,start_time,duration_s,drain,sent,completed,req_per_s,target_per_s,failures,"
                     "failures_per_s,p50_ms,p90_ms,p99_ms,max_ms,open_connections,in_flight,backlog";
   const std::vector<std::string> classes = error_classes(r.at("errors"));
   for (const std::string& c : classes) out += fmt::format(",errors_{}", c);
@@ -144,8 +144,9 @@ std::string render_history(const json& r) {
     const auto lat_ms = [&](const char* k) { return has ? ms(lat.value(k, std::int64_t{0})) : std::string(); };
     const json target = p.value("target_rate_per_s", json());
     const auto gauge = [&](const char* k) { return p.contains(k) && !p[k].is_null() ? p[k].dump() : std::string(); };
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", p.value("interval", 0), num(p.value("start_s", 0.0)),
-                       p.value("start_time", std::string()), num(secs), p.value("sent", std::uint64_t{0}),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", p.value("interval", 0),
+                       num(p.value("start_s", 0.0)), p.value("start_time", std::string()), num(secs),
+                       p.value("drain", false) ? 1 : 0, p.value("sent", std::uint64_t{0}),
                        p.value("completed", std::uint64_t{0}), num(p.value("achieved_rate_per_s", 0.0)),
                        target.is_number() ? num(target.get<double>()) : "", failures,
                        num(secs > 0 ? static_cast<double>(failures) / secs : 0.0), lat_ms("p50"), lat_ms("p90"),

@@ -48,6 +48,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"start_time", rfc3339_utc_us(in.start_unix_ns)},
       {"duration_s", seconds},
       {"drain_s", static_cast<double>(in.drain_ns) / 1e9},
+      {"drain", is_drain(in)},
       {"sent", in.sent},
       {"completed", in.completed},
       {"target_rate_per_s", in.target_rate_per_s ? json(*in.target_rate_per_s) : json(nullptr)},

@@ -63,9 +63,14 @@ struct IntervalReport {
   std::shared_ptr<const stats::NameTable> name_table;
 };
 
+// The record of the drain after -d's end (every nanosecond of it after the end):
+// its own line, with no target (nothing new was due).
+inline bool is_drain(const IntervalReport& in) { return in.drain_ns > 0 && in.drain_ns == in.duration_ns; }
+
 // One JSON object on one line (with "\n"): interval, start_s, start_time (the
 // wall clock at start_s, RFC 3339 UTC with microseconds), duration_s, drain_s
-// (how much of duration_s came after -d's end), sent, completed,
+// (how much of duration_s came after -d's end), drain (true on the drain's own
+// record, the last), sent, completed,
 // target_rate_per_s (null in the closed loop), achieved_rate_per_s (every rate
 // is its count over duration_s),
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),

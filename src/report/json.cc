@@ -274,6 +274,9 @@ std::string render_json(const RunReport& r) {
       {"service_time", is_open ? summary(r.service, nullptr) : json(nullptr)},
       {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
       {"connect_time", summary(r.connect, nullptr)},
+      // The last of -c first opened this far into the measured time (null: before it began, or not known).
+      {"connections_ramp_s", r.connections_ramp_ns ? json(static_cast<double>(*r.connections_ramp_ns) / 1e9)
+                                                   : json(nullptr)},
       {"tls_handshake_time", summary(r.tls_handshake, nullptr)},
       {"tunnel_time", summary(r.tunnel, nullptr)},  // through a proxy's CONNECT tunnel (issue 33)
       {"ttfb", summary(r.ttfb, nullptr)},  // time to first byte

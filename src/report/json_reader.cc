@@ -441,6 +441,9 @@ RunReport read_report(const json& doc) {
   r.measured_ns = root.at("duration_s").seconds_ns();
   r.interrupted = root.at("interrupted").boolean();
   read_counts(root, r.counters);
+  if (root.has("connections_ramp_s") && !root.at("connections_ramp_s").is_null()) {  // absent from older reports
+    r.connections_ramp_ns = root.at("connections_ramp_s").seconds_ns();
+  }
   if (const Field counts = root.at("counts"); counts.has("sent_while_draining")) {  // absent from older reports
     const Field drained = counts.at("sent_while_draining");
     if (!drained.is_null()) r.sent_while_draining = drained.count();

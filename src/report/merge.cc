@@ -70,7 +70,7 @@ Status check_distinct_shards(const std::vector<RunReport>& shards, const std::ve
   for (std::size_t i = 0; i < shards.size(); ++i) {
     for (std::size_t j = i + 1; j < shards.size(); ++j) {
       if (shards[i].shard_count == 1 || shards[i].shard_index != shards[j].shard_index) continue;
-      return bad_input(fmt::format("{} and {} are both shard {}/{} (--force merges them anyway)", names[i], names[j],
+      return bad_input(fmt::format("{} and {} are both shard {} of {} (--force merges them anyway)", names[i], names[j],
                                    shards[i].shard_index, shards[i].shard_count));
     }
   }
@@ -158,6 +158,9 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
     return overflow(name, field);
   }
   // Known for the merge only when known for every shard (each is at most its requests_sent, which fit).
+  if (shard.connections_ramp_ns) {  // the shard still opening the longest
+    merged.connections_ramp_ns = std::max(merged.connections_ramp_ns.value_or(0), *shard.connections_ramp_ns);
+  }
   merged.sent_while_draining = merged.sent_while_draining && shard.sent_while_draining
                                    ? std::optional(*merged.sent_while_draining + *shard.sent_while_draining)
                                    : std::nullopt;

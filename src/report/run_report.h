@@ -99,6 +99,11 @@ struct RunReport {
   // Open model: of counters.requests_sent, those written after -d ended (the drain
   // sends arrivals already due); nullopt until the engine reports it (issue 31).
   std::optional<std::uint64_t> sent_while_draining;
+  // How far into the measured time the last of -c connections first opened, when
+  // they were still being opened once it began; the whole measured time when some
+  // never did (nullopt: all were open before it began, or not known: a scenario's
+  // users, an older report).
+  std::optional<TimeNs> connections_ramp_ns;
   // The part of the whole test this report covers (shard_share() below): the
   // figures above are that part's (connections, -n, target_rate_per_s), except
   // the rates asked for (rate_per_s, rate_end_per_s, stages), which are the

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -366,6 +367,16 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (r.connect.total_count() > 0) {
     out += labelled("Connect:", fmt::format("{} ({} connections opened{})", avg_p99_max(r.connect),
                                                            c.connects, r.proxy.empty() ? "" : ", to the proxy"));
+    if (r.connections_ramp_ns && *r.connections_ramp_ns >= r.measured_ns) {  // issue 31: the connect burst
+      out += labelled("", fmt::format("connections were still being opened when the run ended: not every one "
+                                      "of the {} had opened once",
+                                      r.connections));
+    } else if (r.connections_ramp_ns && *r.connections_ramp_ns >= kNsPerS / 10) {  // a few ms: not worth a line
+      out += labelled("", fmt::format("connections were still being opened: the last of them first opened {} "
+                                      "into the measured time (--warmup {:.1f}s leaves that out)",
+                                      format_time_ns(static_cast<double>(*r.connections_ramp_ns)),
+                                      std::ceil(static_cast<double>(*r.connections_ramp_ns) / 1e8) / 10));
+    }
   }
   append_path_lines(out, r);
   if (r.ttfb.total_count() > 0) {  // time to first byte, beside the total
@@ -447,7 +458,7 @@ std::string render_header(const RunReport& r) {
   const ShardShare share = shard_share(r);
   if (share.is_part() || !r.shard_source.empty()) {
     const std::string label =
-        share.is_part() ? share.label() : fmt::format("shard {}/{}", r.shard_index, r.shard_count);
+        share.is_part() ? share.label() : fmt::format("shard {} of {}", r.shard_index, r.shard_count);
     out += fmt::format(" ({}{})", label, r.shard_source.empty() ? "" : " from " + r.shard_source);
   }
   if (r.protocol == "h2" || r.protocol == "h3") {

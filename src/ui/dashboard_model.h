@@ -32,8 +32,8 @@ struct RunInfo {
   int requests_per_connection = 1;             // --streams (HTTP/2) or --pipeline
   bool http2 = false;
   TimeNs interval_ns = kNsPerS;                // --interval: "older than the interval" is older than this
-  // A shard (--shard i/N): "shard 0/3", and its part of the test
-  // ("shard 0/3: 2000 of 6000 requests/s, 10 of 30 connections"); empty otherwise.
+  // A shard (--shard i/N): "shard 0 of 3", and its part of the test
+  // ("shard 0 of 3: 2000 of 6000 requests/s, 10 of 30 connections"); empty otherwise.
   std::string shard_label;
   std::string shard_summary;
 };

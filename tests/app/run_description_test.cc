@@ -31,8 +31,8 @@ TEST(RunDescription, CheckArgsDescribesTheShardLoadStartAndOutputs) {
   c.start_at_unix_ns = now + 180 * kNsPerS;
   const std::string text = describe_run(c, now);
   EXPECT_NE(text.find("Running 10s test @ http://example.test/\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("2 threads and 5 connections (shard 2/4 from JOB_COMPLETION_INDEX)"), std::string::npos) << text;
-  EXPECT_NE(text.find("Load:    open model, 2000 requests/s in total, uniform arrivals; shard 2/4: 500 of 2000 "
+  EXPECT_NE(text.find("2 threads and 5 connections (shard 2 of 4 from JOB_COMPLETION_INDEX)"), std::string::npos) << text;
+  EXPECT_NE(text.find("Load:    open model, 2000 requests/s in total, uniform arrivals; shard 2 of 4: 500 of 2000 "
                       "requests/s, 5 of 20 connections"),
             std::string::npos)
       << text;
@@ -43,7 +43,7 @@ TEST(RunDescription, CheckArgsDescribesTheShardLoadStartAndOutputs) {
 
 TEST(RunDescription, ShardsThatDoNotStartTogetherWithoutStartAtGetANote) {
   EXPECT_EQ(unsynchronised_start_note(sharded("JOB_COMPLETION_INDEX", false)),
-            "shard 2/4 from JOB_COMPLETION_INDEX starts as soon as it is started: that engine does not start its "
+            "shard 2 of 4 from JOB_COMPLETION_INDEX starts as soon as it is started: that engine does not start its "
             "shards together, so give them one --start-at");
   EXPECT_EQ(unsynchronised_start_note(sharded("SLURM_PROCID", true)), "");
   EXPECT_EQ(unsynchronised_start_note(sharded("", false)), "");  // --shard i/N: the user chose how to start them

@@ -127,7 +127,7 @@ TEST(ShardOptions, TheShareKeepsTheWholeTestsFiguresBesideTheShards) {
   c.rate_per_s = 6000;
   ASSERT_TRUE(apply_shard_share(c).ok());
   const ShardShare share = shard_share(c);
-  EXPECT_EQ(share.describe(), "shard 2/3: 2000 of 6000 requests/s, 333 of 1000 requests, 10 of 30 connections");
+  EXPECT_EQ(share.describe(), "shard 2 of 3: 2000 of 6000 requests/s, 333 of 1000 requests, 10 of 30 connections");
   EXPECT_EQ(share.rate(6000), 2000);
   Config whole;
   ASSERT_TRUE(apply_shard_share(whole).ok());

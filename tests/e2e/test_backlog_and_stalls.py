@@ -16,6 +16,7 @@ import math
 import re
 
 from conftest import assert_server_agrees, parse_duration
+from progress import progress_blocks
 
 
 def paragraph(text: str, label: str) -> str | None:
@@ -74,10 +75,10 @@ def test_arrivals_that_never_found_a_connection_are_unsent_not_server_timeouts(s
 
     # While it happened, the progress lines (stderr: stdout is not a terminal) said
     # the same, before the end of the run.
-    lines = [l for l in run.stderr.splitlines() if l.startswith("[")]
+    lines = progress_blocks(run.stderr)
     during = [l for l in lines if re.match(r"\[\s*[12]\.0s / 3\.0s\]", l)]
     assert during, run.stderr
-    assert all("; bottleneck: 10 conns / " in l and "raise -c to ~" in l for l in during), run.stderr
+    assert all(" bottleneck: 10 conns / " in l and "raise -c to ~" in l for l in during), run.stderr
     assert any("unsent" in l for l in lines), run.stderr
     assert not any("timeout" in l for l in lines), run.stderr
 
@@ -106,7 +107,7 @@ def test_a_server_freeze_shows_as_the_age_of_the_oldest_request_in_flight(start_
 
     # The plain progress lines show the same while it happens.
     ages = []
-    for line in run.stderr.splitlines():
+    for line in progress_blocks(run.stderr):
         m = re.search(r"in flight (\d+) \(oldest (\S+?)(?:, (\d+) older than 250ms)?\)", line)
         if m and m.group(3):
             ages.append(parse_duration(m.group(2)))

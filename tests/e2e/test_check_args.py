@@ -13,7 +13,7 @@ def test_check_args_prints_what_would_run_and_opens_no_connection(server, pacer,
     run = pacer("--check-args", "--shard", "auto", "-c", "8", "-R", "400", "-d", "2s", "--format", "json", "-o",
                 str(out), server.url, env={**CLEAN_ENV, "OMPI_COMM_WORLD_RANK": "3", "OMPI_COMM_WORLD_SIZE": "4"})
     assert run.rc == 0, run
-    assert "(shard 3/4 from OMPI_COMM_WORLD_RANK)" in run.stdout, run
+    assert "(shard 3 of 4 from OMPI_COMM_WORLD_RANK)" in run.stdout, run
     assert f"Report:  JSON to {out}" in run.stdout, run
     assert not out.exists()
     assert server.stats()["connections_accepted"] == 0
@@ -31,8 +31,8 @@ def test_a_shard_from_an_engine_that_does_not_start_them_together_gets_a_note(se
     run = pacer("-t1", "-c4", "-n", "100", "--shard", "auto/2", server.url,
                 env={**CLEAN_ENV, "NOMAD_ALLOC_INDEX": "1"}, timeout=30)
     assert run.rc == 0, run
-    assert "  1 threads and 2 connections (shard 1/2 from NOMAD_ALLOC_INDEX)" in run.stdout, run
-    assert "pacer: note: shard 1/2 from NOMAD_ALLOC_INDEX starts as soon as it is started" in run.stderr, run
+    assert "  1 threads and 2 connections (shard 1 of 2 from NOMAD_ALLOC_INDEX)" in run.stdout, run
+    assert "pacer: note: shard 1 of 2 from NOMAD_ALLOC_INDEX starts as soon as it is started" in run.stderr, run
     run = pacer("-t1", "-c4", "-n", "100", "--shard", "auto", server.url,
                 env={**CLEAN_ENV, "PMI_RANK": "1", "PMI_SIZE": "2"}, timeout=30)
     assert run.rc == 0, run

@@ -28,6 +28,7 @@ import time
 import pytest
 
 from conftest import COUNTER_SETTLE_S, parse_duration, parse_report
+from progress import drain_blocks, interval_blocks, progress_lines_too_wide
 from request_log_check import check_request_log
 
 
@@ -56,7 +57,6 @@ CASES = [
 ]
 
 ERROR_CLASSES = ("connect", "read", "write", "timeout", "parse", "status")
-PROGRESS = re.compile(r"^\[\s*([0-9.]+)s / ([0-9.]+)s\] (?:shard \d+/\d+: )?([0-9.]+) req/s(.*)$", re.M)
 
 
 def close(a: float, b: float, tolerance: float, what: str) -> None:
@@ -120,7 +120,17 @@ def check_open_model(text, doc, rows) -> None:
     close(float(m.group(4)), rates["completed_per_s"], 0.006, "text completed vs JSON")
     # What the schedule asked for: the series' targets integrate to the report's
     # scheduled arrivals (uniform arrivals: the integral, to within one).
-    asked = sum(r["target_rate_per_s"] * r["duration_s"] for r in rows)
+    # The drain after -d's end is its own last row, with no target (issue 31), and
+    # what it sent is what the report says was sent while draining.
+    assert all(r["target_rate_per_s"] is None for r in rows if r["drain"]), rows[-1]
+    assert sum(r["sent"] for r in rows if r["drain"]) == doc["counts"]["sent_while_draining"], rows[-1]
+    asked = sum(r["target_rate_per_s"] * r["duration_s"] for r in rows if not r["drain"])
+    close(sum(r["duration_s"] for r in rows if not r["drain"]), doc["config"]["duration_s"], 1e-6,
+          "the run's rows cover -d exactly")
+    # The last row of the run has the schedule's own rate (no drain diluting it).
+    run_rows = [r for r in rows if not r["drain"]]
+    if doc["config"].get("load_model") == "constant":
+        close(run_rows[-1]["target_rate_per_s"], rates["target_per_s"], 1e-6, "last interval's target")
     close(asked, doc["counts"]["scheduled"], 1.0 + 1e-6 * asked, "series' target integral vs scheduled")
     window = doc["config"]["duration_s"]
     close(rates["target_per_s"] * window, doc["counts"]["scheduled"], 1.0, "report target x -d vs scheduled")
@@ -131,26 +141,42 @@ def check_open_model(text, doc, rows) -> None:
 
 
 def check_progress(stderr, rows, doc, open_model) -> None:
-    lines = PROGRESS.findall(stderr)
-    assert len(lines) == len(rows), stderr
+    assert not progress_lines_too_wide(stderr), stderr  # issue 31: every line fits 80 columns
+    run_rows = [r for r in rows if not r["drain"]]
+    drain_rows = [r for r in rows if r["drain"]]
+    assert len(drain_rows) <= 1 and (not drain_rows or rows[-1]["drain"]), rows
+    lines = [m.groups() for m in interval_blocks(stderr)]
+    assert len(lines) == len(run_rows), stderr
     warmup = doc["config"]["warmup_s"]
-    for (elapsed, total, rate, rest), row in zip(lines, rows):
+    for (elapsed, total, rate, rest), row in zip(lines, run_rows):
         close(float(elapsed), warmup + row["start_s"] + row["duration_s"], 0.1, "progress clock (tenths, rounded down)")
         close(float(total), warmup + doc["config"]["duration_s"], 0.051, "progress total")
         close(float(rate), row["achieved_rate_per_s"], 0.051, "progress req/s vs series")
         errors = sum(row["errors"][name] for name in row["errors"])
         m = re.search(r", errors (\d+)", rest)
         assert m and int(m.group(1)) == errors, (rest, row["errors"])
-        m = re.search(r", (\d+) connections open", rest)
+        m = re.search(r" (\d+) connections? open", rest)
         assert m and int(m.group(1)) == row["open_connections"], (rest, row)
         if open_model:
-            m = re.search(r"\(target ([0-9.]+)/s, sent ([0-9.]+)/s, lag \S+, backlog (\d+)", rest)
+            m = re.search(r" target ([0-9.]+)/s, sent ([0-9.]+)/s, lag \S+, backlog (\d+)", rest)
             assert m, rest
             close(float(m.group(1)), row["target_rate_per_s"], 0.051, "progress target vs series")
             close(float(m.group(2)), row["sent"] / row["duration_s"], 0.051, "progress sent vs series")
             assert int(m.group(3)) == row["backlog"], (rest, row)
-    last_rest = lines[-1][3]
-    assert ("drain after the end" in last_rest) == (rows[-1]["drain_s"] > 0), (last_rest, rows[-1])
+        assert "drain" not in rest, rest
+    # The drain: a block of its own with the drain row's counts, and no target.
+    drains = drain_blocks(stderr)
+    assert len(drains) == len(drain_rows), stderr
+    for m, row in zip(drains, drain_rows):
+        close(float(m.group(1)), warmup + row["start_s"] + row["duration_s"], 0.1, "drain's clock")
+        assert (int(m.group(4)), int(m.group(5))) == (row["completed"], row["sent"]), (m.group(0), row)
+        assert "target" not in m.group(6), m.group(0)
+
+
+def check_widths(text: str) -> None:
+    """Issue 31: every line of the text report fits 80 columns (the progress lines are checked above)."""
+    wide = [line for line in text.splitlines() if len(line) > 80]
+    assert not wide, "\n".join(wide)
 
 
 def check_server(server, doc, report) -> None:
@@ -216,6 +242,7 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     if case.open_model:
         check_open_model(run.stdout, doc, rows)
     check_progress(run.stderr, rows, doc, case.open_model)
+    check_widths(run.stdout)
     check_server(server, doc, report)
     check_locust_csv(tmp_path / "locust", doc)
     check_request_log(tmp_path / "requests.csv", doc)  # one row per request; they rebuild the percentiles

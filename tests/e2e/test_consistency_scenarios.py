@@ -24,7 +24,8 @@ import pytest
 from browser import CHROMIUM, Browser
 from request_log_check import check_request_log
 from conftest import COUNTER_SETTLE_S
-from test_consistency import close, unwrapped
+from progress import progress_lines_too_wide
+from test_consistency import check_widths, close, unwrapped
 
 # Every task fails its check: "home" on a 200, "missing" on a 404 (one failed request, two reasons).
 FAILING = """
@@ -44,6 +45,8 @@ def run_all_outputs(pacer, tmp_path: Path, *args: str):
     run = pacer(*args, "--plain", "--interval", "500ms", "--timeseries", str(out["ndjson"]), "--csv",
                 str(tmp_path / "r"), "--html", str(out["html"]), "--format", "json", "-o", str(out["json"]),
                 "--log-requests", str(tmp_path / "requests.ndjson"), timeout=60)
+    check_widths(run.stdout)  # issue 31: every line of the report and of the progress fits 80 columns
+    assert not progress_lines_too_wide(run.stderr), run.stderr
     doc = json.loads(out["json"].read_text()) if out["json"].exists() else None
     rows = [json.loads(line) for line in out["ndjson"].read_text().splitlines()] if doc else []
     csvs = {k: list(csv.DictReader(open(tmp_path / f"r_{k}.csv"))) for k in ("stats", "failures", "history")} \
@@ -207,3 +210,42 @@ def test_an_endpoint_that_never_answers_has_lower_bounds_everywhere(start_server
     row = next(r for r in page["endpoints"] if r[0] == "GET /never")
     assert row[8].startswith("≥"), row  # p99
     assert int(page["errors"]) == doc["counts"]["failed"]
+
+
+NEVER = """
+local user = {}
+user.tasks = {
+  {1, function(u) u:get("/", nil, "GET /fine") end, "fine"},
+  {1, function(u) u:get("/never", nil, "GET /never") end, "never"},
+}
+user.wait = pacer.constant(0.02)
+return user
+"""
+
+
+def test_a_scenario_name_that_never_answers_has_lower_bounds_in_text_and_json(start_server, pacer, tmp_path):
+    """Issue 31, item 4, for a scenario's request names as for targets: the timed-out
+    name's row and distribution are lower bounds (>=), its JSON says so, the other's not."""
+    server = start_server()
+    script = tmp_path / "never.lua"
+    script.write_text(NEVER)
+    out = tmp_path / "r.json"
+    run = pacer("--scenario", str(script), "-u", "2", "-t1", "-d", "1s", "--timeout", "300ms", "--latency",
+                "--format", "json", "-o", str(out), server.url, timeout=60)
+    assert run.rc == 0, run
+    check_widths(run.stdout)
+    doc = json.loads(out.read_text())
+    never = next(e for e in doc["endpoints"] if e["name"] == "GET /never")
+    fine = next(e for e in doc["endpoints"] if e["name"] == "GET /fine")
+    assert never["errors"]["timeout"] > 0 and never["latency"]["censored_count"] == never["latency"]["count"]
+    assert never["latency"]["lower_bound_percentiles"] == list(never["latency"]["percentiles_ns"])
+    assert fine["latency"]["censored_count"] == 0 and fine["latency"]["lower_bound_percentiles"] == []
+    assert doc["latency"]["censored_count"] == never["latency"]["censored_count"]
+    text_eps = text_endpoints(run.stdout)
+    assert text_eps["GET /never"]["p99"].startswith(">="), run.stdout
+    assert not text_eps["GET /fine"]["p99"].startswith(">="), run.stdout
+    # Its own distribution (--latency) too: every percentile of it is a lower bound.
+    m = re.search(r"^  GET /never\n(?:.*\n)*?    Latency Distribution.*\n((?:\s+[0-9.]+%.*\n)+)", run.stdout, re.M)
+    assert m, run.stdout
+    percentiles = re.findall(r"^\s+[0-9.]+%\s+(\S+)", m.group(1), re.M)
+    assert len(percentiles) >= 4 and all(p.startswith(">=") for p in percentiles), m.group(1)

@@ -20,9 +20,7 @@ from conftest import PACER_BIN, assert_server_agrees, parse_report
 
 WIDTH, HEIGHT = 100, 40
 ELAPSED = re.compile(r"\]  (\d+\.\d)s / ")  # after the progress bar, under a minute
-PLAIN_LINE = re.compile(
-    r"^\[\s*\d+\.\ds / \d+\.\ds\] [0-9.]+ req/s, .*connections open(?: \(includes the \S+ drain after the end\))?$",
-    re.M)
+PLAIN_LINE = re.compile(r"^\[\s*\d+\.\ds / \d+\.\ds\] (?:[0-9.]+ req/s|drain \S+ after the end: \d+ responses), .*$", re.M)
 
 
 class Tmux:
@@ -131,10 +129,11 @@ def test_the_live_view_advances_during_the_run_and_leaves_the_report_on_a_restor
     # exact 500 ms rows that add up to the report.
     rows = [json.loads(line) for line in series.read_text().splitlines()]
     assert [r["interval"] for r in rows] == list(range(len(rows)))
-    assert len(rows) == 8, rows  # the drain is folded into the last row
-    for r in rows:
+    assert len(rows) == 9, rows  # 4 s of 500 ms rows, then the drain's own
+    for r in rows[:-1]:
         assert abs(r["start_s"] - 0.5 * r["interval"]) < 1e-9, r
-        assert abs(r["duration_s"] - r["drain_s"] - 0.5) < 1e-9, r
+        assert abs(r["duration_s"] - 0.5) < 1e-9 and not r["drain"], r
+    assert rows[-1]["drain"] and abs(rows[-1]["start_s"] - 4.0) < 1e-9, rows[-1]
     assert sum(r["completed"] for r in rows) == report.requests
     assert max(r["open_connections"] for r in rows) == 4
 
@@ -212,7 +211,8 @@ def test_a_piped_run_writes_one_plain_line_per_interval_on_stderr_and_no_escape_
     assert b"\r" not in proc.stdout + proc.stderr
     stderr = proc.stderr.decode()
     lines = PLAIN_LINE.findall(stderr)
-    assert len(lines) == 4, stderr  # 2 s / 500 ms: the drain is folded into the last line
+    assert len(lines) == 5, stderr  # 2 s / 500 ms, then the drain's block
+    assert "drain" in lines[-1] and not any("drain" in line for line in lines[:-1]), lines
     assert "[  0.5s / 2.0s]" in lines[0], lines
     report = parse_report(proc.stdout.decode())  # stdout is the report alone
     assert report.requests > 0

@@ -89,7 +89,7 @@ def test_every_shards_command_line_parses(containers, pod_root, pacer_bin):
         env["PATH"] = f"{pod_root / 'bin'}:{env['PATH']}"
         out = subprocess.run(pod_script(load, pod_root), env=env, capture_output=True, text=True, timeout=30)
         assert out.returncode == 0, out.stderr
-        assert f"(shard {index}/4 from JOB_COMPLETION_INDEX)" in out.stdout, out.stdout
+        assert f"(shard {index} of 4 from JOB_COMPLETION_INDEX)" in out.stdout, out.stdout
         assert f"Start:   at {start}" in out.stdout, out.stdout
         assert f"JSON to {pod_root}/reports/shard-{index}.json" in out.stdout, out.stdout
     # Without envsubst the pod would get the literal "${START_AT}": exit 2, saying so.

@@ -126,7 +126,7 @@ def test_the_same_shard_twice_is_refused(server, pacer, tmp_path):
     files = sharded_files(server, pacer, tmp_path, [0, 1, 2])
     run = pacer("merge", str(files[0]), str(files[1]), str(files[1]))
     assert run.rc == 2, run
-    assert "are both shard 1/3" in run.stderr, run
+    assert "are both shard 1 of 3" in run.stderr, run
     run = pacer("merge", "--format", "json", *map(str, files))
     assert run.rc == 0, run
     doc = json.loads(run.stdout)

@@ -1,10 +1,11 @@
-"""The end of a time series (issue 13, items 4 and 5).
+"""The end of a time series (issue 13, items 4 and 5; issue 31, item 5).
 
-The drain after -d (responses still in flight) used to get a line of its own: a
-few responses over a fraction of a millisecond, so the series ended in a rate
-spike (closed loop) or a target of 0 (open model). It is now folded into the last
-full interval, which says how much drain it holds. Every line carries the wall
-clock at its start so that series from several machines can be lined up.
+The drain after -d (responses still in flight, arrivals still waiting) is a record
+of its own, marked "drain": true, with no target: the run's last interval ends at
+-d's end, its target the schedule's rate over it (folded in, the drain diluted the
+last target to 390.96/s at -R 400). Charts leave the drain's rate out, so the
+series never ends in a spike. Every line carries the wall clock at its start so
+that series from several machines can be lined up.
 
 Stages: a profile ending at rate 0 has its last arrival before its end, and the
 run used to stop there, measuring 1.86 s of a 2 s profile and judging the rate
@@ -16,8 +17,7 @@ import json
 import re
 
 from conftest import assert_server_agrees
-
-PROGRESS = re.compile(r"^\[\s*([0-9.]+)s / ([0-9.]+)s\] ([0-9.]+) req/s", re.M)
+from progress import drain_blocks, interval_blocks
 
 
 def rows_of(path):
@@ -29,47 +29,53 @@ def wall_clock(text: str) -> datetime.datetime:
     return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
 
 
-def test_closed_loop_series_ends_without_a_drain_line_or_a_spike(server, pacer, tmp_path):
+def test_closed_loop_series_ends_with_the_drain_on_a_record_of_its_own(server, pacer, tmp_path):
     out = tmp_path / "series.ndjson"
     # /delay/5 keeps the rate steady on a shared machine (8 connections, ~1600/s).
     run = pacer("-t2", "-c8", "-d", "3s", "--interval", "1s", "--timeseries", str(out), "--plain",
                 server.url + "delay/5", timeout=30)
     assert run.rc == 0, run
     rows = rows_of(out)
-    assert len(rows) == 3, rows  # no fourth line for the drain
-    last = rows[-1]
-    assert 1.0 <= last["duration_s"] < 1.5, last
-    assert 0 <= last["drain_s"] < 0.5 and all(r["drain_s"] == 0 for r in rows[:-1]), rows
-    assert abs(last["duration_s"] - last["drain_s"] - 1.0) < 1e-6, last
-    rates = [r["achieved_rate_per_s"] for r in rows]
-    assert max(rates) < 2 * min(rates), rates  # no spike at the end
-    assert last["open_connections"] == 8, last  # the run's last state, not the teardown's
+    assert len(rows) == 4, rows  # three seconds, then the drain
+    drain = rows[-1]
+    assert drain["drain"] and not any(r["drain"] for r in rows[:-1]), rows
+    assert all(r["duration_s"] == 1.0 and r["drain_s"] == 0 for r in rows[:-1]), rows
+    assert 0 < drain["duration_s"] == drain["drain_s"] < 0.5, drain
+    assert abs(drain["start_s"] - 3.0) < 1e-9 and drain["sent"] == 0, drain
+    assert drain["target_rate_per_s"] is None, drain
+    assert rows[-2]["open_connections"] == 8, rows[-2]  # the run's last state, not the teardown's
     # The rows add up to the report, and their spans to its measured time.
     report = run.report
     assert sum(r["completed"] for r in rows) == report.requests
     assert abs(sum(r["duration_s"] for r in rows) - report.duration_s) <= 0.006, (rows, report.duration_s)
-    # The progress lines are the same intervals: as many, with the same rates.
-    progress = PROGRESS.findall(run.stderr)
+    # The progress lines are the same intervals: as many, with the same rates, and the drain's block.
+    progress = interval_blocks(run.stderr)
     assert len(progress) == 3, run.stderr
-    for (_, _, rate), row in zip(progress, rows):
-        assert abs(float(rate) - row["achieved_rate_per_s"]) <= 0.051, (rate, row)
-    assert "drain after the end" in run.stderr.splitlines()[-1] or last["drain_s"] == 0, run.stderr
+    for m, row in zip(progress, rows):
+        assert abs(float(m.group(3)) - row["achieved_rate_per_s"]) <= 0.051, (m.group(0), row)
+    drains = drain_blocks(run.stderr)
+    assert len(drains) == 1 and int(drains[0].group(4)) == drain["completed"], run.stderr
     assert_server_agrees(server, report)
 
 
 def test_open_model_series_keeps_its_target_to_the_end(server, pacer, tmp_path):
     out = tmp_path / "series.ndjson"
-    run = pacer("-t1", "-c8", "-R", "400", "-d", "3s", "--interval", "1s", "--timeseries", str(out), "--plain",
+    # -d 2.5s at --interval 1s: the end falls inside an interval, which the engine cuts there.
+    run = pacer("-t1", "-c8", "-R", "400", "-d", "2.5s", "--interval", "1s", "--timeseries", str(out), "--plain",
                 server.url, timeout=30)
     assert run.rc == 0, run
     rows = rows_of(out)
-    assert len(rows) == 3, rows
-    for r in rows:
-        # The drain sends nothing new, so the last row's target is 400 over its
-        # whole span: a hair under 400, never 0.
-        assert 400 / 1.5 < r["target_rate_per_s"] <= 400.0 + 1e-6, r
-        assert abs(r["target_rate_per_s"] * r["duration_s"] - 400) < 1e-6, r
-    assert sum(r["sent"] for r in rows) == 1200
+    assert [r["drain"] for r in rows] == [False, False, False, True], rows
+    assert [r["duration_s"] for r in rows[:3]] == [1.0, 1.0, 0.5], rows
+    for r in rows[:3]:
+        # Each of the run's intervals has the schedule's rate, the last one too (not 390.96/s).
+        assert abs(r["target_rate_per_s"] - 400.0) < 1e-6, r
+    assert rows[3]["target_rate_per_s"] is None and rows[3]["backlog"] is None, rows[3]
+    assert sum(r["sent"] for r in rows) == 1000
+    # The progress lines say the same: the last interval's target 400/s, then the drain.
+    blocks = interval_blocks(run.stderr)
+    assert len(blocks) == 3 and all(" target 400.0/s, " in m.group(4) for m in blocks), run.stderr
+    assert len(drain_blocks(run.stderr)) == 1, run.stderr
 
 
 def test_every_row_carries_the_wall_clock_at_its_start(server, pacer, tmp_path):

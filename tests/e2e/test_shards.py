@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from progress import interval_blocks
+
 
 def test_shards_split_connections_and_requests(server, pacer):
     total = 0
@@ -22,12 +24,21 @@ def test_shards_split_connections_and_requests(server, pacer):
     assert server.stats()["connections_accepted"] == 10
 
 
-def test_start_at_waits_for_the_wall_clock(server, pacer):
+def test_start_at_waits_for_the_wall_clock_and_counts_every_connection_the_server_saw(start_server, pacer, tmp_path):
+    """The start-up probe is closed before a wait over a second (the server might drop
+    it idle): the server saw it, so "connections opened" counts it (issue 31, item 13)."""
+    server = start_server()
     start_at = time.time() + 1.5
     began = time.monotonic()
-    run = pacer("-t1", "-c2", "-n", "50", "--start-at", f"{start_at:.3f}", server.url, timeout=30)
+    out = tmp_path / "r.json"
+    run = pacer("-t1", "-c2", "-n", "50", "--start-at", f"{start_at:.3f}", "--format", "json", "-o", str(out),
+                server.url, timeout=30)
     assert run.rc == 0, run
     assert time.monotonic() - began >= 1.4, run
+    connects = json.loads(out.read_text())["counts"]["connects"]
+    assert connects == 3, connects  # -c2 and the probe
+    assert server.wait_for("connections_accepted", connects) == connects
+    assert re.search(r"\(3 connections opened", run.stdout), run.stdout
 
 
 def test_start_at_in_the_past_is_refused(server, pacer):
@@ -46,7 +57,7 @@ def test_a_shard_judges_itself_against_its_own_share_everywhere(server, pacer, t
     assert run.rc == 0, run
     text = run.stdout.replace("\n" + " " * 14, " ")  # the report's wrapping read as spaces
     assert "Load model:   open, constant 200 requests/s (uniform arrivals), 10 connections." in text, run
-    assert "shard 0/3: 200 of 600 requests/s, 10 of 30 connections." in text, run
+    assert "shard 0 of 3: 200 of 600 requests/s, 10 of 30 connections." in text, run
     m = re.search(r"Rate:\s+target ([\d.]+)/s, sent [\d.]+/s \(([\d.]+)% of target\)", text)
     assert m, run
     assert 190 <= float(m.group(1)) <= 210, run
@@ -56,10 +67,11 @@ def test_a_shard_judges_itself_against_its_own_share_everywhere(server, pacer, t
     assert doc["config"]["connections"] == 10
     assert doc["config"]["shard"]["whole_test"]["rate_per_s"] == 600
     assert doc["config"]["shard"]["whole_test"]["connections"] == 30
-    progress = [line for line in run.stderr.splitlines() if line.startswith("[")]
+    progress = interval_blocks(run.stderr)  # the run's intervals (the drain's block has no target)
     assert progress, run
-    for line in progress[:-1]:  # the last may be the drain's partial interval
-        assert " shard 0/3: " in line, line
+    for m in progress:
+        line = m.group(0)
+        assert " shard 0 of 3: " in line, line
         target = float(re.search(r"target ([\d.]+)/s", line).group(1))
         assert 190 <= target <= 210, line
     rows = [json.loads(line) for line in series.read_text().splitlines()]

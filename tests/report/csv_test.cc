@@ -126,10 +126,11 @@ TEST(Csv, HistoryHasARowPerIntervalOrOnlyItsHeader) {
   const auto t = rows(csv->history);
   ASSERT_EQ(t.size(), 2u);
   EXPECT_EQ(t[1][0], "0");
-  EXPECT_EQ(t[1][5], "4");         // completed
-  EXPECT_EQ(t[1][8], "1");         // failures
-  EXPECT_EQ(t[1][10], "0.001000");  // p50 in ms
-  EXPECT_EQ(t[1][16], "");         // backlog: closed loop
+  EXPECT_EQ(t[1][4], "0");          // drain: not the drain's record
+  EXPECT_EQ(t[1][6], "4");          // completed
+  EXPECT_EQ(t[1][9], "1");          // failures
+  EXPECT_EQ(t[1][11], "0.001000");  // p50 in ms
+  EXPECT_EQ(t[1][17], "");          // backlog: closed loop
 }
 
 TEST(Csv, ANonReportIsRefused) {

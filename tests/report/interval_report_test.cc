@@ -59,16 +59,22 @@ TEST(IntervalNdjson, CarriesTheWallClockAtItsStartInRfc3339Utc) {
             "1970-01-01T00:00:00.000000Z");
 }
 
-TEST(IntervalNdjson, ALastLineWithTheDrainFoldedInHasRatesOverItsWholeSpan) {
-  // The interval that reached -d's end plus a 0.3 ms drain: 1000 responses over
-  // 1.0003 s, not 12 over 0.3 ms (issue 13: the series must not end in a spike).
+TEST(IntervalNdjson, TheDrainsRecordIsMarkedAndOnlyIt) {
+  // The 0.3 ms after -d's end: its own record (issue 31), marked, rates over it.
   Fixture f;
-  f.interval.duration_ns = kNsPerS + 300'000;
+  EXPECT_EQ(nlohmann::json::parse(render_interval_ndjson(f.interval, false))["drain"], false);
+  f.interval.duration_ns = 300'000;
   f.interval.drain_ns = 300'000;
+  f.interval.completed = 12;
+  f.interval.target_rate_per_s.reset();
   const auto j = nlohmann::json::parse(render_interval_ndjson(f.interval, false));
+  EXPECT_EQ(j["drain"], true);
   EXPECT_DOUBLE_EQ(j["drain_s"].get<double>(), 0.0003);
-  EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 1.0003);
-  EXPECT_NEAR(j["achieved_rate_per_s"].get<double>(), 1000 / 1.0003, 1e-9);
+  EXPECT_TRUE(j["target_rate_per_s"].is_null());
+  EXPECT_NEAR(j["achieved_rate_per_s"].get<double>(), 12 / 0.0003, 1e-6);
+  // Folded in (the engine could not cut at the end): part of the record only.
+  f.interval.duration_ns = kNsPerS + 300'000;
+  EXPECT_EQ(nlohmann::json::parse(render_interval_ndjson(f.interval, false))["drain"], false);
 }
 
 TEST(IntervalNdjson, IsOneLineWhoseHistogramDecodesToTheInterval) {

@@ -68,10 +68,10 @@ bool contains(const std::string& text, const std::string& part) {
 TEST(ShardReport, TextJudgesTheShardAgainstItsOwnShareAndSaysSo) {
   const RunReport r = open_shard(0);
   const std::string text = render_header(r) + render_text(r);
-  EXPECT_TRUE(contains(text, "(shard 0/3)")) << text;
+  EXPECT_TRUE(contains(text, "(shard 0 of 3)")) << text;
   EXPECT_TRUE(contains(text, "Load model:   open, constant 2000 requests/s (uniform arrivals), 10 connections."))
       << text;
-  EXPECT_TRUE(contains(text, "shard 0/3: 2000 of 6000 requests/s, 10 of 30 connections.")) << text;
+  EXPECT_TRUE(contains(text, "shard 0 of 3: 2000 of 6000 requests/s, 10 of 30 connections.")) << text;
   EXPECT_TRUE(contains(text, "target 2000.00/s, sent 2000.00/s (100.0% of target)")) << text;
   EXPECT_FALSE(contains(text, "6000 requests/s (")) << text;
 }
@@ -81,7 +81,7 @@ TEST(ShardReport, ClosedLoopShardSaysWhichPartOfConnectionsAndRequestsItRan) {
   r.load_model = LoadModel::kClosed;
   r.request_count = 333;
   r.test_request_count = 1000;
-  EXPECT_TRUE(contains(render_text(r), "shard 1/3: 333 of 1000 requests, 10 of 30 connections.")) << render_text(r);
+  EXPECT_TRUE(contains(render_text(r), "shard 1 of 3: 333 of 1000 requests, 10 of 30 connections.")) << render_text(r);
 }
 
 TEST(ShardReport, JsonConfigIsTheShardsWithTheWholeTestBesideItAndRoundTrips) {
@@ -115,7 +115,7 @@ TEST(ShardReport, AVersion1ReportsRatesAreTheWholeTests) {
   ASSERT_TRUE(read.ok()) << read.error().message;
   EXPECT_EQ(read->rate_per_s, 6000.0);
   EXPECT_EQ(read->test_connections, 0);  // unknown
-  EXPECT_TRUE(contains(render_text(*read), "shard 1/3: 2000 of 6000 requests/s, 10 connections.")) << render_text(*read);
+  EXPECT_TRUE(contains(render_text(*read), "shard 1 of 3: 2000 of 6000 requests/s, 10 connections.")) << render_text(*read);
 }
 
 TEST(MergeRules, AnIncompleteSetIsRefusedNamingTheMissingShards) {

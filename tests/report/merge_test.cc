@@ -449,7 +449,7 @@ TEST(Merge, DifferingConfigurationsAreRefusedNamingTheFieldUnlessForced) {
             std::string::npos);
   EXPECT_NE(refusal(a, changed([](RunReport& b) { b.poisson = false; })).find("arrival"), std::string::npos);
   EXPECT_NE(refusal(a, changed([](RunReport& b) { b.shard_count = 4; })).find("shard.count"), std::string::npos);
-  EXPECT_NE(refusal(a, changed([&a](RunReport& b) { b.shard_index = a.shard_index; })).find("both shard 2/3"),
+  EXPECT_NE(refusal(a, changed([&a](RunReport& b) { b.shard_index = a.shard_index; })).find("both shard 2 of 3"),
             std::string::npos);
   RunReport ramp = a;
   ramp.load_model = LoadModel::kRamp;

@@ -169,17 +169,17 @@ TEST(DashboardRender, ColourMarksErrorsRedAndAFallingBehindScheduleYellowOnly) {
 TEST(DashboardRender, AShardSaysWhichPartOfTheTestItRunsAndIsJudgedOnIt) {
   DashboardSnapshot s = open_snapshot();
   s.run.load_model = "open, constant 2000/s";
-  s.run.shard_label = "shard 0/3";
-  s.run.shard_summary = "shard 0/3: 2000 of 6000 requests/s, 10 of 30 connections";
+  s.run.shard_label = "shard 0 of 3";
+  s.run.shard_summary = "shard 0 of 3: 2000 of 6000 requests/s, 10 of 30 connections";
   s.target_rate_per_s = 2000.0;  // the engine's interval target is the shard's
   s.sent_rate_per_s = 2000.0;
   s.backlog = 0;
   const std::string frame = render_at(s, 80, true);
   EXPECT_NE(frame.find("open, constant 2000/s, 10 connections on 2 threads"), std::string::npos) << frame;
-  EXPECT_NE(frame.find("shard 0/3: 2000 of 6000 requests/s, 10 of 30 connections"), std::string::npos) << frame;
+  EXPECT_NE(frame.find("shard 0 of 3: 2000 of 6000 requests/s, 10 of 30 connections"), std::string::npos) << frame;
   EXPECT_NE(frame.find("sent 2.00k/s (100.0%)"), std::string::npos) << frame;
   EXPECT_EQ(frame.find("\x1b[33msent"), std::string::npos) << frame;  // not the falling-behind colour
-  EXPECT_NE(render_at(s, 60).find("shard 0/3: 2000 of 6000 requests/s, 10 of 30"), std::string::npos);
+  EXPECT_NE(render_at(s, 60).find("shard 0 of 3: 2000 of 6000 requests/s, 10 of 30"), std::string::npos);
 }
 
 TEST(DashboardRender, WarmUpAndDrainAreSaidInTheFooter) {

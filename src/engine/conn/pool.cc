@@ -49,12 +49,14 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
     sessions.make(*connections_.back());
   }
   backoff_.reserve(static_cast<std::size_t>(count));
+  opened_once_.assign(static_cast<std::size_t>(count), false);
   connect_timeout_reason_ =
       fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.options.connect.timeout_ns));
 }
 
 void ConnectionPool::start(TimeNs now_ns, bool open_all) {
   idle_since_ns_ = now_ns;
+  open_all_ = open_all;
   if (!open_all) return;
   for (auto& c : connections_) open(*c);
 }
@@ -156,6 +158,10 @@ void ConnectionPool::on_connected(Connection& c, int err) {
 void ConnectionPool::established(Connection& c) {
   c.connect_failures = 0;
   c.state = Connection::State::kOpen;
+  if (const auto i = static_cast<std::size_t>(c.index); i < opened_once_.size() && !opened_once_[i]) {
+    opened_once_[i] = true;
+    if (++opened_once_count_ == opened_once_.size() && open_all_) recorder_.all_connected(clock_.now);
+  }
   if (open_count_++ == 0 && shared_.give_up != nullptr) {
     shared_.give_up->set_idle_since(worker_index_, GiveUpWatch::kHasOpen);  // the give-up rule
   }

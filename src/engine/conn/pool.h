@@ -94,6 +94,11 @@ class ConnectionPool {
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> backoff_;  // min-heap on reconnect_at_ns; capacity reserved
   ConnectList connecting_;            // oldest first: its head is the next connect timeout
+  // Which connections have opened once, and how many: when all of them have (with
+  // open_all), the recorder hears that the connect burst is over.
+  std::vector<bool> opened_once_;
+  std::size_t opened_once_count_ = 0;
+  bool open_all_ = false;
   std::string connect_timeout_reason_;  // the first-error text of a connect timeout (built by prepare)
   int open_count_ = 0;                // in State::kOpen
   TimeNs idle_since_ns_ = 0;          // when open_count_ last fell to 0 (the start at first)

@@ -203,6 +203,23 @@ void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges
       next_interval_ns_ += shared_.interval_ns;
       return;
     }
+    publish_slot(final ? now_ns : next_interval_ns_, now_ns, final, gauges);
+    if (final) return;
+    next_interval_ns_ += shared_.interval_ns;
+  }
+}
+
+void Recorder::publish_cut(TimeNs at_ns, TimeNs now_ns, const IntervalGauges& gauges) {
+  publish_intervals(std::min(now_ns, at_ns), false, gauges);  // the boundaries up to the end (it may be one)
+  if (filling_ == nullptr || at_ns <= closed_at_ns_ || at_ns < shared_.record_from_ns ||
+      !intervals_->next_slot_free()) {
+    return;  // already cut there, still warming up, or the controller is behind (the drain stays folded in)
+  }
+  publish_slot(at_ns, now_ns, false, gauges);
+}
+
+void Recorder::publish_slot(TimeNs end_ns, TimeNs now_ns, bool final, const IntervalGauges& gauges) {
+  {
     IntervalSnapshot& slot = *filling_;  // its histogram already holds the interval's latencies
     const stats::Counters& c = result_.counters;
     slot.sent = c.requests_sent - at_interval_start_.requests_sent;
@@ -220,7 +237,8 @@ void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges
                               s.script - scenario_errors_at_interval_start_.script};
       scenario_errors_at_interval_start_ = s;
     }
-    slot.end_ns = final ? now_ns : next_interval_ns_;
+    slot.end_ns = end_ns;
+    closed_at_ns_ = end_ns;
     slot.open_connections = gauges.open_connections;
     slot.backlog = gauges.backlog;
     slot.schedule_lag_ns = gauges.schedule_lag_ns;
@@ -240,8 +258,6 @@ void Recorder::publish_intervals(TimeNs now_ns, bool final, const IntervalGauges
     at_interval_start_.errors = c.errors;
     at_interval_start_.bytes_read = c.bytes_read;
     at_interval_start_.status_counts = c.status_counts;
-    if (final) return;
-    next_interval_ns_ += shared_.interval_ns;
   }
 }
 

@@ -106,6 +106,8 @@ class Recorder {
   // handshake is its connect); its TLS or QUIC handshake took took_ns.
   void connected(TimeNs now_ns, TimeNs took_ns);
   void handshaken(TimeNs now_ns, TimeNs took_ns, bool resumed);
+  // Every connection of the worker has opened once (the connect burst is over).
+  void all_connected(TimeNs now_ns) { result_.connections_up_ns = now_ns; }
   // A proxy's CONNECT tunnel took took_ns to open (issue 33).
   void tunneled(TimeNs now_ns, TimeNs took_ns);
   // The first connection failure's text (err's strerror appended when not 0).
@@ -126,6 +128,13 @@ class Recorder {
   void close_intervals(TimeNs now_ns, bool final, ReadGauges&& gauges) {
     if (final || now_ns >= next_interval_ns_) publish_intervals(now_ns, final, gauges());
   }
+  // The run's end (at_ns: -d's, or a load shape's) cuts the interval it falls in:
+  // the part before it is published now (at_ns its end), the drain after it
+  // goes on in the next one, so no interval mixes the run and its drain.
+  template <typename ReadGauges>
+  void cut_interval(TimeNs at_ns, TimeNs now_ns, ReadGauges&& gauges) {
+    if (filling_ != nullptr) publish_cut(at_ns, now_ns, gauges());
+  }
   // The next rate sample or interval boundary (no rate samples while draining).
   TimeNs next_due_ns(bool draining) const;
   // The loop ended at now_ns; `scenario`: the run's scenario figures (tasks,
@@ -142,6 +151,8 @@ class Recorder {
 
  private:
   void publish_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges);
+  void publish_cut(TimeNs at_ns, TimeNs now_ns, const IntervalGauges& gauges);
+  void publish_slot(TimeNs end_ns, TimeNs now_ns, bool final, const IntervalGauges& gauges);
 
   // A new result as prepare() makes it: names sized, no allocation when recording.
   WorkerResult fresh_result() const;
@@ -162,6 +173,7 @@ class Recorder {
   stats::Counters at_interval_start_;
   stats::ScenarioErrorCounts scenario_errors_at_interval_start_;
   TimeNs next_interval_ns_ = kNeverNs;
+  TimeNs closed_at_ns_ = 0;  // the end of the last interval published
   evidence::LoadMeter load_;
 };
 

@@ -1,0 +1,124 @@
+"""The connect burst (issue 31, item 15): thousands of connections at once against
+nginx, on both I/O engines.
+
+What holds today, and CI checks at -c 2000 (a few seconds): every connection the
+server accepted is one the report counts, and when connections were still being
+opened in the measured time the report and the JSON say so alike
+(`connections_ramp_s`).
+
+What the issue asks and is not yet so: no error at -c 10000. Thousands of SYNs at
+once overflow nginx's accept queue (backlog 511); dropped SYNs and final ACKs wait
+for retransmits (1 s, 3 s) and requests sent on half-open connections time out.
+Pacing the pool's connects (at most N pending, or N started and unanswered) was
+tried and measured on this shared 2-core machine: it removed the errors in some runs
+and not in others, and slowed the ramp, so it is not in. The full case,
+which asserts no error, runs with PACER_CONNECT_BURST_FULL=1 (-c 10000 or the most
+the fd limit allows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+from conftest import parse_duration
+from nginx_peer import NGINX, START_TIMEOUT_S, free_port, stop_process
+
+FULL = os.environ.get("PACER_CONNECT_BURST_FULL") == "1"
+
+
+def connections_for_this_machine() -> int:
+    if not FULL:
+        return 2000
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    limit = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    return min(10000, limit - 500)  # pacer's other fds (the engine, the report files) and nginx's
+
+
+@pytest.fixture
+def nginx(tmp_path):
+    """nginx with one worker (as in the issue), the default listen backlog (511),
+    room for the connections, no access log, and stub_status for its accept count."""
+    port = free_port()
+    connections = connections_for_this_machine()
+    d = tmp_path / "nginx"
+    d.mkdir()
+    (d / "nginx.conf").write_text(f"""
+daemon off;
+worker_processes 1;
+worker_rlimit_nofile {connections + 1000};
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections {connections + 500}; }}
+http {{
+  access_log off;
+  client_body_temp_path {d}/body; proxy_temp_path {d}/proxy; fastcgi_temp_path {d}/fastcgi;
+  uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
+  keepalive_requests 1000000;
+  server {{
+    listen 127.0.0.1:{port};
+    location = /status {{ stub_status; }}
+    location / {{ return 200 "ok\\n"; }}
+  }}
+}}
+""")
+    proc = subprocess.Popen([NGINX, "-p", str(d), "-c", str(d / "nginx.conf"), "-e", str(d / "error.log")],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            assert proc.poll() is None, (d / "error.log").read_text()
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.02)
+        yield port, connections
+    finally:
+        stop_process(proc)
+
+
+def accepted(port: int) -> int:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=5) as r:
+        text = r.read().decode()
+    return int(re.search(r"^\s*(\d+) \d+ \d+\s*$", text, re.M).group(1))
+
+
+@pytest.mark.parametrize("io", ["uring", "epoll"])
+def test_thousands_of_connections_at_once_open_without_an_error(nginx, pacer, tmp_path, io):
+    port, connections = nginx
+    before = accepted(port)
+    out = tmp_path / "r.json"
+    duration = "5s" if FULL else "2s"
+    run = pacer("-t1", f"-c{connections}", "-d", duration, "--io", io, "--format", "json", "-o", str(out),
+                f"http://127.0.0.1:{port}/", timeout=120)
+    assert run.rc == 0, run
+    doc = json.loads(out.read_text())
+    if FULL:  # the issue's bar (not yet met on every run: see the docstring)
+        errors = {k: v for k, v in doc["errors"].items() if v}
+        assert not errors, errors
+        assert doc["counts"]["connects"] == connections, doc["counts"]
+    # Every connection the server accepted is one the report counts (the probe is
+    # the first of them; the two /status requests bracket the run).
+    assert accepted(port) - before - 1 == doc["counts"]["connects"], doc["counts"]
+    # Still opening when the measurement began? The report says so (from 100 ms on), and the JSON.
+    ramp = doc["connections_ramp_s"]
+    text = " ".join(line.strip() for line in run.stdout.splitlines())
+    said = "connections were still being opened" in text
+    assert said == (ramp is not None and ramp >= 0.1), (ramp, run.stdout)
+    if ramp is not None and ramp < doc["duration_s"]:
+        assert ramp > 0 and doc["counts"]["connects"] >= connections, doc
+        if said:
+            m = re.search(r"first opened (\S+) into the measured time", text)
+            assert m and abs(parse_duration(m.group(1)) - ramp) <= 0.01, (m, ramp)
+    elif ramp is not None:
+        assert "when the run ended: not every one" in text, text
