@@ -76,7 +76,7 @@ std::string_view find_header(std::string_view head, std::string_view name) {
 std::string_view ResponseParser::server() const {
   if (!keep_server_) return {};
   if (from_known_) return known_->server;
-  std::string_view v = server_;
+  std::string_view v = *server_;
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
   return v;
 }
@@ -104,7 +104,8 @@ int ResponseParser::on_header_value(llhttp_t* parser, const char* at, std::size_
   ResponseParser* self = self_of(parser);
   constexpr std::size_t kMaxServerBytes = 256;  // a longer Server header is cut there
   if (self->keep_server_ && self->server_name_ == 6) {
-    self->server_.append(at, std::min(length, kMaxServerBytes - std::min(kMaxServerBytes, self->server_.size())));
+    std::string& server = *self->server_;
+    server.append(at, std::min(length, kMaxServerBytes - std::min(kMaxServerBytes, server.size())));
   }
   if (self->inspect_ != nullptr) self->inspect_->value_piece(at, length);
   if (self->capture_ == nullptr) return 0;
@@ -164,7 +165,7 @@ void ResponseParser::reset() {
   known_body_left_ = 0;
   known_matches_ = 0;
   error_reason_ = "";
-  server_.clear();
+  if (server_) server_->clear();
   server_name_ = 0;
   body_bytes_ = 0;
   from_known_ = false;
@@ -187,7 +188,7 @@ int ResponseParser::on_message_begin(llhttp_t* parser) {
   self->in_head_ = true;
   self->body_bytes_ = 0;
   self->from_known_ = false;
-  self->server_.clear();
+  if (self->server_) self->server_->clear();
   self->server_name_ = 0;
   if (self->on_begin_ != nullptr) self->on_begin_(self->context_);
   if (self->inspect_ != nullptr) self->inspect_->begin();

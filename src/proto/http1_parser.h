@@ -27,6 +27,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -114,7 +115,10 @@ class ResponseParser {
   // From the next reset() on, keeps each response's Server header (ab's
   // "Server Software"), readable from the OnComplete callback (server()).
   // Costs header callbacks on responses llhttp parses; off by default.
-  void keep_server(bool keep) { keep_server_ = keep; }
+  void keep_server(bool keep) {
+    keep_server_ = keep;
+    if (keep && !server_) server_ = std::make_unique<std::string>();  // once per parser, not per response
+  }
   // Inside OnComplete: the completed response's Server header (keep_server:
   // "" when it had none; without keep_server, ""), and its body's length on the
   // wire (chunked: the chunks' data; a HEAD's or a 204's: 0).
@@ -193,7 +197,7 @@ class ResponseParser {
   const char* reason_format_ = nullptr;
   long long reason_value_ = 0;
   KnownHead* known_;
-  std::string server_;               // keep_server: the Server header llhttp read last (capacity kept)
+  std::unique_ptr<std::string> server_;  // keep_server: the Server header llhttp read last (capacity kept)
   std::uint64_t body_bytes_ = 0;     // of the response in progress (or just completed)
   std::size_t known_body_left_ = 0;  // of the known response in progress
   std::uint64_t known_matches_ = 0;
@@ -209,11 +213,9 @@ class ResponseParser {
   bool in_head_ = false;         // llhttp is between a response's first byte and its blank line
   bool closed_ = false;          // a response said the connection closes: what follows is ignored
   bool learn_ = false;           // the response llhttp completed last may become the known head
-  bool keep_server_ = false;     // keep_server(): set at reset() from the request
-  bool wants_server_ = false;
+  bool keep_server_ = false;     // keep_server(): header callbacks from the next reset() on
   bool from_known_ = false;      // the response completed last matched the known head
   std::uint8_t server_name_ = 0;  // bytes of "server" matched in the header name so far (7: not it)
-  bool in_server_ = false;       // the header value being read is the Server header's
 };
 
 }  // namespace pacer::proto
