@@ -137,16 +137,16 @@ void Exchange::count_response(Connection& c, const RequestSlot& slot, int status
   ++c.answered_on_connection;
   const TimeNs done = clock_.done_after(slot.t_send);
   const bool recorded = recorder_.recorded(slot.t_sched);
+  // Read before the driver runs: it may send the next request on this token (a scenario's user).
+  const std::uint64_t body_bytes = c.session->body_bytes(slot.token);
+  if (recorded) {  // ab's fields: one virtual call and one relaxed load per response
+    recorder_.document(slot.name, status, done, body_bytes, [&] { return c.session->server(slot.token); });
+  }
+  const bool traced = trace_ && trace_->ended(c.index, slot.token, status, "", done - slot.t_sched, body_bytes);
+  if (traced) c.session->report_headers(false);
   driver_->completed(c, slot, status, done, recorded);
   recorder_.response(slot.name, status, slot.t_sched, slot.t_send, slot.t_first, done, open_model_);
-  if (recorded) {  // ab's fields: one virtual call and one relaxed load per response
-    recorder_.document(slot.name, status, done, c.session->body_bytes(slot.token),
-                       [&] { return c.session->server(slot.token); });
-  }
   if (log_) log_row(c, slot, done, status, status >= 400 ? "status" : "");
-  if (trace_ && trace_->ended(c.index, slot.token, status, "", done - slot.t_sched, c.session->body_bytes(slot.token))) {
-    c.session->report_headers(false);
-  }
 }
 
 void Exchange::log_row(const Connection& c, const RequestSlot& slot, TimeNs done, int status, const char* error) {
