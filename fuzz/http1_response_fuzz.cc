@@ -15,6 +15,8 @@
 //   - responses go to the submitted tokens in submission order, never more
 //     responses than requests;
 //   - a rejected feed gives a reason;
+//   - ab's fields (issue 33): each response's body length is the same in every one
+//     of those ways, and its Server header (llhttp's) whatever the split;
 //   - the same bytes read as a --server-metrics scrape (a response body,
 //     evidence/prom_text.h): every sample's series starts with its metric name,
 //     and the samples and the lines skipped never exceed the lines.
@@ -38,17 +40,35 @@ using pacer::proto::SessionEvents;
 constexpr std::string_view kRequest = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
 
 struct Recorder final : SessionEvents {
+  explicit Recorder(const Http1Session& s) : session(s) {}
+  const Http1Session& session;
   std::vector<std::pair<std::uint32_t, int>> events;  // token, status; batch responses as token + 1000
-  void on_response(std::uint32_t token, int status) override { events.emplace_back(token, status); }
+  std::vector<std::uint64_t> bodies;  // each response's body length (ab's document length)
+  std::vector<std::string> servers;   // and its Server header
+  void on_response(std::uint32_t token, int status) override {
+    events.emplace_back(token, status);
+    note(token);
+  }
   void on_request_failed(std::uint32_t, RequestFailure) override { FUZZ_CHECK(false && "HTTP/1.1 has no stream failures"); }
-  void on_batch_response(std::uint32_t token, int status) override { events.emplace_back(token + 1000, status); }
+  void on_batch_response(std::uint32_t token, int status) override {
+    events.emplace_back(token + 1000, status);
+    note(token);
+  }
+  void note(std::uint32_t token) {
+    bodies.push_back(session.body_bytes(token));
+    servers.emplace_back(session.server(token));
+  }
 };
 
 struct Outcome {
   std::vector<std::pair<std::uint32_t, int>> events;
+  std::vector<std::uint64_t> bodies;
   bool accepted = true;   // every receive() returned true
   bool finished = false;  // finish() returned true (only asked when accepted)
-  bool operator==(const Outcome&) const = default;
+  std::vector<std::string> servers;  // not in ==: the known head's is read from its bytes, not by llhttp
+  bool operator==(const Outcome& o) const {
+    return events == o.events && bodies == o.bodies && accepted == o.accepted && finished == o.finished;
+  }
 };
 
 struct Mode {
@@ -67,6 +87,7 @@ Outcome run(const Mode& mode, std::string_view input, const std::vector<std::siz
   static std::string batch_bytes;  // the script's batch: depth requests in one token
   KnownHead known;
   Http1Session session(kRequest, repeated, mode.batch ? 1 : mode.depth, mode.is_head, use_known ? &known : nullptr);
+  session.keep_server(true);
   session.reset();
   if (mode.batch) {
     batch_bytes = repeated.substr(0, mode.depth * kRequest.size());
@@ -75,7 +96,7 @@ Outcome run(const Mode& mode, std::string_view input, const std::vector<std::siz
     for (std::uint32_t t = 0; t < mode.depth; ++t) session.submit(t, 0);
   }
   for (auto out = session.pending_output(); !out.empty(); out = session.pending_output()) session.consume(out.size());
-  Recorder recorder;
+  Recorder recorder(session);
   Outcome outcome;
   std::size_t at = 0;
   for (std::size_t piece : pieces) {
@@ -88,6 +109,8 @@ Outcome run(const Mode& mode, std::string_view input, const std::vector<std::siz
   }
   if (outcome.accepted) outcome.finished = session.finish(recorder);
   outcome.events = std::move(recorder.events);
+  outcome.bodies = std::move(recorder.bodies);
+  outcome.servers = std::move(recorder.servers);
   return outcome;
 }
 
@@ -101,11 +124,12 @@ Outcome run_partial(const Mode& mode, std::string_view input) {
   const auto out = session.pending_output();
   const std::size_t unwritten = std::min<std::size_t>(mode.unwritten, out.size());
   session.consume(out.size() - unwritten);
-  Recorder recorder;
+  Recorder recorder(session);
   Outcome outcome;
   outcome.accepted = session.receive(input.data(), input.size(), recorder);
   if (outcome.accepted) outcome.finished = session.finish(recorder);
   outcome.events = std::move(recorder.events);
+  outcome.bodies = std::move(recorder.bodies);
   return outcome;
 }
 
@@ -144,6 +168,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   FUZZ_CHECK(one == split);
   FUZZ_CHECK(one == plain);
+  FUZZ_CHECK(run(mode, input, whole, false).servers == plain.servers);  // llhttp's Server, whatever the split
 
   // Responses go to the tokens in submission order, at most one each.
   const std::size_t finals = mode.batch ? 1 : mode.depth;

@@ -78,6 +78,7 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
   for (auto& w : workers) record_from = std::max(record_from, w->result().recorded_from_ns);
   TimeNs finished = record_from;
   std::uint64_t drained = 0;
+  FirstResponse first;  // ab's fields: the earliest worker's
   for (auto& w : workers) {
     WorkerResult& r = w->result();
     report.counters.merge(r.counters);
@@ -94,6 +95,12 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     drained += r.sent_while_draining;
     report.evidence.workers.push_back(r.load);  // issue 28: the client's health
     if (report.first_error.empty()) report.first_error = r.first_error;
+    first.merge(r.first_response);
+  }
+  if (first.response_ns >= 0) report.server = stats::printable_name(first.server);
+  if (first.document_ns >= 0 && shared.documents != nullptr) {
+    report.document_bytes = shared.documents->of(first.document_name);
+    report.document_name = stats::printable_name(shared.names->name(first.document_name));
   }
   report.tls_first_error = first_tls_error(workers);
   collect_endpoints(workers, *shared.names, report);

@@ -99,6 +99,7 @@ struct RunState {
   std::unique_ptr<GiveUpWatch> give_up;
   std::unique_ptr<RequestLogFile> request_log;  // --log-requests
   std::unique_ptr<trace::TraceBudget> trace;  // --trace N
+  std::unique_ptr<DocumentLengths> documents;  // ab's document length per name (record/document.h)
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<std::thread> threads;
 };
@@ -137,6 +138,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.stop = &stop;
   shared.io_engine = up.io.kind;
   shared.names = state->names.get();
+  state->documents = std::make_unique<DocumentLengths>(state->names->id_limit());
+  shared.documents = state->documents.get();
   shared.control = control;
   if (config.trace_exchanges > 0) {
     state->trace = std::make_unique<trace::TraceBudget>(config.trace_exchanges);

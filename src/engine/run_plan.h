@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "engine/conn/route.h"
+#include "engine/record/document.h"
 #include "evidence/worker_load.h"
 #include "io/engine.h"
 #include "load/schedule.h"
@@ -119,6 +120,7 @@ struct SharedRun {
   LoadControl* control = nullptr;
   RequestLogFile* request_log = nullptr;  // --log-requests (engine/record/request_log.h); null: none
   trace::TraceBudget* trace = nullptr;    // --trace N: the exchanges left to print (trace/wire_trace.h); null: none
+  DocumentLengths* documents = nullptr;   // ab's document length per name (record/document.h); null: not kept
 };
 
 struct WorkerResult {
@@ -146,6 +148,7 @@ struct WorkerResult {
   TimeNs tls_first_error_ns = -1;
   stats::NameRecorder names;         // per request name (stats/name_stats.h), indexed by NameId
   scenario::ScenarioStats scenario;  // --scenario: tasks, checks, script errors, names
+  FirstResponse first_response;      // ab's Server header and document length (record/document.h)
   explicit WorkerResult(stats::Histogram rate) : rate_samples(std::move(rate)) {}
 };
 

@@ -40,6 +40,12 @@ class PacketBatch {
   std::size_t count() const { return count_; }
   const std::uint8_t* packet(std::size_t i) const { return bytes_.get() + i * kMaxTxPayload; }
   std::size_t length(std::size_t i) const { return length_[i]; }
+  // The unsent packets' bytes.
+  std::size_t pending_bytes() const {
+    std::size_t n = 0;
+    for (std::size_t i = first_; i < count_; ++i) n += length_[i];
+    return n;
+  }
   void sent(std::size_t packets) {
     first_ += packets;
     if (first_ == count_) clear();

@@ -20,6 +20,7 @@ const llhttp_settings_t& ResponseParser::settings() {
     s.on_message_begin = &ResponseParser::on_message_begin;
     s.on_headers_complete = &ResponseParser::on_headers_complete;
     s.on_message_complete = &ResponseParser::on_message_complete;
+    s.on_body = &ResponseParser::on_body;  // counts the body (ab's document length)
     return s;
   }();
   return kSettings;
@@ -34,7 +35,6 @@ const llhttp_settings_t& ResponseParser::capturing_settings() {
     s.on_header_value = &ResponseParser::on_header_value;
     s.on_header_field_complete = &ResponseParser::on_field_complete;
     s.on_header_value_complete = &ResponseParser::on_value_complete;
-    s.on_body = &ResponseParser::on_body;
     return s;
   }();
   return kSettings;
@@ -52,10 +52,49 @@ int ResponseParser::capture_bytes(std::string& into, const CaptureCap& cap, cons
   return 0;
 }
 
-// Each callback serves the capture (a script's response()) and the inspection
-// (Location, Content-Encoding, body decoding), whichever the parser has.
+std::string_view find_header(std::string_view head, std::string_view name) {
+  const auto trim = [](std::string_view v) {
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r')) v.remove_suffix(1);
+    return v;
+  };
+  std::size_t at = head.find('\n');  // past the status line
+  while (at != std::string_view::npos && at + 1 < head.size()) {
+    const std::size_t end = std::min(head.find('\n', at + 1), head.size());
+    const std::string_view line = head.substr(at + 1, end - at - 1);
+    const std::size_t colon = line.find(':');
+    if (colon == name.size() && std::equal(name.begin(), name.end(), line.begin(), [](char a, char b) {
+          return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a') : b);
+        })) {
+      return trim(line.substr(colon + 1));
+    }
+    at = end < head.size() ? end : std::string_view::npos;
+  }
+  return {};
+}
+
+std::string_view ResponseParser::server() const {
+  if (!keep_server_) return {};
+  if (from_known_) return known_->server;
+  std::string_view v = *server_;
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  return v;
+}
+
+void ResponseParser::match_server_name(const char* at, std::size_t length) {
+  static constexpr std::string_view kName = "server";
+  for (std::size_t i = 0; i < length && server_name_ <= kName.size(); ++i) {
+    const char ch = at[i] >= 'A' && at[i] <= 'Z' ? static_cast<char>(at[i] - 'A' + 'a') : at[i];
+    server_name_ = server_name_ < kName.size() && kName[server_name_] == ch ? static_cast<std::uint8_t>(server_name_ + 1)
+                                                                            : static_cast<std::uint8_t>(kName.size() + 1);
+  }
+}
+
+// Each callback serves the capture (a script's response()), the inspection
+// (Location, Content-Encoding, body decoding) and the Server header, whichever the parser has.
 int ResponseParser::on_header_field(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
+  if (self->keep_server_) self->match_server_name(at, length);
   if (self->inspect_ != nullptr) self->inspect_->name_piece(at, length);
   if (self->capture_ == nullptr) return 0;
   return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, at, length);
@@ -63,6 +102,11 @@ int ResponseParser::on_header_field(llhttp_t* parser, const char* at, std::size_
 
 int ResponseParser::on_header_value(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
+  constexpr std::size_t kMaxServerBytes = 256;  // a longer Server header is cut there
+  if (self->keep_server_ && self->server_name_ == 6) {
+    std::string& server = *self->server_;
+    server.append(at, std::min(length, kMaxServerBytes - std::min(kMaxServerBytes, server.size())));
+  }
   if (self->inspect_ != nullptr) self->inspect_->value_piece(at, length);
   if (self->capture_ == nullptr) return 0;
   return self->capture_bytes(self->capture_->fields, self->capture_->max_header_bytes, at, length);
@@ -77,6 +121,7 @@ int ResponseParser::on_field_complete(llhttp_t* parser) {
 
 int ResponseParser::on_value_complete(llhttp_t* parser) {
   ResponseParser* self = self_of(parser);
+  self->server_name_ = 0;
   if (self->inspect_ != nullptr) self->inspect_->field_done();
   if (self->capture_ == nullptr) return 0;
   ResponseCapture& capture = *self->capture_;
@@ -89,6 +134,7 @@ int ResponseParser::on_value_complete(llhttp_t* parser) {
 
 int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length) {
   ResponseParser* self = self_of(parser);
+  self->body_bytes_ += length;
   if (self->inspect_ != nullptr && !self->inspect_->body(at, length)) return self->end_undecodable(parser);
   if (self->capture_ == nullptr || !self->capture_->keep_body) return 0;
   return self->capture_bytes(self->capture_->body, self->capture_->max_body_bytes, at, length);
@@ -100,7 +146,7 @@ ResponseParser::ResponseParser(OnComplete on_complete, void* context, KnownHead*
 }
 
 void ResponseParser::reset() {
-  const bool reads_more = capture_ != nullptr || inspect_ != nullptr;
+  const bool reads_more = capture_ != nullptr || inspect_ != nullptr || keep_server_;
   llhttp_init(&parser_, HTTP_RESPONSE, reads_more ? &capturing_settings() : &settings());
   parser_.data = this;
   outstanding_ = 0;
@@ -119,6 +165,10 @@ void ResponseParser::reset() {
   known_body_left_ = 0;
   known_matches_ = 0;
   error_reason_ = "";
+  if (server_) server_->clear();
+  server_name_ = 0;
+  body_bytes_ = 0;
+  from_known_ = false;
 }
 
 bool ResponseParser::expect(bool is_head) {
@@ -136,6 +186,10 @@ int ResponseParser::on_message_begin(llhttp_t* parser) {
   }
   self->in_message_ = true;
   self->in_head_ = true;
+  self->body_bytes_ = 0;
+  self->from_known_ = false;
+  if (self->server_) self->server_->clear();
+  self->server_name_ = 0;
   if (self->on_begin_ != nullptr) self->on_begin_(self->context_);
   if (self->inspect_ != nullptr) self->inspect_->begin();
   if (self->capture_ != nullptr) {
@@ -260,6 +314,7 @@ void ResponseParser::learn_head(const char* start, const char* stop) {
   std::memcpy(known_->bytes.data(), start, known_->length);
   known_->body = message.size() - known_->length;
   known_->status = llhttp_get_status_code(&parser_);
+  known_->server = find_header(std::string_view(known_->bytes.data(), known_->length), "server");
 }
 
 std::size_t ResponseParser::skip_known_body(std::size_t available) {
@@ -298,6 +353,8 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
       if (on_begin_ != nullptr) on_begin_(context_);
       known_body_left_ = known_->body;
       known_status_ = known_->status;
+      body_bytes_ = known_->body;
+      from_known_ = true;
       p += skip_known_body(static_cast<std::size_t>(end - p));
       continue;
     }

@@ -27,7 +27,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include "proto/response_inspect.h"
 
@@ -63,7 +65,12 @@ struct KnownHead {
   std::size_t length = 0;  // 0: none yet
   std::size_t body = 0;    // its Content-Length
   int status = 0;
+  std::string_view server;  // its Server header's value: a view into `bytes` ("" when none)
 };
+
+// The value of header `name` (lower case) in a whole response head (its lines
+// after the status line), its surrounding spaces trimmed; "" when absent.
+std::string_view find_header(std::string_view head, std::string_view name);
 
 class ResponseParser {
  public:
@@ -105,6 +112,19 @@ class ResponseParser {
   void set_inspect(ResponseInspect* inspect) { inspect_ = inspect; }
   ResponseInspect* inspect() const { return inspect_; }
 
+  // From the next reset() on, keeps each response's Server header (ab's
+  // "Server Software"), readable from the OnComplete callback (server()).
+  // Costs header callbacks on responses llhttp parses; off by default.
+  void keep_server(bool keep) {
+    keep_server_ = keep;
+    if (keep && !server_) server_ = std::make_unique<std::string>();  // once per parser, not per response
+  }
+  // Inside OnComplete: the completed response's Server header (keep_server:
+  // "" when it had none; without keep_server, ""), and its body's length on the
+  // wire (chunked: the chunks' data; a HEAD's or a 204's: 0).
+  std::string_view server() const;
+  std::uint64_t body_bytes() const { return body_bytes_; }
+
   // Time to first byte: on_begin is called at each response's first byte (null: never).
   void set_on_begin(OnBegin on_begin) { on_begin_ = on_begin; }
 
@@ -140,6 +160,8 @@ class ResponseParser {
   static int on_header_value(llhttp_t* parser, const char* at, std::size_t length);
   static int on_field_complete(llhttp_t* parser);
   static int on_value_complete(llhttp_t* parser);
+  // The Server header's name, matched piece by piece (keep_server).
+  void match_server_name(const char* at, std::size_t length);
   // Appends to a capture, or fails the parse with cap's reason if it would pass it.
   int capture_bytes(std::string& into, const CaptureCap& cap, const char* at, std::size_t length);
   static int on_body(llhttp_t* parser, const char* at, std::size_t length);
@@ -175,6 +197,8 @@ class ResponseParser {
   const char* reason_format_ = nullptr;
   long long reason_value_ = 0;
   KnownHead* known_;
+  std::unique_ptr<std::string> server_;  // keep_server: the Server header llhttp read last (capacity kept)
+  std::uint64_t body_bytes_ = 0;     // of the response in progress (or just completed)
   std::size_t known_body_left_ = 0;  // of the known response in progress
   std::uint64_t known_matches_ = 0;
   const char* error_reason_ = "";
@@ -189,6 +213,9 @@ class ResponseParser {
   bool in_head_ = false;         // llhttp is between a response's first byte and its blank line
   bool closed_ = false;          // a response said the connection closes: what follows is ignored
   bool learn_ = false;           // the response llhttp completed last may become the known head
+  bool keep_server_ = false;     // keep_server(): header callbacks from the next reset() on
+  bool from_known_ = false;      // the response completed last matched the known head
+  std::uint8_t server_name_ = 0;  // bytes of "server" matched in the header name so far (7: not it)
 };
 
 }  // namespace pacer::proto

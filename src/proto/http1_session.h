@@ -69,6 +69,9 @@ class Http1Session final : public Session {
   bool finish(SessionEvents& events) override;
   bool cancel(std::uint32_t) override { return false; }  // a request cannot be taken back
   const char* error_reason() const override { return parser_.error_reason(); }
+  std::uint64_t body_bytes(std::uint32_t) const override { return parser_.body_bytes(); }
+  std::string_view server(std::uint32_t) const override { return parser_.server(); }
+  void keep_server(bool keep) override { parser_.keep_server(keep); }
 
  private:
   static void on_complete(void* context, int status, bool keep_alive);

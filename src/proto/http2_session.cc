@@ -27,6 +27,7 @@ Http2Session::Http2Session(std::span<const Http2Request> requests, std::uint32_t
       status_(streams_, 0),
       body_sent_(streams_, 0),
       target_of_(streams_, 0),
+      body_bytes_(streams_, 0),
       out_(std::make_unique<char[]>(kOutputBytes)) {
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_session_callbacks_new(&callbacks);
@@ -154,9 +155,16 @@ void Http2Session::submit(std::uint32_t token, std::uint32_t target) {
   submit_stream(token, request.headers(), request.header_count(), request.has_body());
 }
 
+void Http2Session::keep_server(bool keep) {
+  keep_server_ = keep;
+  if (keep) server_.resize(streams_);  // once: each keeps its capacity
+}
+
 bool Http2Session::submit_stream(std::uint32_t token, const nghttp2_nv* headers, std::size_t count, bool with_body) {
   status_[token] = 0;
   body_sent_[token] = 0;
+  body_bytes_[token] = 0;
+  if (keep_server_) server_[token].clear();
   nghttp2_data_provider body{};
   body.read_callback = &Http2Session::read_body;
   const std::int32_t stream_id =
@@ -274,6 +282,13 @@ int Http2Session::on_header(nghttp2_session*, const nghttp2_frame* frame, const 
                             void* user_data) {
   Http2Session& self = self_of(user_data);
   if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+  if (self.keep_server_ || self.report_headers_) {
+    const std::int64_t token = self.token_of(frame->hd.stream_id);
+    if (token >= 0) {
+      self.note_header(static_cast<std::uint32_t>(token), {reinterpret_cast<const char*>(name), namelen},
+                       {reinterpret_cast<const char*>(value), valuelen});
+    }
+  }
   if (!self.inspect_.empty() && (namelen != 7 || std::memcmp(name, ":status", 7) != 0)) {
     const std::int64_t token = self.token_of(frame->hd.stream_id);
     if (token >= 0) {
@@ -298,6 +313,12 @@ int Http2Session::on_header(nghttp2_session*, const nghttp2_frame* frame, const 
   }
   self.status_[t] = status;
   return 0;
+}
+
+void Http2Session::note_header(std::uint32_t t, std::string_view name, std::string_view value) {
+  constexpr std::size_t kMaxServerBytes = 256;  // a longer Server header is cut there
+  if (report_headers_ && events_ != nullptr) events_->on_header(t, name, value);
+  if (keep_server_ && name == "server") server_[t].assign(value.substr(0, kMaxServerBytes));
 }
 
 // Time to first byte: a stream's response starts with its first HEADERS frame
@@ -348,8 +369,14 @@ int Http2Session::on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, vo
       self.goaway_error_code_ = frame->goaway.error_code;
       self.refuse_unprocessed();
       break;
-    case NGHTTP2_HEADERS:
     case NGHTTP2_DATA:
+      // The body's length (ab's document length): each DATA frame's payload less its padding.
+      if (const std::int64_t token = self.token_of(frame->hd.stream_id); token >= 0) {
+        self.body_bytes_[static_cast<std::size_t>(token)] += frame->hd.length - frame->data.padlen;
+        if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) self.complete(static_cast<std::uint32_t>(token));
+      }
+      break;
+    case NGHTTP2_HEADERS:
       if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
         const std::int64_t token = self.token_of(frame->hd.stream_id);
         if (token >= 0) self.complete(static_cast<std::uint32_t>(token));

@@ -60,6 +60,12 @@ class Http2Session final : public Session {
   // Before reset().
   void enable_wire(const Target& target, int follow_redirects, bool decode);
   const char* failure_detail() const override;
+  std::uint64_t body_bytes(std::uint32_t token) const override { return body_bytes_[token]; }
+  std::string_view server(std::uint32_t token) const override {
+    return keep_server_ ? std::string_view(server_[token]) : std::string_view();
+  }
+  void keep_server(bool keep) override;
+  void report_headers(bool on) override { report_headers_ = on; }
 
  private:
   struct SessionDeleter {
@@ -72,6 +78,8 @@ class Http2Session final : public Session {
     void operator()(nghttp2_option* o) const { nghttp2_option_del(o); }
   };
 
+  // keep_server, report_headers: a header field of the stream of token t.
+  void note_header(std::uint32_t t, std::string_view name, std::string_view value);
   static int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t namelen,
                        const std::uint8_t* value, std::size_t valuelen, std::uint8_t flags, void* user_data);
   static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
@@ -105,6 +113,10 @@ class Http2Session final : public Session {
   std::vector<int> status_;                // per token: the final :status seen
   std::vector<std::size_t> body_sent_;     // per token: request body bytes handed to nghttp2
   std::vector<std::uint32_t> target_of_;   // per token: the request (index into requests_) it sends
+  std::vector<std::uint64_t> body_bytes_;  // per token: its response's DATA so far (padding aside)
+  std::vector<std::string> server_;        // per token, with keep_server: its response's Server header
+  bool keep_server_ = false;
+  bool report_headers_ = false;            // --trace: header fields go to SessionEvents::on_header
   // nghttp2_session_mem_send yields one frame per call; frames are gathered here
   // so that ten requests (or a SETTINGS ack and a WINDOW_UPDATE) go out in one write.
   static constexpr std::size_t kOutputBytes = 16 * 1024;

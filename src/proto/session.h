@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 namespace pacer::proto {
 
@@ -49,6 +50,9 @@ class SessionEvents {
   virtual void on_redirect(std::uint32_t /*token*/) {}
   // --compressed: the final response to `token` decoded to `bytes` (just before its on_response).
   virtual void on_decoded(std::uint32_t /*token*/, std::uint64_t /*bytes*/) {}
+  // A response header field of `token` (HTTP/2, HTTP/3: lower-case names,
+  // pseudo-headers too), only while Session::report_headers(true).
+  virtual void on_header(std::uint32_t /*token*/, std::string_view /*name*/, std::string_view /*value*/) {}
 
  protected:
   ~SessionEvents() = default;
@@ -98,6 +102,18 @@ class Session {
   // Why the last on_request_failed(kRedirect or kDecode) request failed;
   // valid until the next receive().
   virtual const char* failure_detail() const { return ""; }
+
+  // ab's report fields (issue 33), read inside on_response/on_batch_response of
+  // `token`: its final response's body length on the wire (de-chunked, before
+  // --compressed decoding; 0 for a HEAD, 204 or 304), and its Server header
+  // ("" when it had none) if keep_server(true) was asked before reset().
+  virtual std::uint64_t body_bytes(std::uint32_t /*token*/) const { return 0; }
+  virtual std::string_view server(std::uint32_t /*token*/) const { return {}; }
+  virtual void keep_server(bool /*keep*/) {}
+
+  // --trace of HTTP/2 and HTTP/3: while on (from now on), each response header
+  // field of every stream (:status first) goes to SessionEvents::on_header.
+  virtual void report_headers(bool /*on*/) {}
 };
 
 }  // namespace pacer::proto

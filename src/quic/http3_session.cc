@@ -46,6 +46,7 @@ struct Http3Glue {
     const std::int64_t token = s.token_of(id, stream_user);
     if (token < 0) return 0;
     const nghttp3_vec n = nghttp3_rcbuf_get_buf(name);
+    if (s.keep_server_ || s.report_headers_) note_header(s, static_cast<std::uint32_t>(token), n, nghttp3_rcbuf_get_buf(value));
     if (n.len != 7 || std::memcmp(n.base, ":status", 7) != 0) return 0;
     // Time to first byte: a head's :status, interim heads too (the engine keeps the first).
     if (s.events_ != nullptr) s.events_->on_first_byte(static_cast<std::uint32_t>(token));
@@ -58,6 +59,14 @@ struct Http3Glue {
     s.status_[static_cast<std::size_t>(token)] = status;
     return 0;
   }
+  // keep_server, report_headers (--trace): a header field of the stream of token t.
+  static void note_header(Http3Session& s, std::uint32_t t, nghttp3_vec n, nghttp3_vec v) {
+    constexpr std::size_t kMaxServerBytes = 256;  // a longer Server header is cut there
+    const std::string_view name(reinterpret_cast<const char*>(n.base), n.len);
+    const std::string_view value(reinterpret_cast<const char*>(v.base), v.len);
+    if (s.report_headers_ && s.events_ != nullptr) s.events_->on_header(t, name, value);
+    if (s.keep_server_ && name == "server") s.server_[t].assign(value.substr(0, kMaxServerBytes));
+  }
   static int end_headers(nghttp3_conn*, std::int64_t id, int, void* user, void* stream_user) {
     Http3Session& s = self_of(user);
     const std::int64_t token = s.token_of(id, stream_user);
@@ -67,8 +76,12 @@ struct Http3Glue {
     }
     return 0;
   }
-  static int recv_data(nghttp3_conn*, std::int64_t id, const std::uint8_t*, std::size_t length, void* user, void*) {
-    self_of(user).quic_.consumed(id, length);  // bodies are counted, not kept: credit them back at once
+  static int recv_data(nghttp3_conn*, std::int64_t id, const std::uint8_t*, std::size_t length, void* user,
+                       void* stream_user) {
+    Http3Session& s = self_of(user);
+    // The body's length (ab's document length); bodies are counted, not kept: credit them back at once.
+    if (const std::int64_t token = s.token_of(id, stream_user); token >= 0) s.body_bytes_[static_cast<std::size_t>(token)] += length;
+    s.quic_.consumed(id, length);
     return 0;
   }
   static int deferred_consume(nghttp3_conn*, std::int64_t id, std::size_t consumed, void* user, void*) {
@@ -127,7 +140,8 @@ Http3Session::Http3Session(std::span<const Http3Request> requests, std::uint32_t
       memory_(memory),
       stream_of_(streams_, -1),
       status_(streams_, 0),
-      target_of_(streams_, 0) {
+      target_of_(streams_, 0),
+      body_bytes_(streams_, 0) {
   ngtcp2_mem_ = ngtcp2_mem{&memory_, pool_malloc, pool_free, pool_calloc, pool_realloc};
   nghttp3_mem_ = nghttp3_mem{&memory_, pool_malloc, pool_free, pool_calloc, pool_realloc};
 }
@@ -223,6 +237,8 @@ void Http3Session::submit(std::uint32_t token, std::uint32_t target) {
                                              request.has_body() ? &reader : nullptr, as_user_data(token));
   stream_of_[token] = id;
   status_[token] = 0;
+  body_bytes_[token] = 0;
+  if (keep_server_) server_[token].clear();
   ++in_flight_;
   if (rv != 0) h3_failed(rv, "cannot submit a request");
 }

@@ -88,6 +88,15 @@ class Http3Session final : public DatagramSession, private StreamHandler {
   bool finish(proto::SessionEvents& events) override;
   bool cancel(std::uint32_t token) override;
   const char* error_reason() const override;
+  std::uint64_t body_bytes(std::uint32_t token) const override { return body_bytes_[token]; }
+  std::string_view server(std::uint32_t token) const override {
+    return keep_server_ ? std::string_view(server_[token]) : std::string_view();
+  }
+  void keep_server(bool keep) override {
+    keep_server_ = keep;
+    if (keep) server_.resize(streams_);  // once: each keeps its capacity
+  }
+  void report_headers(bool on) override { report_headers_ = on; }
 
  private:
   // StreamHandler
@@ -122,6 +131,10 @@ class Http3Session final : public DatagramSession, private StreamHandler {
   std::vector<std::int64_t> stream_of_;  // per token
   std::vector<int> status_;              // per token: the final :status seen
   std::vector<std::uint32_t> target_of_; // per token: its request (the body nghttp3 reads)
+  std::vector<std::uint64_t> body_bytes_;  // per token: its response body's bytes so far
+  std::vector<std::string> server_;        // per token, with keep_server: its response's Server header
+  bool keep_server_ = false;
+  bool report_headers_ = false;            // --trace: header fields go to SessionEvents::on_header
   std::uint32_t in_flight_ = 0;
   bool goaway_ = false;
   bool broken_ = false;

@@ -1,5 +1,7 @@
 #include "report/json.h"
 
+#include "report/ab_fields.h"
+
 #include "report/load_changes.h"
 
 #include <ctime>
@@ -258,6 +260,8 @@ std::string render_json(const RunReport& r) {
         {"successes", c.successes()},
         {"failed", failed_requests(r)},
         {"bytes_read", c.bytes_read},
+        {"bytes_written", c.bytes_written},  // ab's "Total body sent" (issue 33)
+        {"length_mismatches", c.length_mismatches},
         {"warmup_responses", c.warmup_responses},
         {"connects", c.connects},
         {"tls_handshakes", c.tls_handshakes},
@@ -293,6 +297,7 @@ std::string render_json(const RunReport& r) {
   out["endpoint_names"] = {{"max_names", r.max_names}, {"capped", r.names_capped}, {"targets_file", r.targets_file}};
   add_wire_counts(out, r);
   out["connection_path"] = connection_path_json(r);
+  out["first_response"] = first_response_json(r);  // ab's Server header and document length (issue 33)
   if (r.merge) out["merge"] = merge_json(*r.merge);
   add_report_fields(out, r);
   if (r.scenario.active) out["scenario"] = scenario::to_json(r.scenario);  // --scenario (issue 16)

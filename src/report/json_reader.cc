@@ -219,6 +219,21 @@ void read_connection_path(const Field& path, RunReport& r) {
   }
 }
 
+// ab's fields (issue 33; report/ab_fields.h), absent from older reports.
+void read_first_response(const Field& root, RunReport& r) {
+  const Field counts = root.at("counts");
+  if (counts.has("bytes_written")) r.counters.bytes_written = counts.at("bytes_written").count();
+  if (counts.has("length_mismatches")) r.counters.length_mismatches = counts.at("length_mismatches").count();
+  if (!root.has("first_response")) return;
+  const Field f = root.at("first_response");
+  if (const Field s = f.at("server"); !s.is_null()) r.server = s.string();
+  if (const Field d = f.at("document_bytes"); !d.is_null()) {
+    r.document_bytes = d.count();
+    r.document_name = f.at("document_name").string();
+  }
+  r.document_lengths_differ = f.at("document_lengths_differ").boolean();
+}
+
 void read_counts(const Field& root, stats::Counters& c) {
   const Field counts = root.at("counts");
   c.requests_sent = counts.at("requests_sent").count();
@@ -444,6 +459,7 @@ RunReport read_report(const json& doc) {
   if (root.has("connections_ramp_s") && !root.at("connections_ramp_s").is_null()) {  // absent from older reports
     r.connections_ramp_ns = root.at("connections_ramp_s").seconds_ns();
   }
+  read_first_response(root, r);
   if (const Field counts = root.at("counts"); counts.has("sent_while_draining")) {  // absent from older reports
     const Field drained = counts.at("sent_while_draining");
     if (!drained.is_null()) r.sent_while_draining = drained.count();

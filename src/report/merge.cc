@@ -2,6 +2,7 @@
 // as (name, text) pairs so a refusal can show both values.
 #include "report/merge.h"
 
+#include "report/ab_fields.h"
 #include "report/endpoints.h"
 
 #include <algorithm>
@@ -152,6 +153,7 @@ Status add_shard(RunReport& merged, const RunReport& shard, const std::string& n
   merged.interrupted = merged.interrupted || shard.interrupted;
   if (merged.first_error.empty()) merged.first_error = shard.first_error;
   if (merged.tls_first_error.empty()) merged.tls_first_error = shard.tls_first_error;
+  merge_first_response(merged, shard);  // ab's fields: the first shard's, and whether the others' differ
   // Every shard follows the same shape (or web view) in whole-test counts: one's changes are the test's.
   if (merged.load_changes.empty()) merged.load_changes = shard.load_changes;
   if (const std::string field = merged.counters.merge_checked(shard.counters); !field.empty()) {

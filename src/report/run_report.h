@@ -138,6 +138,15 @@ struct RunReport {
   std::string tls_protocol;
   std::string tls_cipher;
   std::string tls_alpn;
+  // ab's fields (issue 33; engine/record/document.h): the Server header of the
+  // first response recorded (nullopt: no response, or an older report; "" when it
+  // had none); the document length, the body length of the first recorded 2xx
+  // response, and its request name (nullopt: no 2xx response). A merge whose
+  // shards' document lengths differ keeps the first shard's and says so.
+  std::optional<std::string> server;
+  std::optional<std::uint64_t> document_bytes;
+  std::string document_name;
+  bool document_lengths_differ = false;
 
   // What happened.
   std::int64_t start_unix_ns = 0;          // wall-clock start of the load (CLOCK_REALTIME)

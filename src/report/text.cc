@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "report/ab_fields.h"
 #include "report/capacity.h"
 #include "report/evidence_text.h"
 #include "report/endpoints.h"
@@ -379,6 +380,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
     }
   }
   append_path_lines(out, r);
+  for (const auto& [label, text] : ab_fields_lines(r)) out += labelled(label, text);  // ab's fields (issue 33)
   if (r.ttfb.total_count() > 0) {  // time to first byte, beside the total
     out += labelled("TTFB:", fmt::format("{} (send to first byte)", avg_p99_max(r.ttfb)));
   }

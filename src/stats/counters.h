@@ -106,11 +106,14 @@ struct Counters {
                                         // (merge: the sum of the workers' peaks, an upper bound)
   std::uint64_t redirects = 0;          // --follow-redirects: redirects followed (recorded requests)
   std::uint64_t bytes_decoded = 0;      // --compressed: what the recorded responses' bodies decoded to
+  std::uint64_t bytes_written = 0;      // every byte written after the warm-up, headers and bodies (ab's "sent")
+  std::uint64_t length_mismatches = 0;  // recorded 2xx responses whose body length differs from their
+                                        // name's document length (engine/record/document.h)
   ErrorCounts errors;
   std::array<std::uint64_t, kMaxStatusCode + 1> status_counts{};  // index = status code
 
   // Every plain count, by its name in the JSON report's "counts".
-  static constexpr std::array<CountField<Counters>, 11> kFields{{
+  static constexpr std::array<CountField<Counters>, 13> kFields{{
       {"requests_sent", &Counters::requests_sent},
       {"responses", &Counters::responses},
       {"bytes_read", &Counters::bytes_read},
@@ -122,6 +125,8 @@ struct Counters {
       {"peak_backlog", &Counters::peak_backlog},
       {"redirects", &Counters::redirects},
       {"bytes_decoded", &Counters::bytes_decoded},
+      {"bytes_written", &Counters::bytes_written},
+      {"length_mismatches", &Counters::length_mismatches},
   }};
 
   // Responses with a status below 400.

@@ -42,6 +42,19 @@ void append_side(std::string& out, std::string_view mark, std::string_view bytes
 
 }  // namespace
 
+std::string format_framed_request(const proto::Http2Request& request) {
+  std::string out;
+  for (std::size_t i = 0; i < request.header_count(); ++i) {
+    const nghttp2_nv& nv = request.headers()[i];
+    const std::string_view name(reinterpret_cast<const char*>(nv.name), nv.namelen);
+    const std::string_view value(reinterpret_cast<const char*>(nv.value), nv.valuelen);
+    out.append("> ").append(stats::printable_name(name)).append(": ").append(stats::printable_name(value)).append("\n");
+  }
+  out.append(">\n");
+  if (request.has_body()) out.append(fmt::format("* (request body: {} bytes, not shown)\n", request.body().size()));
+  return out;
+}
+
 std::string format_exchange(int number, std::string_view where, std::string_view request, std::string_view response,
                             std::string_view outcome, std::size_t body_cap) {
   std::string out = fmt::format("* exchange {}: {}\n", number, where);
@@ -57,42 +70,60 @@ WireTrace::Traced& WireTrace::at(int index) {
   return traced_[i];
 }
 
-void WireTrace::sent(int index, bool fresh) {
-  if (tracing(index)) return;
+bool WireTrace::sent(int index, std::uint32_t token, std::uint32_t target, bool fresh) {
+  if (tracing(index)) return false;
   const int number = budget_.claim();
-  if (number == 0) return;
+  if (number == 0) return false;
   Traced& t = at(index);
   t.active = true;
   t.fresh = fresh;
   t.number = number;
+  t.token = token;
   t.request.clear();
   t.response.clear();
+  if (!http1() && target < framed_.size()) t.request = format_framed_request(framed_[target]);
+  return true;
+}
+
+void WireTrace::header(int index, std::uint32_t token, std::string_view name, std::string_view value) {
+  if (!tracing(index) || at(index).token != token) return;
+  std::string& s = at(index).response;
+  if (s.size() >= kMaxCaptureBytes) return;
+  s.append("< ").append(stats::printable_name(name)).append(": ").append(stats::printable_name(value)).append("\n");
 }
 
 void WireTrace::written(int index, const char* data, std::size_t n) {
-  if (!tracing(index)) return;
+  if (!tracing(index) || !http1()) return;
   std::string& s = at(index).request;
   s.append(data, std::min(n, kMaxCaptureBytes - std::min(kMaxCaptureBytes, s.size())));
 }
 
 void WireTrace::read(int index, const char* data, std::size_t n) {
-  if (!tracing(index)) return;
+  if (!tracing(index) || !http1()) return;
   std::string& s = at(index).response;
   s.append(data, std::min(n, kMaxCaptureBytes - std::min(kMaxCaptureBytes, s.size())));
 }
 
-void WireTrace::ended(int index, int status, const char* error, TimeNs took_ns) {
-  if (!tracing(index)) return;
+bool WireTrace::ended(int index, std::uint32_t token, int status, const char* error, TimeNs took_ns,
+                      std::uint64_t body_bytes) {
+  if (!tracing(index) || at(index).token != token) return false;
   Traced& t = at(index);
   t.active = false;
   const std::string where = fmt::format("worker {}, connection {} ({}){}", worker_, index,
                                         t.fresh ? "opened for it" : "reused",
-                                        http1_ ? "" : "; HTTP/2 or HTTP/3 framing, not decoded");
+                                        http1() ? "" : fmt::format(", {} stream", protocol_));
   const std::string outcome = status > 0 ? fmt::format("status {} in {:.3f} ms", status, static_cast<double>(took_ns) / 1e6)
                                          : fmt::format("failed ({}) after {:.3f} ms", error,
                                                        static_cast<double>(took_ns) / 1e6);
-  const std::string text = http1_ ? format_exchange(t.number, where, t.request, t.response, outcome)
-                                  : fmt::format("* exchange {}: {}\n* exchange {}: {}\n", t.number, where, t.number, outcome);
+  std::string text;
+  if (http1()) {
+    text = format_exchange(t.number, where, t.request, t.response, outcome);
+  } else {
+    text = fmt::format("* exchange {}: {}\n{}", t.number, where, t.request);
+    if (!t.response.empty()) text.append(t.response).append("<\n");
+    if (status > 0) text.append(fmt::format("* (response body: {} bytes, not shown)\n", body_bytes));
+    text.append(fmt::format("* exchange {}: {}\n", t.number, outcome));
+  }
   // One write per exchange: the workers' traces do not interleave inside one.
   std::size_t done = 0;
   while (done < text.size()) {
@@ -100,6 +131,7 @@ void WireTrace::ended(int index, int status, const char* error, TimeNs took_ns) 
     if (n <= 0) break;
     done += static_cast<std::size_t>(n);
   }
+  return true;
 }
 
 }  // namespace pacer::trace

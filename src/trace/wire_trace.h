@@ -6,9 +6,11 @@
 // report's sanitiser (stats::printable_name), so a server's bytes cannot put an
 // escape sequence on the terminal.
 //
-// What is shown are the bytes on the wire after TLS: HTTP/1.1's own text. An
-// HTTP/2 or HTTP/3 exchange is binary framing; it is announced but its frames are
-// not decoded (its pseudo-headers are not shown).
+// HTTP/1.1: what is shown are the bytes on the wire after TLS, its own text.
+// HTTP/2 and HTTP/3 are binary framing: as curl -v, the request's header list
+// as sent (pseudo-headers first: :method, :scheme, :authority, :path) and the
+// response's header fields as the session decoded them (:status first), then the
+// body's length (its bytes are not shown).
 //
 // Cost: only the N traced exchanges copy their bytes (capped) and print; every
 // other request pays one branch. The figures of the run are unchanged. A worker
@@ -21,7 +23,10 @@
 #include <string_view>
 #include <vector>
 
+#include <span>
+
 #include "core/clock.h"
+#include "proto/http2_request.h"
 
 namespace pacer::trace {
 
@@ -39,6 +44,10 @@ class TraceBudget {
   std::atomic<int> left_;
 };
 
+// An HTTP/2 or HTTP/3 request's header list as `> name: value` lines, then its
+// body's length (pure).
+std::string format_framed_request(const proto::Http2Request& request);
+
 // One exchange's bytes, formatted as curl -v would (pure; tests call it directly).
 // request/response: the bytes written and read on its connection while it was
 // traced (capped); body_cap: the most body bytes shown of each.
@@ -49,34 +58,46 @@ class WireTrace {
  public:
   static constexpr std::size_t kMaxCaptureBytes = 64 * 1024;  // of each side: a head and the body's start
 
-  // budget: the run's; worker: its index; http1: the bytes are HTTP/1.1 text.
-  WireTrace(TraceBudget& budget, int worker, bool http1) : budget_(budget), worker_(worker), http1_(http1) {}
+  // budget: the run's; worker: its index; framed: the run's HTTP/2 (or HTTP/3)
+  // requests, one per target (they outlive the trace), empty for HTTP/1.1, whose
+  // bytes on the wire are text.
+  WireTrace(TraceBudget& budget, int worker, std::span<const proto::Http2Request> framed, const char* protocol = "HTTP/2")
+      : budget_(budget), worker_(worker), framed_(framed), protocol_(protocol) {}
 
-  // A request goes out on connection `index`: traced when the connection is not
-  // tracing one already and the budget has one left. fresh: the connection's first request.
-  void sent(int index, bool fresh);
+  // Request `token` (request `target`) goes out on connection `index`: traced
+  // when the connection is not tracing one already and the budget has one left
+  // (true). fresh: the connection's first request.
+  bool sent(int index, std::uint32_t token, std::uint32_t target, bool fresh);
   bool tracing(int index) const {
     const auto i = static_cast<std::size_t>(index);
     return i < traced_.size() && traced_[i].active;
   }
   void written(int index, const char* data, std::size_t n);
   void read(int index, const char* data, std::size_t n);
-  // The traced request on `index` ended: printed. outcome: its status or error class; took_ns: its latency.
-  void ended(int index, int status, const char* error, TimeNs took_ns);
+  // HTTP/2, HTTP/3: a response header field of `token` on `index`.
+  void header(int index, std::uint32_t token, std::string_view name, std::string_view value);
+  // Request `token` on `index` ended: printed if it was the traced one (true).
+  // status or error: its outcome; took_ns: its latency; body_bytes: its
+  // response body's length (HTTP/2 and HTTP/3 print it).
+  bool ended(int index, std::uint32_t token, int status, const char* error, TimeNs took_ns,
+             std::uint64_t body_bytes = 0);
 
  private:
   struct Traced {
     bool active = false;
     bool fresh = false;
     int number = 0;
+    std::uint32_t token = 0;
     std::string request;
     std::string response;
   };
   Traced& at(int index);
+  bool http1() const { return framed_.empty(); }
 
   TraceBudget& budget_;
   const int worker_;
-  const bool http1_;
+  const std::span<const proto::Http2Request> framed_;
+  const char* protocol_;  // "HTTP/2" or "HTTP/3"
   std::vector<Traced> traced_;
 };
 

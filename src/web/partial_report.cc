@@ -43,7 +43,7 @@ std::string PartialReport::render_json() const {
   nlohmann::ordered_json out = nlohmann::ordered_json::parse(report::render_json(report_));
   // Only the final report has these (the intervals do not carry them).
   for (const char* key : {"bytes_read", "warmup_responses", "connects", "tls_handshakes", "tls_resumed", "redirects",
-                          "bytes_decoded", "peak_backlog"}) {
+                          "bytes_decoded", "peak_backlog", "bytes_written", "length_mismatches"}) {
     if (out["counts"].contains(key)) out["counts"][key] = nullptr;
   }
   if (out["connection_path"]["tls"].is_object()) {  // its counts are the final report's (as counts.tls_*)
@@ -52,7 +52,7 @@ std::string PartialReport::render_json() const {
   }
   for (const char* key : {"status_codes", "service_time", "queue_delay", "connect_time", "tls_handshake_time", "tunnel_time", "ttfb",
                           "req_per_s", "endpoints", "endpoint_names", "first_error", "tls_first_error",
-                          "no_request_succeeded", "hint", "gates", "scenario"}) {
+                          "no_request_succeeded", "hint", "gates", "scenario", "first_response"}) {
     if (out.contains(key)) out[key] = nullptr;
   }
   out["rates"]["bytes_read_per_s"] = nullptr;

@@ -92,6 +92,20 @@ def check_counts(text, doc, rows, report) -> None:
     if report.socket_errors is not None:  # wrk's line, same counts
         for name, value in report.socket_errors.items():
             assert value == doc["errors"][name], name
+    check_ab_fields(text, doc)
+
+
+def check_ab_fields(text, doc) -> None:
+    """Issue 33, ab's fields: the text's Server, Document and Sent lines say what the
+    JSON's first_response and counts say (CSV and HTML print no run summary)."""
+    text, first, counts = unwrapped(text), doc["first_response"], doc["counts"]
+    server = text_field(text, r"^Server:\s+(.*)$")[1]
+    assert server == (first["server"] or "(the first response had no Server header)"), (server, first)
+    m = text_field(text, r"^Document:\s+(\d+) bytes \(the first 2xx response.*?\), (\d+) length mismatch")
+    assert (int(m[1]), int(m[2])) == (first["document_bytes"], counts["length_mismatches"]), (m[0], first, counts)
+    m = text_field(text, r"^Sent:\s+\S+ \((\d+) bytes: request heads and bodies\), (\d+) bytes read$")
+    assert (int(m[1]), int(m[2])) == (counts["bytes_written"], counts["bytes_read"]), (m[0], counts)
+    assert counts["bytes_written"] > 0 and first["document_name"], (counts, first)
 
 
 def check_durations_and_rates(text, doc, rows, report) -> None:
@@ -303,7 +317,7 @@ def test_shards_and_their_merge_agree_with_each_other_and_with_the_server(case, 
                           capture_output=True, text=True, timeout=60)
     assert text.returncode == 0, text.stderr
     mreport = parse_report(text.stdout)
-    for key in ("responses", "requests_sent", "warmup_responses"):
+    for key in ("responses", "requests_sent", "warmup_responses", "bytes_written", "length_mismatches"):
         assert mdoc["counts"][key] == sum(d["counts"][key] for d in docs), key
     for name in ERROR_CLASSES:
         assert mdoc["errors"][name] == sum(d["errors"][name] for d in docs) == mreport.errors.get(name, 0), name
@@ -316,6 +330,9 @@ def test_shards_and_their_merge_agree_with_each_other_and_with_the_server(case, 
         close(float(m.group(1)), mdoc["rates"]["target_per_s"], 0.006, "merged text target vs JSON")
         close(float(m.group(2)), mdoc["rates"]["sent_per_s"], 0.006, "merged text sent vs JSON")
     check_server(server, mdoc, mreport)
+    check_ab_fields(text.stdout, mdoc)  # the merge's ab fields: the first shard's, counts summed
+    assert mdoc["first_response"]["document_bytes"] == docs[0]["first_response"]["document_bytes"]
+    assert mdoc["first_response"]["document_lengths_differ"] is False
 
 
 def metric_values(page: str, name: str) -> dict[str, float]:

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "../support/cli_args.h"
+
 namespace pacer::trace {
 namespace {
 
@@ -49,6 +51,30 @@ TEST(WireTrace, TheBudgetNumbersExactlyNExchangesAcrossClaims) {
   EXPECT_EQ(budget.claim(), 3);
   EXPECT_EQ(budget.claim(), 0);
   EXPECT_EQ(budget.claim(), 0);
+}
+
+TEST(WireTrace, OnlyTheTracedRequestEndsItsTraceOnAMultiplexedConnection) {
+  TraceBudget budget(2);
+  WireTrace trace(budget, 0, {});
+  EXPECT_TRUE(trace.sent(0, 2, 0, true));
+  EXPECT_FALSE(trace.sent(0, 3, 0, false));  // one traced exchange per connection at a time
+  EXPECT_FALSE(trace.ended(0, 3, 200, "", 1000));  // another stream's (or pipelined request's) end
+  EXPECT_TRUE(trace.tracing(0));
+  trace.header(0, 3, ":status", "200");  // another stream's header: not this exchange's
+  EXPECT_TRUE(trace.ended(0, 2, 200, "", 1000));
+  EXPECT_FALSE(trace.tracing(0));
+}
+
+TEST(WireTrace, AnHttp2RequestIsShownAsItsHeaderListPseudoHeadersFirst) {
+  auto parsed = pacer::testing::parse_args({"--http2", "-H", "X-A: b", "-b", "xyz", "http://127.0.0.1:8080/p?q=1"});
+  ASSERT_TRUE(parsed.ok());
+  const proto::Http2Request request(parsed->run);
+  const std::string text = format_framed_request(request);
+  EXPECT_EQ(text.substr(0, text.find("> x-a")),
+            "> :method: POST\n> :scheme: http\n> :authority: 127.0.0.1:8080\n> :path: /p?q=1\n")
+      << text;
+  EXPECT_NE(text.find("> x-a: b\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(">\n* (request body: 3 bytes, not shown)\n"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -70,6 +70,7 @@ struct Connection final : proto::SessionEvents, io::Channel {
   void on_first_byte(std::uint32_t token) override;
   void on_redirect(std::uint32_t token) override;
   void on_decoded(std::uint32_t token, std::uint64_t bytes) override;
+  void on_header(std::uint32_t token, std::string_view name, std::string_view value) override;
 
   Exchange* exchange;               // where the session's events go (exchange/exchange.h)
   std::unique_ptr<proto::Session> session;

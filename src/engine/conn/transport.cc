@@ -128,6 +128,7 @@ bool Transport::flush(Connection& c) {
     const net::IoResult w = engine_->write(c, c.tls, out);
     if (w.status == net::IoStatus::kOk && w.bytes > 0) {
       c.session->consume(w.bytes);
+      recorder_.bytes_written(clock_.now, w.bytes);
       c.exchange->bytes_written(c, out.data(), w.bytes);  // --log-requests, --trace
     } else if (w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead) {
       // The engine's next event resumes the write (kWritable; any event for TLS's rare want-read).

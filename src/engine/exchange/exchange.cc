@@ -20,6 +20,9 @@ void Connection::on_batch_response(std::uint32_t token, int status) { exchange->
 void Connection::on_first_byte(std::uint32_t token) { exchange->first_byte(*this, token); }
 void Connection::on_redirect(std::uint32_t token) { exchange->redirect(*this, token); }
 void Connection::on_decoded(std::uint32_t token, std::uint64_t bytes) { exchange->decoded(*this, token, bytes); }
+void Connection::on_header(std::uint32_t token, std::string_view name, std::string_view value) {
+  exchange->header(*this, token, name, value);
+}
 void Connection::on_request_failed(std::uint32_t token, proto::RequestFailure why) {
   exchange->request_failed(*this, token, why);
 }
@@ -34,8 +37,12 @@ Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder
       timeout_ns_(shared.options.exchange.timeout_ns) {
   if (shared.request_log != nullptr) log_ = std::make_unique<RequestLog>(*shared.request_log, worker);
   if (shared.trace != nullptr) {
-    trace_ = std::make_unique<trace::WireTrace>(*shared.trace, worker,
-                                                shared.http2_request == nullptr && shared.http3 == nullptr);
+    // HTTP/2 and HTTP/3 send the requests' header lists (their pseudo-headers are traced); HTTP/1.1 its text.
+    const bool framed = shared.http2_request != nullptr || shared.http3 != nullptr;
+    trace_ = std::make_unique<trace::WireTrace>(
+        *shared.trace, worker,
+        framed && shared.requests != nullptr ? shared.requests->http2() : std::span<const proto::Http2Request>(),
+        shared.http3 != nullptr ? "HTTP/3" : "HTTP/2");
   }
 }
 
@@ -55,7 +62,7 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
   slot.t_first = 0;
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
-  if (trace_) trace_->sent(c.index, c.sent_on_connection == 1);
+  if (trace_ && trace_->sent(c.index, slot.token, slot.target, c.sent_on_connection == 1)) c.session->report_headers(true);
   recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, clock_.now, open_model_);
   if (out.bytes.empty()) {
     c.session->submit(slot.token, slot.target);
@@ -68,6 +75,7 @@ void Exchange::opened(Connection& c) {
   if (log_) log_->opened(c.index, clock_.now - c.connect_start_ns);
   c.sent_on_connection = 0;
   c.answered_on_connection = 0;
+  c.session->keep_server(recorder_.wants_server());  // ab's Server header: until this worker has one
   c.session->reset();
   for (RequestSlot& slot : c.slots) {
     if (slot.has_free_time) continue;
@@ -121,14 +129,24 @@ void Exchange::decoded(Connection& c, std::uint32_t token, std::uint64_t bytes) 
   recorder_.decoded(c.slots[token].t_sched, bytes);
 }
 
+void Exchange::header(Connection& c, std::uint32_t token, std::string_view name, std::string_view value) {
+  if (trace_) trace_->header(c.index, token, name, value);
+}
+
 void Exchange::count_response(Connection& c, const RequestSlot& slot, int status) {
   ++c.answered_on_connection;
   const TimeNs done = clock_.done_after(slot.t_send);
   const bool recorded = recorder_.recorded(slot.t_sched);
+  // Read before the driver runs: it may send the next request on this token (a scenario's user).
+  const std::uint64_t body_bytes = c.session->body_bytes(slot.token);
+  if (recorded) {  // ab's fields: one virtual call and one relaxed load per response
+    recorder_.document(slot.name, status, done, body_bytes, [&] { return c.session->server(slot.token); });
+  }
+  const bool traced = trace_ && trace_->ended(c.index, slot.token, status, "", done - slot.t_sched, body_bytes);
+  if (traced) c.session->report_headers(false);
   driver_->completed(c, slot, status, done, recorded);
   recorder_.response(slot.name, status, slot.t_sched, slot.t_send, slot.t_first, done, open_model_);
   if (log_) log_row(c, slot, done, status, status >= 400 ? "status" : "");
-  if (trace_) trace_->ended(c.index, status, "", done - slot.t_sched);
 }
 
 void Exchange::log_row(const Connection& c, const RequestSlot& slot, TimeNs done, int status, const char* error) {
@@ -182,7 +200,9 @@ void Exchange::count_error(Connection& c, const RequestSlot& slot, ErrorField er
   driver_->failed(c, slot, error, recorder_.recorded(slot.t_sched));
   recorder_.failed(slot.name, slot.t_sched, error);
   if (log_) log_row(c, slot, clock_.now, 0, error_class_name(error));
-  if (trace_) trace_->ended(c.index, 0, error_class_name(error), clock_.now - slot.t_sched);
+  if (trace_ && trace_->ended(c.index, slot.token, 0, error_class_name(error), clock_.now - slot.t_sched)) {
+    c.session->report_headers(false);
+  }
 }
 
 // ---- failures and timeouts ---------------------------------------------------------

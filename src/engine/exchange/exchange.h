@@ -83,6 +83,7 @@ class Exchange {
   void redirect(Connection& c, std::uint32_t token);
   void decoded(Connection& c, std::uint32_t token, std::uint64_t bytes);
   void request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
+  void header(Connection& c, std::uint32_t token, std::string_view name, std::string_view value);  // --trace
 
   // The transport's bytes on c, after TLS (--log-requests: each row's bytes in
   // and out; --trace: a traced exchange's text).
@@ -93,6 +94,18 @@ class Exchange {
   void bytes_written(const Connection& c, const char* data, std::size_t n) {
     if (log_) log_->bytes_written(c.index, n);
     if (trace_) trace_->written(c.index, data, n);
+  }
+  // HTTP/3's datagrams on c (--log-requests: a row's bytes, the report's
+  // figures). A datagram read is counted before the session takes it, so the
+  // response it completes carries it, and taken back if the connection dropped it.
+  void datagram_read(const Connection& c, std::size_t n) {
+    if (log_) log_->bytes_read(c.index, n);
+  }
+  void datagram_dropped(const Connection& c, std::size_t n) {
+    if (log_) log_->bytes_unread(c.index, n);
+  }
+  void datagrams_written(const Connection& c, std::size_t n) {
+    if (log_) log_->bytes_written(c.index, n);
   }
 
  private:

@@ -102,6 +102,28 @@ class Recorder {
   void bytes_read(TimeNs now_ns, std::uint64_t bytes) {
     if (now_ns >= record_from()) result_.counters.bytes_read += bytes;
   }
+  void bytes_written(TimeNs now_ns, std::uint64_t bytes) {
+    if (now_ns >= shared_.record_from_ns) result_.counters.bytes_written += bytes;
+  }
+  // ab's fields (record/document.h), for a recorded response of `name` with
+  // `status` that ended at done: its body length is compared with the name's
+  // document length (2xx only); the worker's first one keeps `server`, which is
+  // read (server()) only while wants_server().
+  bool wants_server() const { return result_.first_response.response_ns < 0; }
+  template <typename Server>
+  void document(stats::NameId name, int status, TimeNs done, std::uint64_t body_bytes, Server&& server) {
+    FirstResponse& first = result_.first_response;
+    if (first.response_ns < 0) {
+      first.response_ns = done;
+      first.server.assign(server());  // once per worker
+    }
+    if (status < 200 || status > 299 || shared_.documents == nullptr) return;
+    if (shared_.documents->differs(name, body_bytes)) ++result_.counters.length_mismatches;
+    if (first.document_ns < 0) {
+      first.document_ns = done;
+      first.document_name = name;
+    }
+  }
   // A connection's TCP connect took took_ns (-1: not measured, as QUIC's, whose
   // handshake is its connect); its TLS or QUIC handshake took took_ns.
   void connected(TimeNs now_ns, TimeNs took_ns);

@@ -13,6 +13,7 @@
 // file has every sampled row or the run says it does not.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -94,6 +95,11 @@ class RequestLog {
   void opened(int index, TimeNs connect_ns);
   void bytes_read(int index, std::uint64_t n) { at(index).in += n; }
   void bytes_written(int index, std::uint64_t n) { at(index).out += n; }
+  // Takes back bytes counted by bytes_read since the connection's last row (HTTP/3: a datagram it dropped).
+  void bytes_unread(int index, std::uint64_t n) {
+    PerConnection& c = at(index);
+    c.in -= std::min(n, c.in - c.in_mark);
+  }
   // Hands the buffer to the file (full, or at the end).
   void flush();
 
