@@ -8,8 +8,6 @@
 
 namespace pacer::report {
 
-using json = nlohmann::ordered_json;
-
 std::vector<std::pair<std::string, std::string>> ab_fields_lines(const RunReport& r) {
   std::vector<std::pair<std::string, std::string>> lines;
   const stats::Counters& c = r.counters;
@@ -32,7 +30,8 @@ std::vector<std::pair<std::string, std::string>> ab_fields_lines(const RunReport
   return lines;
 }
 
-json first_response_json(const RunReport& r) {
+nlohmann::ordered_json first_response_json(const RunReport& r) {
+  using json = nlohmann::ordered_json;
   return {
       {"server", r.server ? json(*r.server) : json(nullptr)},
       {"document_bytes", r.document_bytes ? json(*r.document_bytes) : json(nullptr)},
