@@ -44,8 +44,19 @@ class WebRun:
                 self._seen_url.set()
         self._seen_url.set()
 
+    def _communicate(self, timeout: float) -> bytes:
+        # stdout only: stderr is the reader thread's. Two readers of one pipe race
+        # (communicate's select sees bytes the thread then takes, and its read
+        # blocks while pacer blocks writing the unread stdout: a deadlock).
+        stderr, self.proc.stderr = self.proc.stderr, None
+        try:
+            out, _ = self.proc.communicate(timeout=timeout)
+        finally:
+            self.proc.stderr = stderr
+        return out or b""
+
     def wait(self, timeout: float) -> int:
-        out, _ = self.proc.communicate(timeout=timeout)
+        out = self._communicate(timeout)
         self._reader.join(timeout=5)
         self.stdout = out.decode(errors="replace")
         return self.proc.returncode
@@ -57,7 +68,7 @@ class WebRun:
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.communicate(timeout=10)
+            self._communicate(10)
 
     def __enter__(self) -> "WebRun":
         return self
