@@ -56,6 +56,13 @@ Status parse_host_port(std::string_view authority, ProxyUrl& url) {
     const std::size_t close = authority.find(']');
     if (close == std::string_view::npos) return bad_input("an IPv6 address without its closing ']'");
     url.host = std::string(authority.substr(1, close - 1));
+    // Brackets hold an IPv6 address and nothing else (the URL shows it bracketed again).
+    const bool v6_chars = std::all_of(url.host.begin(), url.host.end(), [](char c) {
+      return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
+    });
+    if (url.host.find(':') == std::string::npos || !v6_chars) {
+      return bad_input(fmt::format("'[{}]' is not an IPv6 address in brackets", url.host));
+    }
     const std::string_view rest = authority.substr(close + 1);
     if (!rest.empty() && rest.front() != ':') return bad_input(fmt::format("unexpected '{}' after the address", rest));
     if (!rest.empty()) port = rest.substr(1);
@@ -73,7 +80,8 @@ Status parse_host_port(std::string_view authority, ProxyUrl& url) {
   }
   if (url.host.empty()) return bad_input("no host");
   for (char c : url.host) {
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '/' || c == '@' || c == '?' || c == '#') {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '/' || c == '@' || c == '?' || c == '#' || c == '[' ||
+        c == ']') {
       return bad_input(fmt::format("bad host '{}'", url.host));
     }
   }

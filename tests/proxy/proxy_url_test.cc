@@ -41,6 +41,12 @@ TEST(ProxyUrl, Ipv6NeedsBrackets) {
   EXPECT_EQ(url->shown(), "http://[::1]:8080");
   EXPECT_FALSE(parse_proxy_url("::1:8080"));
   EXPECT_FALSE(parse_proxy_url("[::1"));
+  // Brackets hold an IPv6 address only, and a host has no brackets (the fuzzer's
+  // "[[]" read as the host "[", shown as "http://[:1080", which did not read back).
+  for (const char* bad : {"[[]", "[h]:80", "[]:80", "[1.2.3.4]", "a]b:80", "a[b"}) EXPECT_FALSE(parse_proxy_url(bad)) << bad;
+  auto mapped = parse_proxy_url("[::ffff:127.0.0.1]:3128");
+  ASSERT_TRUE(mapped);
+  EXPECT_EQ(parse_proxy_url(mapped->shown())->host, "::ffff:127.0.0.1");
 }
 
 TEST(ProxyUrl, OtherSchemesAreRefusedByName) {
