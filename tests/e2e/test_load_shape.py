@@ -331,6 +331,8 @@ def test_stats_reset_starts_every_figure_again_at_an_interval_boundary(hostile_s
     with WebRun("-t2", "-c3", "-d", "3s", "--interval", "500ms", "--plain", "--web", "127.0.0.1:0", "--format", "json",
                 "--timeseries", str(series), clock.url + "/r") as web:
         deadline = time.monotonic() + 10
+        while not clock.seen and time.monotonic() < deadline:  # the run is going: requests before the reset
+            time.sleep(0.02)
         while True:  # the view is up before the run starts; a reset needs a run
             asked = time.monotonic()
             status, _, body = request(web.port, "POST", "/stats/reset")
