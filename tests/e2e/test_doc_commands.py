@@ -3,8 +3,8 @@ written (issue 31), adapted mechanically to this machine:
 
 - hosts and ports: 8080 (any host) is a `pacer serve` started here, 8443 its HTTPS twin
   with the certificate `pacer cert --out /tmp/certs` wrote (that command runs first);
-- durations: every -d becomes 500ms, and a run without -d or -n gets one (the
-  default is 10s), so the whole file takes seconds;
+- durations: every -d (and --web-linger) becomes 500ms, and a run without -d or -n
+  gets one (the default is 10s), so the whole file takes seconds;
 - --web without an address gets 127.0.0.1:0 (the default port may be taken here);
 - paths: /tmp/certs and the shard reports of `pacer merge` live in the test's
   directory (the reports are written by two shards run first); examples/ is the
@@ -94,7 +94,7 @@ def adapt(command: str, site: dict) -> list[str]:
     args = [str(p) for a in args for p in (sorted(glob.glob(str(work / a))) or [a] if "*" in a else [a])]
     out = []
     for i, a in enumerate(args):
-        if i > 0 and args[i - 1] == "-d":
+        if i > 0 and args[i - 1] in ("-d", "--web-linger"):
             a = "500ms"
         elif re.fullmatch(r"-d\d+\w*", a):
             a = "-d500ms"
