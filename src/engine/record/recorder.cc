@@ -59,6 +59,8 @@ void Recorder::reset(TimeNs from_ns, TimeNs now_ns) {
   fresh.first_error = std::move(result_.first_error);
   fresh.tls_first_error = result_.tls_first_error;
   fresh.tls_first_error_ns = result_.tls_first_error_ns;
+  fresh.first_response = std::move(result_.first_response);  // the sessions keep no Server header once it is known
+  fresh.connections_up_ns = result_.connections_up_ns;        // noted once, when the last connection first opened
   result_ = std::move(fresh);
   reset_from_ns_ = from_ns;
   at_interval_start_ = {};

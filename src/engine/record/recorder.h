@@ -64,8 +64,9 @@ class Recorder {
   void start(TimeNs now_ns);
   // The statistics start again at from_ns (POST /stats/reset; now_ns >= from_ns,
   // the intervals up to it closed): what was recorded so far is dropped and what
-  // was scheduled before from_ns is not recorded, as the warm-up's end does. The
-  // first error and the busy share are the loop's and stay.
+  // was scheduled before from_ns is not recorded, as the warm-up's end does. What
+  // the loop learned once (the first errors, the first response's Server, when
+  // every connection had opened) and the busy share stay.
   void reset(TimeNs from_ns, TimeNs now_ns);
   bool recorded(TimeNs t_sched) const { return t_sched >= record_from(); }
 
@@ -103,7 +104,7 @@ class Recorder {
     if (now_ns >= record_from()) result_.counters.bytes_read += bytes;
   }
   void bytes_written(TimeNs now_ns, std::uint64_t bytes) {
-    if (now_ns >= shared_.record_from_ns) result_.counters.bytes_written += bytes;
+    if (now_ns >= record_from()) result_.counters.bytes_written += bytes;
   }
   // ab's fields (record/document.h), for a recorded response of `name` with
   // `status` that ended at done: its body length is compared with the name's
