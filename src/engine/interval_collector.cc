@@ -37,6 +37,7 @@ bool IntervalCollector::ready(std::uint64_t k) const {
 
 void IntervalCollector::emit() {
   merged_.reset();
+  merged_by_name_.reset();
   merged_ttfb_.reset();
   merged_connect_.reset();
   std::fill(merged_names_.begin(), merged_names_.end(), stats::NameIntervalCounts{});
@@ -72,7 +73,8 @@ void IntervalCollector::emit() {
     out.bytes_read += s.bytes_read;
     for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
     out.service_ns_sum += s.service_ns_sum;
-    merged_.merge(s.latency);
+    merged_by_name_.merge(s.latency_by_name);
+    merged_.merge(s.unsent_latency);
     merged_ttfb_.merge(s.ttfb);
     merged_connect_.merge(s.connect);
     if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names
@@ -95,7 +97,9 @@ void IntervalCollector::emit() {
     out.scenario_errors = scenario_errors;
     out.users = users;
   }
+  merged_by_name_.merge_into(merged_);  // the interval's latency: its names' and the unsent arrivals'
   out.latency = &merged_;
+  out.latency_by_name = &merged_by_name_;
   out.ttfb = &merged_ttfb_;
   out.connect = &merged_connect_;
   out.names = merged_names_;

@@ -36,10 +36,11 @@ class IntervalCollector {
   std::uint64_t next_ = 0;
   TimeNs next_start_ns_ = 0;  // since recording started: where the last interval ended (the run's end cuts one)
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
+  stats::NameHistograms merged_by_name_;  // per name id, zeroed per interval
   stats::Histogram merged_ttfb_ = stats::Histogram::for_latency_ns();
   stats::Histogram merged_connect_ = stats::Histogram::for_latency_ns();
-  std::vector<stats::NameIntervalCounts> merged_names_;
-  std::vector<evidence::WorkerLoad> worker_loads_;  // the last interval's, its capacity reused  // per name id, zeroed per interval, grown as workers' are
+  std::vector<stats::NameIntervalCounts> merged_names_;  // per name id, zeroed per interval, grown as workers' are
+  std::vector<evidence::WorkerLoad> worker_loads_;  // the last interval's, its capacity reused
 };
 
 }  // namespace pacer::engine

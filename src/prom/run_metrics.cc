@@ -44,6 +44,14 @@ Labels RunMetrics::with(std::initializer_list<Label> extra) const {
 
 void RunMetrics::add_interval(const report::IntervalReport& interval) {
   if (finished_) return;
+  if (interval.stats_reset) {  // the report's figures start again here: so do the counters (a counter reset)
+    counters_ = {};
+    scenario_errors_ = {};
+    latency_.reset();
+    ttfb_.reset();
+    connect_.reset();
+    endpoints_.clear();
+  }
   counters_.requests_sent += interval.sent;
   counters_.responses += interval.completed;
   counters_.scheduled += interval.scheduled;
@@ -69,6 +77,13 @@ void RunMetrics::add_interval(const report::IntervalReport& interval) {
       Endpoint& e = endpoints_[stats::printable_name(interval.name_table->name(static_cast<stats::NameId>(id)))];
       e.responses += n.completed;
       e.errors += n.errors;
+      const stats::Histogram* latency = interval.latency_by_name != nullptr
+                                            ? interval.latency_by_name->find(static_cast<stats::NameId>(id))
+                                            : nullptr;
+      if (latency != nullptr && latency->total_count() > 0) {
+        if (!e.latency) e.latency = std::make_unique<stats::Histogram>(stats::Histogram::for_latency_ns());
+        e.latency->merge(*latency);
+      }
     }
   }
   open_connections_ = interval.open_connections;

@@ -1,10 +1,12 @@
 // The run's figures as Prometheus metric families (names, units and labels:
 // docs/prometheus.md). Fed on the main thread from what the controller already
 // hands the live outputs: each --interval's figures while the run goes (running
-// totals: counters only grow), then the final report, whose figures replace
-// them (equal where both have them; the final report adds per-endpoint
-// histograms, which the intervals do not carry). Every series carries the constant labels (run id, shard,
-// --prometheus-label). Never touches a worker.
+// totals: counters only grow, but for a statistics reset, POST /stats/reset,
+// after which they start again from zero as the report does), then the final
+// report, whose figures replace them (equal where both have them; the final
+// report adds per-endpoint TTFB histograms, which the intervals do not carry).
+// Every series carries the constant labels (run id, shard, --prometheus-label).
+// Never touches a worker.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +46,8 @@ class RunMetrics {
   struct Endpoint {
     std::uint64_t responses = 0;
     std::uint64_t errors = 0;  // every class, `status` included
-    std::unique_ptr<stats::Histogram> latency;  // final report only
-    std::unique_ptr<stats::Histogram> ttfb;
+    std::unique_ptr<stats::Histogram> latency;  // summed from the intervals, then the final report's
+    std::unique_ptr<stats::Histogram> ttfb;     // final report only
   };
   Labels with(std::initializer_list<Label> extra) const;
   void add_counters(std::vector<Family>& out) const;

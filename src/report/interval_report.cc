@@ -76,8 +76,15 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
   for (std::size_t id = 0; id < in.names.size() && in.name_table != nullptr; ++id) {
     const stats::NameIntervalCounts& n = in.names[id];
     if (n.completed == 0 && n.errors == 0) continue;
-    out["endpoints"][stats::printable_name(in.name_table->name(static_cast<stats::NameId>(id)))] = {
-        {"completed", n.completed}, {"errors", n.errors}};
+    json endpoint = {{"completed", n.completed}, {"errors", n.errors}};
+    // Its latency (responses and timeouts, as the interval's): the interval's latency is its names' sum.
+    const stats::Histogram* latency =
+        in.latency_by_name != nullptr ? in.latency_by_name->find(static_cast<stats::NameId>(id)) : nullptr;
+    if (latency != nullptr) {
+      endpoint["latency_ns"] = interval_latency_json(*latency);
+      if (with_histogram) endpoint["histogram"] = stats::encode_v2_base64(*latency);
+    }
+    out["endpoints"][stats::printable_name(in.name_table->name(static_cast<stats::NameId>(id)))] = std::move(endpoint);
   }
   // Issue 28: the workers' busy share and the process's health; the server's side.
   if (!in.workers.empty() || in.evidence != nullptr) out["client"] = evidence::interval_client_json(in.workers, in.evidence);

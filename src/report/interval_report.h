@@ -16,6 +16,7 @@
 #include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/name_histograms.h"
 #include "stats/name_stats.h"
 #include "stats/name_table.h"
 
@@ -60,6 +61,9 @@ struct IntervalReport {
   // storage (like latency); empty when not collected. The table is shared: an
   // interval held past the end of the run (app/live_output) still has its names.
   std::span<const stats::NameIntervalCounts> names;
+  // The interval's latency by name (latency is their sum, and the unsent
+  // arrivals'); null when not collected. Points into the producer's storage.
+  const stats::NameHistograms* latency_by_name = nullptr;
   std::shared_ptr<const stats::NameTable> name_table;
 };
 
@@ -78,8 +82,9 @@ inline bool is_drain(const IntervalReport& in) { return in.drain_ns > 0 && in.dr
 // users running at the interval's end; null otherwise), bytes_read, errors by class (a
 // scenario's check and script after them), latency_ns {count, p50, p90, p99, max},
 // status_codes {"200": n, ...} (the codes seen),
-// endpoints {name: {completed, errors}} (the names with any in the interval), and with
-// with_histogram the interval's latency as HdrHistogram V2 (compressed, base64).
+// endpoints {name: {completed, errors, latency_ns}} (the names with any in the
+// interval; latency_ns as the interval's, when collected), and with with_histogram
+// the interval's latency as HdrHistogram V2 (compressed, base64), each endpoint's too.
 // A shard's lines (shard_count > 1) carry "shard": {"index", "count"}: their
 // figures, target_rate_per_s included, are that shard's.
 std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram, int shard_index = 0,

@@ -39,6 +39,10 @@ void IntervalSum::add(const IntervalReport& in) {
     target_arrivals_ += *in.target_rate_per_s * static_cast<double>(in.duration_ns) / 1e9;
   }
   if (in.latency != nullptr) latency_.merge(*in.latency);
+  if (in.latency_by_name != nullptr) {
+    latency_by_name_.merge(*in.latency_by_name);
+    has_latency_by_name_ = true;
+  }
   if (in.ttfb != nullptr) ttfb_.merge(*in.ttfb);
   if (in.connect != nullptr) connect_.merge(*in.connect);
   sum_.open_connections = in.open_connections;
@@ -68,6 +72,7 @@ IntervalReport IntervalSum::sum(std::uint64_t index) const {
   out.ttfb = &ttfb_;
   out.connect = &connect_;
   out.names = names_;
+  out.latency_by_name = has_latency_by_name_ ? &latency_by_name_ : nullptr;
   if (has_target_) {
     out.target_rate_per_s = out.duration_ns > 0 ? target_arrivals_ * 1e9 / static_cast<double>(out.duration_ns) : 0.0;
   }
@@ -80,6 +85,8 @@ void IntervalSum::clear() {
   has_target_ = false;
   added_ = 0;
   latency_.reset();
+  latency_by_name_.reset();
+  has_latency_by_name_ = false;
   ttfb_.reset();
   connect_.reset();
   std::fill(names_.begin(), names_.end(), stats::NameIntervalCounts{});

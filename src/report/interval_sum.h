@@ -42,6 +42,8 @@ class IntervalSum {
   stats::Histogram ttfb_ = stats::Histogram::for_latency_ns();
   stats::Histogram connect_ = stats::Histogram::for_latency_ns();
   std::vector<stats::NameIntervalCounts> names_;  // per name id; grows once, zeroed by clear()
+  stats::NameHistograms latency_by_name_;         // alike
+  bool has_latency_by_name_ = false;
 };
 
 }  // namespace pacer::report

@@ -73,6 +73,7 @@ struct LocustEntry {
   stats::Histogram latency = stats::Histogram::for_latency_ns();
   double min_ms = 0, max_ms = 0, mean_ms = 0;  // exact when the summary has them
   std::uint64_t status_errors = 0;             // among failures: responses with a status >= 400
+  bool requests_known = true;                  // a history's total: false once an interval could not tell
 };
 
 std::string median_text(const LocustEntry& e) {
@@ -102,6 +103,16 @@ std::string totals_fields(const LocustEntry& e) {
   const bool has = e.latency.total_count() > 0;
   return fmt::format("{},{},{},{},{},{}", e.requests, e.failures, median_text(e), python_float(has ? e.mean_ms : 0.0),
                      has ? python_float(e.min_ms) : "0", has ? python_float(e.max_ms) : "0");
+}
+
+// A history row's totals: the intervals' histograms added up (min, max and
+// average from the sum, as the histograms keep them).
+void add_latency(LocustEntry& e, const stats::Histogram& h) {
+  e.latency.merge(h);
+  if (e.latency.total_count() == 0) return;
+  e.min_ms = static_cast<double>(e.latency.min()) / 1e6;
+  e.max_ms = static_cast<double>(e.latency.max()) / 1e6;
+  e.mean_ms = e.latency.mean() / 1e6;
 }
 
 LocustEntry entry_from_summary(std::string type, std::string name, std::uint64_t requests, std::uint64_t failures,
@@ -169,7 +180,7 @@ Result<std::string> render_history(const json& r, const std::vector<LocustEntry>
       "Total Average Content Size\r\n", kPercentileNames);
   if (!r.contains("timeseries") || !r["timeseries"].is_array()) return out;
   LocustEntry total{"", "Aggregated"};
-  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> name_totals;  // requests, failures so far
+  std::map<std::string, LocustEntry> name_totals;  // each name's so far
   for (const json& point : r["timeseries"]) {
     if (point.value("stats_reset", false)) {  // POST /stats/reset: Locust's totals start again too
       total = LocustEntry{"", "Aggregated"};
@@ -193,25 +204,27 @@ Result<std::string> render_history(const json& r, const std::vector<LocustEntry>
         const std::uint64_t completed = counts.value("completed", std::uint64_t{0});
         const std::uint64_t ended = n.status_errors == 0 ? completed + errs : completed;
         const bool exact = n.status_errors == 0 || n.status_errors == n.failures;
-        auto& [so_far, failed_so_far] = name_totals[key];
-        so_far += ended;
-        failed_so_far += errs;
+        auto latency = histogram_of(counts, "histogram",
+                                    fmt::format("interval {} endpoint {}", point.value("interval", 0), key));
+        if (!latency) return latency.error();
+        LocustEntry& so_far = name_totals.try_emplace(key, LocustEntry{n.type, n.name}).first->second;
+        so_far.requests += ended;
+        so_far.failures += errs;
+        add_latency(so_far, *latency);
         const std::string rate = exact ? fmt::format("{:f}", secs > 0 ? static_cast<double>(ended) / secs : 0.0) : "N/A";
         out += fmt::format("{},{},{},{},{:f}", head, field(n.type), field(n.name), rate,
                            secs > 0 ? static_cast<double>(errs) / secs : 0.0);
-        // Latency per name and interval is not in the report (the engine keeps counts only).
-        for (std::size_t i = 0; i < std::size(kPercentiles); ++i) out += ",N/A";
-        out += fmt::format(",{},{},N/A,N/A,N/A,N/A,\r\n", exact ? std::to_string(so_far) : "N/A", failed_so_far);
+        // The interval's own percentiles (Locust's "current" ones), then the name's totals so far.
+        out += percentile_fields(LocustEntry{n.type, n.name, ended, errs, std::move(*latency)});
+        so_far.requests_known = so_far.requests_known && exact;
+        std::string totals = totals_fields(so_far);
+        if (!so_far.requests_known) totals = "N/A" + totals.substr(totals.find(','));
+        out += "," + totals + ",\r\n";
       }
     }
     total.requests += requests;
     total.failures += failures;
-    total.latency.merge(*h);
-    if (total.latency.total_count() > 0) {
-      total.min_ms = static_cast<double>(total.latency.min()) / 1e6;
-      total.max_ms = static_cast<double>(total.latency.max()) / 1e6;
-      total.mean_ms = total.latency.mean() / 1e6;
-    }
+    add_latency(total, *h);
     // Without the full history Locust prints the run's percentiles so far; with it, the current ones (the interval's).
     LocustEntry current{"", "Aggregated", requests, failures, std::move(*h)};
     out += fmt::format("{},,Aggregated,{:f},{:f}{},{},\r\n", head, secs > 0 ? static_cast<double>(requests) / secs : 0.0,

@@ -3,6 +3,7 @@
 #include "report/timeseries_merge.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -54,10 +55,27 @@ bool add_fields(json& into, const json& from) {
   return true;
 }
 
+// The per-endpoint histograms of one shard's interval k, added into `into` (by
+// name). An endpoint without one (a report from before they were kept) adds none.
+Status merge_endpoint_latency(std::map<std::string, stats::Histogram>& into, const json& part, const std::string& file,
+                              std::size_t k) {
+  if (!part.contains("endpoints") || !part["endpoints"].is_object()) return Ok{};
+  for (auto it = part["endpoints"].begin(); it != part["endpoints"].end(); ++it) {
+    if (!it.value().is_object() || !it.value().contains("histogram")) continue;
+    const auto hist = stats::decode_v2_base64(it.value().value("histogram", std::string()));
+    const std::string where = fmt::format("{}: timeseries[{}].endpoints[\"{}\"].histogram", file, k, it.key());
+    if (!hist) return bad_input(fmt::format("{}: {}", where, hist.error().message));
+    const auto slot = into.try_emplace(it.key(), stats::Histogram::for_latency_ns()).first;
+    if (!slot->second.merge(*hist)) return bad_input(where + ": not the latency layout");
+  }
+  return Ok{};
+}
+
 // Interval k of every shard that has one, merged.
 Result<json> merge_interval(const std::vector<json>& parts, const std::vector<std::string>& names, std::size_t k) {
   json out = {{"interval", k}};
   stats::Histogram latency = stats::Histogram::for_latency_ns();
+  std::map<std::string, stats::Histogram> endpoint_latency;  // the endpoints' histograms, by name
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const json& p = parts[i];
     if (!p.is_object()) continue;
@@ -75,6 +93,12 @@ Result<json> merge_interval(const std::vector<json>& parts, const std::vector<st
     if (!latency.merge(*hist)) {
       return bad_input(fmt::format("{}: timeseries[{}].histogram: not the latency layout", names[i], k));
     }
+    if (auto merged = merge_endpoint_latency(endpoint_latency, p, names[i], k); !merged) return merged.error();
+  }
+  for (auto& [name, h] : endpoint_latency) {
+    json& endpoint = out["endpoints"][name];
+    endpoint["latency_ns"] = interval_latency_json(h);
+    endpoint["histogram"] = stats::encode_v2_base64(h);
   }
   const double duration_s = out.value("duration_s", 0.0);
   const double completed = out.value("completed", 0.0);

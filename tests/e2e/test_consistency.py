@@ -93,6 +93,23 @@ def check_counts(text, doc, rows, report) -> None:
         for name, value in report.socket_errors.items():
             assert value == doc["errors"][name], name
     check_ab_fields(text, doc)
+    check_endpoint_intervals(doc, rows)
+
+
+def check_endpoint_intervals(doc, series) -> None:
+    """Each endpoint's figures per interval (the NDJSON lines, the JSON's time series) add up to
+    its row of the report: responses, errors, and its latency's count; and the names' latencies
+    add up to the interval's (the interval's latency is its names' and the unsent arrivals')."""
+    unsent = doc["errors"].get("unsent", 0)
+    for e in doc["endpoints"]:
+        parts = [p["endpoints"].get(e["name"], {}) for p in series]
+        assert sum(p.get("completed", 0) for p in parts) == e["responses"], e["name"]
+        errors = sum(v for k, v in e["errors"].items() if k not in ("check", "script"))
+        assert sum(p.get("errors", 0) for p in parts) == errors, e["name"]
+        assert sum(p.get("latency_ns", {}).get("count", 0) for p in parts) == e["latency"]["count"], e["name"]
+    for p in series:
+        named = sum(v.get("latency_ns", {}).get("count", 0) for v in p["endpoints"].values())
+        assert named <= p["latency_ns"]["count"] <= named + unsent, p
 
 
 def check_ab_fields(text, doc) -> None:
@@ -330,6 +347,7 @@ def test_shards_and_their_merge_agree_with_each_other_and_with_the_server(case, 
         close(float(m.group(1)), mdoc["rates"]["target_per_s"], 0.006, "merged text target vs JSON")
         close(float(m.group(2)), mdoc["rates"]["sent_per_s"], 0.006, "merged text sent vs JSON")
     check_server(server, mdoc, mreport)
+    check_endpoint_intervals(mdoc, mdoc["timeseries"])  # the merged series' endpoints, histograms merged
     check_ab_fields(text.stdout, mdoc)  # the merge's ab fields: the first shard's, counts summed
     assert mdoc["first_response"]["document_bytes"] == docs[0]["first_response"]["document_bytes"]
     assert mdoc["first_response"]["document_lengths_differ"] is False

@@ -120,6 +120,14 @@ def test_locusts_and_pacers_csv_files_read_alike(server, pacer, tmp_path):
         named = [r for r in csv.DictReader(f) if r["Name"] == "/api/products"]
     assert len(named) == len(report["timeseries"]), "--csv-full-history: a row per name per interval"
     assert int(named[-1]["Total Request Count"]) == ours[("GET", "/api/products")]["requests"]
+    # Each name's latency per interval (issue 27): its own percentiles wherever it had requests, and
+    # totals whose median and max are the stats file's (the intervals' histograms add up to the run's;
+    # the max within the histogram's 3 significant digits, since a stored histogram keeps its bucket).
+    with_requests = [r for r in named if float(r["Requests/s"]) > 0]
+    assert with_requests and all(r["99%"] != "N/A" and int(r["50%"]) <= int(r["99%"]) for r in with_requests)
+    products = ours[("GET", "/api/products")]
+    assert float(named[-1]["Total Median Response Time"]) == pytest.approx(products["median"], rel=1e-3, abs=1e-9)
+    assert float(named[-1]["Total Max Response Time"]) == pytest.approx(products["max"], rel=1e-3)
 
 
 def test_csv_format_needs_csv_and_full_history_needs_locusts_format(pacer):

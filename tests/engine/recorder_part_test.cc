@@ -99,7 +99,8 @@ TEST(RecorderPart, EachIntervalHoldsItsOwnCountsAndTheGaugesItClosedWith) {
   EXPECT_EQ(ring.slot(0).completed, 1u);
   EXPECT_EQ(ring.slot(0).open_connections, 3u);
   EXPECT_EQ(ring.slot(0).in_flight, 2u);
-  EXPECT_EQ(ring.slot(0).latency.total_count(), 1);
+  ASSERT_NE(ring.slot(0).latency_by_name.find(0), nullptr);
+  EXPECT_EQ(ring.slot(0).latency_by_name.find(0)->total_count(), 1);  // the interval's latency, under its name
   EXPECT_EQ(ring.slot(0).end_ns, 1000);
   EXPECT_EQ(ring.slot(1).sent, 1u);
   EXPECT_EQ(ring.slot(1).completed, 0u);

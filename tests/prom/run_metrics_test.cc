@@ -99,6 +99,49 @@ TEST(RunMetrics, IntervalsAddUpAndGaugesAreTheLastOnes) {
   EXPECT_TRUE(find(families, "pacer_ttfb_seconds")->histograms.empty());
 }
 
+TEST(RunMetrics, EachEndpointsLatencyMovesWithTheIntervalsAndAResetStartsEverythingAgain) {
+  const Config config = shard_config();
+  RunMetrics metrics(config, constant_labels(config, "abc"));
+  auto names = std::make_shared<stats::NameTable>(10);
+  const stats::NameId a = names->intern("GET /a");
+  const stats::NameId b = names->intern("GET /b");
+  stats::NameHistograms by_name;
+  by_name.record_n(a, 2'000'000, 3);
+  by_name.record_n(b, 9'000'000, 1);
+  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  by_name.merge_into(latency);
+  std::vector<stats::NameIntervalCounts> per_name(names->size());
+  per_name[a] = {3, 0};
+  per_name[b] = {1, 0};
+  auto interval = [&](std::uint64_t index, bool reset) {
+    report::IntervalReport in;
+    in.index = index;
+    in.duration_ns = kNsPerS;
+    in.sent = in.completed = 4;
+    in.latency = &latency;
+    in.latency_by_name = &by_name;
+    in.names = per_name;
+    in.name_table = names;
+    in.stats_reset = reset;
+    return in;
+  };
+  metrics.add_interval(interval(0, false));
+  metrics.add_interval(interval(1, false));
+  auto endpoint_count = [&](const char* name) {
+    const std::vector<Family> families = metrics.families();
+    for (const HistogramSample& h : find(families, "pacer_endpoint_latency_seconds")->histograms) {
+      if (label(h.labels, "endpoint") == name) return static_cast<double>(h.count);
+    }
+    return -1.0;
+  };
+  EXPECT_EQ(endpoint_count("GET /a"), 6);  // before the final report: from the intervals
+  EXPECT_EQ(endpoint_count("GET /b"), 2);
+  metrics.add_interval(interval(2, true));  // the statistics start again at its start
+  EXPECT_EQ(endpoint_count("GET /a"), 3);
+  EXPECT_EQ(value_of(metrics.families(), "pacer_responses"), 4);
+  EXPECT_EQ(value_of(metrics.families(), "pacer_endpoint_responses", "endpoint", "GET /b"), 1);
+}
+
 TEST(RunMetrics, TheFinalReportAddsStatusCodesBytesAndEndpointHistograms) {
   const Config config = shard_config();
   RunMetrics metrics(config, constant_labels(config, "abc"));

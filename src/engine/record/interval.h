@@ -16,6 +16,7 @@
 #include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/name_histograms.h"
 #include "stats/name_stats.h"
 
 namespace pacer::engine {
@@ -26,7 +27,11 @@ struct IntervalSnapshot {
   std::uint64_t scheduled = 0;
   stats::ErrorCounts errors;
   stats::ScenarioErrorCounts scenario_errors;  // --scenario: the interval's check and script errors
-  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  // The interval's latencies by request name (the interval's latency is their
+  // sum, made by the controller), and those of the arrivals given up unsent
+  // (open model: no name yet).
+  stats::NameHistograms latency_by_name;
+  stats::Histogram unsent_latency = stats::Histogram::for_latency_ns();
   stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // the interval's responses' time to first byte
   stats::Histogram connect = stats::Histogram::for_latency_ns();  // the interval's TCP connects (after the warm-up)
   TimeNs end_ns = 0;  // when the worker closed it (monotonic)
@@ -51,8 +56,8 @@ struct IntervalSnapshot {
 
 class IntervalRing {
  public:
-  // Each slot's histogram keeps the counts of the ranges it has seen (about 2 KiB
-  // per octave of latency), and a long run passes through every slot: three are
+  // Each slot's histograms keep the counts of the ranges they have seen (about 2 KiB
+  // per octave of latency, per name), and a long run passes through every slot: three are
   // one to fill, one waiting for the controller and one of slack (with 8, a 10 s
   // run at -c50 took 0.6 MB more).
   static constexpr std::size_t kSlots = 3;
@@ -71,9 +76,12 @@ class IntervalRing {
     const std::uint64_t published = published_.load(std::memory_order_relaxed);
     return published + 1 - consumed_.load(std::memory_order_acquire) < kSlots;
   }
-  // Before the run: room for the counts of the name ids below `count`.
+  // Before the run: room for the counts and latencies of the name ids below `count`.
   void size_names(std::size_t count) {
-    for (IntervalSnapshot& s : slots_) s.names.assign(count, stats::NameIntervalCounts{});
+    for (IntervalSnapshot& s : slots_) {
+      s.names.assign(count, stats::NameIntervalCounts{});
+      s.latency_by_name.prepare(count);
+    }
   }
   void publish() { published_.fetch_add(1, std::memory_order_release); }
 
@@ -82,7 +90,8 @@ class IntervalRing {
   const IntervalSnapshot& slot(std::uint64_t index) const { return slots_[index % kSlots]; }
   // Clears the oldest published slot's histograms and hands the slot back to the worker.
   void consume(std::uint64_t index) {
-    slots_[index % kSlots].latency.reset();
+    slots_[index % kSlots].latency_by_name.reset();
+    slots_[index % kSlots].unsent_latency.reset();
     slots_[index % kSlots].ttfb.reset();
     slots_[index % kSlots].connect.reset();
     consumed_.fetch_add(1, std::memory_order_release);

@@ -16,7 +16,7 @@ namespace {
 constexpr TimeNs kRateSampleNs = 100 * kNsPerMs;  // wrk samples Req/Sec every 100 ms
 
 // A recorded request's latency under its name (or, never sent, with none:
-// kUnsent), in the censored histogram if it is, and in the interval's.
+// kUnsent), in the censored histogram if it is, and in the interval's alike.
 void record_latency(WorkerResult& result, IntervalSnapshot* interval, stats::NameId name, TimeNs latency_ns,
                     bool censored, std::int64_t count) {
   if (name != kUnsent) {
@@ -25,7 +25,13 @@ void record_latency(WorkerResult& result, IntervalSnapshot* interval, stats::Nam
     result.unsent_latency.record_n(latency_ns, count);
   }
   if (censored) result.latency_censored.record_n(latency_ns, count);
-  if (interval != nullptr) interval->latency.record_n(latency_ns, count);
+  if (interval != nullptr) {
+    if (name != kUnsent) {
+      interval->latency_by_name.record_n(name, latency_ns, count);
+    } else {
+      interval->unsent_latency.record_n(latency_ns, count);
+    }
+  }
 }
 
 }  // namespace
