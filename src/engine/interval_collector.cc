@@ -39,6 +39,7 @@ void IntervalCollector::emit() {
   merged_.reset();
   merged_by_name_.reset();
   merged_ttfb_.reset();
+  merged_ttfb_by_name_.reset();
   merged_connect_.reset();
   std::fill(merged_names_.begin(), merged_names_.end(), stats::NameIntervalCounts{});
   report::IntervalReport out;
@@ -71,11 +72,12 @@ void IntervalCollector::emit() {
     out.in_flight_over_interval += s.in_flight_over_interval;
     users += s.users;
     out.bytes_read += s.bytes_read;
+    out.bytes_written += s.bytes_written;
     for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
     out.service_ns_sum += s.service_ns_sum;
     merged_by_name_.merge(s.latency_by_name);
     merged_.merge(s.unsent_latency);
-    merged_ttfb_.merge(s.ttfb);
+    merged_ttfb_by_name_.merge(s.ttfb_by_name);
     merged_connect_.merge(s.connect);
     if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names
     for (std::size_t id = 0; id < s.names.size(); ++id) {
@@ -100,7 +102,9 @@ void IntervalCollector::emit() {
   merged_by_name_.merge_into(merged_);  // the interval's latency: its names' and the unsent arrivals'
   out.latency = &merged_;
   out.latency_by_name = &merged_by_name_;
+  merged_ttfb_by_name_.merge_into(merged_ttfb_);
   out.ttfb = &merged_ttfb_;
+  out.ttfb_by_name = &merged_ttfb_by_name_;
   out.connect = &merged_connect_;
   out.names = merged_names_;
   out.name_table = names_;

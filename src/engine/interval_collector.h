@@ -37,6 +37,7 @@ class IntervalCollector {
   TimeNs next_start_ns_ = 0;  // since recording started: where the last interval ended (the run's end cuts one)
   stats::Histogram merged_ = stats::Histogram::for_latency_ns();
   stats::NameHistograms merged_by_name_;  // per name id, zeroed per interval
+  stats::NameHistograms merged_ttfb_by_name_;
   stats::Histogram merged_ttfb_ = stats::Histogram::for_latency_ns();
   stats::Histogram merged_connect_ = stats::Histogram::for_latency_ns();
   std::vector<stats::NameIntervalCounts> merged_names_;  // per name id, zeroed per interval, grown as workers' are

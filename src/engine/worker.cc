@@ -118,11 +118,6 @@ bool Worker::stops() {
 }
 
 void Worker::turn() {
-  if (!clock_.draining && (clock_.now >= shared_.end_ns || (shared_.control != nullptr && shared_.control->ended()))) {
-    clock_.draining = true;  // -d's end, or a load shape's
-    // The interval it falls in ends there: the drain's figures are its own.
-    recorder_.cut_interval(std::min(clock_.now, shared_.end_ns), clock_.now, [this] { return gauges(); });
-  }
   driver_->on_turn(TurnPhase::kArrivals);
   exchange_.expire_timeouts();
   pool_.expire_connects();
@@ -192,6 +187,12 @@ void Worker::on_wake(TimeNs now_ns) {
   recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
   clock_.now = now_ns;
   if (const std::optional<TimeNs> reset_at = resets_.due(now_ns)) reset_stats(*reset_at);  // before this wake-up's events
+  if (!clock_.draining && (now_ns >= shared_.end_ns || (shared_.control != nullptr && shared_.control->ended()))) {
+    clock_.draining = true;  // -d's end, or a load shape's: the wait never sleeps past it
+    // The interval it falls in ends there, before this wake-up's events: what they
+    // send (a freed connection takes a due arrival) belongs to the drain.
+    recorder_.cut_interval(std::min(now_ns, shared_.end_ns), now_ns, [this] { return gauges(); });
+  }
   budget_.begin(now_ns);
   // The connections left with unread bytes by earlier wake-ups, oldest first,
   // each with a fresh budget, until this wake-up's total budget is spent.

@@ -21,6 +21,14 @@ Family family(std::string name, MetricType type, std::string help, std::string u
 
 double seconds(TimeNs ns) { return static_cast<double>(ns) / 1e9; }
 
+// An endpoint's histogram plus its name's in an interval (made when first needed).
+void add_name_histogram(std::unique_ptr<stats::Histogram>& into, const stats::NameHistograms* by_name, std::size_t id) {
+  const stats::Histogram* h = by_name != nullptr ? by_name->find(static_cast<stats::NameId>(id)) : nullptr;
+  if (h == nullptr || h->total_count() == 0) return;
+  if (!into) into = std::make_unique<stats::Histogram>(stats::Histogram::for_latency_ns());
+  into->merge(*h);
+}
+
 }  // namespace
 
 Labels constant_labels(const Config& config, const std::string& run_id) {
@@ -57,6 +65,7 @@ void RunMetrics::add_interval(const report::IntervalReport& interval) {
   counters_.scheduled += interval.scheduled;
   counters_.errors.merge(interval.errors);
   counters_.bytes_read += interval.bytes_read;
+  counters_.bytes_written += interval.bytes_written;
   for (std::size_t code = 0; code < interval.status_counts.size(); ++code) {
     counters_.status_counts[code] += interval.status_counts[code];
   }
@@ -77,13 +86,8 @@ void RunMetrics::add_interval(const report::IntervalReport& interval) {
       Endpoint& e = endpoints_[stats::printable_name(interval.name_table->name(static_cast<stats::NameId>(id)))];
       e.responses += n.completed;
       e.errors += n.errors;
-      const stats::Histogram* latency = interval.latency_by_name != nullptr
-                                            ? interval.latency_by_name->find(static_cast<stats::NameId>(id))
-                                            : nullptr;
-      if (latency != nullptr && latency->total_count() > 0) {
-        if (!e.latency) e.latency = std::make_unique<stats::Histogram>(stats::Histogram::for_latency_ns());
-        e.latency->merge(*latency);
-      }
+      add_name_histogram(e.latency, interval.latency_by_name, id);
+      add_name_histogram(e.ttfb, interval.ttfb_by_name, id);
     }
   }
   open_connections_ = interval.open_connections;
@@ -167,6 +171,10 @@ void RunMetrics::add_counters(std::vector<Family>& out) const {
                         "Bytes read from the server, headers included.", "bytes");
   bytes.samples.push_back({constant_, static_cast<double>(counters_.bytes_read)});
   out.push_back(std::move(bytes));
+  Family sent = family("pacer_sent_bytes", MetricType::kCounter,
+                       "Bytes written to the server: request heads and bodies.", "bytes");
+  sent.samples.push_back({constant_, static_cast<double>(counters_.bytes_written)});
+  out.push_back(std::move(sent));
 }
 
 void RunMetrics::add_gauges(std::vector<Family>& out) const {

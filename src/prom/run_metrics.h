@@ -3,8 +3,7 @@
 // hands the live outputs: each --interval's figures while the run goes (running
 // totals: counters only grow, but for a statistics reset, POST /stats/reset,
 // after which they start again from zero as the report does), then the final
-// report, whose figures replace them (equal where both have them; the final
-// report adds per-endpoint TTFB histograms, which the intervals do not carry).
+// report, whose figures replace them (equal where both have them).
 // Every series carries the constant labels (run id, shard, --prometheus-label).
 // Never touches a worker.
 #pragma once
@@ -47,7 +46,7 @@ class RunMetrics {
     std::uint64_t responses = 0;
     std::uint64_t errors = 0;  // every class, `status` included
     std::unique_ptr<stats::Histogram> latency;  // summed from the intervals, then the final report's
-    std::unique_ptr<stats::Histogram> ttfb;     // final report only
+    std::unique_ptr<stats::Histogram> ttfb;     // alike
   };
   Labels with(std::initializer_list<Label> extra) const;
   void add_counters(std::vector<Family>& out) const;

@@ -61,6 +61,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"in_flight_over_interval", in.in_flight_over_interval},
       {"users", in.users ? json(*in.users) : json(nullptr)},
       {"bytes_read", in.bytes_read},
+      {"bytes_written", in.bytes_written},
       {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
       {"latency_ns", interval_latency_json(h)},
   };

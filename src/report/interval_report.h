@@ -49,6 +49,7 @@ struct IntervalReport {
   TimeNs service_ns_sum = 0;                // open model: the responses' service times, summed (a count)
   std::optional<std::uint64_t> users;       // --scenario: users running at the interval's end
   std::uint64_t bytes_read = 0;             // bytes read from the server in the interval
+  std::uint64_t bytes_written = 0;          // bytes written to it (request heads and bodies)
   std::array<std::uint64_t, stats::kMaxStatusCode + 1> status_counts{};  // responses by status code
   // Issue 28: each worker's load over the interval (busy share, thread CPU), in
   // worker order, and what the main thread sampled at its end (the process, the
@@ -64,6 +65,7 @@ struct IntervalReport {
   // The interval's latency by name (latency is their sum, and the unsent
   // arrivals'); null when not collected. Points into the producer's storage.
   const stats::NameHistograms* latency_by_name = nullptr;
+  const stats::NameHistograms* ttfb_by_name = nullptr;  // alike, the time to first byte (/metrics)
   std::shared_ptr<const stats::NameTable> name_table;
 };
 
@@ -79,7 +81,7 @@ inline bool is_drain(const IntervalReport& in) { return in.drain_ns > 0 && in.dr
 // is its count over duration_s),
 // open_connections, backlog and schedule_lag_ns (null in the closed loop),
 // in_flight, oldest_in_flight_ns and in_flight_over_interval, users (a scenario's
-// users running at the interval's end; null otherwise), bytes_read, errors by class (a
+// users running at the interval's end; null otherwise), bytes_read, bytes_written, errors by class (a
 // scenario's check and script after them), latency_ns {count, p50, p90, p99, max},
 // status_codes {"200": n, ...} (the codes seen),
 // endpoints {name: {completed, errors, latency_ns}} (the names with any in the

@@ -29,6 +29,7 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.scheduled += in.scheduled;
   sum_.errors.merge(in.errors);
   sum_.bytes_read += in.bytes_read;
+  sum_.bytes_written += in.bytes_written;
   for (std::size_t code = 0; code < in.status_counts.size(); ++code) sum_.status_counts[code] += in.status_counts[code];
   if (in.scenario_errors) {
     if (!sum_.scenario_errors) sum_.scenario_errors.emplace();
@@ -44,6 +45,7 @@ void IntervalSum::add(const IntervalReport& in) {
     has_latency_by_name_ = true;
   }
   if (in.ttfb != nullptr) ttfb_.merge(*in.ttfb);
+  if (in.ttfb_by_name != nullptr) ttfb_by_name_.merge(*in.ttfb_by_name);
   if (in.connect != nullptr) connect_.merge(*in.connect);
   sum_.open_connections = in.open_connections;
   sum_.backlog = in.backlog;
@@ -73,6 +75,7 @@ IntervalReport IntervalSum::sum(std::uint64_t index) const {
   out.connect = &connect_;
   out.names = names_;
   out.latency_by_name = has_latency_by_name_ ? &latency_by_name_ : nullptr;
+  out.ttfb_by_name = has_latency_by_name_ ? &ttfb_by_name_ : nullptr;
   if (has_target_) {
     out.target_rate_per_s = out.duration_ns > 0 ? target_arrivals_ * 1e9 / static_cast<double>(out.duration_ns) : 0.0;
   }
@@ -86,6 +89,7 @@ void IntervalSum::clear() {
   added_ = 0;
   latency_.reset();
   latency_by_name_.reset();
+  ttfb_by_name_.reset();
   has_latency_by_name_ = false;
   ttfb_.reset();
   connect_.reset();

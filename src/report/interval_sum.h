@@ -43,6 +43,7 @@ class IntervalSum {
   stats::Histogram connect_ = stats::Histogram::for_latency_ns();
   std::vector<stats::NameIntervalCounts> names_;  // per name id; grows once, zeroed by clear()
   stats::NameHistograms latency_by_name_;         // alike
+  stats::NameHistograms ttfb_by_name_;
   bool has_latency_by_name_ = false;
 };
 

@@ -55,12 +55,16 @@ os.environ["TSAN_OPTIONS"] = " ".join(
 
 # pacer blames itself ("Bottleneck: the client: ...", issue 28) when a worker was busy
 # most of the run. No test but the ones that make it so (marked client_verdict_expected)
-# may see that verdict: an ordinary run that shows it is a false alarm. Every pacer
+# or that run one worker flat out against a server on this machine, where the verdict
+# can be the truth (marked client_may_saturate, with the reason), may see that
+# verdict: an ordinary run that shows it is a false alarm. Every pacer
 # process a test starts through subprocess (run_pacer, subprocess.run, a Popen whose
 # output is read with communicate(), webview.WebRun) has its output checked after the
 # test. Under a sanitizer pacer runs several times slower than the servers it loads, so
 # there the verdict is the truth and the check is off.
-_CLIENT_VERDICT = re.compile(r'Bottleneck:\s+the client|bottleneck: the client|"saturated":\s*true')
+# The run's verdict, in the text report or the JSON. (A progress line's verdict is an
+# interval's: one busy interval of a short run is not a verdict on the run.)
+_CLIENT_VERDICT = re.compile(r'Bottleneck:\s+the client|"saturated":\s*true')
 _PACER_OUTPUTS: list[tuple[list[str], str]] = []
 
 
@@ -98,7 +102,8 @@ def no_client_verdict(request):
     yield
     runs = list(_PACER_OUTPUTS)
     _PACER_OUTPUTS.clear()
-    if not _VERDICT_CHECK or request.node.get_closest_marker("client_verdict_expected") is not None:
+    if not _VERDICT_CHECK or any(request.node.get_closest_marker(m) is not None
+                                 for m in ("client_verdict_expected", "client_may_saturate")):
         return
     for args, text in runs:
         found = _CLIENT_VERDICT.search(text)
@@ -137,6 +142,11 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers",
         "client_verdict_expected: this test makes pacer blame itself (issue 28)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "client_may_saturate(reason): one worker runs flat out against a server on this machine, so pacer "
+        "may rightly blame itself (issue 28); the test does not check the verdict either way",
     )
 
 

@@ -89,6 +89,7 @@ def check_counts(text, doc, rows, report) -> None:
             by_code[int(code)] = by_code.get(int(code), 0) + n
     assert by_code == report.status_codes, (by_code, report.status_codes)
     assert sum(r["bytes_read"] for r in rows) == counts["bytes_read"]
+    assert sum(r["bytes_written"] for r in rows) == counts["bytes_written"]
     if report.socket_errors is not None:  # wrk's line, same counts
         for name, value in report.socket_errors.items():
             assert value == doc["errors"][name], name
@@ -391,6 +392,13 @@ def test_prometheus_metrics_and_push_figures_agree_with_the_reports(start_server
         sum(r["completed"] for r in rows)
     assert metric_values(page, "pacer_requests_sent_total")[label] == doc["counts"]["requests_sent"]
     assert metric_values(page, "pacer_latency_seconds_count")[label] == doc["latency"]["count"]
+    assert metric_values(page, "pacer_sent_bytes_total")[label] == doc["counts"]["bytes_written"] == \
+        sum(r["bytes_written"] for r in rows)
+    assert metric_values(page, "pacer_received_bytes_total")[label] == doc["counts"]["bytes_read"]
+    for e in doc["endpoints"]:  # each endpoint's histograms, summed from the intervals, are its row's
+        at = f'{{run_id="consistency",endpoint="{e["name"]}"}}'
+        assert metric_values(page, "pacer_endpoint_latency_seconds_count")[at] == e["latency"]["count"], e["name"]
+        assert metric_values(page, "pacer_endpoint_ttfb_seconds_count")[at] == e["ttfb"]["count"], e["name"]
     errors = metric_values(page, "pacer_errors_total")
     assert doc["errors"]["status"] > 0
     for error_class, count in doc["errors"].items():

@@ -217,10 +217,13 @@ def test_status_codes_bytes_ttfb_and_connects_move_while_the_run_goes(server):
         assert value("pacer_ttfb_seconds_count") > 0
         assert value("pacer_connect_seconds_count") >= 1
         assert value("pacer_received_bytes_total") > 0
+        assert value("pacer_sent_bytes_total") > 0
         assert re.search(r'^pacer_responses_by_code_total\{[^}]*code="200"[^}]*\} [1-9]', text, re.M), text[:2000]
         # Each endpoint's latency histogram moves with the intervals too: its count is its responses so far.
         endpoint = re.search(r'^pacer_endpoint_latency_seconds_count\{[^}]*endpoint="GET /"[^}]*\} (\S+)$', text, re.M)
         assert endpoint, text[:3000]
         responses = re.search(r'^pacer_endpoint_responses_total\{[^}]*endpoint="GET /"[^}]*\} (\S+)$', text, re.M)
         assert responses and float(endpoint.group(1)) == float(responses.group(1)) > 0
+        ttfb = re.search(r'^pacer_endpoint_ttfb_seconds_count\{[^}]*endpoint="GET /"[^}]*\} (\S+)$', text, re.M)
+        assert ttfb and float(ttfb.group(1)) == float(responses.group(1)), text[:3000]
         web.close()

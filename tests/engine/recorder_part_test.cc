@@ -108,6 +108,28 @@ TEST(RecorderPart, EachIntervalHoldsItsOwnCountsAndTheGaugesItClosedWith) {
   EXPECT_EQ(ring.slot(1).end_ns, 1500);  // the final, partial interval
 }
 
+TEST(RecorderPart, ASendIsTheDrainsFromTheCutOnNotFromItsClock) {
+  // A send whose clock passed -d's end before the wake-up that cuts the interval
+  // belongs to the run's last interval, and counts in the run; from the cut on,
+  // what is sent is the drain's, in its record and in sent_while_draining alike.
+  PartRun run(/*record_from_ns=*/0, /*end_ns=*/1000);
+  run.shared.interval_ns = 600;
+  Recorder r(run.shared);
+  r.prepare();
+  r.start(0);
+  r.close_intervals(995, false, [] { return IntervalGauges{}; });  // a wake-up before the end
+  r.sent(0, 1, 990, 1005, true);  // its clock read past the end, in that wake-up
+  r.cut_interval(1000, 1010, [] { return IntervalGauges{}; });
+  r.sent(0, 2, 995, 1010, true);  // due before the end, sent in the drain
+  r.close_intervals(1500, true, [] { return IntervalGauges{}; });
+  IntervalRing& ring = *r.intervals();
+  ASSERT_EQ(ring.published(), 3u);  // [0, 600), [600, 1000), the drain
+  EXPECT_EQ(ring.slot(1).sent, 1u);
+  EXPECT_EQ(ring.slot(1).end_ns, 1000);
+  EXPECT_EQ(ring.slot(2).sent, 2u);
+  EXPECT_EQ(r.result().sent_while_draining, 2u);
+}
+
 TEST(RecorderPart, AResponseMarkedASuccessIsNoStatusErrorInTheRunItsNameOrItsInterval) {
   PartRun run;
   run.shared.interval_ns = 1000;

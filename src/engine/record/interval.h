@@ -32,7 +32,7 @@ struct IntervalSnapshot {
   // (open model: no name yet).
   stats::NameHistograms latency_by_name;
   stats::Histogram unsent_latency = stats::Histogram::for_latency_ns();
-  stats::Histogram ttfb = stats::Histogram::for_latency_ns();     // the interval's responses' time to first byte
+  stats::NameHistograms ttfb_by_name;  // the interval's responses' time to first byte, by request name
   stats::Histogram connect = stats::Histogram::for_latency_ns();  // the interval's TCP connects (after the warm-up)
   TimeNs end_ns = 0;  // when the worker closed it (monotonic)
   // Gauges, read when the worker closed the interval.
@@ -44,6 +44,7 @@ struct IntervalSnapshot {
   std::uint64_t in_flight_over_interval = 0;  // ...of them written more than one --interval ago
   std::uint64_t users = 0;             // --scenario: users running
   std::uint64_t bytes_read = 0;        // bytes read from the server in the interval (after the warm-up)
+  std::uint64_t bytes_written = 0;     // bytes written to it (request heads and bodies) alike
   std::array<std::uint64_t, stats::kMaxStatusCode + 1> status_counts{};  // the interval's responses by status
   // Open model: the service times (t_done - t_send) of the interval's responses,
   // summed, for the mean behind the Little's-law line (completed is their count).
@@ -81,6 +82,7 @@ class IntervalRing {
     for (IntervalSnapshot& s : slots_) {
       s.names.assign(count, stats::NameIntervalCounts{});
       s.latency_by_name.prepare(count);
+      s.ttfb_by_name.prepare(count);
     }
   }
   void publish() { published_.fetch_add(1, std::memory_order_release); }
@@ -92,7 +94,7 @@ class IntervalRing {
   void consume(std::uint64_t index) {
     slots_[index % kSlots].latency_by_name.reset();
     slots_[index % kSlots].unsent_latency.reset();
-    slots_[index % kSlots].ttfb.reset();
+    slots_[index % kSlots].ttfb_by_name.reset();
     slots_[index % kSlots].connect.reset();
     consumed_.fetch_add(1, std::memory_order_release);
   }

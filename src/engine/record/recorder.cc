@@ -111,7 +111,7 @@ void Recorder::response(stats::NameId name, int status, TimeNs t_sched, TimeNs t
   // script's later batch responses share their token's first one).
   const TimeNs ttfb_ns = std::min(t_first != 0 ? t_first : done, done) - t_send;
   result_.names.record_ttfb(name, ttfb_ns);
-  if (filling_ != nullptr) filling_->ttfb.record(ttfb_ns);
+  if (filling_ != nullptr) filling_->ttfb_by_name.record_n(name, ttfb_ns, 1);
   if (service) {
     result_.service.record(done - t_send);
     service_ns_sum_ += done - t_send;
@@ -236,6 +236,7 @@ void Recorder::publish_slot(TimeNs end_ns, TimeNs now_ns, bool final, const Inte
     slot.errors = c.errors;
     slot.errors.subtract(at_interval_start_.errors);
     slot.bytes_read = c.bytes_read - at_interval_start_.bytes_read;
+    slot.bytes_written = c.bytes_written - at_interval_start_.bytes_written;
     for (std::size_t code = 0; code < c.status_counts.size(); ++code) {
       slot.status_counts[code] = c.status_counts[code] - at_interval_start_.status_counts[code];
     }
@@ -265,6 +266,7 @@ void Recorder::publish_slot(TimeNs end_ns, TimeNs now_ns, bool final, const Inte
     at_interval_start_.scheduled = c.scheduled;
     at_interval_start_.errors = c.errors;
     at_interval_start_.bytes_read = c.bytes_read;
+    at_interval_start_.bytes_written = c.bytes_written;
     at_interval_start_.status_counts = c.status_counts;
   }
 }

@@ -75,7 +75,7 @@ class Recorder {
     if (!recorded(t_sched)) return;
     result_.counters.requests_sent += count;
     result_.names.counts(name).requests_sent += count;
-    if (t_send >= shared_.end_ns) result_.sent_while_draining += count;  // -d is over: the drain sends what was due
+    if (draining_) result_.sent_while_draining += count;  // -d is over: the drain sends what was due
     if (queue_delay) result_.queue_delay.record(t_send - t_sched);
   }
   // A sent request the server refused unprocessed (a graceful GOAWAY): it is sent again.
@@ -156,6 +156,7 @@ class Recorder {
   // goes on in the next one, so no interval mixes the run and its drain.
   template <typename ReadGauges>
   void cut_interval(TimeNs at_ns, TimeNs now_ns, ReadGauges&& gauges) {
+    draining_ = true;  // what is sent from now on is the drain's, in its figures and its record alike
     if (filling_ != nullptr) publish_cut(at_ns, now_ns, gauges());
   }
   // The next rate sample or interval boundary (no rate samples while draining).
@@ -197,6 +198,7 @@ class Recorder {
   stats::ScenarioErrorCounts scenario_errors_at_interval_start_;
   TimeNs next_interval_ns_ = kNeverNs;
   TimeNs closed_at_ns_ = 0;  // the end of the last interval published
+  bool draining_ = false;    // cut_interval has been called: -d's (or a load shape's) end has passed
   evidence::LoadMeter load_;
 };
 
