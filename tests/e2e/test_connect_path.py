@@ -125,6 +125,15 @@ def test_ports_running_out_is_its_own_class_with_the_arithmetic(tmp_path):
     # A start-up whose probe finds no port says the arithmetic too.
     again = (tmp_path / "again.err").read_text()
     assert "Cannot assign requested address" in again and "40 ports per source address" in again, again
+    # The client's own figures say it beside the run (issue 28): the ports in use from one
+    # source address to the server reach the range, and the verdict has the arithmetic.
+    client = one["client"]
+    assert client["port_range"] == 40, client
+    peak = next(p for p in client["peak_ports"] if p["local"] == "127.0.0.4")
+    assert peak == {"local": "127.0.0.4", "remote": "127.0.0.1:8080", "in_use": 40}, client["peak_ports"]
+    verdict = next(v for v in client["verdicts"] if v.startswith("the client's ephemeral ports"))
+    assert "40 of the 40 in the range were in use from 127.0.0.4 to 127.0.0.1:8080" in verdict, verdict
+    assert two["client"]["verdicts"] == [], two["client"]  # 30 of 40 per address: below the 80 % line
 
 
 @pytest.fixture
