@@ -161,6 +161,7 @@ void Histogram::record_n(std::int64_t value, std::int64_t count) noexcept {
 
 Histogram::MergeOutcome Histogram::merge_checked(const Histogram& other) {
   if (!same_layout(other)) return MergeOutcome::kLayoutDiffers;
+  if (other.total_count_ == 0) return MergeOutcome::kMerged;  // nothing recorded (a clamped value is counted too)
   // Check every sum first, so a refused merge changes nothing.
   std::int64_t total = 0;
   std::int64_t clamped = 0;
@@ -183,8 +184,15 @@ Histogram::MergeOutcome Histogram::merge_checked(const Histogram& other) {
 }
 
 void Histogram::reset() noexcept {
-  for (const Chunk& chunk : chunks_) {
-    if (chunk != nullptr) std::fill_n(chunk.get(), kChunkCounts, 0);
+  if (total_count_ > 0) {  // every count lies between the indexes of the recorded min and max
+    const int first = index_of(min_);
+    const int last = index_of(max_);
+    for (int c = first >> kChunkShift; c <= last >> kChunkShift; ++c) {
+      std::int64_t* chunk = chunks_[static_cast<std::size_t>(c)].get();
+      if (chunk == nullptr) continue;
+      const int base = c << kChunkShift;
+      std::fill(chunk + std::max(0, first - base), chunk + std::min(kChunkCounts, last - base + 1), 0);
+    }
   }
   total_count_ = 0;
   clamped_count_ = 0;

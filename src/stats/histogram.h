@@ -109,16 +109,22 @@ class Histogram {
     });
   }
 
-  // Calls fn(index, count) for each non-zero count, in increasing index order;
-  // skips the chunks never allocated.
+  // Calls fn(index, count) for each non-zero count, in increasing index order.
+  // Looks only between the indexes of the recorded min and max (every count
+  // lies there), skipping the chunks never allocated: an interval's histogram
+  // that keeps the chunks of every range it has seen costs what this interval
+  // reached, not what the run did.
   template <typename Fn>
   void for_each_count(Fn&& fn) const {
-    for (std::size_t c = 0; c < chunks_.size(); ++c) {
-      const std::int64_t* chunk = chunks_[c].get();
+    if (total_count_ == 0) return;
+    const int first = index_of(min_);
+    const int last = index_of(max_);
+    for (int c = first >> kChunkShift; c <= last >> kChunkShift; ++c) {
+      const std::int64_t* chunk = chunks_[static_cast<std::size_t>(c)].get();
       if (chunk == nullptr) continue;
-      const int base = static_cast<int>(c) << kChunkShift;
-      const int end = std::min(kChunkCounts, counts_len_ - base);
-      for (int k = 0; k < end; ++k) {
+      const int base = c << kChunkShift;
+      const int end = std::min(kChunkCounts, last - base + 1);
+      for (int k = std::max(0, first - base); k < end; ++k) {
         if (chunk[k] != 0) fn(base + k, chunk[k]);
       }
     }

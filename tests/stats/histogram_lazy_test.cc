@@ -201,3 +201,46 @@ TEST(HistogramLazy, WidestLayoutCostsOnlyTheRangesItHolds) {
 
 }  // namespace
 }  // namespace pacer::stats
+
+namespace pacer::stats {
+namespace {
+
+// Reset and the readers look only between the recorded min and max: a histogram
+// reused for a range far from the last one's reads only what it holds now.
+TEST(HistogramRange, AResetHistogramReusedForAnotherRangeHoldsOnlyTheNewCounts) {
+  Histogram h = Histogram::for_latency_ns();
+  for (std::int64_t v = 1'000; v < 2'000'000'000; v *= 3) h.record_n(v, 7);
+  h.reset();
+  EXPECT_EQ(h.total_count(), 0);
+  int seen = 0;
+  h.for_each_count([&](int, std::int64_t) { ++seen; });
+  EXPECT_EQ(seen, 0);
+  h.record_n(50'000, 2);
+  h.record_n(60'000'000, 1);
+  std::int64_t sum = 0;
+  h.for_each_count([&](int, std::int64_t n) { sum += n; });
+  EXPECT_EQ(sum, 3);
+  EXPECT_EQ(h.value_at_percentile(100), 60'000'000);  // never above the recorded max
+  Histogram copy = Histogram::for_latency_ns();
+  ASSERT_TRUE(copy.merge(h));
+  EXPECT_EQ(copy.total_count(), 3);
+  EXPECT_EQ(copy.value_at_percentile(50), h.value_at_percentile(50));
+  h.reset();  // every count zeroed, at the range's two ends too
+  for (std::int64_t v = 1'000; v < 2'000'000'000; v *= 3) EXPECT_EQ(h.count_at_index(h.index_of(v)), 0) << v;
+}
+
+TEST(HistogramRange, MergingAnEmptyHistogramChangesAndAllocatesNothing) {
+  Histogram empty = Histogram::for_latency_ns();
+  empty.record_n(5'000, 1);
+  empty.reset();  // allocated chunks, no counts
+  Histogram h = Histogram::for_latency_ns();
+  const long before = Histogram::chunk_allocations_total();
+  EXPECT_EQ(h.merge_checked(empty), Histogram::MergeOutcome::kMerged);
+  EXPECT_EQ(Histogram::chunk_allocations_total(), before);
+  EXPECT_EQ(h.total_count(), 0);
+  EXPECT_EQ(h.min(), 0);
+  EXPECT_EQ(h.max(), 0);
+}
+
+}  // namespace
+}  // namespace pacer::stats
