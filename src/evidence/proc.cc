@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -40,21 +41,30 @@ TimeNs ticks_to_ns(std::uint64_t ticks, long ticks_per_s) {
 }
 
 // "0100007F:1F90" (IPv4) or 32 hex digits ":" port (IPv6), as the kernel prints
-// them: each 32-bit word of the address in the machine's byte order.
-bool parse_endpoint(std::string_view s, bool ipv6, std::string& address, std::uint32_t& port) {
+// them: each 32-bit word of the address in the machine's byte order. Read as
+// numbers: the text of an address is made only for the lines that count.
+struct Endpoint {
+  std::array<std::uint32_t, 4> address{};
+  std::uint32_t port = 0;
+  bool operator==(const Endpoint&) const = default;
+};
+
+bool parse_endpoint(std::string_view s, bool ipv6, Endpoint& out) {
   const std::size_t colon = s.find(':');
-  if (colon == std::string_view::npos || !parse_number(s.substr(colon + 1), port, 16)) return false;
+  if (colon == std::string_view::npos || !parse_number(s.substr(colon + 1), out.port, 16)) return false;
   const std::string_view hex = s.substr(0, colon);
   const std::size_t words = ipv6 ? 4 : 1;
   if (hex.size() != words * 8) return false;
-  std::uint32_t raw[4] = {};
   for (std::size_t w = 0; w < words; ++w) {
-    if (!parse_number(hex.substr(w * 8, 8), raw[w], 16)) return false;
+    if (!parse_number(hex.substr(w * 8, 8), out.address[w], 16)) return false;
   }
-  char text[INET6_ADDRSTRLEN] = {};
-  if (inet_ntop(ipv6 ? AF_INET6 : AF_INET, raw, text, sizeof text) == nullptr) return false;
-  address = text;
   return true;
+}
+
+std::string address_text(const Endpoint& e, bool ipv6) {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (inet_ntop(ipv6 ? AF_INET6 : AF_INET, e.address.data(), text, sizeof text) == nullptr) return "?";
+  return text;
 }
 
 }  // namespace
@@ -134,25 +144,44 @@ Result<ProcStat> read_proc(int pid) {
 
 void count_ports(std::string_view text, bool ipv6, std::uint16_t remote_port, std::uint32_t low, std::uint32_t high,
                  std::vector<PortUse>& out) {
+  struct Count {
+    Endpoint local, remote;  // the local port is not part of the key
+    std::uint64_t in_use;
+  };
+  std::vector<Count> counts;  // a few (source address, destination) pairs: a linear search
   std::size_t at = text.find('\n');  // past the header
-  std::string local, remote;
   while (at != std::string_view::npos && at < text.size()) {
     const std::size_t end = std::min(text.find('\n', at + 1), text.size());
     const std::string_view line = text.substr(at + 1, end - at - 1);
     at = end;
     std::size_t pos = 0;
     (void)next_field(line, pos);  // "sl:"
-    std::uint32_t local_port = 0, port = 0;
-    if (!parse_endpoint(next_field(line, pos), ipv6, local, local_port)) continue;
-    if (!parse_endpoint(next_field(line, pos), ipv6, remote, port)) continue;
-    if (port != remote_port || local_port < low || local_port > high) continue;
-    const std::string dest = ipv6 ? fmt::format("[{}]:{}", remote, port) : fmt::format("{}:{}", remote, port);
-    auto it = std::find_if(out.begin(), out.end(), [&](const PortUse& p) { return p.local == local && p.remote == dest; });
-    if (it == out.end()) {
-      out.push_back({local, dest, 1});
+    const std::string_view local_text = next_field(line, pos);
+    const std::string_view remote_text = next_field(line, pos);
+    // Most lines are other sockets: the ports decide before the addresses are read.
+    std::uint32_t port = 0;
+    const std::size_t colon = remote_text.find(':');
+    if (colon == std::string_view::npos || !parse_number(remote_text.substr(colon + 1), port, 16) ||
+        port != remote_port) {
+      continue;
+    }
+    Endpoint local, remote;
+    if (!parse_endpoint(local_text, ipv6, local) || local.port < low || local.port > high) continue;
+    if (!parse_endpoint(remote_text, ipv6, remote)) continue;
+    local.port = 0;
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const Count& c) { return c.local == local && c.remote == remote; });
+    if (it == counts.end()) {
+      counts.push_back({local, remote, 1});
     } else {
       ++it->in_use;
     }
+  }
+  for (const Count& c : counts) {
+    const std::string remote = address_text(c.remote, ipv6);
+    out.push_back({address_text(c.local, ipv6),
+                   ipv6 ? fmt::format("[{}]:{}", remote, c.remote.port) : fmt::format("{}:{}", remote, c.remote.port),
+                   c.in_use});
   }
 }
 

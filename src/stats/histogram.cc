@@ -162,19 +162,16 @@ void Histogram::record_n(std::int64_t value, std::int64_t count) noexcept {
 Histogram::MergeOutcome Histogram::merge_checked(const Histogram& other) {
   if (!same_layout(other)) return MergeOutcome::kLayoutDiffers;
   if (other.total_count_ == 0) return MergeOutcome::kMerged;  // nothing recorded (a clamped value is counted too)
-  // Check every sum first, so a refused merge changes nothing.
+  // Check the sums first, so a refused merge changes nothing. The totals are
+  // enough: every count is at most its histogram's total (counts are added only
+  // with the total, and a decoded total is checked), so when the totals' sum
+  // fits, so does every count's.
   std::int64_t total = 0;
   std::int64_t clamped = 0;
   if (__builtin_add_overflow(total_count_, other.total_count_, &total) ||
       __builtin_add_overflow(clamped_count_, other.clamped_count_, &clamped)) {
     return MergeOutcome::kCountOverflows;
   }
-  bool overflows = false;
-  other.for_each_count([&](int i, std::int64_t n) {
-    std::int64_t sum = 0;
-    overflows = overflows || __builtin_add_overflow(count_at_index(i), n, &sum);
-  });
-  if (overflows) return MergeOutcome::kCountOverflows;
   other.for_each_count([&](int i, std::int64_t n) { chunk_for(i)[i & (kChunkCounts - 1)] += n; });
   total_count_ = total;
   clamped_count_ = clamped;
