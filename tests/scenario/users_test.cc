@@ -199,31 +199,31 @@ TEST_F(UsersTest, OpenModelGivesTasksToFreeUsersAndQueuesTheRest) {
   load(R"(return { tasks = { {1, function(u) u:get("/t") end} } })", 2, true);
   users_->start(port_.now_ns);
   EXPECT_TRUE(port_.connected.empty()) << "users are created as tasks need them";
-  users_->start_task(port_.now_ns);
+  users_->open_tasks().start_task(port_.now_ns);
   EXPECT_EQ(port_.connected, std::vector<int>{0});
   users_->run_due(port_.now_ns);  // on_start (none), then the waiting task
   users_->run_due(port_.now_ns);
   ASSERT_EQ(users_->user(0).state, User::State::kWantsSend);
   EXPECT_EQ(users_->user(0).mark_ns, port_.now_ns) << "the first step is due at the task's scheduled time";
   const TimeNs second = port_.now_ns + 5;
-  users_->start_task(second);  // user 0 is busy: a second user
+  users_->open_tasks().start_task(second);  // user 0 is busy: a second user
   EXPECT_EQ(port_.connected, (std::vector<int>{0, 1}));
-  users_->start_task(second + 1);  // no user left: it waits
-  EXPECT_EQ(users_->backlog_size(), 2u);
+  users_->open_tasks().start_task(second + 1);  // no user left: it waits
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 2u);
   answer(0, 200, second + 100);  // user 0 is free again, user 1 is through on_start
   users_->run_due(second + 100);
   ASSERT_EQ(users_->user(0).state, User::State::kWantsSend);
   ASSERT_EQ(users_->user(1).state, User::State::kWantsSend);
-  EXPECT_EQ(users_->backlog_size(), 0u);
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 0u);
   // Each waiting task's clock started when it was scheduled.
   EXPECT_EQ(std::min(users_->user(0).mark_ns, users_->user(1).mark_ns), second);
   EXPECT_EQ(std::max(users_->user(0).mark_ns, users_->user(1).mark_ns), second + 1);
-  users_->start_task(second + 2);  // both busy, no user left to create: it waits
-  users_->expire_backlog(second + 11, 10);
-  EXPECT_EQ(users_->backlog_size(), 1u);
-  users_->expire_backlog(second + 12, 10);
+  users_->open_tasks().start_task(second + 2);  // both busy, no user left to create: it waits
+  users_->open_tasks().expire_backlog(second + 11, 10);
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 1u);
+  users_->open_tasks().expire_backlog(second + 12, 10);
   EXPECT_EQ(port_.given_up, 1) << "a task that waited past the limit is given up";
-  EXPECT_EQ(users_->backlog_size(), 0u);
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 0u);
 }
 
 }  // namespace
