@@ -4,7 +4,7 @@
 // interrupt) and the response table. The C functions carry the worker's Users
 // as an upvalue (null while the main thread only checks the file). A request
 // call builds the bytes into the user's own buffer and yields; the worker sends
-// them and resumes the coroutine with the response (users.cc).
+// them and resumes the coroutine with the response (users.cc, user_scripts.cc).
 #include <algorithm>
 #include <charconv>
 #include <cmath>

@@ -77,12 +77,13 @@ void ScenarioDriver::follow_control() {
   // The spawn rate is the run's: each worker starts its share of it.
   const double workers = static_cast<double>(shared_.worker_count * shared_.options.load.shard_count);
   users_->population().set_target(users_share(target.users), target.spawn_rate_per_s / workers,
-                     shared_.options.load.stop_timeout_ns, clock_.now);
+                                  shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
 void ScenarioDriver::finish_tasks() {
   finishing_ = true;
-  users_->population().set_target(0, 0, shared_.options.load.stop_timeout_ns, clock_.now);  // each retires at its task's end
+  // Each retires at its task's end.
+  users_->population().set_target(0, 0, shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
 bool ScenarioDriver::still_finishing(const Connection& c) const {
@@ -140,7 +141,8 @@ TimeNs ScenarioDriver::next_due_ns() const {
 
 bool ScenarioDriver::finished() const {
   if (!arrivals_) {
-    if (clock_.draining) return !finishing_ || users_->population().running() == 0;  // the users' last tasks ended, or were cut
+    // The users' last tasks ended, or were cut.
+    if (clock_.draining) return !finishing_ || users_->population().running() == 0;
     return quota_.used_up() && clock_.now >= shared_.record_from_ns;
   }
   if (clock_.draining) return !arrivals_->due_before_end();
