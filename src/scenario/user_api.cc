@@ -4,7 +4,7 @@
 // interrupt) and the response table. The C functions carry the worker's Users
 // as an upvalue (null while the main thread only checks the file). A request
 // call builds the bytes into the user's own buffer and yields; the worker sends
-// them and resumes the coroutine with the response (users.cc).
+// them and resumes the coroutine with the response (users.cc, user_scripts.cc).
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -88,10 +88,10 @@ return Response, User, INTERRUPT
 Users* users_of(lua_State* L) { return static_cast<Users*>(lua_touserdata(L, lua_upvalueindex(1))); }
 
 User& running_user(lua_State* L, Users* users) {
-  if (users == nullptr || users->current() == nullptr) {
+  if (users == nullptr || users->scripts().current() == nullptr) {
     luaL_error(L, "u:get, u:post, u:request, u:sleep, u:fail and u:success work only inside on_start, a task or on_stop");
   }
-  return *users->current();
+  return *users->scripts().current();
 }
 
 std::string_view check_text(lua_State* L, int index, const char* what) {
@@ -176,16 +176,17 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   }
   if (a.path.empty() || a.path.front() != '/') luaL_error(L, "the path must start with '/' (got '%s')", a.path.data());
   if (a.method.empty() || a.method.find(' ') != std::string_view::npos) luaL_error(L, "bad method");
-  const Config& config = users.config();
+  const RequestContext& requests = users.requests();
+  const Config& config = requests.config();
   std::string& out = u.request;
   out.clear();
   out.append(a.method).append(" ");
   // Through a forwarding proxy (--proxy on http://): the absolute form (RFC 9112 section 3.2.2).
-  if (config.proxy && !config.proxy->tunnel) out.append("http://").append(users.host_header());
+  if (config.proxy && !config.proxy->tunnel) out.append("http://").append(requests.host_header());
   out.append(a.path).append(" HTTP/1.1\r\n");
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
-  if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(users.host_header()).append("\r\n");
+  if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(requests.host_header()).append("\r\n");
   // One Cookie header (RFC 6265 section 5.4): -H's (and --cookie's) pairs, then
   // the jar's; a call that gives its own Cookie header sends only that.
   const bool own_cookie = table_has(L, a.headers, "Cookie");
@@ -199,7 +200,7 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
     }
     out.append(h.name).append(": ").append(h.value).append("\r\n");
   }
-  if (!own_cookie) append_cookie_line(out, users, u, a.path, given_cookie);
+  if (!own_cookie) append_cookie_line(out, requests, u, a.path, given_cookie);
   if (a.headers != 0) {
     int hosts = 0;
     lua_pushnil(L);
@@ -228,7 +229,8 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   if (!config.keep_alive && !request_has(L, a.headers, config, "Connection")) out.append("Connection: close\r\n");
   out.append("\r\n");
   if (a.body != nullptr) out.append(a.body, a.body_len);
-  u.name = a.name.empty() ? users.default_name(a.method, a.path) : users.name_index(a.name);
+  UserTally& tally = users.tally();
+  u.name = a.name.empty() ? tally.default_name(a.method, a.path) : tally.name_index(a.name);
   u.head = a.method == "HEAD";
   u.has_request = true;
   u.checked = false;
@@ -311,7 +313,7 @@ int api_fail(lua_State* L) {
   User& u = running_user(L, users);
   std::size_t len = 0;
   const char* text = luaL_optlstring(L, 2, "failed", &len);
-  users->fail_last(u, std::string_view(text, len));
+  users->tally().fail_last(u, std::string_view(text, len));
   return 0;
 }
 
@@ -321,7 +323,7 @@ int api_fail(lua_State* L) {
 int api_success(lua_State* L) {
   Users* users = users_of(L);
   User& u = running_user(L, users);
-  lua_pushboolean(L, users->succeed_last(u) ? 1 : 0);
+  lua_pushboolean(L, users->tally().succeed_last(u) ? 1 : 0);
   return 1;
 }
 
@@ -329,7 +331,7 @@ int api_success(lua_State* L) {
 int api_task_is(lua_State* L) {
   Users* users = users_of(L);
   User& u = running_user(L, users);
-  users->task_is(u, static_cast<int>(luaL_checkinteger(L, 2)) - 1);
+  users->tally().task_is(u, static_cast<int>(luaL_checkinteger(L, 2)) - 1);
   return 0;
 }
 
@@ -360,12 +362,12 @@ int api_script_error(lua_State* L) {
   const char* hook = luaL_optstring(L, 3, "task");
   // "not enough memory" names the --lua-memory cap when the cap refused it.
   const std::string message = script::describe_error(L, text != nullptr ? std::string_view(text, len) : "error");
-  users->script_error(u, message, hook);
+  users->tally().script_error(u, message, hook);
   return 0;
 }
 
 int api_random(lua_State* L) {
-  lua_pushnumber(L, users_of(L)->random());
+  lua_pushnumber(L, users_of(L)->scripts().random());
   return 1;
 }
 

@@ -1,55 +1,21 @@
 // See user_cookies.h.
 #include "scenario/user_cookies.h"
 
-#include <strings.h>
-
-#include <ctime>
+#include <algorithm>
 
 #include "proto/header_rules.h"
 #include "scenario/users.h"
 
 namespace pacer::scenario {
 
-cookie::Origin Users::cookie_origin(const User& u) const {
-  // The request line: "METHOD path HTTP/1.1"; the path without its query.
-  std::string_view line = u.request;
-  const std::size_t start = line.find(' ');
-  std::string_view path = start == std::string_view::npos ? "/" : line.substr(start + 1);
-  path = path.substr(0, std::min(path.find(' '), path.find('?')));
-  return cookie::Origin{cookie_host_, path, config_.target.is_tls()};
-}
-
-std::int64_t Users::cookie_now_s() {
-  timespec wall{};
-  clock_gettime(CLOCK_REALTIME, &wall);  // the vDSO: no system call
-  return static_cast<std::int64_t>(wall.tv_sec);
-}
-
-void Users::store_cookies(User& u) {
-  // "name\0value\0" per header (proto::ResponseCapture); the names as the server wrote them.
-  std::string_view fields = u.capture.fields;
-  constexpr std::string_view kSetCookie = "set-cookie";
-  std::int64_t now_s = -1;
-  while (!fields.empty()) {
-    const std::size_t name_end = fields.find('\0');
-    const std::size_t value_end = fields.find('\0', name_end + 1);
-    if (value_end == std::string_view::npos) return;
-    if (name_end == kSetCookie.size() && strncasecmp(fields.data(), kSetCookie.data(), kSetCookie.size()) == 0) {
-      if (now_s < 0) now_s = cookie_now_s();
-      u.cookies.store(fields.substr(name_end + 1, value_end - name_end - 1), cookie_origin(u), now_s);
-    }
-    fields.remove_prefix(value_end + 1);
-  }
-}
-
-void append_cookie_line(std::string& out, const Users& users, const User& u, std::string_view path,
+void append_cookie_line(std::string& out, const RequestContext& context, const User& u, std::string_view path,
                         std::string_view given) {
   if (u.cookies.size() == 0 && given.empty()) return;
   const std::size_t start = out.size();
   out.append("Cookie: ").append(given);
-  cookie::Origin to = users.cookie_origin(u);
+  cookie::Origin to = context.cookie_origin(u);
   to.path = path.substr(0, path.find('?'));
-  const std::size_t sent = u.cookies.append_header(out, to, Users::cookie_now_s(), given.empty());
+  const std::size_t sent = u.cookies.append_header(out, to, RequestContext::cookie_now_s(), given.empty());
   if (sent == 0 && given.empty()) {
     out.resize(start);  // no cookie goes to this path
     return;
@@ -64,11 +30,11 @@ Users* users_of(lua_State* L) { return static_cast<Users*>(lua_touserdata(L, lua
 // The running user, and the index of the first argument: u.cookies:get(x) passes the table first.
 User& cookie_user(lua_State* L, int& first) {
   Users* users = users_of(L);
-  if (users == nullptr || users->current() == nullptr) {
+  if (users == nullptr || users->scripts().current() == nullptr) {
     luaL_error(L, "u.cookies works only inside on_start, a task or on_stop");
   }
   first = lua_istable(L, 1) ? 2 : 1;
-  return *users->current();
+  return *users->scripts().current();
 }
 
 std::string_view check_cookie_text(lua_State* L, int index, const char* what) {
@@ -98,7 +64,7 @@ int cookies_get(lua_State* L) {
   const User& u = cookie_user(L, first);
   std::size_t len = 0;
   const char* name = luaL_checklstring(L, first, &len);
-  const cookie::Cookie* c = live_named(u, std::string_view(name, len), Users::cookie_now_s());
+  const cookie::Cookie* c = live_named(u, std::string_view(name, len), RequestContext::cookie_now_s());
   if (c == nullptr) {
     lua_pushnil(L);
   } else {
@@ -111,7 +77,6 @@ int cookies_get(lua_State* L) {
 int cookies_set(lua_State* L) {
   int first = 1;
   User& u = cookie_user(L, first);
-  Users& users = *users_of(L);
   const std::string_view name = check_cookie_text(L, first, "name");
   const std::string_view value = check_cookie_text(L, first + 1, "value");
   if (name.empty() || name.find('=') != std::string_view::npos) luaL_error(L, "u.cookies.set: a name, without '='");
@@ -132,8 +97,8 @@ int cookies_set(lua_State* L) {
     secure = lua_toboolean(L, -1) != 0;
     if (!path.empty() && path.front() != '/') luaL_error(L, "u.cookies.set: the path must start with '/'");
   }
-  const cookie::Stored stored = u.cookies.set(name, value, users.cookie_origin(u), domain, path, max_age, secure,
-                                              Users::cookie_now_s());
+  const cookie::Stored stored = u.cookies.set(name, value, users_of(L)->requests().cookie_origin(u), domain, path,
+                                              max_age, secure, RequestContext::cookie_now_s());
   lua_pushboolean(L, stored == cookie::Stored::kStored ? 1 : 0);
   return 1;
 }
@@ -159,7 +124,7 @@ int cookies_clear(lua_State* L) {
 int cookies_all(lua_State* L) {
   int first = 1;
   const User& u = cookie_user(L, first);
-  const std::int64_t now_s = Users::cookie_now_s();
+  const std::int64_t now_s = RequestContext::cookie_now_s();
   lua_createtable(L, 0, static_cast<int>(u.cookies.size()));
   for (std::size_t i = 0; i < u.cookies.size(); ++i) {
     const cookie::Cookie& c = u.cookies.at(i);

@@ -11,13 +11,14 @@
 
 namespace pacer::scenario {
 
+class RequestContext;
 class Users;
 struct User;
 
 // Appends u's Cookie header line to `out` for a request to `path`: the -H (or
 // --cookie) pairs in `given` first, then the jar's that go to the path. Nothing
 // when both are empty.
-void append_cookie_line(std::string& out, const Users& users, const User& u, std::string_view path,
+void append_cookie_line(std::string& out, const RequestContext& context, const User& u, std::string_view path,
                         std::string_view given);
 
 // Pushes the table `u.cookies` is (get, set, delete, clear, all), each function

@@ -1,4 +1,4 @@
-// Users::set_target (issue 27, for load shapes and the web view's POST /users):
+// Population::set_target (issue 27, for load shapes and the web view's POST /users):
 // more users start at the spawn rate, fewer stop from the highest index after
 // their current task (bounded by the stop timeout), run on_stop, release their
 // connection, count no error, and start afresh when wanted again.
@@ -41,9 +41,9 @@ TEST_F(UsersTargetTest, FewerUsersStopFromTheHighestIndexBetweenTasksAtOnce) {
   users_->run_due(port_.now_ns);
   answer_all(port_.now_ns + 1000);  // every user thinks now
   ASSERT_EQ(users_->user(3).state, User::State::kThinking);
-  users_->set_target(2, 0, 10 * kS, port_.now_ns);
+  users_->population().set_target(2, 0, 10 * kS, port_.now_ns);
   EXPECT_EQ(port_.released, (std::vector<int>{3, 2}));
-  EXPECT_EQ(users_->running(), 2);
+  EXPECT_EQ(users_->population().running(), 2);
   EXPECT_EQ(users_->user(3).state, User::State::kUnborn);
   EXPECT_EQ(users_->user(1).state, User::State::kThinking);
   EXPECT_EQ(users_->stats().tasks[0].count, 4u);
@@ -57,7 +57,7 @@ TEST_F(UsersTargetTest, AStoppedUserFinishesItsTaskWithinTheStopTimeout) {
   users_->run_due(port_.now_ns);
   ASSERT_EQ(users_->user(1).state, User::State::kWantsSend);
   users_->sent(1);
-  users_->set_target(1, 0, 5 * kS, port_.now_ns);
+  users_->population().set_target(1, 0, 5 * kS, port_.now_ns);
   EXPECT_TRUE(port_.released.empty()) << "its request is in flight";
   users_->on_response(1, 200, port_.now_ns + kS, true);
   port_.now_ns += kS;
@@ -71,7 +71,7 @@ TEST_F(UsersTargetTest, APastStopTimeoutCutsTheTaskWithoutCountingIt) {
   users_->start(port_.now_ns);
   users_->run_due(port_.now_ns);
   users_->sent(1);
-  users_->set_target(1, 0, 2 * kS, port_.now_ns);
+  users_->population().set_target(1, 0, 2 * kS, port_.now_ns);
   port_.now_ns += 3 * kS;
   users_->run_due(port_.now_ns);
   EXPECT_EQ(port_.released, std::vector<int>{1});
@@ -86,18 +86,18 @@ TEST_F(UsersTargetTest, MoreUsersStartAtTheSpawnRateAndRunOnStartAgain) {
   users_->start(port_.now_ns);
   users_->run_due(port_.now_ns);
   answer_all(port_.now_ns + 1000);
-  users_->set_target(1, 0, 0, port_.now_ns);
-  ASSERT_EQ(users_->running(), 1);
+  users_->population().set_target(1, 0, 0, port_.now_ns);
+  ASSERT_EQ(users_->population().running(), 1);
   port_.connected.clear();
   const TimeNs now = port_.now_ns;
-  users_->set_target(4, 2.0, 0, now);  // 2 users a second: at now, now + 0.5 s, now + 1 s
+  users_->population().set_target(4, 2.0, 0, now);  // 2 users a second: at now, now + 0.5 s, now + 1 s
   EXPECT_EQ(port_.connected, std::vector<int>{1});
   users_->run_due(now + kS / 2);
   EXPECT_EQ(port_.connected, (std::vector<int>{1, 2}));
-  users_->set_target(3, 2.0, 0, now + kS / 2);  // the third is no longer wanted before it starts
+  users_->population().set_target(3, 2.0, 0, now + kS / 2);  // the third is no longer wanted before it starts
   users_->run_due(now + 2 * kS);
   EXPECT_EQ(port_.connected, (std::vector<int>{1, 2}));
-  EXPECT_EQ(users_->running(), 3);
+  EXPECT_EQ(users_->population().running(), 3);
   EXPECT_EQ(users_->stats().users_started, 6u);
 }
 
@@ -106,8 +106,8 @@ TEST_F(UsersTargetTest, AUserWantedAgainWhileFinishingItsTaskGoesOn) {
   users_->start(port_.now_ns);
   users_->run_due(port_.now_ns);
   users_->sent(1);
-  users_->set_target(1, 0, 5 * kS, port_.now_ns);
-  users_->set_target(2, 0, 5 * kS, port_.now_ns);
+  users_->population().set_target(1, 0, 5 * kS, port_.now_ns);
+  users_->population().set_target(2, 0, 5 * kS, port_.now_ns);
   users_->on_response(1, 200, port_.now_ns + 1000, true);
   users_->run_due(port_.now_ns + 1000);
   EXPECT_TRUE(port_.released.empty());

@@ -195,35 +195,73 @@ TEST_F(UsersTest, FailCountsACheckUnderTheRequestsNameOnce) {
   EXPECT_EQ(users_->stats().messages[1].where, "order");
 }
 
+TEST_F(UsersTest, QueuedUsersResumeInTheOrderTheirEventsCame) {
+  load(R"(return { tasks = { {1, function(u)
+      u:get("/a")
+      u:get("/b")
+      u:sleep(0.5)
+      u:get("/c")
+    end} } })", 3);
+  users_->start(port_.now_ns);
+  users_->run_due(port_.now_ns);
+  ASSERT_EQ(port_.sends, (std::vector<int>{0, 1, 2}));
+  // The responses come 2, 0, 1: the users resume (and send /b) in that order.
+  port_.sends.clear();
+  for (int i = 0; i < 3; ++i) users_->sent(i);
+  const TimeNs t = port_.now_ns + 1'000;
+  users_->on_failed(2, "timeout", t, true);
+  users_->on_response(0, 200, t + 1, true);
+  users_->on_response(1, 200, t + 2, true);
+  EXPECT_EQ(users_->next_due_ns(), port_.now_ns) << "users are queued: due now";
+  port_.now_ns = t + 2;
+  users_->run_due(port_.now_ns);
+  EXPECT_EQ(port_.sends, (std::vector<int>{2, 0, 1}));
+  // Answered in the order 1, 2, 0, they sleep 0.5 s from their own response's end.
+  port_.sends.clear();
+  for (int i = 0; i < 3; ++i) users_->sent(i);
+  const TimeNs t2 = t + 1'000;
+  users_->on_response(1, 200, t2, true);
+  users_->on_response(2, 200, t2 + 1, true);
+  users_->on_response(0, 200, t2 + 2, true);
+  port_.now_ns = t2 + 2;
+  users_->run_due(port_.now_ns);
+  EXPECT_TRUE(port_.sends.empty());
+  EXPECT_EQ(users_->next_due_ns(), t2 + 500'000'000) << "the earliest sleeper's wake time";
+  port_.now_ns = t2 + 500'000'002;
+  users_->run_due(port_.now_ns);  // three timers due in one turn: resumed by due time
+  EXPECT_EQ(port_.sends, (std::vector<int>{1, 2, 0}));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(request_line(i), "GET /c HTTP/1.1");
+}
+
 TEST_F(UsersTest, OpenModelGivesTasksToFreeUsersAndQueuesTheRest) {
   load(R"(return { tasks = { {1, function(u) u:get("/t") end} } })", 2, true);
   users_->start(port_.now_ns);
   EXPECT_TRUE(port_.connected.empty()) << "users are created as tasks need them";
-  users_->start_task(port_.now_ns);
+  users_->open_tasks().start_task(port_.now_ns);
   EXPECT_EQ(port_.connected, std::vector<int>{0});
   users_->run_due(port_.now_ns);  // on_start (none), then the waiting task
   users_->run_due(port_.now_ns);
   ASSERT_EQ(users_->user(0).state, User::State::kWantsSend);
   EXPECT_EQ(users_->user(0).mark_ns, port_.now_ns) << "the first step is due at the task's scheduled time";
   const TimeNs second = port_.now_ns + 5;
-  users_->start_task(second);  // user 0 is busy: a second user
+  users_->open_tasks().start_task(second);  // user 0 is busy: a second user
   EXPECT_EQ(port_.connected, (std::vector<int>{0, 1}));
-  users_->start_task(second + 1);  // no user left: it waits
-  EXPECT_EQ(users_->backlog_size(), 2u);
+  users_->open_tasks().start_task(second + 1);  // no user left: it waits
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 2u);
   answer(0, 200, second + 100);  // user 0 is free again, user 1 is through on_start
   users_->run_due(second + 100);
   ASSERT_EQ(users_->user(0).state, User::State::kWantsSend);
   ASSERT_EQ(users_->user(1).state, User::State::kWantsSend);
-  EXPECT_EQ(users_->backlog_size(), 0u);
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 0u);
   // Each waiting task's clock started when it was scheduled.
   EXPECT_EQ(std::min(users_->user(0).mark_ns, users_->user(1).mark_ns), second);
   EXPECT_EQ(std::max(users_->user(0).mark_ns, users_->user(1).mark_ns), second + 1);
-  users_->start_task(second + 2);  // both busy, no user left to create: it waits
-  users_->expire_backlog(second + 11, 10);
-  EXPECT_EQ(users_->backlog_size(), 1u);
-  users_->expire_backlog(second + 12, 10);
+  users_->open_tasks().start_task(second + 2);  // both busy, no user left to create: it waits
+  users_->open_tasks().expire_backlog(second + 11, 10);
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 1u);
+  users_->open_tasks().expire_backlog(second + 12, 10);
   EXPECT_EQ(port_.given_up, 1) << "a task that waited past the limit is given up";
-  EXPECT_EQ(users_->backlog_size(), 0u);
+  EXPECT_EQ(users_->open_tasks().backlog_size(), 0u);
 }
 
 }  // namespace

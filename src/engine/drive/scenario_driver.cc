@@ -15,10 +15,8 @@ std::unique_ptr<scenario::Users> make_users(const SharedRun& shared, int worker_
   // The open model's task backlog: room for 10 s of tasks at the peak rate, as for requests.
   const std::size_t backlog = arrivals ? arrivals->backlog_capacity() : 0;
   const LoadOptions& load = shared.options.load;
-  auto users = std::make_unique<scenario::Users>(config, load.shard_index * shared.worker_count + worker_index,
-                                                 shared.worker_count * load.shard_count, connections, backlog);
-  users->set_name_table(shared.names);
-  return users;
+  return std::make_unique<scenario::Users>(config, load.shard_index * shared.worker_count + worker_index,
+                                           shared.worker_count * load.shard_count, connections, backlog, shared.names);
 }
 
 std::optional<Arrivals> make_arrivals(const SharedRun& shared, int worker_index, LoopClock& clock, Recorder& recorder,
@@ -46,11 +44,8 @@ ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int co
 
 Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
   pool_ = &pool;
-  users_->set_lua_beat(beat);
-  if (Status s = users_->prepare(*this); !s) return s;
-  if (users_->captures()) {
-    for (const auto& c : pool.all()) c->http1->set_capture(&users_->user(c->index).capture);
-  }
+  if (Status s = users_->prepare(*this, beat); !s) return s;
+  for (const auto& c : pool.all()) c->http1->set_capture(&users_->user(c->index).capture);
   return Ok{};
 }
 
@@ -81,13 +76,14 @@ void ScenarioDriver::follow_control() {
   control_seen_ = target.generation;
   // The spawn rate is the run's: each worker starts its share of it.
   const double workers = static_cast<double>(shared_.worker_count * shared_.options.load.shard_count);
-  users_->set_target(users_share(target.users), target.spawn_rate_per_s / workers,
-                     shared_.options.load.stop_timeout_ns, clock_.now);
+  users_->population().set_target(users_share(target.users), target.spawn_rate_per_s / workers,
+                                  shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
 void ScenarioDriver::finish_tasks() {
   finishing_ = true;
-  users_->set_target(0, 0, shared_.options.load.stop_timeout_ns, clock_.now);  // each retires at its task's end
+  // Each retires at its task's end.
+  users_->population().set_target(0, 0, shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
 bool ScenarioDriver::still_finishing(const Connection& c) const {
@@ -129,11 +125,11 @@ void ScenarioDriver::on_turn(TurnPhase phase) {
   if (phase == TurnPhase::kArrivals && arrivals_) {
     // An arrival is a task, for a free user (or the users' task backlog).
     arrivals_->follow_control();  // a new rate from the shape or the web view
-    arrivals_->dispatch([this](TimeNs t_sched) { users_->start_task(t_sched); }, [] { return false; });
+    arrivals_->dispatch([this](TimeNs t_sched) { users_->open_tasks().start_task(t_sched); }, [] { return false; });
   } else if (phase == TurnPhase::kDue) {
     if (clock_.draining && !finishing_ && !arrivals_ && shared_.options.load.stop_timeout_ns > 0) finish_tasks();
     follow_control();
-    if (arrivals_) users_->expire_backlog(clock_.now, clock_.draining ? 0 : arrivals_->limit_ns());
+    if (arrivals_) users_->open_tasks().expire_backlog(clock_.now, clock_.draining ? 0 : arrivals_->limit_ns());
     users_->run_due(clock_.now);
   }
 }
@@ -145,7 +141,8 @@ TimeNs ScenarioDriver::next_due_ns() const {
 
 bool ScenarioDriver::finished() const {
   if (!arrivals_) {
-    if (clock_.draining) return !finishing_ || users_->running() == 0;  // the users' last tasks ended, or were cut
+    // The users' last tasks ended, or were cut.
+    if (clock_.draining) return !finishing_ || users_->population().running() == 0;
     return quota_.used_up() && clock_.now >= shared_.record_from_ns;
   }
   if (clock_.draining) return !arrivals_->due_before_end();
@@ -156,15 +153,14 @@ bool ScenarioDriver::finished() const {
 void ScenarioDriver::reset_stats() { users_->stats().reset_counts(); }
 
 void ScenarioDriver::gauges(IntervalGauges& out) const {
-  out.backlog = users_->backlog_size();  // tasks waiting for a user
-  out.users = static_cast<std::uint64_t>(users_->running());
+  out.backlog = users_->open_tasks().backlog_size();  // tasks waiting for a user
+  out.users = static_cast<std::uint64_t>(users_->population().running());
   const scenario::ScenarioStats& s = users_->stats();
   out.scenario_totals = stats::ScenarioErrorCounts{s.check, s.script};
 }
 
 scenario::ScenarioStats* ScenarioDriver::stop() {
-  users_->stop();  // on_stop
-  users_->name_rows();
+  users_->stop();  // on_stop, the name rows' text
   return &users_->stats();
 }
 

@@ -1,0 +1,38 @@
+// What every user's request is built against: the run's settings (-H, --proxy,
+// keep-alive), the Host header, and the origin of the users' cookie jars (the
+// target's host and scheme, a request's path). Set once before the run, read by
+// the API (user_api.cc, user_cookies.cc) and by Users when a response comes.
+// One worker thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cookie/cookie_jar.h"
+#include "core/config.h"
+#include "scenario/user.h"
+
+namespace pacer::scenario {
+
+class RequestContext {
+ public:
+  explicit RequestContext(const Config& config);
+
+  const Config& config() const { return config_; }
+  // The Host header's value (and the absolute form's authority through a forwarding proxy).
+  std::string_view host_header() const { return host_header_; }
+  // Where u's requests go, for its cookie jar: the target, the path of u's last request.
+  cookie::Origin cookie_origin(const User& u) const;
+  // The wall clock in seconds, for the cookies' expiries.
+  static std::int64_t cookie_now_s();
+  // The last response's Set-Cookie headers into u's jar (u.capture's headers).
+  void store_cookies(User& u) const;
+
+ private:
+  const Config& config_;
+  std::string host_header_;
+  std::string cookie_host_;  // the target's host, lower case (the cookie jars' origin)
+};
+
+}  // namespace pacer::scenario
