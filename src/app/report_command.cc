@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/repeat.h"
 #include "core/atomic_file.h"
 #include "html/compare.h"
 #include "html/html_page.h"
@@ -59,6 +60,28 @@ Result<std::string> read_run_or_repeat(const std::string& path, std::uint64_t ma
   return text;
 }
 
+// One side of --compare: a report, a --repeat report, or FILE,FILE,... (single
+// runs made apart, for example interleaved with the other side's, so that a machine
+// whose speed drifts moves both sides alike): their --repeat report, as if one
+// --repeat had made them.
+Result<std::string> read_side(const std::string& arg, std::uint64_t max_bytes) {
+  if (arg.find(',') == std::string::npos) return read_run_or_repeat(arg, max_bytes);
+  std::vector<report::RunReport> runs;
+  std::vector<std::string> texts;
+  std::size_t from = 0;
+  while (from <= arg.size()) {
+    const std::size_t comma = std::min(arg.find(',', from), arg.size());
+    const std::string path = arg.substr(from, comma - from);
+    if (path.empty()) return bad_input(fmt::format("'{}': an empty file name in the list", arg));
+    runs.emplace_back();
+    auto text = read_report_text(path, max_bytes, &runs.back());
+    if (!text) return text.error();
+    texts.push_back(std::move(*text));
+    from = comma + 1;
+  }
+  return render_repeat_json(texts, repeat_figures(runs), 0);
+}
+
 // The JSON report of the run the files hold: one file's own text (a --repeat
 // report's too: the page draws its runs), or the merge's.
 Result<std::string> run_json(const cli::ReportOptions& options) {
@@ -78,9 +101,9 @@ Result<std::string> run_json(const cli::ReportOptions& options) {
 }
 
 ExitCode compare(const cli::ReportOptions& options) {
-  auto base = read_run_or_repeat(options.paths[0], options.max_report_bytes);
+  auto base = read_side(options.paths[0], options.max_report_bytes);
   if (!base) return fail(base.error());
-  auto cand = read_run_or_repeat(options.paths[1], options.max_report_bytes);
+  auto cand = read_side(options.paths[1], options.max_report_bytes);
   if (!cand) return fail(cand.error());
   auto changes = html::compare_reports(*base, *cand);
   if (!changes) return fail(changes.error());

@@ -430,8 +430,10 @@ Draws pacer's JSON reports as one self-contained HTML page (the page --html
 writes): several files are the shards of one run, merged as pacer merge
 merges them. With --compare, the change of each headline figure from the
 baseline to the candidate is printed as a table, and drawn overlaid.
-A report drawn over time needs its time series (run with --timeseries,
---html or --csv).
+A side may be a --repeat report, or single runs as A1.json,A2.json,...
+(run the two sides interleaved: a machine whose speed drifts then
+moves both alike). A report drawn over time needs its time series
+(run with --timeseries, --html or --csv).
 
 Options:                                                      [default]
   -o, --output FILE    write the HTML page to FILE, atomically
@@ -450,7 +452,7 @@ Options:                                                      [default]
                        is worse; requests and rps: lower is worse);
                        only a change beyond the noise counts: a rank
                        test over the runs of --repeat reports, or over
-                       the intervals of single runs (docs/compare.md)
+                       the intervals of single runs (docs/output.md)
       --strict         with --max-regression, any bound broken counts,
                        beyond the noise or not
       --force, --allow-missing, --start-tolerance T, --max-report-size SIZE

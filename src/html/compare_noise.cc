@@ -111,7 +111,15 @@ Significance judge(const std::vector<double>& baseline, const std::vector<double
   const bool every_moved = tests_greater ? t.all_greater : t.all_less;
   // The noise: each side's own spread (its range over runs, its interquartile
   // range over intervals), the larger, relative to the baseline: two medians of
-  // samples that each span that much can differ by as much by chance.
+  // samples that each span that much can differ by as much by chance. Over runs
+  // the change must pass twice it: the range of 3 runs is on average 1.7 standard
+  // deviations of one run, and often much less (two runs that happened to land
+  // close), while the difference of two medians of 3 varies by about one standard
+  // deviation; a change of one range is an ordinary difference between two batches
+  // of the same build. (What no test over one batch a side can tell from a change
+  // is a machine whose speed drifted between the batches: interleaved single runs,
+  // a side given as A1.json,A2.json,..., move both sides alike.) Intervals are
+  // many: their quartiles are steady and their medians vary far less than the IQR.
   const auto spread_of = [&](const std::vector<double>& v) {
     return over_runs ? *std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())
                      : quantile(v, 0.75) - quantile(v, 0.25);
@@ -121,7 +129,8 @@ Significance judge(const std::vector<double>& baseline, const std::vector<double
   s.spread = centre != 0 ? std::abs(width / centre) : 0;
   const double moved_by = change ? std::abs(*change) : INFINITY;
   const double alpha = over_runs ? kRunsAlpha : kIntervalsAlpha;
-  const bool beyond_spread = moved_by > s.spread;
+  const double noise = over_runs ? 2 * s.spread : s.spread;
+  const bool beyond_spread = moved_by > noise;
   s.significant = s.p <= alpha + 1e-12 && beyond_spread;
   const std::string spread_text = fmt::format("± {:.0f} %", s.spread * 100);
   const std::string what = over_runs ? fmt::format("{} runs each", baseline.size())
@@ -133,8 +142,8 @@ Significance judge(const std::vector<double>& baseline, const std::vector<double
                                           : fmt::format("p = {:.3f}", s.p);
     s.words = fmt::format("{}, {}: significant", what, order);
   } else if (!beyond_spread) {
-    s.words = fmt::format("within the {} spread of {}: not significant", over_runs ? "run-to-run" : "interval-to-interval",
-                          spread_text);
+    s.words = over_runs ? fmt::format("within twice the run-to-run spread of {}: not significant", spread_text)
+                        : fmt::format("within the interval-to-interval spread of {}: not significant", spread_text);
   } else {
     s.words = fmt::format("{}, p = {:.3f} > {:.2f}: not significant", what, s.p, alpha);
   }

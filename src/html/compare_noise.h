@@ -1,4 +1,4 @@
-// Whether a compared figure changed beyond the noise (issue 28, docs/compare.md
+// Whether a compared figure changed beyond the noise (issue 28, docs/output.md
 // "Is it significant?"). Each side is one run (a pacer report) or several (a
 // `--repeat` report: its runs). With two or more runs a side the samples are the
 // runs' figures; with one run a side, its intervals' figures from the time

@@ -1,5 +1,5 @@
 // The Mann-Whitney U test (Wilcoxon rank-sum) that `pacer report --compare`
-// uses to tell a change from the run-to-run noise (issue 28, docs/compare.md):
+// uses to tell a change from the run-to-run noise (issue 28, docs/output.md):
 // does the candidate's sample tend to be larger than the baseline's? Exact for
 // small samples (the U distribution counted without ties: every split of the
 // ranks), the normal approximation with a tie correction and a continuity

@@ -21,7 +21,18 @@ TEST(CompareNoise, AChangeWithinTheRunToRunSpreadIsNotSignificant) {
   const Significance s = judge({93, 100, 108}, {116, 117, 118}, true, 0.12, true, "slower");
   EXPECT_TRUE(s.known);
   EXPECT_FALSE(s.significant);
-  EXPECT_EQ(s.words, "within the run-to-run spread of ± 15 %: not significant");
+  EXPECT_EQ(s.words, "within twice the run-to-run spread of ± 15 %: not significant");
+}
+
+TEST(CompareNoise, OverRunsAChangeMustPassTwiceTheSpread) {
+  // Every new run is slower by 11 %, and each side spans 6 %: a change between one
+  // and two ranges is what two batches of one build differ by now and then.
+  const Significance s = judge({100, 103, 106}, {111, 114, 117}, true, 0.11, true, "slower");
+  EXPECT_FALSE(s.significant);
+  EXPECT_NEAR(s.spread, 6.0 / 103, 1e-9);  // relative to the baseline's median
+  EXPECT_EQ(s.words, "within twice the run-to-run spread of ± 6 %: not significant");
+  const Significance twice = judge({100, 103, 106}, {113, 116, 119}, true, 0.13, true, "slower");
+  EXPECT_TRUE(twice.significant);
 }
 
 TEST(CompareNoise, TheNoisierSideSetsTheSpread) {
