@@ -85,7 +85,6 @@ def test_version_says_why_there_is_no_http3_module(pacer, tmp_path):
     ],
     ids=["attached", "separated", "long"],
 )
-@pytest.mark.client_may_saturate("-t1 -c10 closed loop against pacer serve on this machine")
 def test_short_options_work_attached_and_separated(server, pacer, options):
     run = pacer(*options, server.url, timeout=30)
     report = run.report

@@ -97,7 +97,6 @@ def accepted(port: int) -> int:
 
 
 @pytest.mark.parametrize("io", ["uring", "epoll"])
-@pytest.mark.client_may_saturate("one worker opens thousands of connections and runs them flat out against nginx")
 def test_thousands_of_connections_at_once_open_without_an_error(nginx, pacer, tmp_path, io):
     port, connections = nginx
     before = accepted(port)

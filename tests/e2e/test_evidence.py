@@ -294,3 +294,23 @@ def test_a_side_of_single_runs_made_interleaved_is_judged_over_its_runs(server, 
     assert missing.rc == 2 and "nope.json" in missing.stderr, missing
     empty = run_pacer("report", sides["a"][0] + ",," + sides["a"][1], b, "--compare")
     assert empty.rc == 2 and "an empty file name in the list" in empty.stderr, empty
+
+
+def test_the_suites_false_alarm_check_tells_a_backed_verdict_from_an_unbacked_one(tmp_path):
+    """The autouse check every e2e test runs (conftest.no_client_verdict): a saturated
+    verdict must be backed by the worker's thread CPU and CPU queueing."""
+    from conftest import _unbacked_verdict
+
+    def doc(cpu_share, runnable_s, saturated=True):
+        return json.dumps({"client": {"saturated": saturated, "verdicts": ["the client: worker 1 ..."],
+                                      "workers": [{"busy": 0.97, "cpu_share": cpu_share, "runnable_s": runnable_s,
+                                                   "wall_s": 2.0}]}})
+
+    assert _unbacked_verdict([], doc(0.95, 0.0)) is None           # ran flat out: the truth
+    assert _unbacked_verdict([], doc(0.30, 1.2)) is None           # queued for a CPU most of the run
+    assert "no worker's thread CPU" in _unbacked_verdict([], doc(0.30, 0.2))
+    assert _unbacked_verdict([], doc(0.10, 0.0, saturated=False)) is None
+    out = tmp_path / "r.json"
+    out.write_text(doc(0.2, 0.0))                                  # the -o file of a --format json run
+    assert _unbacked_verdict(["--format", "json", "-o", str(out)], "text report") is not None
+    assert _unbacked_verdict([], "a text report") is None          # no JSON at hand: not judged

@@ -113,7 +113,6 @@ def run_json(*args: str, timeout: float = 60.0) -> tuple[dict, object]:
 # ---- time to first byte ------------------------------------------------------------
 
 
-@pytest.mark.client_may_saturate("one worker reads 10 MB bodies from pacer serve as fast as it can")
 def test_ttfb_is_a_fraction_of_the_total_for_a_large_body_and_close_to_it_for_a_small_one(server):
     big, _ = run_json("-t1", "-c2", "-n", "40", server.url + "bytes/10000000")
     small, _ = run_json("-t1", "-c2", "-n", "2000", server.url)
@@ -136,7 +135,6 @@ def test_ttfb_over_http2_and_https_free_h2c_with_a_large_file(nginx):
     assert report["ttfb"]["mean_ns"] < 0.5 * report["latency"]["mean_ns"], (report["ttfb"], report["latency"])
 
 
-@pytest.mark.client_may_saturate("one worker decrypts 10 MB bodies over TLS as fast as it can")
 def test_ttfb_over_tls_ends_at_the_first_record_not_the_last(start_server, tmp_path):
     (tmp_path / "certs").mkdir()
     made = run_pacer("cert", "--out", str(tmp_path / "certs"))
@@ -365,7 +363,6 @@ def test_check_args_says_what_the_wire_options_will_do():
     assert "Wire:    Unix socket /tmp/app.sock; follows up to 3 redirects; decodes gzip, deflate, br, zstd" in r.stdout, r
 
 
-@pytest.mark.client_may_saturate("one worker reads 10 MB bodies from pacer serve as fast as it can")
 def test_each_name_has_its_own_ttfb_and_merge_keeps_it(server, tmp_path):
     targets = tmp_path / "targets.txt"
     targets.write_text("GET /bytes/10000000\n\nGET /\n")
