@@ -108,7 +108,10 @@ def _json_report(args: list[str], stdout: str) -> dict | None:
         if flag in args and "json" in args:
             i = args.index(flag)
             try:
-                doc = json.loads(Path(args[i + 1]).read_text())
+                path = Path(args[i + 1])
+                if not path.is_file():  # a FIFO or a device (the tests of -o's kinds): never opened here
+                    return None
+                doc = json.loads(path.read_text())
                 return doc if isinstance(doc, dict) else None
             except (IndexError, OSError, ValueError):
                 return None
