@@ -25,8 +25,7 @@ double seconds(TimeNs ns) { return static_cast<double>(ns) / 1e9; }
 void add_name_histogram(std::unique_ptr<stats::Histogram>& into, const stats::NameHistograms* by_name, std::size_t id) {
   const stats::Histogram* h = by_name != nullptr ? by_name->find(static_cast<stats::NameId>(id)) : nullptr;
   if (h == nullptr || h->total_count() == 0) return;
-  if (!into) into = std::make_unique<stats::Histogram>(stats::Histogram::for_latency_ns());
-  into->merge(*h);
+  stats::latency_histogram(into).merge(*h);
 }
 
 }  // namespace

@@ -182,4 +182,11 @@ struct Percentile {
 // same layout. percentile in [0, 100].
 Percentile percentile_with_censoring(const Histogram& all, const Histogram& censored, double percentile);
 
+// The latency histogram `h` holds, made (the latency layout) on first use: the
+// per-name histograms are made only for the names that record.
+inline Histogram& latency_histogram(std::unique_ptr<Histogram>& h) {
+  if (!h) [[unlikely]] h = std::make_unique<Histogram>(Histogram::for_latency_ns());
+  return *h;
+}
+
 }  // namespace pacer::stats

@@ -8,7 +8,7 @@ namespace pacer::stats {
 void NameHistograms::prepare(std::size_t count) {
   if (histograms_.size() < count) histograms_.resize(count);
   for (std::size_t id = 0; id < count; ++id) {
-    if (!histograms_[id]) histograms_[id] = std::make_unique<Histogram>(Histogram::for_latency_ns());
+    latency_histogram(histograms_[id]);
   }
 }
 
@@ -17,9 +17,7 @@ Histogram& NameHistograms::at(NameId id) {
     // Doubling: a script adding names one by one moves the pointers O(log n) times.
     histograms_.resize(std::max<std::size_t>(std::size_t{id} + 1, 2 * histograms_.size()));
   }
-  std::unique_ptr<Histogram>& h = histograms_[id];
-  if (!h) [[unlikely]] h = std::make_unique<Histogram>(Histogram::for_latency_ns());
-  return *h;
+  return latency_histogram(histograms_[id]);
 }
 
 void NameHistograms::merge(const NameHistograms& other) {

@@ -26,8 +26,8 @@ void NameRecorder::prepare(std::size_t count) {
     at_interval_start_.resize(count);
   }
   for (std::size_t id = 0; id < count; ++id) {
-    if (!records_[id].latency) records_[id].latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
-    if (!records_[id].ttfb) records_[id].ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());
+    latency_histogram(records_[id].latency);
+    latency_histogram(records_[id].ttfb);
   }
 }
 

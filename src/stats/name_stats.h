@@ -78,15 +78,11 @@ class NameRecorder {
   NameCounts& counts(NameId id) { return record(id).counts; }
   // A name first seen during the run (a script's) gets its histogram here, once.
   void record_latency(NameId id, std::int64_t latency_ns, std::int64_t count = 1) {
-    NameRecord& r = record(id);
-    if (!r.latency) r.latency = std::make_unique<Histogram>(Histogram::for_latency_ns());
-    r.latency->record_n(latency_ns, count);
+    latency_histogram(record(id).latency).record_n(latency_ns, count);
   }
   // Time to first byte, as record_latency.
   void record_ttfb(NameId id, std::int64_t ttfb_ns) {
-    NameRecord& r = record(id);
-    if (!r.ttfb) r.ttfb = std::make_unique<Histogram>(Histogram::for_latency_ns());
-    r.ttfb->record(ttfb_ns);
+    latency_histogram(record(id).ttfb).record(ttfb_ns);
   }
   // The record of `id`, or nullptr if nothing was recorded under it. After the
   // run, the report takes its histograms from here.
