@@ -136,6 +136,8 @@ Outcome run_partial(const Mode& mode, std::string_view input) {
 void print(const char* name, const Outcome& o) {
   std::fprintf(stderr, "%s: accepted %d finished %d events", name, o.accepted, o.finished);
   for (const auto& [token, status] : o.events) std::fprintf(stderr, " %u:%d", token, status);
+  std::fprintf(stderr, " bodies");
+  for (const std::uint64_t body : o.bodies) std::fprintf(stderr, " %llu", static_cast<unsigned long long>(body));
   std::fprintf(stderr, "\n");
 }
 

@@ -307,12 +307,16 @@ bool ResponseParser::starts_with_known_head(const char* p, const char* end) cons
 }
 
 void ResponseParser::learn_head(const char* start, const char* stop) {
+  // The head is where llhttp ended it: the message less the body it counted. Only
+  // a head ending in CRLF CRLF is kept; llhttp also ends one at a lone CR, which a
+  // search for the blank line would place elsewhere (and so misframe the body).
   const std::string_view message(start, static_cast<std::size_t>(stop - start));
-  const std::size_t blank = message.find("\r\n\r\n");
-  if (blank == std::string_view::npos || blank + 4 > KnownHead::kMaxBytes) return;  // keep the one we have
-  known_->length = blank + 4;
+  if (body_bytes_ > message.size()) return;
+  const std::size_t length = message.size() - static_cast<std::size_t>(body_bytes_);
+  if (length < 4 || length > KnownHead::kMaxBytes || message.substr(length - 4, 4) != "\r\n\r\n") return;  // keep the one we have
+  known_->length = length;
   std::memcpy(known_->bytes.data(), start, known_->length);
-  known_->body = message.size() - known_->length;
+  known_->body = body_bytes_;
   known_->status = llhttp_get_status_code(&parser_);
   known_->server = find_header(std::string_view(known_->bytes.data(), known_->length), "server");
 }

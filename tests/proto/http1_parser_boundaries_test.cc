@@ -92,5 +92,40 @@ TEST(ResponseParserBoundaries, LineEndsBeforeAResponseAreNotPartOfItsKnownHead) 
   EXPECT_EQ(parse(repeats, 0, 3, true).known_matches, 2u);
 }
 
+
+// Found by fuzzing: llhttp also ends a head at a CR and any byte ("...\r\n\r0"),
+// where the known head was cut at the next CRLF CRLF (in the body), so a repeat
+// of that response had another body length (1 byte where llhttp counts 5). The
+// head is learnt where llhttp ended it, and only a head ending in CRLF CRLF.
+struct Bodies {
+  const ResponseParser* parser = nullptr;
+  std::vector<std::uint64_t> lengths;
+};
+
+void record_body(void* context, int, bool) {
+  auto* bodies = static_cast<Bodies*>(context);
+  bodies->lengths.push_back(bodies->parser->body_bytes());
+}
+
+std::vector<std::uint64_t> body_lengths(const std::string& bytes, int requests, bool use_known) {
+  KnownHead known;
+  Bodies bodies;
+  ResponseParser parser(&record_body, &bodies, use_known ? &known : nullptr);
+  bodies.parser = &parser;
+  for (int i = 0; i < requests; ++i) EXPECT_TRUE(parser.expect(false));
+  EXPECT_TRUE(parser.feed(bytes.data(), bytes.size()));
+  return bodies.lengths;
+}
+
+TEST(ResponseParserBoundaries, AHeadEndedByCarriageReturnAndAnyByteIsFramedAsLlhttpFramesIt) {
+  const std::string odd = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r0\r\n\r\nX";  // body "\r\n\r\nX"
+  const std::string bytes = odd + odd + kHello + kHello;
+  const std::vector<std::uint64_t> plain = body_lengths(bytes, 4, false);
+  EXPECT_EQ(plain, (std::vector<std::uint64_t>{5, 5, 5, 5}));
+  EXPECT_EQ(body_lengths(bytes, 4, true), plain);
+  // A well-formed head after it is still learnt and matched.
+  EXPECT_EQ(parse(bytes, 0, 4, true).known_matches, 1u);
+}
+
 }  // namespace
 }  // namespace pacer::proto
