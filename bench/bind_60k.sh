@@ -36,7 +36,7 @@ worker_processes 2;
 worker_rlimit_nofile $need;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
-events { worker_connections $(( CONNECTIONS + 1000 )); }
+events { worker_connections $(( CONNECTIONS + CONNECTIONS / 8 + 1000 )); }
 http {
   access_log off;
   keepalive_requests 100000000;

@@ -14,7 +14,10 @@
 //    bytes (which stay put until consumed) and returns kWantWrite; every send
 //    queued in a wake-up leaves in the next io_uring_enter, and its completion
 //    (a kWritable event) tells the next write() how many bytes went.
-//  - Connects: IORING_OP_CONNECT; the receive (or poll) is armed on success.
+//  - Connects: connect(2) itself, one socket at a time (a batch of
+//    IORING_OP_CONNECT sends its SYNs in one burst that overflows a server's
+//    accept queue), then a one-shot POLLOUT poll for the result (SO_ERROR); the
+//    receive (or poll) is armed on success.
 //  - Registered files: each socket gets a slot in the ring's file table (an
 //    IORING_OP_FILES_UPDATE queued with the socket's first operation, cleared at
 //    close), so no operation looks its file up; without a table (the fd limit is

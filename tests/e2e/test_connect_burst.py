@@ -49,7 +49,11 @@ def connections_for_this_machine() -> int:
 @pytest.fixture
 def nginx(tmp_path):
     """nginx with one worker (as in the issue), the default listen backlog (511),
-    room for the connections, no access log, and stub_status for its accept count."""
+    room for the connections, no access log, and stub_status for its accept count.
+    Room means more than the connections: once fewer than 1/16 of its
+    worker_connections are free, nginx closes idle keep-alive connections to make
+    room ("worker_connections are not enough, reusing connections"), and a
+    request sent on one just then fails as "connection closed before the response"."""
     port = free_port()
     connections = connections_for_this_machine()
     d = tmp_path / "nginx"
@@ -60,7 +64,7 @@ worker_processes 1;
 worker_rlimit_nofile {connections + 1000};
 pid {d}/nginx.pid;
 error_log {d}/error.log;
-events {{ worker_connections {connections + 500}; }}
+events {{ worker_connections {connections + connections // 8 + 500}; }}
 http {{
   access_log off;
   client_body_temp_path {d}/body; proxy_temp_path {d}/proxy; fastcgi_temp_path {d}/fastcgi;
