@@ -6,14 +6,19 @@ server accepted is one the report counts, and when connections were still being
 opened in the measured time the report and the JSON say so alike
 (`connections_ramp_s`).
 
-What the issue asks and is not yet so: no error at -c 10000. Thousands of SYNs at
-once overflow nginx's accept queue (backlog 511); dropped SYNs and final ACKs wait
-for retransmits (1 s, 3 s) and requests sent on half-open connections time out.
-Pacing the pool's connects (at most N pending, or N started and unanswered) was
-tried and measured on this shared 2-core machine: it removed the errors in some runs
-and not in others, and slowed the ramp, so it is not in. The full case,
-which asserts no error, runs with PACER_CONNECT_BURST_FULL=1 (-c 10000 or the most
-the fd limit allows).
+What the issue asks: no error at -c 10000. The io_uring engine now connects with
+connect(2), one socket at a time, as epoll and wrk do (a batch of connect
+operations sent every SYN in one burst): in 8 interleaved rounds on a 2-core
+machine the old engine lost requests in 3, the new one and epoll in none. It is
+not yet so on every run: about one run in fifteen, on either engine, still
+overflows nginx's accept queue (backlog 511, one accept per event-loop turn
+once it is serving); the dropped SYNs come back as one burst after 1 s, a
+connection whose SYN was retransmitted waits 3 s to resend its request (the
+kernel's fallback RTO), and those requests time out. Pacing the pool's connects
+(a window of connections not yet heard from, retrying a stalled SYN after
+25 ms, holding requests until every connection is open) was measured and did
+not remove it. The full case, which asserts no error, runs with
+PACER_CONNECT_BURST_FULL=1 (-c 10000 or the most the fd limit allows).
 """
 
 from __future__ import annotations
