@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/labelled.h"
 #include "report/units.h"
 
 namespace pacer::report {
@@ -12,8 +13,7 @@ namespace pacer::report {
 namespace {
 
 constexpr double kBehindTarget = 0.95;  // sent below 95% of the target: the run fell behind
-constexpr std::size_t kReportColumns = 80;
-constexpr const char* kLabel = "Bottleneck:   ";
+constexpr const char* kLabel = "Bottleneck:";
 
 // 199, 1.99k, 2.00M: whole numbers below a thousand read better than "199.00".
 std::string compact_rate(double per_s) {
@@ -32,34 +32,6 @@ std::string slots_text(const Capacity& c, bool is_short) {
     out += fmt::format(" x {} {}", c.per_connection, c.http2 ? "streams" : "pipelined");
   }
   return out;
-}
-
-// Words of `text` after `label`, wrapped within kReportColumns under the label.
-std::string wrap(const std::string& label, const std::string& text) {
-  const std::string indent(label.size(), ' ');
-  std::string out = label;
-  std::size_t column = label.size();
-  std::size_t at = 0;
-  bool line_empty = true;
-  while (at < text.size()) {
-    std::size_t end = text.find(' ', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(at, end - at);
-    at = end + 1;
-    if (!line_empty && column + 1 + word.size() > kReportColumns) {
-      out += "\n" + indent;
-      column = indent.size();
-      line_empty = true;
-    }
-    if (!line_empty) {
-      out += ' ';
-      ++column;
-    }
-    out += word;
-    column += word.size();
-    line_empty = false;
-  }
-  return out + "\n";
 }
 
 }  // namespace
@@ -102,7 +74,7 @@ std::optional<Capacity> interval_bottleneck(const IntervalReport& in, int connec
 }
 
 std::string unsent_paragraph(const RunReport& r) {
-  return wrap("Unsent:       ",
+  return labelled("Unsent:",
               fmt::format("{} requests waited in pacer's backlog longer than {} (--timeout) and were never sent: "
                           "no connection was free, so these are not server timeouts. {}",
                           r.counters.errors.unsent, format_time_ns(static_cast<double>(r.timeout_ns)),
@@ -116,17 +88,15 @@ std::string capacity_paragraph(const Capacity& c) {
       fmt::format("{} / {} mean service time = about {} requests/s could be sent", slots_text(c, false),
                   format_time_ns(c.mean_service_ns), compact_rate(c.rate_per_s));
   if (c.is_bottleneck()) {
-    return wrap(kLabel, fmt::format("the connections. By Little's law, {}; the target was {}/s: raise -c to at "
+    return labelled(kLabel, fmt::format("the connections. By Little's law, {}; the target was {}/s: raise -c to at "
                                     "least ~{}{}.",
                                     arithmetic, plain_rate(c.target_rate_per_s), c.connections_needed,
                                     c.http2 && c.per_connection > 1 ? " (or --streams)" : ""));
   }
-  return wrap(kLabel, fmt::format("not the connections on average: {}, above the target {}/s. The backlog grew "
+  return labelled(kLabel, fmt::format("not the connections on average: {}, above the target {}/s. The backlog grew "
                                   "while responses were slow or connections failed, or pacer's threads were busy.",
                                   arithmetic, plain_rate(c.target_rate_per_s)));
 }
-
-std::string wrap_paragraph(const std::string& label, const std::string& text) { return wrap(label, text); }
 
 std::string capacity_phrase(const Capacity& c, bool unicode) {
   return fmt::format("{} / {} {} {}/s < target {}/s: raise -c to ~{}", slots_text(c, true),

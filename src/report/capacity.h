@@ -49,10 +49,6 @@ std::string unsent_paragraph(const RunReport& r);
 // 80 columns, ending in "\n".
 std::string capacity_paragraph(const Capacity& c);
 
-// Words of `text` after `label`, wrapped within 80 columns under the label,
-// ending in "\n" (the report's paragraphs; report/evidence_text.h's too).
-std::string wrap_paragraph(const std::string& label, const std::string& text);
-
 // One short phrase for the live view and the progress lines:
 // "10 conns / 50.20ms ≈ 199/s < target 1.00k/s: raise -c to ~51" (ASCII "~"
 // for "≈" unless `unicode`).

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "report/capacity.h"
+#include "report/labelled.h"
 #include "report/units.h"
 
 namespace pacer::report {
@@ -42,11 +42,11 @@ std::string pid_line(const evidence::PidTotals& t) {
 std::string evidence_paragraphs(const RunReport& r) {
   const evidence::RunEvidence& e = r.evidence;
   std::string out;
-  for (const std::string& verdict : e.verdicts) out += wrap_paragraph("Bottleneck:   ", verdict);
-  if (!e.verdicts.empty()) out += wrap_paragraph("Client:       ", client_line(e));
-  for (const evidence::PidTotals& t : e.pids) out += wrap_paragraph("Server:       ", pid_line(t));
+  for (const std::string& verdict : e.verdicts) out += labelled("Bottleneck:", verdict);
+  if (!e.verdicts.empty()) out += labelled("Client:", client_line(e));
+  for (const evidence::PidTotals& t : e.pids) out += labelled("Server:", pid_line(t));
   if (e.scrapes > 0) {
-    out += wrap_paragraph("Server:       ", fmt::format("{} scrapes of --server-metrics, {} failed (marked in the time "
+    out += labelled("Server:", fmt::format("{} scrapes of --server-metrics, {} failed (marked in the time "
                                                        "series, never read as zero).",
                                                        e.scrapes, e.failed_scrapes));
   }

@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "report/ab_fields.h"
+#include "report/labelled.h"
+#include "report/text_connect.h"
 #include "report/capacity.h"
 #include "report/evidence_text.h"
 #include "report/endpoints.h"
@@ -93,46 +95,6 @@ void append_distribution(std::string& out, const char* title, const stats::Histo
 }
 
 std::string format_rate(double rate_per_s) { return fmt::format("{:g}", rate_per_s); }
-
-constexpr std::size_t kReportColumns = 80;  // as wrk's: no line wraps on an 80-column terminal
-constexpr std::size_t kLabelColumns = 14;   // "Load model:   "
-
-// A space labelled() never breaks at ("timeout 12" stays on one line).
-constexpr char kNoBreak = '\x1f';
-
-// `label` then `text` wrapped at spaces to kReportColumns, continuation lines
-// indented under the text; a word longer than a line is cut into pieces.
-std::string labelled(std::string_view label, std::string_view text) {
-  std::string out(label);
-  out.resize(std::max(kLabelColumns, label.size() + 1), ' ');
-  std::size_t column = out.size();
-  bool line_empty = true;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find(' ', at), text.size());
-    std::string_view word = text.substr(at, end - at);
-    at = end + 1;
-    while (!word.empty()) {
-      const std::size_t used = column + (line_empty ? 0 : 1);
-      const std::size_t room = used < kReportColumns ? kReportColumns - used : 0;
-      if (word.size() > room && !line_empty) {
-        out += "\n" + std::string(kLabelColumns, ' ');
-        column = kLabelColumns;
-        line_empty = true;
-        continue;
-      }
-      const std::string_view piece = word.substr(0, std::min(word.size(), room));
-      if (!line_empty) out += ' ';
-      const std::size_t from = out.size();
-      out += piece;
-      std::replace(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), kNoBreak, ' ');
-      column += piece.size() + (line_empty ? 0 : 1);
-      line_empty = false;
-      word.remove_prefix(piece.size());
-      if (!word.empty()) column = kReportColumns;  // the rest goes on the next line
-    }
-  }
-  return out + "\n";
-}
 
 // "1 request", "2 requests".
 std::string plural(std::uint64_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
@@ -318,13 +280,6 @@ std::string timeouts_text(const RunReport& r) {
                                        : "they are left out of the latency figures (--no-record-timeouts).");
 }
 
-// A histogram's "avg, p99, max" for the Connect and TLS handshake lines.
-std::string avg_p99_max(const stats::Histogram& h) {
-  return fmt::format("avg {}, p99 {}, max {}", format_time_ns(h.mean()),
-                     format_time_ns(static_cast<double>(h.value_at_percentile(99))),
-                     format_time_ns(static_cast<double>(h.max())));
-}
-
 // Redirects followed and decoded bytes, when asked for.
 void append_wire_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
@@ -337,27 +292,6 @@ void append_wire_lines(std::string& out, const RunReport& r) {
   }
 }
 
-// The connection path (issue 33): the proxy and its tunnel's set-up, the source
-// addresses, what TLS negotiated (one line).
-void append_path_lines(std::string& out, const RunReport& r) {
-  if (!r.proxy.empty()) {
-    out += labelled("Proxy:", fmt::format("{} (from {}), {}", r.proxy, r.proxy_source,
-                                          r.proxy_tunnel ? "CONNECT tunnel" : "requests forwarded"));
-  }
-  if (r.tunnel.total_count() > 0) {
-    out += labelled("Tunnel:", fmt::format("{} ({} tunnels)", avg_p99_max(r.tunnel), r.tunnel.total_count()));
-  }
-  if (r.bind_addresses > 0) {
-    out += labelled("Source:", fmt::format("{} local address{} (--bind)", r.bind_addresses,
-                                           r.bind_addresses == 1 ? "" : "es"));
-  }
-  if (!r.tls_protocol.empty()) {
-    out += labelled("TLS:", fmt::format("{}, {}, ALPN {}, {} of {} resumed", r.tls_protocol, r.tls_cipher,
-                                        r.tls_alpn.empty() ? "none" : r.tls_alpn, r.counters.tls_resumed,
-                                        r.counters.tls_handshakes));
-  }
-}
-
 // pacer's own lines, after wrk's; every one within kReportColumns.
 void append_pacer_lines(std::string& out, const RunReport& r) {
   const stats::Counters& c = r.counters;
@@ -365,20 +299,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   append_merge_lines(out, r);
   out += load_model_lines(r);
   if (r.load_model != LoadModel::kClosed) append_open_model_lines(out, r);
-  if (r.connect.total_count() > 0) {
-    out += labelled("Connect:", fmt::format("{} ({} connections opened{})", avg_p99_max(r.connect),
-                                                           c.connects, r.proxy.empty() ? "" : ", to the proxy"));
-    if (r.connections_ramp_ns && *r.connections_ramp_ns >= r.measured_ns) {  // issue 31: the connect burst
-      out += labelled("", fmt::format("connections were still being opened when the run ended: not every one "
-                                      "of the {} had opened once",
-                                      r.connections));
-    } else if (r.connections_ramp_ns && *r.connections_ramp_ns >= kNsPerS / 10) {  // a few ms: not worth a line
-      out += labelled("", fmt::format("connections were still being opened: the last of them first opened {} "
-                                      "into the measured time (--warmup {:.1f}s leaves that out)",
-                                      format_time_ns(static_cast<double>(*r.connections_ramp_ns)),
-                                      std::ceil(static_cast<double>(*r.connections_ramp_ns) / 1e8) / 10));
-    }
-  }
+  append_connect_lines(out, r);
   append_path_lines(out, r);
   for (const auto& [label, text] : ab_fields_lines(r)) out += labelled(label, text);  // ab's fields (issue 33)
   if (r.ttfb.total_count() > 0) {  // time to first byte, beside the total

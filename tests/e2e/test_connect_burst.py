@@ -29,6 +29,7 @@ import re
 import resource
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
 
@@ -134,3 +135,69 @@ def test_thousands_of_connections_at_once_open_without_an_error(nginx, pacer, tm
             assert m and abs(parse_duration(m.group(1)) - ramp) <= 0.01, (m, ramp)
     elif ramp is not None:
         assert "when the run ended: not every one" in text, text
+
+
+def test_connects_that_waited_for_a_resent_syn_are_named(pacer, tmp_path):
+    """A server whose accept queue is full drops SYNs, and the kernel resends one
+    only after 1 s: the report says how many connects waited for that, the same
+    from the live run and from its JSON (`pacer merge` reads the connect
+    histogram back), and it is the number the server accepted late.
+
+    The server listens with backlog 0 (one queued connection: pacer's start-up
+    probe takes it) and accepts nothing for its first 1.5 s, so the run's other
+    connections have their first SYNs dropped."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    stop = threading.Event()
+    accepts: list[float] = []
+
+    def serve(conn: socket.socket) -> None:
+        with conn:
+            pending = b""
+            while not stop.is_set():
+                try:
+                    data = conn.recv(65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                pending += data
+                while b"\r\n\r\n" in pending:
+                    _, pending = pending.split(b"\r\n\r\n", 1)
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+
+    def accept_late() -> None:
+        if stop.wait(1.5):  # the server's busy start: nothing accepted, the queue stays full
+            return
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except (socket.timeout, OSError):
+                continue
+            accepts.append(time.monotonic())
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    acceptor = threading.Thread(target=accept_late, daemon=True)
+    acceptor.start()
+    try:
+        out = tmp_path / "r.json"
+        run = pacer("-t1", "-c3", "-d4s", "--timeout", "10s", "--format", "json", "-o", str(out),
+                    f"http://127.0.0.1:{port}/", timeout=60)
+        merged = pacer("merge", str(out), timeout=30)
+    finally:
+        stop.set()
+        acceptor.join(timeout=5)
+        listener.close()
+    assert run.rc == 0 and merged.rc == 0, (run, merged)
+    pattern = r"(\d+) connects? took 1s or more, waiting for the kernel to resend a SYN the server dropped"
+    live = re.search(pattern, " ".join(run.stdout.split()))
+    again = re.search(pattern, " ".join(merged.stdout.split()))
+    assert live and again and live.group(1) == again.group(1), (run.stdout, merged.stdout)
+    # The probe's connection was queued and accepted first; the run's others came later.
+    late = [t for t in accepts if t - accepts[0] >= 0.3]
+    assert int(live.group(1)) == len(late) == 2, (accepts, run.stdout)
+    errors = json.loads(out.read_text())["errors"]
+    assert not any(errors.values()), errors  # --timeout 10s: the resent SYNs were answered in time

@@ -1,0 +1,28 @@
+// The text report's lines on how connections were made: the connect times and
+// what they show (connections still opening in the measured time, first SYNs the
+// server dropped), then the path (proxy, tunnel, source addresses, TLS).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "report/run_report.h"
+#include "stats/histogram.h"
+
+namespace pacer::report {
+
+// "avg 1.20ms, p99 3.40ms, max 5.00ms" (the Connect, Tunnel and TLS setup lines).
+std::string avg_p99_max(const stats::Histogram& h);
+
+// Connect: its times, and the connect burst's lines under it.
+void append_connect_lines(std::string& out, const RunReport& r);
+
+// Proxy:, Tunnel:, Source:, TLS: (issue 33).
+void append_path_lines(std::string& out, const RunReport& r);
+
+// Connects that waited for a resent SYN: those that took about 1 s or more,
+// when the fastest took under half of that (so it is not the path's round
+// trip). 0: none, or no sign of it.
+std::uint64_t connects_after_a_resent_syn(const stats::Histogram& connect);
+
+}  // namespace pacer::report
