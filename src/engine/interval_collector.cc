@@ -80,10 +80,7 @@ void IntervalCollector::emit() {
     merged_ttfb_by_name_.merge(s.ttfb_by_name);
     merged_connect_.merge(s.connect);
     if (merged_names_.size() < s.names.size()) merged_names_.resize(s.names.size());  // a script added names
-    for (std::size_t id = 0; id < s.names.size(); ++id) {
-      merged_names_[id].completed += s.names[id].completed;
-      merged_names_[id].errors += s.names[id].errors;
-    }
+    for (std::size_t id = 0; id < s.names.size(); ++id) merged_names_[id].merge(s.names[id]);
     end = std::max(end, s.end_ns);
     ring.consume(next_);
   }

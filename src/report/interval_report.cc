@@ -77,7 +77,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
   for (std::size_t id = 0; id < in.names.size() && in.name_table != nullptr; ++id) {
     const stats::NameIntervalCounts& n = in.names[id];
     if (n.completed == 0 && n.errors == 0) continue;
-    json endpoint = {{"completed", n.completed}, {"errors", n.errors}};
+    json endpoint = {{"completed", n.completed}, {"errors", n.errors}, {"failed", n.failed}};
     // Its latency (responses and timeouts, as the interval's): the interval's latency is its names' sum.
     const stats::Histogram* latency =
         in.latency_by_name != nullptr ? in.latency_by_name->find(static_cast<stats::NameId>(id)) : nullptr;

@@ -59,10 +59,7 @@ void IntervalSum::add(const IntervalReport& in) {
   for (std::size_t i = 0; i < in.workers.size(); ++i) sum_.workers[i].add(in.workers[i]);
   // Per request name: counts add, id by id.
   if (names_.size() < in.names.size()) names_.resize(in.names.size());
-  for (std::size_t id = 0; id < in.names.size(); ++id) {
-    names_[id].completed += in.names[id].completed;
-    names_[id].errors += in.names[id].errors;
-  }
+  for (std::size_t id = 0; id < in.names.size(); ++id) names_[id].merge(in.names[id]);
   if (in.name_table != nullptr) sum_.name_table = in.name_table;
   ++added_;
 }

@@ -198,12 +198,16 @@ Result<std::string> render_history(const json& r, const std::vector<LocustEntry>
       for (const LocustEntry& n : names) {
         const std::string key = n.type.empty() ? n.name : n.type + " " + n.name;
         const json counts = endpoints.value(key, json::object());
-        // Per name an interval has responses (any status) and errors (a status >= 400 among them):
-        // the requests that ended are exact when the name's errors were all of one kind.
+        // Per name an interval has responses (any status), errors (a status >= 400 among them) and
+        // the requests that ended without a response (`failed`). Reports older than `failed`: the
+        // requests that ended are exact when the name's errors were all of one kind.
         const std::uint64_t errs = counts.value("errors", std::uint64_t{0});
         const std::uint64_t completed = counts.value("completed", std::uint64_t{0});
-        const std::uint64_t ended = n.status_errors == 0 ? completed + errs : completed;
-        const bool exact = n.status_errors == 0 || n.status_errors == n.failures;
+        const bool has_failed = counts.contains("failed") || counts.empty();
+        const std::uint64_t ended =
+            has_failed ? completed + counts.value("failed", std::uint64_t{0})
+                       : (n.status_errors == 0 ? completed + errs : completed);
+        const bool exact = has_failed || n.status_errors == 0 || n.status_errors == n.failures;
         auto latency = histogram_of(counts, "histogram",
                                     fmt::format("interval {} endpoint {}", point.value("interval", 0), key));
         if (!latency) return latency.error();

@@ -53,7 +53,8 @@ void NameRecorder::take_interval(std::vector<NameIntervalCounts>& out) {
     const std::uint64_t errors = c.errors.socket_total() + c.errors.status;
     out[id].completed = c.responses - at_interval_start_[id].completed;
     out[id].errors = errors - at_interval_start_[id].errors;
-    at_interval_start_[id] = NameIntervalCounts{c.responses, errors};
+    out[id].failed = c.failures() - at_interval_start_[id].failed;
+    at_interval_start_[id] = NameIntervalCounts{c.responses, errors, c.failures()};
   }
 }
 

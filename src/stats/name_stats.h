@@ -54,6 +54,13 @@ struct NameCounts {
 struct NameIntervalCounts {
   std::uint64_t completed = 0;
   std::uint64_t errors = 0;  // every class, `status` included
+  std::uint64_t failed = 0;  // requests that ended without a response (errors but `status`)
+
+  void merge(const NameIntervalCounts& o) {
+    completed += o.completed;
+    errors += o.errors;
+    failed += o.failed;
+  }
 };
 
 struct NameRecord {

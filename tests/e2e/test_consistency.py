@@ -99,7 +99,8 @@ def check_counts(text, doc, rows, report) -> None:
 
 def check_endpoint_intervals(doc, series) -> None:
     """Each endpoint's figures per interval (the NDJSON lines, the JSON's time series) add up to
-    its row of the report: responses, errors, and its latency's count; and the names' latencies
+    its row of the report: responses, errors, those without a response (`failed`), and its
+    latency's count; and the names' latencies
     add up to the interval's (the interval's latency is its names' and the unsent arrivals')."""
     unsent = doc["errors"].get("unsent", 0)
     for e in doc["endpoints"]:
@@ -107,6 +108,8 @@ def check_endpoint_intervals(doc, series) -> None:
         assert sum(p.get("completed", 0) for p in parts) == e["responses"], e["name"]
         errors = sum(v for k, v in e["errors"].items() if k not in ("check", "script"))
         assert sum(p.get("errors", 0) for p in parts) == errors, e["name"]
+        failed = sum(v for k, v in e["errors"].items() if k not in ("check", "script", "status"))
+        assert sum(p.get("failed", 0) for p in parts) == failed, e["name"]
         assert sum(p.get("latency_ns", {}).get("count", 0) for p in parts) == e["latency"]["count"], e["name"]
     for p in series:
         named = sum(v.get("latency_ns", {}).get("count", 0) for v in p["endpoints"].values())

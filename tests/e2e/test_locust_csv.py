@@ -137,3 +137,27 @@ def test_csv_format_needs_csv_and_full_history_needs_locusts_format(pacer):
     assert run.rc == 2 and "--csv-full-history: only with --csv-format locust" in run.stderr, run
     run = pacer("--csv", "/tmp/x", "--csv-format", "jmeter", "http://127.0.0.1:9/", timeout=20)
     assert run.rc == 2 and "expected pacer or locust" in run.stderr, run
+
+
+def test_full_history_counts_a_name_whose_errors_are_of_both_kinds(server, pacer, tmp_path):
+    """One name's requests end in a status error (/status/500) and without a response
+    (/never, --timeout): Locust counts both as requests and as failures. Each interval
+    says how many of its errors had no response (`failed`), so every history row has
+    its count where it printed N/A, and the last row's totals are the stats file's."""
+    targets = tmp_path / "targets.jsonl"
+    targets.write_text("".join(json.dumps({"url": server.url.rstrip("/") + path, "name": "mixed"}) + "\n"
+                               for path in ("/status/500", "/never")))
+    prefix = tmp_path / "pacer"
+    run = pacer("-t1", "-c4", "-d2s", "--timeout", "300ms", "--interval", "500ms", "--targets", str(targets),
+                "--csv", str(prefix), "--csv-format", "locust", "--csv-full-history", "--format", "json",
+                timeout=30)
+    report = json.loads(run.stdout)
+    (mixed,) = [e for e in report["endpoints"] if e["name"] == "mixed"]
+    assert mixed["errors"]["status"] > 0 and mixed["errors"]["timeout"] > 0, mixed
+    ours = read_locust_stats(prefix)
+    with open(f"{prefix}_stats_history.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["Name"] == "mixed"]
+    assert rows and all(r["Requests/s"] != "N/A" and r["Total Request Count"] != "N/A" for r in rows), rows
+    (stats,) = [v for (kind, name), v in ours.items() if name == "mixed"]
+    assert int(rows[-1]["Total Request Count"]) == stats["requests"] == mixed["responses"] + mixed["errors"]["timeout"]
+    assert int(rows[-1]["Total Failure Count"]) == stats["failures"]
