@@ -2,6 +2,7 @@
 #include "report/text_connect.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -17,17 +18,20 @@ namespace {
 // histogram's bucket width there.
 constexpr TimeNs kSynResendNs = 990 * kNsPerMs;
 
+// Connects that waited for a resent SYN: those that took about 1 s or more,
+// when the fastest took under half of that (so it is not the path's round
+// trip). 0: none, or no sign of it.
+std::uint64_t connects_after_a_resent_syn(const stats::Histogram& connect) {
+  if (connect.total_count() == 0 || connect.min() >= kSynResendNs / 2) return 0;
+  return static_cast<std::uint64_t>(connect.total_count() - connect.count_at_or_below(kSynResendNs));
+}
+
 }  // namespace
 
 std::string avg_p99_max(const stats::Histogram& h) {
   return fmt::format("avg {}, p99 {}, max {}", format_time_ns(h.mean()),
                      format_time_ns(static_cast<double>(h.value_at_percentile(99))),
                      format_time_ns(static_cast<double>(h.max())));
-}
-
-std::uint64_t connects_after_a_resent_syn(const stats::Histogram& connect) {
-  if (connect.total_count() == 0 || connect.min() >= kSynResendNs / 2) return 0;
-  return static_cast<std::uint64_t>(connect.total_count() - connect.count_at_or_below(kSynResendNs));
 }
 
 void append_connect_lines(std::string& out, const RunReport& r) {

@@ -3,7 +3,6 @@
 // server dropped), then the path (proxy, tunnel, source addresses, TLS).
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 #include "report/run_report.h"
@@ -19,10 +18,5 @@ void append_connect_lines(std::string& out, const RunReport& r);
 
 // Proxy:, Tunnel:, Source:, TLS: (issue 33).
 void append_path_lines(std::string& out, const RunReport& r);
-
-// Connects that waited for a resent SYN: those that took about 1 s or more,
-// when the fastest took under half of that (so it is not the path's round
-// trip). 0: none, or no sign of it.
-std::uint64_t connects_after_a_resent_syn(const stats::Histogram& connect);
 
 }  // namespace pacer::report

@@ -39,7 +39,7 @@ import urllib.request
 import pytest
 
 from conftest import parse_duration
-from hostile import sanitizer
+from hostile import answer_each_request, sanitizer
 from nginx_peer import NGINX, START_TIMEOUT_S, free_port, stop_process
 
 FULL = os.environ.get("PACER_CONNECT_BURST_FULL") == "1"
@@ -157,20 +157,14 @@ def test_connects_that_waited_for_a_resent_syn_are_named(pacer, tmp_path):
     stop = threading.Event()
     accepts: list[float] = []
 
+    answer = answer_each_request(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+
     def serve(conn: socket.socket) -> None:
         with conn:
-            pending = b""
-            while not stop.is_set():
-                try:
-                    data = conn.recv(65536)
-                except OSError:
-                    return
-                if not data:
-                    return
-                pending += data
-                while b"\r\n\r\n" in pending:
-                    _, pending = pending.split(b"\r\n\r\n", 1)
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            try:
+                answer(conn, stop)
+            except OSError:
+                pass
 
     def accept_one() -> bool:
         try:
