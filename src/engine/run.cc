@@ -127,6 +127,7 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.config = &config;
   shared.options = part_options(config);
   shared.address = up.probe.address;
+  if (up.probe.fd.valid()) shared.probe_connect_ns = up.probe.connect_ns;
   shared.route = &up.route;
   shared.tls = up.tls ? &*up.tls : nullptr;
   shared.requests = &requests;

@@ -91,6 +91,7 @@ struct SharedRun {
   PartOptions options;  // what the parts read, built once
   net::Address address;
   const ConnectRoute* route = nullptr;  // --bind, the proxy's tunnel (engine/conn/route.h); null: direct, no bind
+  TimeNs probe_connect_ns = -1;  // the start-up probe's TCP connect, alone (-1: none): conn/start_gate.h
   const net::TlsContext* tls = nullptr;  // https://: every connection handshakes; null for http://
   // Every request of the run, built once (targets/request_set.h): the command
   // line's one, or the --targets file's.

@@ -212,6 +212,10 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
       transport_.handshake_io(c, flags);
       break;
     case Connection::State::kOpen:
+      if (pool_.held(c)) {  // read once the start gate opens (opened below): the session has not started
+        c.unread_events |= flags & (io::kReadable | io::kPeerClosing);
+        break;
+      }
       if ((flags & io::kReadable) != 0 && transport_.read(c, flags)) ready(c);
       if (c.state == Connection::State::kOpen && c.write_blocked && (flags & io::kWritable) != 0) {
         (void)transport_.flush(c);
@@ -224,7 +228,7 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
 }
 
 void Worker::ready(Connection& c) {
-  if (c.state != Connection::State::kOpen) return;
+  if (c.state != Connection::State::kOpen || pool_.held(c)) return;
   driver_->fill(c);
   if (!transport_.flush(c)) return;  // it failed and is reconnecting
   if (exchange_.takes_no_more(c) && c.in_flight_count() == 0) {
@@ -235,6 +239,9 @@ void Worker::ready(Connection& c) {
 void Worker::opened(Connection& c) {
   exchange_.opened(c);
   ready(c);
+  // What the server sent while the start gate held c (HTTP/2's SETTINGS, a server
+  // that speaks first), read after the session's start as it would have been.
+  if (c.state == Connection::State::kOpen && c.unread_events != 0 && transport_.read(c, 0)) ready(c);
 }
 
 void Worker::closing(Connection& c) {

@@ -23,4 +23,11 @@ int socket_error(int fd) {
   return err;
 }
 
+bool syn_unanswered(int fd) {
+  tcp_info info{};
+  socklen_t len = sizeof info;
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0) return false;
+  return info.tcpi_state == TCP_SYN_SENT;
+}
+
 }  // namespace pacer::net

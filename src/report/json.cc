@@ -266,6 +266,7 @@ std::string render_json(const RunReport& r) {
         {"connects", c.connects},
         {"tls_handshakes", c.tls_handshakes},
         {"tls_resumed", c.tls_resumed},
+        {"redials", c.redials},  // connects dialled again at the start (issue 31)
         {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
         {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)},
         // Open model: requests written after -d ended (null: not known, e.g. before the engine reports it).

@@ -244,6 +244,7 @@ void read_counts(const Field& root, stats::Counters& c) {
   c.tls_handshakes = counts.at("tls_handshakes").count();
   c.tls_resumed = counts.at("tls_resumed").count();
   if (c.tls_resumed > c.tls_handshakes) counts.at("tls_resumed").fail("more resumed handshakes than handshakes");
+  if (counts.has("redials")) c.redials = counts.at("redials").count();  // optional: older reports
   const Field scheduled = counts.at("scheduled");
   c.scheduled = scheduled.is_null() ? 0 : scheduled.count();
   const Field peak = counts.at("peak_backlog");

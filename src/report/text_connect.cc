@@ -56,6 +56,13 @@ void append_connect_lines(std::string& out, const RunReport& r) {
                                     "connections at once",
                                     resent, resent == 1 ? "" : "s"));
   }
+  if (const std::uint64_t n = r.counters.redials; n > 0) {  // the start gate's (engine/conn/start_gate.h)
+    out += labelled("", fmt::format("{} connect{} dialled again at the start, from a fresh socket: the server left "
+                                    "{} SYN unanswered while others connected, as when its accept queue (the "
+                                    "listen backlog) is full; the connections started sending together once all "
+                                    "had connected",
+                                    n, n == 1 ? " was" : "s were", n == 1 ? "its" : "their"));
+  }
 }
 
 // The connection path (issue 33): the proxy and its tunnel's set-up, the source

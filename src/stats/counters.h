@@ -101,6 +101,8 @@ struct Counters {
   std::uint64_t connects = 0;           // successful connects (initial and reconnects)
   std::uint64_t tls_handshakes = 0;     // completed TLS handshakes (like connects, warm-up included)
   std::uint64_t tls_resumed = 0;        // ...of which resumed a session
+  std::uint64_t redials = 0;            // closed loop: connects dialled again at the start, their SYN
+                                        // unanswered (engine/conn/start_gate.h); warm-up included
   std::uint64_t scheduled = 0;          // open model: recorded arrivals the schedule produced
   std::uint64_t peak_backlog = 0;       // open model: most arrivals waiting for a connection at once
                                         // (merge: the sum of the workers' peaks, an upper bound)
@@ -113,7 +115,7 @@ struct Counters {
   std::array<std::uint64_t, kMaxStatusCode + 1> status_counts{};  // index = status code
 
   // Every plain count, by its name in the JSON report's "counts".
-  static constexpr std::array<CountField<Counters>, 13> kFields{{
+  static constexpr std::array<CountField<Counters>, 14> kFields{{
       {"requests_sent", &Counters::requests_sent},
       {"responses", &Counters::responses},
       {"bytes_read", &Counters::bytes_read},
@@ -121,6 +123,7 @@ struct Counters {
       {"connects", &Counters::connects},
       {"tls_handshakes", &Counters::tls_handshakes},
       {"tls_resumed", &Counters::tls_resumed},
+      {"redials", &Counters::redials},
       {"scheduled", &Counters::scheduled},
       {"peak_backlog", &Counters::peak_backlog},
       {"redirects", &Counters::redirects},

@@ -25,6 +25,7 @@ PACER_CONNECT_BURST_FULL=1 (-c 10000 or the most the fd limit allows).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -140,23 +141,17 @@ def test_thousands_of_connections_at_once_open_without_an_error(nginx, pacer, tm
         assert "when the run ended: not every one" in text, text
 
 
-def test_connects_that_waited_for_a_resent_syn_are_named(pacer, tmp_path):
-    """A server whose accept queue is full drops SYNs, and the kernel resends one
-    only after 1 s: the report says how many connects waited for that, the same
-    from the live run and from its JSON (`pacer merge` reads the connect
-    histogram back), and it is the number of connections whose connect took that
-    long in the request log.
-
-    The server listens with backlog 0 (one queued connection), accepts pacer's
-    start-up probe, then nothing for 1.5 s: of the run's other connections one
-    waits in the queue and the rest have their SYNs dropped."""
+@contextlib.contextmanager
+def late_acceptor(backlog: int, hold_off_s: float):
+    """A server listening with `backlog` that accepts pacer's start-up probe, then
+    nothing for hold_off_s (its queue full, the kernel drops further SYNs), then
+    every connection, answering each request with 200. Yields (port, accept times)."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
-    listener.listen(0)
+    listener.listen(backlog)
     port = listener.getsockname()[1]
     stop = threading.Event()
     accepts: list[float] = []
-
     answer = answer_each_request(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 
     def serve(conn: socket.socket) -> None:
@@ -179,7 +174,7 @@ def test_connects_that_waited_for_a_resent_syn_are_named(pacer, tmp_path):
         listener.settimeout(0.1)
         while not stop.is_set() and not accept_one():  # the probe
             pass
-        if stop.wait(1.5):  # the server's busy start: nothing accepted, the queue stays full
+        if stop.wait(hold_off_s):  # the server's busy start: nothing accepted, the queue stays full
             return
         while not stop.is_set():
             accept_one()
@@ -187,14 +182,40 @@ def test_connects_that_waited_for_a_resent_syn_are_named(pacer, tmp_path):
     acceptor = threading.Thread(target=accept_late, daemon=True)
     acceptor.start()
     try:
-        out, log = tmp_path / "r.json", tmp_path / "log.csv"
-        run = pacer("-t1", "-c4", "-d4s", "--timeout", "10s", "--format", "json", "-o", str(out),
-                    "--log-requests", str(log), f"http://127.0.0.1:{port}/", timeout=60)
-        merged = pacer("merge", str(out), timeout=30)
+        yield port, accepts
     finally:
         stop.set()
         acceptor.join(timeout=5)
         listener.close()
+
+
+def first_sends_by_connection(log) -> dict[str, dict]:
+    first: dict[str, dict] = {}
+    with open(log, newline="") as f:
+        for row in csv.DictReader(f):
+            c = row["connection"]
+            if c not in first or int(row["send_unix_us"]) < int(first[c]["send_unix_us"]):
+                first[c] = row
+    return first
+
+
+def test_connects_that_waited_for_a_resent_syn_are_named(pacer, tmp_path):
+    """A server whose accept queue is full drops SYNs, and the kernel resends one
+    only after 1 s: the report says how many connects waited for that, the same
+    from the live run and from its JSON (`pacer merge` reads the connect
+    histogram back), and it is the number of connections whose connect took that
+    long in the request log.
+
+    The server listens with backlog 0 (one queued connection), accepts pacer's
+    start-up probe, then nothing for 1.5 s: of the run's other connections one
+    waits in the queue and the rest have their SYNs dropped, and pacer's own
+    redials (below) end with the start's hold at 1.5 s, so the last SYN is the
+    kernel's to resend."""
+    with late_acceptor(0, 1.5) as (port, accepts):
+        out, log = tmp_path / "r.json", tmp_path / "log.csv"
+        run = pacer("-t1", "-c4", "-d4s", "--timeout", "10s", "--format", "json", "-o", str(out),
+                    "--log-requests", str(log), f"http://127.0.0.1:{port}/", timeout=60)
+        merged = pacer("merge", str(out), timeout=30)
     assert run.rc == 0 and merged.rc == 0, (run, merged)
     pattern = r"(\d+) connects? took 1s or more, waiting for the kernel to resend a SYN the server dropped"
     live = re.search(pattern, " ".join(run.stdout.split()))
@@ -206,3 +227,37 @@ def test_connects_that_waited_for_a_resent_syn_are_named(pacer, tmp_path):
     assert len(accepts) == 4, accepts  # every connection got in, late
     errors = json.loads(out.read_text())["errors"]
     assert not any(errors.values()), errors  # --timeout 10s: the resent SYNs were answered in time
+
+
+def test_a_dropped_syn_is_dialled_again_at_once_and_the_connections_start_together(pacer, tmp_path):
+    """The closed loop's start (engine/conn/start_gate.h): no connection sends until
+    every one has connected, and a connect whose SYN goes unanswered while the
+    others were (4 times the probe's connect, 20 ms at least) is dialled again from
+    a fresh socket, doubling the wait each time, instead of waiting a second for the
+    kernel's resend. The server (backlog 1) accepts nothing for 0.3 s after the
+    probe: before the fix the dropped SYNs took 1 s or more to connect and the
+    connections that got in began at once; now every connect is done well within
+    1 s, the report, its JSON and `pacer merge` give the same count of redials, and
+    the connections' first requests go out together, after the last connect."""
+    with late_acceptor(1, 0.3) as (port, accepts):
+        out, log = tmp_path / "r.json", tmp_path / "log.csv"
+        run = pacer("-t1", "-c6", "-d2s", "--format", "json", "-o", str(out), "--log-requests", str(log),
+                    f"http://127.0.0.1:{port}/", timeout=60)
+        merged = pacer("merge", str(out), timeout=30)
+    assert run.rc == 0 and merged.rc == 0, (run, merged)
+    doc = json.loads(out.read_text())
+    assert not any(doc["errors"].values()), doc["errors"]
+    assert doc["counts"]["connects"] == 6 == len(accepts), (doc["counts"], accepts)
+    pattern = r"(\d+) connects? (?:was|were) dialled again at the start"
+    live = re.search(pattern, " ".join(run.stdout.split()))
+    again = re.search(pattern, " ".join(merged.stdout.split()))
+    assert live and again, (run.stdout, merged.stdout)
+    assert int(live.group(1)) == int(again.group(1)) == doc["counts"]["redials"] >= 1, (run.stdout, doc["counts"])
+    first = first_sends_by_connection(log)
+    assert len(first) == 6, first.keys()
+    connects = [int(r["connect_ns"]) for r in first.values()]
+    assert max(connects) < 900_000_000, connects  # no connect waited for the kernel's resend
+    assert max(connects) - min(connects) >= 200_000_000, connects  # some waited out the server's 0.3 s
+    sends = [int(r["send_unix_us"]) for r in first.values()]
+    # Together: the spread of the first sends is far below the spread of the connect times.
+    assert (max(sends) - min(sends)) * 1000 < (max(connects) - min(connects)) / 4, (sends, connects)

@@ -89,9 +89,10 @@ TEST(Connection, NumbersItsSlotsAsSessionTokensAndStartsWithAllFree) {
 
 // A -c10000 run holds 10,000 of each: a field added without care for the
 // padding, or TLS state in every plain connection, shows here first (issue 18:
-// per-connection state as small as the protocol allows).
+// per-connection state as small as the protocol allows; issue 31: + when it
+// opened, since the closed loop's connections may wait to start together).
 TEST(Connection, PerConnectionStateStaysSmall) {
-  EXPECT_LE(sizeof(Connection), 304u);
+  EXPECT_LE(sizeof(Connection), 312u);
   EXPECT_LE(sizeof(RequestSlot), 72u);
   EXPECT_EQ(sizeof(net::TlsStream), sizeof(void*));  // TLS state is allocated by https connections only
   EXPECT_LE(sizeof(proto::Http1Session), 448u);  // issue 33: + the body length and the Server buffer pointer

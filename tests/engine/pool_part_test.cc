@@ -51,7 +51,7 @@ struct PoolParts final : LinkEvents, PoolEvents {
 TEST(PoolPart, AConnectionTheDriverDoesNotWantStaysClosedWithoutASocket) {
   PoolParts p;
   p.wanted = false;
-  p.pool.start(p.clock.now, true);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);
   EXPECT_EQ(p.pool.at(0).state, Connection::State::kClosed);
   EXPECT_EQ(p.engine.attached, 0);
 }
@@ -59,7 +59,7 @@ TEST(PoolPart, AConnectionTheDriverDoesNotWantStaysClosedWithoutASocket) {
 TEST(PoolPart, AConnectionUpAtOnceOpensIsCountedAndClosesUncounted) {
   PoolParts p;
   p.engine.connect_result = 0;
-  p.pool.start(p.clock.now, true);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);
   Connection& c = p.pool.at(0);
   EXPECT_EQ(c.state, Connection::State::kOpen);
   EXPECT_EQ(p.pool.open_count(), 1);
@@ -74,7 +74,7 @@ TEST(PoolPart, AConnectionUpAtOnceOpensIsCountedAndClosesUncounted) {
 
 TEST(PoolPart, AConnectNotDoneWithinTheTimeoutIsAConnectErrorAndRetriesAfterABackoff) {
   PoolParts p;
-  p.pool.start(p.clock.now, true);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);
   Connection& c = p.pool.at(0);
   ASSERT_EQ(c.state, Connection::State::kConnecting);
   EXPECT_EQ(p.pool.next_due_ns(), c.connect_start_ns + p.run.config.timeout_ns);
@@ -96,7 +96,7 @@ TEST(PoolPart, AConnectNotDoneWithinTheTimeoutIsAConnectErrorAndRetriesAfterABac
 TEST(PoolPart, TheBackoffDoublesWithEachRefusalUpToOneSecond) {
   PoolParts p;
   p.engine.connect_result = ECONNREFUSED;
-  p.pool.start(p.clock.now, true);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);
   Connection& c = p.pool.at(0);
   std::vector<TimeNs> waits;
   for (int i = 0; i < 10; ++i) {
@@ -118,7 +118,7 @@ TEST(PoolPart, TheStartUpProbesSocketIsTheFirstConnectionOpened) {
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, pair), 0);
   UniqueFd other(pair[1]);
   p.pool.adopt(UniqueFd(pair[0]), 3 * kNsPerMs, {}, 0);
-  p.pool.start(p.clock.now, true);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);
   EXPECT_EQ(p.pool.at(0).state, Connection::State::kOpen);        // the probe's socket
   EXPECT_EQ(p.pool.at(1).state, Connection::State::kConnecting);  // a connect of its own
   EXPECT_EQ(p.recorder.result().counters.connects, 1u);
@@ -129,13 +129,96 @@ TEST(PoolPart, TheStartUpProbesSocketIsTheFirstConnectionOpened) {
 TEST(PoolPart, ANotWantedConnectionIsNotAskedAgainWhenItsBackoffEnds) {
   PoolParts p;
   p.engine.connect_result = ECONNREFUSED;
-  p.pool.start(p.clock.now, true);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);
   Connection& c = p.pool.at(0);
   p.wanted = false;  // the drain began
   p.clock.now = c.reconnect_at_ns;
   p.pool.run_reconnects();
   EXPECT_EQ(c.state, Connection::State::kClosed);
   EXPECT_EQ(p.pool.next_due_ns(), kNeverNs);
+}
+
+TEST(PoolPart, TogetherTheConnectionsSendOnlyOnceEveryFirstConnectHasFinished) {
+  PoolParts p(3);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kTogether);
+  p.pool.on_connected(p.pool.at(0), 0);
+  p.pool.on_connected(p.pool.at(2), 0);
+  EXPECT_EQ(p.pool.open_count(), 2);
+  EXPECT_EQ(p.opened_count, 0);  // held: connection 1 is still connecting
+  p.pool.on_connected(p.pool.at(1), ECONNREFUSED);  // its first connect finished, failing
+  EXPECT_EQ(p.opened_count, 2);
+  EXPECT_EQ(p.pool.at(1).state, Connection::State::kBackoff);
+  // Past the hold, a connection sends as soon as it opens.
+  p.clock.now = p.pool.at(1).reconnect_at_ns;
+  p.pool.run_reconnects();
+  p.pool.on_connected(p.pool.at(1), 0);
+  EXPECT_EQ(p.opened_count, 3);
+}
+
+TEST(PoolPart, TheHoldEndsAfterOneAndAHalfSecondsWhateverIsStillConnecting) {
+  PoolParts p(2);
+  p.run.config.timeout_ns = 10 * kNsPerS;  // the connect outlasts the hold
+  p.run.plan();
+  const TimeNs start = p.clock.now;
+  p.pool.start(start, ConnectionPool::Opening::kTogether);
+  p.pool.on_connected(p.pool.at(0), 0);
+  EXPECT_EQ(p.pool.next_due_ns(), start + StartGate::kMaxHoldNs);  // the worker wakes for it
+  p.clock.now = start + StartGate::kMaxHoldNs - 1;
+  p.pool.expire_connects();
+  EXPECT_EQ(p.opened_count, 0);
+  p.clock.now += 1;
+  p.pool.expire_connects();
+  EXPECT_EQ(p.opened_count, 1);
+  EXPECT_EQ(p.pool.next_due_ns(), start + 10 * kNsPerS);  // now only the connect's timeout
+  p.pool.on_connected(p.pool.at(1), 0);
+  EXPECT_EQ(p.opened_count, 2);
+}
+
+TEST(PoolPart, AConnectionThatClosesWhileHeldIsNotOpenedByTheRelease) {
+  PoolParts p(2);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kTogether);
+  Connection& first = p.pool.at(0);
+  p.pool.on_connected(first, 0);
+  p.pool.close(first);  // e.g. the server closed it before the start
+  p.pool.on_connected(p.pool.at(1), 0);
+  EXPECT_EQ(p.opened_count, 1);
+  EXPECT_EQ(first.state, Connection::State::kClosed);
+}
+
+TEST(StartGate, AConnectStalledFourProbeConnectsIsDialledAgainAfterTwiceAsLongEachTime) {
+  StartGate gate;
+  gate.arm(2, 0, 10 * kNsPerMs);  // the probe connected in 10 ms: a stall is 40 ms
+  EXPECT_EQ(gate.stall_ns(), 40 * kNsPerMs);
+  EXPECT_FALSE(gate.redial_due(0, 40 * kNsPerMs - 1));
+  EXPECT_TRUE(gate.redial_due(0, 40 * kNsPerMs));
+  gate.redialled(0, 40 * kNsPerMs);
+  EXPECT_FALSE(gate.redial_due(0, 120 * kNsPerMs - 1));  // now 80 ms
+  EXPECT_TRUE(gate.redial_due(0, 120 * kNsPerMs));
+  EXPECT_TRUE(gate.redial_due(1, 120 * kNsPerMs));  // each connection its own
+  (void)gate.release();
+  EXPECT_EQ(gate.stall_ns(), kNeverNs);  // only while holding
+  EXPECT_FALSE(gate.redial_due(1, kNsPerS));
+}
+
+TEST(StartGate, AFastProbeStillGivesAConnectTwentyMilliseconds) {
+  StartGate gate;
+  gate.arm(1, 0, 50'000);
+  EXPECT_EQ(gate.stall_ns(), StartGate::kMinStallNs);
+}
+
+TEST(StartGate, WithoutAProbeNoConnectIsJudgedStalled) {
+  StartGate gate;
+  gate.arm(1, 0, -1);
+  EXPECT_TRUE(gate.holding());
+  EXPECT_FALSE(gate.redial_due(0, StartGate::kMaxHoldNs));
+}
+
+TEST(PoolPart, EachConnectionSendsAsSoonAsItOpensInTheOpenModel) {
+  PoolParts p(2);
+  p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);
+  p.pool.on_connected(p.pool.at(0), 0);
+  EXPECT_EQ(p.opened_count, 1);
+  EXPECT_EQ(p.pool.next_due_ns(), p.pool.at(1).connect_start_ns + p.run.config.timeout_ns);  // no hold
 }
 
 }  // namespace

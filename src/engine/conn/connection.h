@@ -92,6 +92,7 @@ struct Connection final : proto::SessionEvents, io::Channel {
   TimeNs connect_start_ns = 0;     // kConnecting: when connect() was called
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
   TimeNs handshake_start_ns = 0;    // kHandshaking: when TCP connected
+  TimeNs established_ns = 0;        // kOpen: when it opened (it may wait to send: conn/start_gate.h)
   ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
   ListHook<Connection> connecting;  // on the worker's list of pending TCP connects (start order)
   ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)

@@ -54,10 +54,11 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
       fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.options.connect.timeout_ns));
 }
 
-void ConnectionPool::start(TimeNs now_ns, bool open_all) {
+void ConnectionPool::start(TimeNs now_ns, Opening opening) {
   idle_since_ns_ = now_ns;
-  open_all_ = open_all;
-  if (!open_all) return;
+  open_all_ = opening != Opening::kOnDemand;
+  if (!open_all_) return;
+  if (opening == Opening::kTogether) gate_.arm(connections_.size(), now_ns, shared_.probe_connect_ns);
   for (auto& c : connections_) open(*c);
 }
 
@@ -79,6 +80,7 @@ void ConnectionPool::open(Connection& c) {
 void ConnectionPool::start_connect(Connection& c) {
   if (!events_->wants_connection(c)) {
     c.state = Connection::State::kClosed;
+    open_gate_when_due(c.index);
     return;
   }
   if (transport_.kind() == Transport::Kind::kQuic) {
@@ -86,16 +88,22 @@ void ConnectionPool::start_connect(Connection& c) {
     return;
   }
   c.connect_start_ns = clock_.now;
+  // The kernel alone would wait minutes (a SYN dropped by a full accept queue
+  // is retried for about two): expire_connects gives up after --timeout.
+  if (dial(c)) connecting_.push_back(c);
+}
+
+bool ConnectionPool::dial(Connection& c) {
   const int fd = net::open_tcp_socket(address_.family());
   if (fd < 0) {
     connect_failed(c, errno);
-    return;
+    return false;
   }
   if (const net::Address* local = next_source(); local != nullptr) {
     if (const int err = net::bind_before_connect(fd, *local); err != 0) {
       ::close(fd);  // not attached yet
       connect_failed(c, err, "bind (--bind)");
-      return;
+      return false;
     }
   }
   // Reads then say when a response arrived. If refused, the wake-up time stands
@@ -103,17 +111,36 @@ void ConnectionPool::start_connect(Connection& c) {
   net::enable_receive_stamps(fd);
   if (!engine_->attach(c, fd, transport_.mode(), false)) {
     connect_failed(c, errno);  // closes fd with c (the engine's close)
-    return;
+    return false;
   }
   c.state = Connection::State::kConnecting;
   if (const int err = engine_->connect(c, address_.sockaddr_ptr(), address_.length); err == 0) {
     on_connected(c, 0);
+    return false;
   } else if (err != EINPROGRESS) {
     connect_failed(c, err);
-  } else {
-    // The kernel alone would wait minutes (a SYN dropped by a full accept queue
-    // is retried for about two): expire_connects gives up after --timeout.
-    connecting_.push_back(c);
+    return false;
+  }
+  return true;
+}
+
+void ConnectionPool::redial_stalled() {
+  const TimeNs stall = gate_.stall_ns();
+  if (stall == kNeverNs) return;
+  // Oldest first: once one has connected for less than a stall, so have the rest.
+  for (Connection* c = connecting_.front(); c != nullptr && clock_.now - c->connect_start_ns >= stall;) {
+    Connection* next = c->connecting.next;
+    // Still SYN_SENT in the kernel (not answered and only not yet heard of)?
+    if (gate_.redial_due(c->index, clock_.now) && net::syn_unanswered(c->fd)) {
+      gate_.redialled(c->index, clock_.now);
+      recorder_.add(&stats::Counters::redials, 1);
+      // A fresh socket in the same place on the connect list: its start (and so
+      // its --timeout) is still the first dial's.
+      transport_.close(*c);
+      engine_->close(*c);
+      if (!dial(*c)) connecting_.remove(*c);  // done at once (on_connected or a failure took it off)
+    }
+    c = next;
   }
 }
 
@@ -158,6 +185,7 @@ void ConnectionPool::on_connected(Connection& c, int err) {
 void ConnectionPool::established(Connection& c) {
   c.connect_failures = 0;
   c.state = Connection::State::kOpen;
+  c.established_ns = clock_.now;
   if (const auto i = static_cast<std::size_t>(c.index); i < opened_once_.size() && !opened_once_[i]) {
     opened_once_[i] = true;
     if (++opened_once_count_ == opened_once_.size() && open_all_) recorder_.all_connected(clock_.now);
@@ -166,7 +194,19 @@ void ConnectionPool::established(Connection& c) {
     shared_.give_up->set_idle_since(worker_index_, GiveUpWatch::kHasOpen);  // the give-up rule
   }
   c.write_blocked = false;
+  if (gate_.hold(c)) {
+    open_gate_when_due(c.index);
+    return;
+  }
   events_->opened(c);
+}
+
+void ConnectionPool::open_gate_when_due(int finished_index) {
+  gate_.connect_finished(finished_index);
+  if (!gate_.due(clock_.now)) return;
+  for (Connection* held : gate_.release()) {
+    if (held->state == Connection::State::kOpen) events_->opened(*held);
+  }
 }
 
 void ConnectionPool::connect_failed(Connection& c, int err, const char* what) {
@@ -179,6 +219,7 @@ void ConnectionPool::connect_failed(Connection& c, int err, const char* what) {
     recorder_.note_error(err, what);
   }
   retry_later(c);
+  open_gate_when_due(c.index);
 }
 
 const net::Address* ConnectionPool::next_source() {
@@ -203,6 +244,10 @@ void ConnectionPool::retry_later(Connection& c) {
 }
 
 void ConnectionPool::expire_connects() {
+  if (gate_.holding()) {
+    redial_stalled();
+    open_gate_when_due(-1);  // its deadline
+  }
   while (!connecting_.empty() && connecting_.front()->connect_start_ns + shared_.options.connect.timeout_ns <= clock_.now) {
     connect_failed(*connecting_.front(), 0, connect_timeout_reason_.c_str());
   }
@@ -221,6 +266,10 @@ void ConnectionPool::run_reconnects() {
 TimeNs ConnectionPool::next_due_ns() const {
   TimeNs next = connecting_.empty() ? kNeverNs : connecting_.front()->connect_start_ns + shared_.options.connect.timeout_ns;
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
+  next = std::min(next, gate_.deadline_ns());
+  if (const TimeNs stall = gate_.stall_ns(); stall != kNeverNs && !connecting_.empty()) {
+    next = std::min(next, clock_.now + StartGate::kMinStallNs / 2);  // the stalled connects' redials
+  }
   // The give-up check, once this worker has had no open connection long enough
   // (past it, the 100 ms rate samples and the reconnects bring the flag).
   if (open_count_ == 0 && shared_.give_up != nullptr) {
@@ -240,6 +289,7 @@ bool ConnectionPool::gives_up() {
 }
 
 void ConnectionPool::close(Connection& c) {
+  gate_.forget(c);
   events_->closing(c);
   connecting_.remove(c);
   transport_.close(c);

@@ -20,6 +20,7 @@
 #include "core/unique_fd.h"
 #include "engine/conn/links.h"
 #include "engine/conn/session_factory.h"
+#include "engine/conn/start_gate.h"
 #include "engine/conn/transport.h"
 #include "engine/loop/clock.h"
 #include "engine/record/recorder.h"
@@ -42,9 +43,13 @@ class ConnectionPool {
   // questions go.
   void prepare(io::Engine& engine, int count, const net::Address& address, SessionFactory& sessions,
                Exchange* exchange, PoolEvents& events);
-  // The loop starts at now_ns: with open_all, every connection connects
-  // (otherwise the driver opens each when it needs it: scenario users).
-  void start(TimeNs now_ns, bool open_all);
+  // How the loop's start opens the connections.
+  enum class Opening {
+    kOnDemand,     // the driver opens each when it needs it (scenario users)
+    kEach,         // every connection connects and sends once it opens (the open model)
+    kTogether,     // every connection connects; they send together (the closed model: start_gate.h)
+  };
+  void start(TimeNs now_ns, Opening opening);
   // The start-up probe's connected socket (and, https, its established stream):
   // the first connection opened uses it instead of connecting. Before the run.
   void adopt(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls, TimeNs handshake_ns);
@@ -59,7 +64,8 @@ class ConnectionPool {
   void retry_later(Connection& c);
   void reopen(Connection& c);
   void close(Connection& c);
-  // Connects past --timeout fail; reconnects whose backoff is over start.
+  // Connects past --timeout fail; reconnects whose backoff is over start; the
+  // start's hold ends when due.
   void expire_connects();
   void run_reconnects();
   TimeNs next_due_ns() const;
@@ -67,12 +73,18 @@ class ConnectionPool {
   bool gives_up();
 
   int open_count() const { return open_count_; }
-  int size() const { return static_cast<int>(connections_.size()); }
+  // c is open but waits for the others to start together (start_gate.h): it sends nothing yet.
+  bool held(const Connection& c) const { return gate_.holds(c); }
   Connection& at(int index) { return *connections_[static_cast<std::size_t>(index)]; }
   std::span<const std::unique_ptr<Connection>> all() const { return connections_; }
 
  private:
   void start_connect(Connection& c);
+  // Opens c's socket and connects it: true while the connect is in progress
+  // (false: it finished at once, on_connected or connect_failed ran).
+  bool dial(Connection& c);
+  // While the start gate holds: connects it judges stalled are dialled again.
+  void redial_stalled();
   void open_adopted(Connection& c);
   // A connect failed (err's text, with `what`, may become the first error).
   void connect_failed(Connection& c, int err, const char* what = "connect");
@@ -80,6 +92,9 @@ class ConnectionPool {
   const net::Address* next_source();
   // The adopted probe connection's tunnel set-up goes to the tunnel histogram.
   void note_adopted_tunnel();
+  // Connection `finished_index` finished a connect (opened or failed; -1: none):
+  // the start gate opens if its hold is over.
+  void open_gate_when_due(int finished_index);
 
   const SharedRun& shared_;
   const int worker_index_;
@@ -99,6 +114,7 @@ class ConnectionPool {
   std::vector<bool> opened_once_;
   std::size_t opened_once_count_ = 0;
   bool open_all_ = false;
+  StartGate gate_;
   std::string connect_timeout_reason_;  // the first-error text of a connect timeout (built by prepare)
   int open_count_ = 0;                // in State::kOpen
   TimeNs idle_since_ns_ = 0;          // when open_count_ last fell to 0 (the start at first)

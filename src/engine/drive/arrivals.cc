@@ -79,7 +79,7 @@ bool Arrivals::advance(TimeNs t_sched) {
     }
     --*quota_;
   }
-  recorder_.scheduled(1);
+  recorder_.add(&stats::Counters::scheduled, 1);
   return true;
 }
 
@@ -94,7 +94,7 @@ void Arrivals::skip_due(TimeNs until_ns, bool stale) {
     *quota_ -= due;
     if (*quota_ == 0) next_ns_ = kNeverNs;  // -n reached
   }
-  recorder_.scheduled(due);
+  recorder_.add(&stats::Counters::scheduled, due);
   if (stale) {
     give_up(first, due, limit_ns_);  // each waited at least the limit
   } else {

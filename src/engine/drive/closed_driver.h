@@ -20,7 +20,7 @@ class ClosedDriver final : public LoadDriver {
   ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock, Exchange& exchange,
                Transport& transport, RequestSource source, WorkerScript* delay_script);
 
-  void start(ConnectionPool& pool) override { pool.start(clock_.now, true); }
+  void start(ConnectionPool& pool) override { pool.start(clock_.now, ConnectionPool::Opening::kTogether); }
   bool wants_connection(Connection& c) override {
     return !clock_.draining && quota_.claim(c, clock_.now, shared_.record_from_ns);
   }

@@ -19,7 +19,7 @@ OpenDriver::OpenDriver(const SharedRun& shared, int worker_index, std::optional<
 
 void OpenDriver::start(ConnectionPool& pool) {
   arrivals_.start();
-  pool.start(clock_.now, true);
+  pool.start(clock_.now, ConnectionPool::Opening::kEach);
 }
 
 bool OpenDriver::wants_connection(Connection&) { return !clock_.draining || !backlog_.empty(); }

@@ -51,7 +51,7 @@ Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
 
 void ScenarioDriver::start(ConnectionPool& pool) {
   if (arrivals_) arrivals_->start();
-  pool.start(clock_.now, false);
+  pool.start(clock_.now, ConnectionPool::Opening::kOnDemand);
   int users = -1;  // all
   if (shared_.control != nullptr && !shared_.control->is_rate()) {  // the open model's users are --max-users
     const LoadControl::Target target = shared_.control->target();

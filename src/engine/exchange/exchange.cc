@@ -72,7 +72,7 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
 }
 
 void Exchange::opened(Connection& c) {
-  if (log_) log_->opened(c.index, clock_.now - c.connect_start_ns);
+  if (log_) log_->opened(c.index, c.established_ns - c.connect_start_ns);  // not the start's hold
   c.sent_on_connection = 0;
   c.answered_on_connection = 0;
   c.session->keep_server(recorder_.wants_server());  // ab's Server header: until this worker has one

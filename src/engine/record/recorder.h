@@ -95,7 +95,8 @@ class Recorder {
   // Errors of no request (connects, handshakes, arrivals given up), at now_ns.
   void count(ErrorField error, TimeNs now_ns, std::uint64_t n = 1);
   // Open model: arrivals scheduled (recorded ones only), the backlog's depth.
-  void scheduled(std::uint64_t n) { result_.counters.scheduled += n; }
+  // A plain count goes up (counters.h: scheduled arrivals, redialled connects).
+  void add(std::uint64_t stats::Counters::*count, std::uint64_t n) { result_.counters.*count += n; }
   void backlog_depth(std::uint64_t depth);
   // The session's events on a request: a redirect followed, a body decoded.
   void redirect(TimeNs t_sched);

@@ -1,0 +1,130 @@
+// The closed model's start (issue 31): the pool connects every connection at
+// once, and none sends until each one's first connect has finished (opened or
+// failed), or kMaxHoldNs has passed; then they all start together.
+//
+// Why: a server with a listen backlog smaller than the burst (nginx: 511) drops
+// the SYNs that find its accept queue full, and Linux resends them only after
+// 1 s. Once requests flow, nginx accepts about one connection per pass over its
+// ready connections (tens a second with thousands of them), so a connection
+// whose SYN came back after the load began waited in that queue past
+// --timeout. Held, the server has nothing to serve but accepts until every
+// connection is in. The hold ends by 1.5 s: the kernel's first SYN resend (1 s)
+// fits, and a server that drops a SYN twice does not hold the run.
+//
+// While it holds, a TCP connect whose SYN stays unanswered far longer than the
+// start-up probe's connect took alone (4 times, 20 ms at least) is dialled again
+// from a fresh socket, and again after twice as long each time: a SYN the server
+// dropped is so resent while the server has nothing else to do, one connect at
+// a time, instead of by the kernel 1 s later in one batch (whose handshakes can
+// overflow the queue again, leaving connections the client thinks open and the
+// server never accepted). The connect's time and its --timeout still count
+// from the first dial. (pacer's own connect times are no yardstick: during
+// the burst it notices an answer only after its last connect call.)
+//
+// A connection that closes while held leaves the gate; one that opens after the
+// hold starts at once. One worker thread.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/clock.h"
+#include "engine/conn/connection.h"
+#include "engine/loop/clock.h"
+
+namespace pacer::engine {
+
+class StartGate {
+ public:
+  static constexpr TimeNs kMaxHoldNs = 1500 * kNsPerMs;
+  static constexpr TimeNs kMinStallNs = 20 * kNsPerMs;
+  static constexpr int kStallFactor = 4;  // a stall: this many times the probe's connect
+
+  // The hold begins for `connections` first connects, and ends by now_ns +
+  // kMaxHoldNs; probe_connect_ns: how long the start-up probe's connect took,
+  // alone (-1: no probe, no connect is judged stalled).
+  void arm(std::size_t connections, TimeNs now_ns, TimeNs probe_connect_ns) {
+    stall_ns_ = probe_connect_ns < 0 ? kNeverNs : std::max(kMinStallNs, kStallFactor * probe_connect_ns);
+    first_done_.assign(connections, false);
+    is_held_.assign(connections, false);
+    dialled_ns_.assign(connections, now_ns);
+    redials_.assign(connections, 0);
+    pending_ = connections;
+    deadline_ns_ = now_ns + kMaxHoldNs;
+    holding_ = connections > 0;
+  }
+  bool holding() const { return holding_; }
+  TimeNs deadline_ns() const { return holding_ ? deadline_ns_ : kNeverNs; }
+  // c is open: true when the gate keeps it until the hold ends.
+  bool hold(Connection& c) {
+    if (!holding_) return false;
+    held_.push_back(&c);
+    if (valid(c.index)) is_held_[static_cast<std::size_t>(c.index)] = true;
+    return true;
+  }
+  // Is c kept (open, but sending nothing yet)?
+  bool holds(const Connection& c) const {
+    return holding_ && (valid(c.index) ? is_held_[static_cast<std::size_t>(c.index)]
+                                       : std::find(held_.begin(), held_.end(), &c) != held_.end());
+  }
+  // Connection `index` finished a connect (opened or failed): its first counts.
+  void connect_finished(int index) {
+    const auto i = static_cast<std::size_t>(index);
+    if (!holding_ || !valid(index) || first_done_[i]) return;
+    first_done_[i] = true;
+    --pending_;
+  }
+  // c is closing: if held, it is no longer.
+  void forget(const Connection& c) {
+    if (!holds(c)) return;
+    std::erase(held_, &c);
+    if (valid(c.index)) is_held_[static_cast<std::size_t>(c.index)] = false;
+  }
+  // How long a connect goes unanswered before it may have stalled (kNeverNs: not judged).
+  TimeNs stall_ns() const { return holding_ ? stall_ns_ : kNeverNs; }
+  // Connection `index`, connecting since it was last dialled: a stall long enough
+  // to dial it again? (Doubling with each redial.)
+  bool redial_due(int index, TimeNs now_ns) const {
+    if (stall_ns() == kNeverNs || !valid(index)) return false;
+    const auto i = static_cast<std::size_t>(index);
+    return now_ns - dialled_ns_[i] >= (stall_ns_ << std::min<int>(redials_[i], 6));
+  }
+  // Connection `index` was dialled again at now_ns.
+  void redialled(int index, TimeNs now_ns) {
+    if (!valid(index)) return;
+    const auto i = static_cast<std::size_t>(index);
+    dialled_ns_[i] = now_ns;
+    ++redials_[i];
+  }
+  // The hold is over (every first connect finished, or its deadline passed).
+  bool due(TimeNs now_ns) const { return holding_ && (pending_ == 0 || now_ns >= deadline_ns_); }
+  // The hold ends: the connections it kept, in the order they opened.
+  std::vector<Connection*> release() {
+    holding_ = false;
+    first_done_ = {};
+    is_held_ = {};
+    dialled_ns_ = {};
+    redials_ = {};
+    std::vector<Connection*> kept;
+    kept.swap(held_);
+    return kept;
+  }
+
+ private:
+  bool valid(int index) const { return index >= 0 && static_cast<std::size_t>(index) < first_done_.size(); }
+
+  std::vector<bool> first_done_;  // by connection index
+  std::vector<bool> is_held_;     // by index: on held_
+  std::vector<TimeNs> dialled_ns_;  // by index: the last dial
+  std::vector<std::uint8_t> redials_;  // by index
+  TimeNs stall_ns_ = kNeverNs;
+  std::vector<Connection*> held_;
+  std::size_t pending_ = 0;  // first connects not yet finished
+  TimeNs deadline_ns_ = 0;
+  bool holding_ = false;
+};
+
+}  // namespace pacer::engine
