@@ -20,6 +20,7 @@
 
 #include "core/stop_signals_thread.h"
 #include "engine/collect.h"
+#include "engine/conn/start_gate.h"
 #include "engine/control/load_control.h"
 #include "engine/controller.h"
 #include "engine/give_up.h"
@@ -97,6 +98,7 @@ struct RunState {
   SharedRun shared;
   std::optional<load::RateProfile> profile;
   std::unique_ptr<GiveUpWatch> give_up;
+  std::unique_ptr<StartBarrier> start_barrier;
   std::unique_ptr<RequestLogFile> request_log;  // --log-requests
   std::unique_ptr<trace::TraceBudget> trace;  // --trace N
   std::unique_ptr<DocumentLengths> documents;  // ab's document length per name (record/document.h)
@@ -209,6 +211,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   }
   state->give_up = std::make_unique<GiveUpWatch>(shared.worker_count, shared.start_ns);
   shared.give_up = state->give_up.get();
+  state->start_barrier = std::make_unique<StartBarrier>(shared.worker_count);
+  shared.start_barrier = state->start_barrier.get();
 
   std::vector<std::thread>& threads = state->threads;
   threads.reserve(workers.size());

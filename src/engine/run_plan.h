@@ -37,6 +37,7 @@ class TraceBudget;
 namespace pacer::engine {
 
 class GiveUpWatch;
+class StartBarrier;
 class LoadControl;
 class RequestLogFile;
 
@@ -114,6 +115,7 @@ struct SharedRun {
   TimeNs interval_ns = 0;            // > 0: workers publish per-interval figures (IntervalRing)
   script::ScriptHost* script = nullptr;  // -s: set up before the workers start; null without a script
   GiveUpWatch* give_up = nullptr;    // the give-up rule's shared state (engine/give_up.h); null: no rule
+  StartBarrier* start_barrier = nullptr;  // the workers' closed-loop start, together (conn/start_gate.h); null: none
   io::EngineKind io_engine = io::EngineKind::kEpoll;  // the I/O engine every worker runs (--io)
   // Request names (targets): the run's name table (scripts add names during the run).
   stats::NameTable* names = nullptr;

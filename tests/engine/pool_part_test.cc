@@ -213,6 +213,42 @@ TEST(StartGate, WithoutAProbeNoConnectIsJudgedStalled) {
   EXPECT_FALSE(gate.redial_due(0, StartGate::kMaxHoldNs));
 }
 
+TEST(StartGate, AWorkerWhoseConnectsFinishedWaitsForTheOtherWorkersThenAllStart) {
+  StartBarrier barrier(3);
+  StartGate first;
+  StartGate second;
+  StartGate empty;
+  first.arm(1, 0, -1, &barrier);
+  second.arm(1, 0, -1, &barrier);
+  empty.arm(0, 0, -1, &barrier);  // a worker holding nothing arrives at once
+  EXPECT_FALSE(empty.holding());
+  first.connect_finished(0);
+  EXPECT_FALSE(first.due(kNsPerMs));  // its own are done; the second worker's are not
+  EXPECT_EQ(first.barrier_poll_ns(kNsPerMs), kNsPerMs + StartGate::kBarrierPollNs);  // it looks again
+  EXPECT_EQ(second.barrier_poll_ns(kNsPerMs), kNeverNs);  // still connecting: its connects wake it
+  second.connect_finished(0);
+  EXPECT_TRUE(second.due(2 * kNsPerMs));
+  EXPECT_TRUE(first.due(2 * kNsPerMs));
+  EXPECT_EQ(first.barrier_poll_ns(2 * kNsPerMs), kNeverNs);
+}
+
+TEST(StartGate, AWorkerReleasedByItsDeadlineNoLongerHoldsTheOthers) {
+  StartBarrier barrier(2);
+  StartGate first;
+  StartGate late;
+  first.arm(1, 0, -1, &barrier);
+  late.arm(1, kNsPerMs, -1, &barrier);
+  first.connect_finished(0);
+  EXPECT_FALSE(first.due(StartGate::kMaxHoldNs - 1));
+  // The poll never sleeps past the worker's own deadline.
+  EXPECT_EQ(first.barrier_poll_ns(StartGate::kMaxHoldNs - 1), StartGate::kMaxHoldNs);
+  EXPECT_TRUE(first.due(StartGate::kMaxHoldNs));  // its own deadline ends its hold
+  EXPECT_TRUE(late.due(StartGate::kMaxHoldNs + kNsPerMs));
+  EXPECT_FALSE(barrier.all_arrived());
+  (void)late.release();  // its connect never finished: it arrives as it lets go
+  EXPECT_TRUE(barrier.all_arrived());
+}
+
 TEST(PoolPart, EachConnectionSendsAsSoonAsItOpensInTheOpenModel) {
   PoolParts p(2);
   p.pool.start(p.clock.now, ConnectionPool::Opening::kEach);

@@ -57,8 +57,12 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
 void ConnectionPool::start(TimeNs now_ns, Opening opening) {
   idle_since_ns_ = now_ns;
   open_all_ = opening != Opening::kOnDemand;
+  if (opening == Opening::kTogether) {
+    gate_.arm(connections_.size(), now_ns, shared_.probe_connect_ns, shared_.start_barrier);
+  } else if (shared_.start_barrier != nullptr) {
+    shared_.start_barrier->arrive();  // no gate here: no other worker waits for this one
+  }
   if (!open_all_) return;
-  if (opening == Opening::kTogether) gate_.arm(connections_.size(), now_ns, shared_.probe_connect_ns);
   for (auto& c : connections_) open(*c);
 }
 
@@ -266,7 +270,7 @@ void ConnectionPool::run_reconnects() {
 TimeNs ConnectionPool::next_due_ns() const {
   TimeNs next = connecting_.empty() ? kNeverNs : connecting_.front()->connect_start_ns + shared_.options.connect.timeout_ns;
   if (!backoff_.empty()) next = std::min(next, backoff_.front()->reconnect_at_ns);
-  next = std::min(next, gate_.deadline_ns());
+  next = std::min({next, gate_.deadline_ns(), gate_.barrier_poll_ns(clock_.now)});
   if (const TimeNs stall = gate_.stall_ns(); stall != kNeverNs && !connecting_.empty()) {
     next = std::min(next, clock_.now + StartGate::kMinStallNs / 2);  // the stalled connects' redials
   }

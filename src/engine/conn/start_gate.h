@@ -21,11 +21,18 @@
 // from the first dial. (pacer's own connect times are no yardstick: during
 // the burst it notices an answer only after its last connect call.)
 //
+// The run's workers start together too (StartBarrier): a worker whose own
+// connects have finished holds on until every worker's have, or its deadline.
+// Otherwise the first worker's load keeps the server from accepting the
+// connections the others are still opening (with -t4 at -c10000 against nginx:
+// hundreds of timeouts and connect failures).
+//
 // A connection that closes while held leaves the gate; one that opens after the
-// hold starts at once. One worker thread.
+// hold starts at once. A StartGate is one worker's; StartBarrier is shared.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -37,16 +44,33 @@
 
 namespace pacer::engine {
 
+// The run's workers, each until its first connects have finished: shared by
+// every worker's gate (SharedRun::start_barrier). Each worker arrives once.
+class StartBarrier {
+ public:
+  explicit StartBarrier(int workers) : waiting_(workers) {}
+  void arrive() { waiting_.fetch_sub(1, std::memory_order_acq_rel); }
+  bool all_arrived() const { return waiting_.load(std::memory_order_acquire) <= 0; }
+
+ private:
+  std::atomic<int> waiting_;
+};
+
 class StartGate {
  public:
   static constexpr TimeNs kMaxHoldNs = 1500 * kNsPerMs;
   static constexpr TimeNs kMinStallNs = 20 * kNsPerMs;
   static constexpr int kStallFactor = 4;  // a stall: this many times the probe's connect
+  static constexpr TimeNs kBarrierPollNs = kNsPerMs;  // how often a worker done first looks at the others
 
   // The hold begins for `connections` first connects, and ends by now_ns +
   // kMaxHoldNs; probe_connect_ns: how long the start-up probe's connect took,
-  // alone (-1: no probe, no connect is judged stalled).
-  void arm(std::size_t connections, TimeNs now_ns, TimeNs probe_connect_ns) {
+  // alone (-1: no probe, no connect is judged stalled); barrier: the other
+  // workers' gates (null: this worker alone), arrived at once this gate's own
+  // connects have finished (at once when it holds none).
+  void arm(std::size_t connections, TimeNs now_ns, TimeNs probe_connect_ns, StartBarrier* barrier = nullptr) {
+    barrier_ = barrier;
+    arrived_ = false;
     stall_ns_ = probe_connect_ns < 0 ? kNeverNs : std::max(kMinStallNs, kStallFactor * probe_connect_ns);
     first_done_.assign(connections, false);
     is_held_.assign(connections, false);
@@ -55,6 +79,7 @@ class StartGate {
     pending_ = connections;
     deadline_ns_ = now_ns + kMaxHoldNs;
     holding_ = connections > 0;
+    if (!holding_) arrive();
   }
   bool holding() const { return holding_; }
   TimeNs deadline_ns() const { return holding_ ? deadline_ns_ : kNeverNs; }
@@ -75,7 +100,7 @@ class StartGate {
     const auto i = static_cast<std::size_t>(index);
     if (!holding_ || !valid(index) || first_done_[i]) return;
     first_done_[i] = true;
-    --pending_;
+    if (--pending_ == 0) arrive();
   }
   // c is closing: if held, it is no longer.
   void forget(const Connection& c) {
@@ -99,10 +124,17 @@ class StartGate {
     dialled_ns_[i] = now_ns;
     ++redials_[i];
   }
-  // The hold is over (every first connect finished, or its deadline passed).
-  bool due(TimeNs now_ns) const { return holding_ && (pending_ == 0 || now_ns >= deadline_ns_); }
+  // The hold is over (every first connect of every worker finished, or its deadline passed).
+  bool due(TimeNs now_ns) const {
+    return holding_ && ((pending_ == 0 && others_arrived()) || now_ns >= deadline_ns_);
+  }
+  // This worker's connects have finished, another worker's not yet: when to look again.
+  TimeNs barrier_poll_ns(TimeNs now_ns) const {
+    return holding_ && pending_ == 0 && !others_arrived() ? std::min(now_ns + kBarrierPollNs, deadline_ns_) : kNeverNs;
+  }
   // The hold ends: the connections it kept, in the order they opened.
   std::vector<Connection*> release() {
+    arrive();  // its deadline passed first: the others need not wait for it
     holding_ = false;
     first_done_ = {};
     is_held_ = {};
@@ -115,6 +147,12 @@ class StartGate {
 
  private:
   bool valid(int index) const { return index >= 0 && static_cast<std::size_t>(index) < first_done_.size(); }
+  bool others_arrived() const { return barrier_ == nullptr || barrier_->all_arrived(); }
+  void arrive() {
+    if (arrived_ || barrier_ == nullptr) return;
+    arrived_ = true;
+    barrier_->arrive();
+  }
 
   std::vector<bool> first_done_;  // by connection index
   std::vector<bool> is_held_;     // by index: on held_
@@ -125,6 +163,8 @@ class StartGate {
   std::size_t pending_ = 0;  // first connects not yet finished
   TimeNs deadline_ns_ = 0;
   bool holding_ = false;
+  StartBarrier* barrier_ = nullptr;  // shared with the other workers' gates; null: none
+  bool arrived_ = false;             // at barrier_
 };
 
 }  // namespace pacer::engine
