@@ -57,12 +57,11 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
 void ConnectionPool::start(TimeNs now_ns, Opening opening) {
   idle_since_ns_ = now_ns;
   open_all_ = opening != Opening::kOnDemand;
+  if (!open_all_) return;
+  // Every worker of a run opens alike: with kTogether all of them arrive at the barrier.
   if (opening == Opening::kTogether) {
     gate_.arm(connections_.size(), now_ns, shared_.probe_connect_ns, shared_.start_barrier);
-  } else if (shared_.start_barrier != nullptr) {
-    shared_.start_barrier->arrive();  // no gate here: no other worker waits for this one
   }
-  if (!open_all_) return;
   for (auto& c : connections_) open(*c);
 }
 

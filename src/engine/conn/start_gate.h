@@ -67,10 +67,9 @@ class StartGate {
   // kMaxHoldNs; probe_connect_ns: how long the start-up probe's connect took,
   // alone (-1: no probe, no connect is judged stalled); barrier: the other
   // workers' gates (null: this worker alone), arrived at once this gate's own
-  // connects have finished (at once when it holds none).
+  // connects have finished (at once when it holds none), or when it lets go.
   void arm(std::size_t connections, TimeNs now_ns, TimeNs probe_connect_ns, StartBarrier* barrier = nullptr) {
     barrier_ = barrier;
-    arrived_ = false;
     stall_ns_ = probe_connect_ns < 0 ? kNeverNs : std::max(kMinStallNs, kStallFactor * probe_connect_ns);
     first_done_.assign(connections, false);
     is_held_.assign(connections, false);
@@ -79,7 +78,7 @@ class StartGate {
     pending_ = connections;
     deadline_ns_ = now_ns + kMaxHoldNs;
     holding_ = connections > 0;
-    if (!holding_) arrive();
+    if (!holding_) arrive();  // nothing to finish
   }
   bool holding() const { return holding_; }
   TimeNs deadline_ns() const { return holding_ ? deadline_ns_ : kNeverNs; }
@@ -134,7 +133,7 @@ class StartGate {
   }
   // The hold ends: the connections it kept, in the order they opened.
   std::vector<Connection*> release() {
-    arrive();  // its deadline passed first: the others need not wait for it
+    if (pending_ > 0) arrive();  // its deadline came first: the others need not wait for it
     holding_ = false;
     first_done_ = {};
     is_held_ = {};
@@ -148,10 +147,9 @@ class StartGate {
  private:
   bool valid(int index) const { return index >= 0 && static_cast<std::size_t>(index) < first_done_.size(); }
   bool others_arrived() const { return barrier_ == nullptr || barrier_->all_arrived(); }
+  // Once per arm: with no connections, when pending_ reaches 0, or at release() before that.
   void arrive() {
-    if (arrived_ || barrier_ == nullptr) return;
-    arrived_ = true;
-    barrier_->arrive();
+    if (barrier_ != nullptr) barrier_->arrive();
   }
 
   std::vector<bool> first_done_;  // by connection index
@@ -164,7 +162,6 @@ class StartGate {
   TimeNs deadline_ns_ = 0;
   bool holding_ = false;
   StartBarrier* barrier_ = nullptr;  // shared with the other workers' gates; null: none
-  bool arrived_ = false;             // at barrier_
 };
 
 }  // namespace pacer::engine
