@@ -105,7 +105,7 @@ void Worker::run() {
   // The last interval closes before the connections do, so its gauges are the
   // run's last state rather than the teardown's (closing counts nothing), and
   // after on_stop, so its script errors are in it.
-  recorder_.close_intervals(clock_.now, true, [this] { return gauges(); });
+  recorder_.intervals().close(clock_.now, true, [this] { return gauges(); });
   recorder_.finish(clock_.now, scenario);
   for (const auto& c : pool_.all()) pool_.close(*c);
   done_.store(true, std::memory_order_release);
@@ -126,15 +126,15 @@ void Worker::turn() {
   pool_.run_reconnects();
   driver_->on_turn(TurnPhase::kDue);
   if (!clock_.draining) {
-    if (const std::optional<TimeNs> mean_latency_ns = recorder_.sample_rate(clock_.now)) {
+    if (const std::optional<TimeNs> mean_latency_ns = recorder_.intervals().sample_rate(clock_.now)) {
       coalesce_ns_ = clock_.stamps_seen ? std::min(kMaxCoalesceNs, *mean_latency_ns / kCoalesceLatencyShare) : 0;
     }
   }
-  recorder_.close_intervals(clock_.now, false, [this] { return gauges(); });
+  recorder_.intervals().close(clock_.now, false, [this] { return gauges(); });
 }
 
 void Worker::reset_stats(TimeNs at_ns) {
-  recorder_.close_intervals(clock_.now, false, [this] { return gauges(); });
+  recorder_.intervals().close(clock_.now, false, [this] { return gauges(); });
   recorder_.reset(at_ns, clock_.now);
   driver_->reset_stats();
 }
@@ -148,7 +148,7 @@ IntervalGauges Worker::gauges() const {
 }
 
 TimeNs Worker::next_wake_ns() const {
-  TimeNs next = std::min({recorder_.next_due_ns(clock_.draining), exchange_.next_due_ns(), pool_.next_due_ns(),
+  TimeNs next = std::min({recorder_.intervals().next_due_ns(clock_.draining), exchange_.next_due_ns(), pool_.next_due_ns(),
                           transport_.next_due_ns(), driver_->next_due_ns(), resets_.next_due_ns()});
   if (!clock_.draining) next = std::min(next, shared_.end_ns);  // the drain begins
   return next;

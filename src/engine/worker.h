@@ -68,14 +68,14 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // The server saw it, so it counts as a connect (and a TLS handshake), before the
   // recording as a warm-up's would: counted, not timed.
   void count_closed_probe(bool tls) {
-    recorder_.connected(std::numeric_limits<TimeNs>::min(), -1);
-    if (tls) recorder_.handshaken(std::numeric_limits<TimeNs>::min(), 0, false);
+    recorder_.connections().connected(std::numeric_limits<TimeNs>::min(), -1);
+    if (tls) recorder_.connections().handshaken(std::numeric_limits<TimeNs>::min(), 0, false);
   }
   // The thread body: runs until the end of the run, -n, or the stop flag.
   void run();
   WorkerResult& result() { return recorder_.result(); }
   // Per-interval figures for the controller (null unless SharedRun::interval_ns > 0).
-  IntervalRing* intervals() { return recorder_.intervals(); }
+  IntervalRing* intervals() { return recorder_.intervals().ring(); }
   // Set (release) once run() has returned and published its last interval.
   bool is_done() const { return done_.load(std::memory_order_acquire); }
   // Whether, and where, this worker's thread is inside a Lua call (a script's

@@ -63,13 +63,13 @@ TEST(RecorderPart, TheFirstErrorIsKeptAndLaterOnesAreNot) {
   PartRun run;
   Recorder r(run.shared);
   r.prepare();
-  EXPECT_FALSE(r.has_first_error());
-  r.note_error(ECONNREFUSED, "connect");
-  r.note_error(0, "later");
+  EXPECT_FALSE(r.connections().has_first_error());
+  r.connections().note_error(ECONNREFUSED, "connect");
+  r.connections().note_error(0, "later");
   EXPECT_EQ(r.result().first_error, "connect: Connection refused");
   net::TlsStream tls;
-  r.note_tls_failure(7, "first", tls);
-  r.note_tls_failure(9, "second", tls);
+  r.connections().note_tls_failure(7, "first", tls);
+  r.connections().note_tls_failure(9, "second", tls);
   EXPECT_STREQ(r.result().tls_first_error.data(), "first");
   EXPECT_EQ(r.result().tls_first_error_ns, 7);
 }
@@ -86,14 +86,14 @@ TEST(RecorderPart, EachIntervalHoldsItsOwnCountsAndTheGaugesItClosedWith) {
   g.open_connections = 3;
   g.in_flight = 2;
   int reads = 0;
-  r.close_intervals(999, false, [&] { ++reads; return g; });
+  r.intervals().close(999, false, [&] { ++reads; return g; });
   EXPECT_EQ(reads, 0);  // not due: the gauges are not even read
-  r.close_intervals(1000, false, [&] { ++reads; return g; });
+  r.intervals().close(1000, false, [&] { ++reads; return g; });
   EXPECT_EQ(reads, 1);
   r.sent(0, 1, 1010, 1010, false);
   r.failed(0, 1010, &stats::ErrorCounts::read);
-  r.close_intervals(1500, true, [&] { return IntervalGauges{}; });
-  IntervalRing& ring = *r.intervals();
+  r.intervals().close(1500, true, [&] { return IntervalGauges{}; });
+  IntervalRing& ring = *r.intervals().ring();
   ASSERT_EQ(ring.published(), 2u);
   EXPECT_EQ(ring.slot(0).sent, 1u);
   EXPECT_EQ(ring.slot(0).completed, 1u);
@@ -117,12 +117,12 @@ TEST(RecorderPart, ASendIsTheDrainsFromTheCutOnNotFromItsClock) {
   Recorder r(run.shared);
   r.prepare();
   r.start(0);
-  r.close_intervals(995, false, [] { return IntervalGauges{}; });  // a wake-up before the end
+  r.intervals().close(995, false, [] { return IntervalGauges{}; });  // a wake-up before the end
   r.sent(0, 1, 990, 1005, true);  // its clock read past the end, in that wake-up
   r.cut_interval(1000, 1010, [] { return IntervalGauges{}; });
   r.sent(0, 2, 995, 1010, true);  // due before the end, sent in the drain
-  r.close_intervals(1500, true, [] { return IntervalGauges{}; });
-  IntervalRing& ring = *r.intervals();
+  r.intervals().close(1500, true, [] { return IntervalGauges{}; });
+  IntervalRing& ring = *r.intervals().ring();
   ASSERT_EQ(ring.published(), 3u);  // [0, 600), [600, 1000), the drain
   EXPECT_EQ(ring.slot(1).sent, 1u);
   EXPECT_EQ(ring.slot(1).end_ns, 1000);
@@ -143,13 +143,13 @@ TEST(RecorderPart, AResponseMarkedASuccessIsNoStatusErrorInTheRunItsNameOrItsInt
   EXPECT_EQ(r.result().counters.status_counts[404], 2u);  // its status is still counted
   EXPECT_EQ(r.result().names.find(0)->counts.errors.status, 1u);
   EXPECT_EQ(r.result().names.find(0)->counts.non_2xx_3xx, 2u);
-  r.close_intervals(1000, false, [] { return IntervalGauges{}; });
+  r.intervals().close(1000, false, [] { return IntervalGauges{}; });
   // The second's mark comes after its interval closed: that interval keeps the
   // error, the next one does not go below zero, and the run's total loses it.
   r.succeeded(0, 30);
   r.succeeded(0, 30);  // nothing left to take: no wrap-around
-  r.close_intervals(1500, true, [] { return IntervalGauges{}; });
-  IntervalRing& ring = *r.intervals();
+  r.intervals().close(1500, true, [] { return IntervalGauges{}; });
+  IntervalRing& ring = *r.intervals().ring();
   EXPECT_EQ(ring.slot(0).errors.status, 1u);
   EXPECT_EQ(ring.slot(0).names[0].errors, 1u);
   EXPECT_EQ(ring.slot(1).errors.status, 0u);

@@ -162,16 +162,16 @@ void ConnectionPool::open_adopted(Connection& c) {
     return;
   }
   if (!adopted_tls_.is_established()) {  // plain bytes through the probe's tunnel (a script's)
-    recorder_.connected(clock_.now, adopted_connect_ns_);
+    recorder_.connections().connected(clock_.now, adopted_connect_ns_);
     note_adopted_tunnel();
     established(c);
     return;
   }
   // https: the probe already did the handshake (and the proxy's tunnel, if any).
-  recorder_.connected(clock_.now, adopted_connect_ns_);
+  recorder_.connections().connected(clock_.now, adopted_connect_ns_);
   note_adopted_tunnel();
   c.tls = std::move(adopted_tls_);
-  recorder_.handshaken(clock_.now, adopted_handshake_ns_, false);
+  recorder_.connections().handshaken(clock_.now, adopted_handshake_ns_, false);
   established(c);
 }
 
@@ -181,7 +181,7 @@ void ConnectionPool::on_connected(Connection& c, int err) {
     connect_failed(c, err);
     return;
   }
-  recorder_.connected(clock_.now, clock_.now - c.connect_start_ns);
+  recorder_.connections().connected(clock_.now, clock_.now - c.connect_start_ns);
   transport_.connected(c);  // https: the handshake first
 }
 
@@ -191,7 +191,7 @@ void ConnectionPool::established(Connection& c) {
   c.established_ns = clock_.now;
   if (const auto i = static_cast<std::size_t>(c.index); i < opened_once_.size() && !opened_once_[i]) {
     opened_once_[i] = true;
-    if (++opened_once_count_ == opened_once_.size() && open_all_) recorder_.all_connected(clock_.now);
+    if (++opened_once_count_ == opened_once_.size() && open_all_) recorder_.connections().all_connected(clock_.now);
   }
   if (open_count_++ == 0 && shared_.give_up != nullptr) {
     shared_.give_up->set_idle_since(worker_index_, GiveUpWatch::kHasOpen);  // the give-up rule
@@ -216,10 +216,10 @@ void ConnectionPool::connect_failed(Connection& c, int err, const char* what) {
   if (err == EADDRNOTAVAIL && route_ != nullptr) {
     // Out of ephemeral ports (issue 33): its own class, with the arithmetic and the fix.
     recorder_.count(&stats::ErrorCounts::ports, clock_.now);
-    recorder_.note_error(0, route_->ports_exhausted.c_str());
+    recorder_.connections().note_error(0, route_->ports_exhausted.c_str());
   } else {
     recorder_.count(&stats::ErrorCounts::connect, clock_.now);
-    recorder_.note_error(err, what);
+    recorder_.connections().note_error(err, what);
   }
   retry_later(c);
   open_gate_when_due(c.index);
@@ -233,7 +233,7 @@ const net::Address* ConnectionPool::next_source() {
 }
 
 void ConnectionPool::note_adopted_tunnel() {
-  if (route_ != nullptr && route_->probe_tunnel_ns >= 0) recorder_.tunneled(clock_.now, route_->probe_tunnel_ns);
+  if (route_ != nullptr && route_->probe_tunnel_ns >= 0) recorder_.connections().tunneled(clock_.now, route_->probe_tunnel_ns);
 }
 
 void ConnectionPool::retry_later(Connection& c) {

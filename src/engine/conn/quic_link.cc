@@ -39,14 +39,14 @@ void Transport::start_quic(Connection& c, const net::Address& remote, const net:
     const int err = errno;
     const bool no_port = err == EADDRNOTAVAIL && shared_.route != nullptr;
     recorder_.count(no_port ? &stats::ErrorCounts::ports : &stats::ErrorCounts::connect, clock_.now);
-    recorder_.note_error(no_port ? 0 : err, no_port ? shared_.route->ports_exhausted.c_str() : "connect (UDP)");
+    recorder_.connections().note_error(no_port ? 0 : err, no_port ? shared_.route->ports_exhausted.c_str() : "connect (UDP)");
     events_->retry_later(c);
     return;
   }
   // Connected: UDP has no handshake of its own.
   if (!engine_->attach(c, fd, mode(), true)) {
     recorder_.count(&stats::ErrorCounts::connect, clock_.now);
-    recorder_.note_error(errno, "connect");
+    recorder_.connections().note_error(errno, "connect");
     events_->retry_later(c);  // closes fd with c (the engine's close)
     return;
   }
@@ -75,14 +75,14 @@ bool Transport::quic_read(Connection& c) {
       const auto k = static_cast<std::size_t>(i);
       if (datagrams_->truncated(k)) continue;  // larger than our max_udp_payload_size: not QUIC we asked for
       clock_.note_arrival(datagrams_->stamp(k));
-      c.exchange->datagram_read(c, datagrams_->length(k));  // --log-requests: before the response it may complete
+      c.exchange->tap().datagram_read(c, datagrams_->length(k));  // --log-requests: before the response it may complete
       const bool alive = c.http3->receive_datagram(datagrams_->data(k), datagrams_->length(k), clock_.now, c);
       // Only what reached the connection is read: ngtcp2 drops datagrams of other
       // connection IDs, garbage and stale keys (a hostile peer's flood is not traffic).
       if (c.http3->last_datagram_accepted()) {
         recorder_.bytes_read(clock_.now, datagrams_->length(k));
       } else {
-        c.exchange->datagram_dropped(c, datagrams_->length(k));
+        c.exchange->tap().datagram_dropped(c, datagrams_->length(k));
       }
       if (!alive) {
         quic_ended(c);
@@ -107,8 +107,8 @@ bool Transport::quic_read(Connection& c) {
 
 void Transport::quic_handshake_done(Connection& c) {
   handshaking_.remove(c);
-  recorder_.connected(clock_.now, -1);
-  recorder_.handshaken(clock_.now, monotonic_now_ns() - c.handshake_start_ns, c.http3->resumed());
+  recorder_.connections().connected(clock_.now, -1);
+  recorder_.connections().handshaken(clock_.now, monotonic_now_ns() - c.handshake_start_ns, c.http3->resumed());
   events_->established(c);  // the session binds its control streams (reset) and the slots send
 }
 
@@ -127,7 +127,7 @@ bool Transport::quic_flush(Connection& c) {
     const std::size_t pending = out.pending_bytes();
     const net::SendStatus sent = net::send_packets(c.fd, out, udp_gso_);
     recorder_.bytes_written(clock_.now, pending - out.pending_bytes());
-    c.exchange->datagrams_written(c, pending - out.pending_bytes());  // --log-requests
+    c.exchange->tap().datagrams_written(c, pending - out.pending_bytes());  // --log-requests
     switch (sent) {
       case net::SendStatus::kAllSent: break;
       case net::SendStatus::kBlocked:
@@ -146,11 +146,11 @@ void Transport::quic_socket_failed(Connection& c, int err, const char* what) {
   if (c.state == Connection::State::kHandshaking) {
     handshaking_.remove(c);
     recorder_.count(&stats::ErrorCounts::connect, clock_.now);
-    recorder_.note_error(err, err == ECONNREFUSED ? "connect (UDP: port unreachable)" : "connect (UDP)");
+    recorder_.connections().note_error(err, err == ECONNREFUSED ? "connect (UDP: port unreachable)" : "connect (UDP)");
     events_->retry_later(c);
     return;
   }
-  if (c.in_flight_count() > 0) recorder_.note_error(err, what);
+  if (c.in_flight_count() > 0) recorder_.connections().note_error(err, what);
   events_->broke(c, what[0] == 'r' ? &stats::ErrorCounts::read : &stats::ErrorCounts::write);
 }
 
@@ -164,7 +164,7 @@ void Transport::quic_ended(Connection& c) {
     }
     handshaking_.remove(c);
     recorder_.count(&stats::ErrorCounts::quic, clock_.now);
-    recorder_.note_error(0, reason);
+    recorder_.connections().note_error(0, reason);
     events_->retry_later(c);
     return;
   }
@@ -173,7 +173,7 @@ void Transport::quic_ended(Connection& c) {
     events_->reopen(c);  // an idle connection closed by the idle timeout or by the server with NO_ERROR: nothing was lost
     return;
   }
-  recorder_.note_error(0, reason);
+  recorder_.connections().note_error(0, reason);
   if (c.in_flight_count() == 0) recorder_.count(&stats::ErrorCounts::quic, clock_.now);
   events_->broke(c, &stats::ErrorCounts::quic);
 }

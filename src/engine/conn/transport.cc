@@ -85,9 +85,9 @@ bool Transport::read_stream(Connection& c, std::uint32_t events) {
       clock_.note_arrival(got.stamp);
       const std::size_t n = r.bytes;
       recorder_.bytes_read(clock_.now, n);
-      c.exchange->bytes_read(c, got.data, n);  // --log-requests, --trace
+      c.exchange->tap().bytes_read(c, got.data, n);  // --log-requests, --trace
       if (!c.session->receive(got.data, n, c)) {
-        recorder_.note_error(0, c.session->error_reason());
+        recorder_.connections().note_error(0, c.session->error_reason());
         if (c.in_flight_count() == 0) recorder_.count(&stats::ErrorCounts::parse, clock_.now);
         events_->broke(c, &stats::ErrorCounts::parse);
         return false;
@@ -102,7 +102,7 @@ bool Transport::read_stream(Connection& c, std::uint32_t events) {
       clock_.arrived_ns = clock_.now;  // a body delimited by the close ends here
       const bool complete = c.session->finish(c);
       if (c.in_flight_count() > 0) {
-        recorder_.note_error(0, complete ? "connection closed before the response" : c.session->error_reason());
+        recorder_.connections().note_error(0, complete ? "connection closed before the response" : c.session->error_reason());
         events_->broke(c, &stats::ErrorCounts::read);
       } else {
         events_->reopen(c);  // the server closed an idle keep-alive connection, or ended a close-delimited body
@@ -129,7 +129,7 @@ bool Transport::flush(Connection& c) {
     if (w.status == net::IoStatus::kOk && w.bytes > 0) {
       c.session->consume(w.bytes);
       recorder_.bytes_written(clock_.now, w.bytes);
-      c.exchange->bytes_written(c, out.data(), w.bytes);  // --log-requests, --trace
+      c.exchange->tap().bytes_written(c, out.data(), w.bytes);  // --log-requests, --trace
     } else if (w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead) {
       // The engine's next event resumes the write (kWritable; any event for TLS's rare want-read).
       c.write_blocked = true;
@@ -143,11 +143,11 @@ bool Transport::flush(Connection& c) {
 
 void Transport::io_failed(Connection& c, const net::IoResult& r, const char* what, ErrorField error) {
   if (r.status == net::IoStatus::kTlsError) {
-    recorder_.note_tls_failure(clock_.now, nullptr, c.tls);
+    recorder_.connections().note_tls_failure(clock_.now, nullptr, c.tls);
     events_->broke(c, &stats::ErrorCounts::tls);
     return;
   }
-  if (c.in_flight_count() > 0) recorder_.note_error(r.err != 0 ? r.err : EPIPE, what);
+  if (c.in_flight_count() > 0) recorder_.connections().note_error(r.err != 0 ? r.err : EPIPE, what);
   events_->broke(c, error);
 }
 
@@ -216,7 +216,7 @@ void Transport::continue_tunnel(Connection& c) {
   }
   handshaking_.remove(c);
   c.in_tunnel = false;
-  recorder_.tunneled(clock_.now, monotonic_now_ns() - c.handshake_start_ns);
+  recorder_.connections().tunneled(clock_.now, monotonic_now_ns() - c.handshake_start_ns);
   if (kind_ == Kind::kTls) {
     start_handshake(c);
     return;
@@ -226,7 +226,7 @@ void Transport::continue_tunnel(Connection& c) {
 
 void Transport::tunnel_failed(Connection& c, const char* reason, int err) {
   recorder_.count(&stats::ErrorCounts::proxy, clock_.now);
-  recorder_.note_error(err, reason);
+  recorder_.connections().note_error(err, reason);
   events_->retry_later(c);
 }
 
@@ -265,13 +265,13 @@ void Transport::continue_handshake(Connection& c) {
   }
   // A fresh clock read (once per connection, not per request): a handshake can
   // finish inside the step that began it, when the loop's clock is stale.
-  recorder_.handshaken(clock_.now, monotonic_now_ns() - c.handshake_start_ns, c.tls.resumed());
+  recorder_.connections().handshaken(clock_.now, monotonic_now_ns() - c.handshake_start_ns, c.tls.resumed());
   events_->established(c);
 }
 
 void Transport::handshake_failed(Connection& c, const char* reason) {
   recorder_.count(&stats::ErrorCounts::tls, clock_.now);
-  recorder_.note_tls_failure(clock_.now, reason, c.tls);
+  recorder_.connections().note_tls_failure(clock_.now, reason, c.tls);
   events_->retry_later(c);
 }
 

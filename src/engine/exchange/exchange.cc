@@ -1,8 +1,6 @@
 // See exchange.h.
 #include "engine/exchange/exchange.h"
 
-#include "stats/name_table.h"
-
 namespace pacer::engine {
 
 // The connection forwards its session's events to its worker's exchange.
@@ -34,17 +32,8 @@ Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder
       keep_alive_(shared.options.exchange.keep_alive),
       open_model_(shared.profile != nullptr),
       record_timeouts_(shared.options.exchange.record_timeouts),
-      timeout_ns_(shared.options.exchange.timeout_ns) {
-  if (shared.request_log != nullptr) log_ = std::make_unique<RequestLog>(*shared.request_log, worker);
-  if (shared.trace != nullptr) {
-    // HTTP/2 and HTTP/3 send the requests' header lists (their pseudo-headers are traced); HTTP/1.1 its text.
-    const bool framed = shared.http2_request != nullptr || shared.http3 != nullptr;
-    trace_ = std::make_unique<trace::WireTrace>(
-        *shared.trace, worker,
-        framed && shared.requests != nullptr ? shared.requests->http2() : std::span<const proto::Http2Request>(),
-        shared.http3 != nullptr ? "HTTP/3" : "HTTP/2");
-  }
-}
+      timeout_ns_(shared.options.exchange.timeout_ns),
+      tap_(shared, recorder, worker) {}
 
 void Exchange::prepare(LinkEvents& links, RequestEnds& driver) {
   links_ = &links;
@@ -62,7 +51,7 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
   slot.t_first = 0;
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
-  if (trace_ && trace_->sent(c.index, slot.token, slot.target, c.sent_on_connection == 1)) c.session->report_headers(true);
+  tap_.sent(c, slot);
   recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, clock_.now, open_model_);
   if (out.bytes.empty()) {
     c.session->submit(slot.token, slot.target);
@@ -72,7 +61,7 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
 }
 
 void Exchange::opened(Connection& c) {
-  if (log_) log_->opened(c.index, c.established_ns - c.connect_start_ns);  // not the start's hold
+  tap_.opened(c);
   c.sent_on_connection = 0;
   c.answered_on_connection = 0;
   c.session->keep_server(recorder_.wants_server());  // ab's Server header: until this worker has one
@@ -129,10 +118,6 @@ void Exchange::decoded(Connection& c, std::uint32_t token, std::uint64_t bytes) 
   recorder_.decoded(c.slots[token].t_sched, bytes);
 }
 
-void Exchange::header(Connection& c, std::uint32_t token, std::string_view name, std::string_view value) {
-  if (trace_) trace_->header(c.index, token, name, value);
-}
-
 void Exchange::count_response(Connection& c, const RequestSlot& slot, int status) {
   ++c.answered_on_connection;
   const TimeNs done = clock_.done_after(slot.t_send);
@@ -142,25 +127,10 @@ void Exchange::count_response(Connection& c, const RequestSlot& slot, int status
   if (recorded) {  // ab's fields: one virtual call and one relaxed load per response
     recorder_.document(slot.name, status, done, body_bytes, [&] { return c.session->server(slot.token); });
   }
-  const bool traced = trace_ && trace_->ended(c.index, slot.token, status, "", done - slot.t_sched, body_bytes);
-  if (traced) c.session->report_headers(false);
+  tap_.answered(c, slot, done, status, body_bytes);
   driver_->completed(c, slot, status, done, recorded);
   recorder_.response(slot.name, status, slot.t_sched, slot.t_send, slot.t_first, done, open_model_);
-  if (log_) log_row(c, slot, done, status, status >= 400 ? "status" : "");
-}
-
-void Exchange::log_row(const Connection& c, const RequestSlot& slot, TimeNs done, int status, const char* error) {
-  RequestRow row;
-  row.t_sched = slot.t_sched;
-  row.t_send = slot.t_send;
-  row.t_first = slot.t_first;
-  row.t_done = done;
-  row.status = status;
-  row.error = error;
-  row.name = slot.name == kUnsent || shared_.names == nullptr ? std::string_view() : shared_.names->name(slot.name);
-  row.connection = c.index;
-  row.recorded = recorder_.recorded(slot.t_sched);
-  log_->add(row, shared_.start_unix_ns - shared_.start_ns);
+  tap_.logged(c, slot, done, status);
 }
 
 void Exchange::request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why) {
@@ -179,18 +149,18 @@ void Exchange::request_failed(Connection& c, std::uint32_t token, proto::Request
   RequestSlot& slot = release(c, token);
   slot.free_ns = clock_.now;
   if (why == proto::RequestFailure::kRedirect || why == proto::RequestFailure::kDecode) {
-    if (!recorder_.has_first_error()) recorder_.note_error(0, c.session->failure_detail());  // formatted only if kept
+    if (!recorder_.connections().has_first_error()) recorder_.connections().note_error(0, c.session->failure_detail());  // formatted only if kept
     count_error(c, slot, why == proto::RequestFailure::kRedirect ? &stats::ErrorCounts::redirect
                                                                  : &stats::ErrorCounts::decode);
     return;
   }
   if (why == proto::RequestFailure::kMalformed) {
-    recorder_.note_error(0, "malformed HTTP/2 response (:status not three digits 100-599)");
+    recorder_.connections().note_error(0, "malformed HTTP/2 response (:status not three digits 100-599)");
     count_error(c, slot, &stats::ErrorCounts::parse);
     return;
   }
   const bool goaway = why != proto::RequestFailure::kStreamReset;
-  recorder_.note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
+  recorder_.connections().note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
   count_error(c, slot, goaway ? &stats::ErrorCounts::goaway : &stats::ErrorCounts::stream_reset);
 }
 
@@ -199,10 +169,7 @@ void Exchange::count_error(Connection& c, const RequestSlot& slot, ErrorField er
   // of it (a scenario's user resumes with the class).
   driver_->failed(c, slot, error, recorder_.recorded(slot.t_sched));
   recorder_.failed(slot.name, slot.t_sched, error);
-  if (log_) log_row(c, slot, clock_.now, 0, error_class_name(error));
-  if (trace_ && trace_->ended(c.index, slot.token, 0, error_class_name(error), clock_.now - slot.t_sched)) {
-    c.session->report_headers(false);
-  }
+  tap_.failed(c, slot, clock_.now, error_class_name(error));
 }
 
 // ---- failures and timeouts ---------------------------------------------------------

@@ -9,23 +9,22 @@
 // due), t_send (its first byte was written: the clock is read just before), and
 // t_first (the first response byte's receive stamp). What each ending means for
 // the figures is the recorder's; what it means for the load (the next request,
-// a user resuming) is the driver's, told once per request through LoadDriver.
+// a user resuming) is the driver's, told once per request through LoadDriver;
+// what is kept of it besides the figures (a log row, a trace) is the wire tap's.
 // No allocation, no lock. One worker thread.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 
 #include "engine/conn/connection.h"
 #include "engine/conn/links.h"
 #include "engine/exchange/outgoing.h"
+#include "engine/exchange/wire_tap.h"
 #include "engine/loop/clock.h"
 #include "engine/record/recorder.h"
-#include "engine/record/request_log.h"
 #include "engine/run_plan.h"
 #include "proto/session.h"
-#include "trace/wire_trace.h"
 
 namespace pacer::engine {
 
@@ -83,37 +82,19 @@ class Exchange {
   void redirect(Connection& c, std::uint32_t token);
   void decoded(Connection& c, std::uint32_t token, std::uint64_t bytes);
   void request_failed(Connection& c, std::uint32_t token, proto::RequestFailure why);
-  void header(Connection& c, std::uint32_t token, std::string_view name, std::string_view value);  // --trace
+  void header(Connection& c, std::uint32_t token, std::string_view name, std::string_view value) {
+    tap_.header(c, token, name, value);  // --trace
+  }
 
-  // The transport's bytes on c, after TLS (--log-requests: each row's bytes in
-  // and out; --trace: a traced exchange's text).
-  void bytes_read(const Connection& c, const char* data, std::size_t n) {
-    if (log_) log_->bytes_read(c.index, n);
-    if (trace_) trace_->read(c.index, data, n);
-  }
-  void bytes_written(const Connection& c, const char* data, std::size_t n) {
-    if (log_) log_->bytes_written(c.index, n);
-    if (trace_) trace_->written(c.index, data, n);
-  }
-  // HTTP/3's datagrams on c (--log-requests: a row's bytes, the report's
-  // figures). A datagram read is counted before the session takes it, so the
-  // response it completes carries it, and taken back if the connection dropped it.
-  void datagram_read(const Connection& c, std::size_t n) {
-    if (log_) log_->bytes_read(c.index, n);
-  }
-  void datagram_dropped(const Connection& c, std::size_t n) {
-    if (log_) log_->bytes_unread(c.index, n);
-  }
-  void datagrams_written(const Connection& c, std::size_t n) {
-    if (log_) log_->bytes_written(c.index, n);
-  }
+  // What is kept of the wire besides the figures (--log-requests, --trace): the
+  // transport hands it each connection's bytes.
+  WireTap& tap() { return tap_; }
 
  private:
   RequestSlot& release(Connection& c, std::uint32_t token);
   void count_response(Connection& c, const RequestSlot& slot, int status);
   void count_error(Connection& c, const RequestSlot& slot, ErrorField error);
   void count_timeout(Connection& c, const RequestSlot& slot);
-  void log_row(const Connection& c, const RequestSlot& slot, TimeNs done, int status, const char* error);
 
   const SharedRun& shared_;
   LoopClock& clock_;
@@ -125,8 +106,7 @@ class Exchange {
   const bool record_timeouts_;
   const TimeNs timeout_ns_;
   InFlightList in_flight_;       // request slots, oldest send first: its head is the next timeout
-  std::unique_ptr<RequestLog> log_;  // --log-requests; null without
-  std::unique_ptr<trace::WireTrace> trace_;  // --trace N; null without
+  WireTap tap_;
 };
 
 }  // namespace pacer::engine

@@ -1,8 +1,11 @@
 // The recorder: the only writer of a worker's result (counters, histograms, the
 // first errors) and of its interval ring. The other parts tell it what happened
-// (a request sent, a response, an error, a connect) with the times they know; it
-// decides what is recorded (nothing scheduled before the warm-up ends), under
-// which name, and closes each interval with the gauges the loop hands it.
+// (a request sent, a response, an error) with the times they know; it decides
+// what is recorded (nothing scheduled before the warm-up ends) and under which
+// name. Two parts of it share the result and what is recorded: the connection
+// record (connects, handshakes, the first failures: record/connection_record.h)
+// and the interval writer (rate samples and the interval ring, closed with the
+// gauges the loop hands it: record/interval_writer.h).
 // Per request it only counts and records into histograms allocated before the
 // run: no allocation, no lock. One worker thread; the controller reads the
 // ring's published slots (record/interval.h) and the result after the join.
@@ -16,15 +19,13 @@
 
 #include "core/clock.h"
 #include "engine/loop/clock.h"
+#include "engine/record/connection_record.h"
 #include "engine/record/interval.h"
+#include "engine/record/interval_writer.h"
 #include "engine/run_plan.h"
 #include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/name_stats.h"
-
-namespace pacer::net {
-class TlsStream;
-}
 
 namespace pacer::engine {
 
@@ -42,18 +43,6 @@ inline const char* error_class_name(ErrorField error) {
 // The name under which the latency of an arrival never sent is kept (it has none yet).
 inline constexpr stats::NameId kUnsent = ~stats::NameId{0};
 
-// The gauges an interval closes with, read by the loop from the parts that own them.
-struct IntervalGauges {
-  std::uint64_t open_connections = 0;
-  std::uint64_t backlog = 0;
-  TimeNs schedule_lag_ns = 0;
-  std::uint64_t in_flight = 0;
-  TimeNs oldest_in_flight_ns = 0;
-  std::uint64_t in_flight_over_interval = 0;
-  std::optional<stats::ScenarioErrorCounts> scenario_totals;  // --scenario: checks and script errors so far
-  std::uint64_t users = 0;  // --scenario: users running (started, not stopped)
-};
-
 class Recorder {
  public:
   explicit Recorder(const SharedRun& shared);
@@ -68,7 +57,7 @@ class Recorder {
   // the loop learned once (the first errors, the first response's Server, when
   // every connection had opened) and the busy share stay.
   void reset(TimeNs from_ns, TimeNs now_ns);
-  bool recorded(TimeNs t_sched) const { return t_sched >= record_from(); }
+  bool recorded(TimeNs t_sched) const { return from_.holds(t_sched); }
 
   // A request (or a script's batch of `count`) left at t_send, due at t_sched.
   void sent(stats::NameId name, std::uint64_t count, TimeNs t_sched, TimeNs t_send, bool queue_delay) {
@@ -102,10 +91,10 @@ class Recorder {
   void redirect(TimeNs t_sched);
   void decoded(TimeNs t_sched, std::uint64_t bytes);
   void bytes_read(TimeNs now_ns, std::uint64_t bytes) {
-    if (now_ns >= record_from()) result_.counters.bytes_read += bytes;
+    if (from_.holds(now_ns)) result_.counters.bytes_read += bytes;
   }
   void bytes_written(TimeNs now_ns, std::uint64_t bytes) {
-    if (now_ns >= record_from()) result_.counters.bytes_written += bytes;
+    if (from_.holds(now_ns)) result_.counters.bytes_written += bytes;
   }
   // ab's fields (record/document.h), for a recorded response of `name` with
   // `status` that ended at done: its body length is compared with the name's
@@ -126,81 +115,45 @@ class Recorder {
       first.document_name = name;
     }
   }
-  // A connection's TCP connect took took_ns (-1: not measured, as QUIC's, whose
-  // handshake is its connect); its TLS or QUIC handshake took took_ns.
-  void connected(TimeNs now_ns, TimeNs took_ns);
-  void handshaken(TimeNs now_ns, TimeNs took_ns, bool resumed);
-  // Every connection of the worker has opened once (the connect burst is over).
-  void all_connected(TimeNs now_ns) { result_.connections_up_ns = now_ns; }
-  // A proxy's CONNECT tunnel took took_ns to open (issue 33).
-  void tunneled(TimeNs now_ns, TimeNs took_ns);
-  // The first connection failure's text (err's strerror appended when not 0).
-  void note_error(int err, const char* what);
-  bool has_first_error() const { return !result_.first_error.empty(); }
-  // The first TLS failure: `reason`, or (null) the stream's own description.
-  void note_tls_failure(TimeNs now_ns, const char* reason, const net::TlsStream& tls);
+  // The connections' connects, handshakes, tunnels and first failures.
+  ConnectionRecord& connections() { return connections_; }
 
   // The loop waited ns for events (the worker's busy share, issue 28).
   void waited(TimeNs ns) { load_.waited(ns); }
 
-  // Every 100 ms: the rate sample. Returns the window's mean latency (ns) when a
-  // sample was taken, for the loop's coalescing pause; nullopt otherwise.
-  std::optional<TimeNs> sample_rate(TimeNs now_ns);
-  // Publishes every interval whose boundary now_ns passed (final: the partial
-  // last one too), with the gauges gauges() reads then (only then: they walk lists).
-  template <typename ReadGauges>
-  void close_intervals(TimeNs now_ns, bool final, ReadGauges&& gauges) {
-    if (final || now_ns >= next_interval_ns_) publish_intervals(now_ns, final, gauges());
-  }
-  // The run's end (at_ns: -d's, or a load shape's) cuts the interval it falls in:
-  // the part before it is published now (at_ns its end), the drain after it
-  // goes on in the next one, so no interval mixes the run and its drain.
+  // The rate samples and the interval ring: the loop closes them.
+  IntervalWriter& intervals() { return intervals_; }
+  const IntervalWriter& intervals() const { return intervals_; }
+  // The run's end (at_ns: -d's, or a load shape's) cuts the interval it falls in
+  // (IntervalWriter::cut); what is sent from now on is the drain's, in its
+  // figures and its record alike.
   template <typename ReadGauges>
   void cut_interval(TimeNs at_ns, TimeNs now_ns, ReadGauges&& gauges) {
-    draining_ = true;  // what is sent from now on is the drain's, in its figures and its record alike
-    if (filling_ != nullptr) publish_cut(at_ns, now_ns, gauges());
+    draining_ = true;
+    intervals_.cut(at_ns, now_ns, gauges);
   }
-  // The next rate sample or interval boundary (no rate samples while draining).
-  TimeNs next_due_ns(bool draining) const;
   // The loop ended at now_ns; `scenario`: the run's scenario figures (tasks,
   // checks, names) to keep, or null.
   void finish(TimeNs now_ns, scenario::ScenarioStats* scenario) {
     result_.finished_ns = now_ns;
-    result_.recorded_from_ns = record_from();
+    result_.recorded_from_ns = from_.ns();
     result_.load = load_.total(now_ns);
     if (scenario != nullptr) result_.scenario = std::move(*scenario);
   }
 
   WorkerResult& result() { return result_; }
-  IntervalRing* intervals() { return intervals_.get(); }
 
  private:
-  void publish_intervals(TimeNs now_ns, bool final, const IntervalGauges& gauges);
-  void publish_cut(TimeNs at_ns, TimeNs now_ns, const IntervalGauges& gauges);
-  void publish_slot(TimeNs end_ns, TimeNs now_ns, bool final, const IntervalGauges& gauges);
-
   // A new result as prepare() makes it: names sized, no allocation when recording.
   WorkerResult fresh_result() const;
 
-  // The warm-up's end, or the last reset's time.
-  TimeNs record_from() const { return std::max(shared_.record_from_ns, reset_from_ns_); }
-
   const SharedRun& shared_;
-  TimeNs reset_from_ns_ = 0;  // the last statistics reset (0: none)
+  RecordFrom from_;
   WorkerResult result_;
-  TimeNs window_latency_ns_ = 0;  // latencies recorded since the last rate sample, summed
-  TimeNs service_ns_sum_ = 0;     // open model: every recorded service time, summed
-  TimeNs service_ns_at_interval_start_ = 0;
-  TimeNs next_sample_ns_ = 0;
-  std::uint64_t responses_at_sample_ = 0;
-  std::unique_ptr<IntervalRing> intervals_;  // null unless SharedRun::interval_ns > 0
-  IntervalSnapshot* filling_ = nullptr;      // the ring slot the current interval records into
-  stats::Counters at_interval_start_;
-  stats::ScenarioErrorCounts scenario_errors_at_interval_start_;
-  TimeNs next_interval_ns_ = kNeverNs;
-  TimeNs closed_at_ns_ = 0;  // the end of the last interval published
-  bool draining_ = false;    // cut_interval has been called: -d's (or a load shape's) end has passed
   evidence::LoadMeter load_;
+  IntervalWriter intervals_;
+  ConnectionRecord connections_;
+  bool draining_ = false;  // cut_interval has been called: -d's (or a load shape's) end has passed
 };
 
 }  // namespace pacer::engine
