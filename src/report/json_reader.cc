@@ -1,18 +1,22 @@
 // JSON report -> RunReport; see the header. Field access goes through a small
-// cursor (Field) that knows its dotted path, so every error names the field. A
-// malformed field throws FieldError, caught once in read_json_report: this is
-// setup code, and nlohmann's own exceptions are caught in the same place.
+// cursor (report/json_field.h) that knows its dotted path, so every error names
+// the field. A malformed field throws FieldError, caught once in
+// read_json_report: this is setup code, and nlohmann's own exceptions are
+// caught in the same place.
 #include "report/json_reader.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <limits>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,78 +25,13 @@
 #include "core/read_fd.h"
 #include "core/unique_fd.h"
 #include "report/json.h"
+#include "report/json_field.h"
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
 namespace {
 
 using json = nlohmann::json;
-
-struct FieldError {
-  std::string path;
-  std::string reason;
-};
-
-// A JSON value and the dotted path that led to it ("config.url").
-class Field {
- public:
-  Field(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
-
-  const json& value() const { return value_; }
-  const std::string& path() const { return path_; }
-  bool is_null() const { return value_.is_null(); }
-
-  [[noreturn]] void fail(std::string reason) const { throw FieldError{path_, std::move(reason)}; }
-
-  // A member that must be present.
-  Field at(const std::string& key) const {
-    if (!value_.is_object()) fail(fmt::format("expected an object, got {}", value_.type_name()));
-    const auto it = value_.find(key);
-    if (it == value_.end()) throw FieldError{child_path(key), "missing"};
-    return Field(*it, child_path(key));
-  }
-  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
-
-  std::string string() const {
-    if (!value_.is_string()) fail(fmt::format("expected a string, got {}", value_.type_name()));
-    return value_.get<std::string>();
-  }
-  bool boolean() const {
-    if (!value_.is_boolean()) fail(fmt::format("expected true or false, got {}", value_.type_name()));
-    return value_.get<bool>();
-  }
-  std::uint64_t count() const {
-    if (!value_.is_number_unsigned()) {
-      fail(fmt::format("expected a non-negative integer, got {}", value_.dump()));
-    }
-    return value_.get<std::uint64_t>();
-  }
-  double number() const {
-    if (!value_.is_number()) fail(fmt::format("expected a number, got {}", value_.type_name()));
-    const double v = value_.get<double>();
-    if (!std::isfinite(v) || v < 0) fail(fmt::format("expected a non-negative number, got {}", value_.dump()));
-    return v;
-  }
-  int positive_int() const {
-    const std::uint64_t v = count();
-    if (v < 1 || v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-      fail(fmt::format("expected an integer from 1 to {}, got {}", std::numeric_limits<int>::max(), v));
-    }
-    return static_cast<int>(v);
-  }
-  // Seconds as written by render_json -> integer nanoseconds.
-  TimeNs seconds_ns() const {
-    const double ns = number() * 1e9;
-    if (ns > 9.2e18) fail(fmt::format("{} seconds is too long", value_.dump()));
-    return static_cast<TimeNs>(std::llround(ns));
-  }
-
- private:
-  std::string child_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-
-  const json& value_;
-  std::string path_;
-};
 
 LoadModel parse_load_model(const Field& f) {
   const std::string name = f.string();
@@ -250,28 +189,19 @@ void read_counts(const Field& root, stats::Counters& c) {
   const Field peak = counts.at("peak_backlog");
   c.peak_backlog = peak.is_null() ? 0 : peak.count();
 
+  // Every report has the first classes; the later ones are absent from reports
+  // older than them (an older report counted `unsent` as timeouts).
   const Field errors = root.at("errors");
-  stats::ErrorCounts& e = c.errors;
-  e.connect = errors.at("connect").count();
-  e.tls = errors.at("tls").count();
-  e.read = errors.at("read").count();
-  e.write = errors.at("write").count();
-  e.timeout = errors.at("timeout").count();
-  e.parse = errors.at("parse").count();
-  e.deadline = errors.at("deadline").count();
-  e.backlog = errors.at("backlog").count();
-  if (errors.has("unsent")) e.unsent = errors.at("unsent").count();  // older reports counted them as timeouts
-  if (errors.has("stream_reset")) e.stream_reset = errors.at("stream_reset").count();
-  if (errors.has("goaway")) e.goaway = errors.at("goaway").count();
-  if (errors.has("redirect")) e.redirect = errors.at("redirect").count();  // only with --follow-redirects
-  if (errors.has("decode")) e.decode = errors.at("decode").count();        // only with --compressed
+  static constexpr std::array<std::string_view, 9> kAlways{"connect", "tls",      "read",    "write", "timeout",
+                                                           "parse",   "deadline", "backlog", "status"};
+  for (const auto& field : stats::ErrorCounts::kFields) {
+    if (std::ranges::find(kAlways, field.name) != kAlways.end() || errors.has(field.name)) {
+      c.errors.*field.member = errors.at(field.name).count();
+    }
+  }
   if (counts.has("redirects")) c.redirects = counts.at("redirects").count();
   if (counts.has("bytes_decoded")) c.bytes_decoded = counts.at("bytes_decoded").count();
-  if (errors.has("quic")) e.quic = errors.at("quic").count();  // HTTP/3; absent before it existed
-  if (errors.has("proxy")) e.proxy = errors.at("proxy").count();  // issue 33; absent before it existed
-  if (errors.has("ports")) e.ports = errors.at("ports").count();
-  e.status = errors.at("status").count();
-  if (e.status > c.responses) errors.at("status").fail("more status errors than responses");
+  if (c.errors.status > c.responses) errors.at("status").fail("more status errors than responses");
 
   const Field codes = root.at("status_codes");
   if (!codes.value().is_object()) codes.fail("expected an object");

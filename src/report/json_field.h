@@ -1,0 +1,85 @@
+// A cursor into a parsed JSON report: a value and the dotted path that led to it
+// ("config.url"), whose typed reads throw FieldError naming that path and what
+// was wrong. Internal to the report readers (json_reader.cc).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/clock.h"
+
+namespace pacer::report {
+
+struct FieldError {
+  std::string path;
+  std::string reason;
+};
+
+// A JSON value and the dotted path that led to it ("config.url").
+class Field {
+ public:
+  Field(const nlohmann::json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+  const nlohmann::json& value() const { return value_; }
+  const std::string& path() const { return path_; }
+  bool is_null() const { return value_.is_null(); }
+
+  [[noreturn]] void fail(std::string reason) const { throw FieldError{path_, std::move(reason)}; }
+
+  // A member that must be present.
+  Field at(const std::string& key) const {
+    if (!value_.is_object()) fail(fmt::format("expected an object, got {}", value_.type_name()));
+    const auto it = value_.find(key);
+    if (it == value_.end()) throw FieldError{child_path(key), "missing"};
+    return Field(*it, child_path(key));
+  }
+  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+
+  std::string string() const {
+    if (!value_.is_string()) fail(fmt::format("expected a string, got {}", value_.type_name()));
+    return value_.get<std::string>();
+  }
+  bool boolean() const {
+    if (!value_.is_boolean()) fail(fmt::format("expected true or false, got {}", value_.type_name()));
+    return value_.get<bool>();
+  }
+  std::uint64_t count() const {
+    if (!value_.is_number_unsigned()) {
+      fail(fmt::format("expected a non-negative integer, got {}", value_.dump()));
+    }
+    return value_.get<std::uint64_t>();
+  }
+  double number() const {
+    if (!value_.is_number()) fail(fmt::format("expected a number, got {}", value_.type_name()));
+    const double v = value_.get<double>();
+    if (!std::isfinite(v) || v < 0) fail(fmt::format("expected a non-negative number, got {}", value_.dump()));
+    return v;
+  }
+  int positive_int() const {
+    const std::uint64_t v = count();
+    if (v < 1 || v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      fail(fmt::format("expected an integer from 1 to {}, got {}", std::numeric_limits<int>::max(), v));
+    }
+    return static_cast<int>(v);
+  }
+  // Seconds as written by render_json -> integer nanoseconds.
+  TimeNs seconds_ns() const {
+    const double ns = number() * 1e9;
+    if (ns > 9.2e18) fail(fmt::format("{} seconds is too long", value_.dump()));
+    return static_cast<TimeNs>(std::llround(ns));
+  }
+
+ private:
+  std::string child_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  const nlohmann::json& value_;
+  std::string path_;
+};
+
+}  // namespace pacer::report
