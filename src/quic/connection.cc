@@ -32,7 +32,8 @@ void fill_random(std::uint8_t* out, std::size_t length) {
   }
 }
 
-Connection& self(void* user_data) { return *static_cast<Connection*>(user_data); }
+// ngtcp2's connection user data: the application's stream handler.
+StreamHandler& handler_of(void* user_data) { return *static_cast<StreamHandler*>(user_data); }
 
 void on_rand(std::uint8_t* dest, std::size_t length, const ngtcp2_rand_ctx*) { fill_random(dest, length); }
 
@@ -47,52 +48,51 @@ ngtcp2_addr as_addr(net::Address& a) {
   return ngtcp2_addr{reinterpret_cast<ngtcp2_sockaddr*>(&a.storage), static_cast<ngtcp2_socklen>(a.length)};
 }
 
+// The packets-decrypted count of the connection whose ngtcp2_conn_read_pkt runs
+// on this thread, set only for the duration of that call: ngtcp2's decrypt
+// callback carries no user data, and a packet that decrypts is one that reached
+// the connection (read_packet).
+thread_local std::uint64_t* t_decrypted = nullptr;
+
+// The ngtcp2 callbacks the application sees (user data: its StreamHandler).
+int on_decrypt(std::uint8_t* dest, const ngtcp2_crypto_aead* aead, const ngtcp2_crypto_aead_ctx* aead_ctx,
+               const std::uint8_t* ciphertext, std::size_t ciphertext_len, const std::uint8_t* nonce, std::size_t nonce_len,
+               const std::uint8_t* aad, std::size_t aad_len) {
+  const int rv = ngtcp2_crypto_decrypt_cb(dest, aead, aead_ctx, ciphertext, ciphertext_len, nonce, nonce_len, aad,
+                                          aad_len);
+  if (rv == 0 && t_decrypted != nullptr) ++*t_decrypted;
+  return rv;
+}
+int on_recv_stream_data(ngtcp2_conn*, std::uint32_t flags, std::int64_t id, std::uint64_t, const std::uint8_t* data,
+                        std::size_t length, void* user, void*) {
+  const int rv = handler_of(user).on_stream_data(id, data, length, (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0);
+  return rv < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+}
+int on_acked(ngtcp2_conn*, std::int64_t id, std::uint64_t, std::uint64_t length, void* user, void*) {
+  return handler_of(user).on_acked(id, length) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+}
+int on_stream_close(ngtcp2_conn*, std::uint32_t flags, std::int64_t id, std::uint64_t code, void* user, void*) {
+  if ((flags & NGTCP2_STREAM_CLOSE_FLAG_APP_ERROR_CODE_SET) == 0) code = NGHTTP3_H3_NO_ERROR;
+  return handler_of(user).on_stream_close(id, code) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+}
+int on_stream_reset(ngtcp2_conn*, std::int64_t id, std::uint64_t, std::uint64_t code, void* user, void*) {
+  return handler_of(user).on_stream_reset(id, code) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+}
+int on_stop_sending(ngtcp2_conn*, std::int64_t id, std::uint64_t code, void* user, void*) {
+  return handler_of(user).on_stop_sending(id, code) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+}
+int on_extend_max_stream_data(ngtcp2_conn*, std::int64_t id, std::uint64_t, void* user, void*) {
+  return handler_of(user).on_stream_unblocked(id) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
+}
+
 }  // namespace
-
-// The connection whose ngtcp2_conn_read_pkt runs on this thread, set only for
-// the duration of that call: ngtcp2's decrypt callback carries no user data, and
-// a packet that decrypts is one that reached the connection (read_packet).
-thread_local Connection* t_reading = nullptr;
-
-// The ngtcp2 callbacks the application sees (user_data is the Connection).
-struct CallbackGlue {
-  static int decrypt(std::uint8_t* dest, const ngtcp2_crypto_aead* aead, const ngtcp2_crypto_aead_ctx* aead_ctx,
-                     const std::uint8_t* ciphertext, std::size_t ciphertext_len, const std::uint8_t* nonce,
-                     std::size_t nonce_len, const std::uint8_t* aad, std::size_t aad_len) {
-    const int rv = ngtcp2_crypto_decrypt_cb(dest, aead, aead_ctx, ciphertext, ciphertext_len, nonce, nonce_len, aad,
-                                            aad_len);
-    if (rv == 0 && t_reading != nullptr) ++t_reading->packets_decrypted_;
-    return rv;
-  }
-  static int recv_stream_data(ngtcp2_conn*, std::uint32_t flags, std::int64_t id, std::uint64_t, const std::uint8_t* data,
-                              std::size_t length, void* user, void*) {
-    const int rv = self(user).handler_->on_stream_data(id, data, length, (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0);
-    return rv < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
-  }
-  static int acked(ngtcp2_conn*, std::int64_t id, std::uint64_t, std::uint64_t length, void* user, void*) {
-    return self(user).handler_->on_acked(id, length) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
-  }
-  static int stream_close(ngtcp2_conn*, std::uint32_t flags, std::int64_t id, std::uint64_t code, void* user, void*) {
-    if ((flags & NGTCP2_STREAM_CLOSE_FLAG_APP_ERROR_CODE_SET) == 0) code = NGHTTP3_H3_NO_ERROR;
-    return self(user).handler_->on_stream_close(id, code) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
-  }
-  static int stream_reset(ngtcp2_conn*, std::int64_t id, std::uint64_t, std::uint64_t code, void* user, void*) {
-    return self(user).handler_->on_stream_reset(id, code) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
-  }
-  static int stop_sending(ngtcp2_conn*, std::int64_t id, std::uint64_t code, void* user, void*) {
-    return self(user).handler_->on_stop_sending(id, code) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
-  }
-  static int extend_max_stream_data(ngtcp2_conn*, std::int64_t id, std::uint64_t, void* user, void*) {
-    return self(user).handler_->on_stream_unblocked(id) < 0 ? NGTCP2_ERR_CALLBACK_FAILURE : 0;
-  }
-};
 
 ngtcp2_callbacks Connection::callbacks() {
   ngtcp2_callbacks cb{};
   cb.client_initial = ngtcp2_crypto_client_initial_cb;
   cb.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb;
   cb.encrypt = ngtcp2_crypto_encrypt_cb;
-  cb.decrypt = CallbackGlue::decrypt;
+  cb.decrypt = on_decrypt;
   cb.hp_mask = ngtcp2_crypto_hp_mask_cb;
   cb.recv_retry = ngtcp2_crypto_recv_retry_cb;
   cb.update_key = ngtcp2_crypto_update_key_cb;
@@ -102,12 +102,12 @@ ngtcp2_callbacks Connection::callbacks() {
   cb.version_negotiation = ngtcp2_crypto_version_negotiation_cb;
   cb.rand = on_rand;
   cb.get_new_connection_id = on_new_cid;
-  cb.recv_stream_data = CallbackGlue::recv_stream_data;
-  cb.acked_stream_data_offset = CallbackGlue::acked;
-  cb.stream_close = CallbackGlue::stream_close;
-  cb.stream_reset = CallbackGlue::stream_reset;
-  cb.stream_stop_sending = CallbackGlue::stop_sending;
-  cb.extend_max_stream_data = CallbackGlue::extend_max_stream_data;
+  cb.recv_stream_data = on_recv_stream_data;
+  cb.acked_stream_data_offset = on_acked;
+  cb.stream_close = on_stream_close;
+  cb.stream_reset = on_stream_reset;
+  cb.stream_stop_sending = on_stop_sending;
+  cb.extend_max_stream_data = on_extend_max_stream_data;
   return cb;
 }
 
@@ -164,7 +164,7 @@ bool Connection::start(const ConnectionSetup& setup, StreamHandler* handler, Tim
   ngtcp2_path path{as_addr(local_), as_addr(remote_), nullptr};
   const ngtcp2_callbacks cb = callbacks();
   if (const int rv = ngtcp2_conn_client_new(&conn_, &dcid, &scid, &path, NGTCP2_PROTO_VER_V1, &cb, &settings, &params,
-                                            setup.mem, this);
+                                            setup.mem, handler);
       rv != 0) {
     conn_ = nullptr;
     std::snprintf(reason_.data(), reason_.size(), "QUIC: cannot create a connection: %s", ngtcp2_strerror(rv));
@@ -208,10 +208,10 @@ bool Connection::read_packet(const std::uint8_t* data, std::size_t length, TimeN
   if (conn_ == nullptr || ending_ != Ending::kNone) return false;
   ngtcp2_pkt_info pi{};
   const std::uint64_t decrypted_before = packets_decrypted_;
-  t_reading = this;
+  t_decrypted = &packets_decrypted_;
   const int rv = ngtcp2_conn_read_pkt(conn_, ngtcp2_conn_get_path(conn_), &pi, data, length,
                                       static_cast<ngtcp2_tstamp>(now));
-  t_reading = nullptr;
+  t_decrypted = nullptr;
   last_accepted_ = packets_decrypted_ > decrypted_before;
   return rv == 0 || fail(rv);
 }

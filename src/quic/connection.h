@@ -104,7 +104,6 @@ class Connection {
   const char* reason() const { return reason_.data(); }
 
  private:
-  friend struct CallbackGlue;  // ngtcp2's callbacks (connection.cc)
   static ngtcp2_conn* conn_of(ngtcp2_crypto_conn_ref* ref);
   static int on_ticket(gnutls_session_t session, unsigned type, unsigned when, unsigned incoming,
                        const gnutls_datum_t* message);
@@ -114,7 +113,7 @@ class Connection {
   void describe_peer_close();
 
   ngtcp2_conn* conn_ = nullptr;
-  std::uint64_t packets_decrypted_ = 0;  // counted by the decrypt callback (connection.cc)
+  std::uint64_t packets_decrypted_ = 0;  // counted by the decrypt callback during read_packet (connection.cc)
   bool last_accepted_ = false;
   gnutls_session_t session_ = nullptr;
   ngtcp2_crypto_conn_ref ref_{};

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "quic/compat.h"
@@ -11,11 +12,6 @@
 namespace pacer::quic {
 
 namespace {
-
-Http3Session& self_of(void* user_data) { return *static_cast<Http3Session*>(user_data); }
-
-// Tokens travel as stream user data, offset by one so that token 0 is not null.
-void* as_user_data(std::uint32_t token) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(token) + 1); }
 
 // ngtcp2 and nghttp3 allocate through the worker's pool (same shape as nghttp2_mem).
 void* pool_malloc(std::size_t size, void* user) { return static_cast<proto::H2Memory*>(user)->allocate(size); }
@@ -31,117 +27,8 @@ void* pool_realloc(void* block, std::size_t size, void* user) {
 
 }  // namespace
 
-Http3Request::Http3Request(const proto::Http2Request& request) : request_(&request) {
-  for (std::size_t i = 0; i < request.header_count(); ++i) {
-    const nghttp2_nv& h = request.headers()[i];
-    nv_.push_back(compat::header(h.name, h.namelen, h.value, h.valuelen));
-  }
-}
-
-// nghttp3's callbacks (conn user data: the session; stream user data: token + 1).
-struct Http3Glue {
-  static int recv_header(nghttp3_conn*, std::int64_t id, std::int32_t, nghttp3_rcbuf* name, nghttp3_rcbuf* value,
-                         std::uint8_t, void* user, void* stream_user) {
-    Http3Session& s = self_of(user);
-    const std::int64_t token = s.token_of(id, stream_user);
-    if (token < 0) return 0;
-    const nghttp3_vec n = nghttp3_rcbuf_get_buf(name);
-    if (s.keep_server_ || s.report_headers_) note_header(s, static_cast<std::uint32_t>(token), n, nghttp3_rcbuf_get_buf(value));
-    if (n.len != 7 || std::memcmp(n.base, ":status", 7) != 0) return 0;
-    // Time to first byte: a head's :status, interim heads too (the engine keeps the first).
-    if (s.events_ != nullptr) s.events_->on_first_byte(static_cast<std::uint32_t>(token));
-    const nghttp3_vec v = nghttp3_rcbuf_get_buf(value);
-    int status = -1;  // malformed unless three digits 100-599
-    if (v.len == 3 && v.base[0] >= '1' && v.base[0] <= '5' && v.base[1] >= '0' && v.base[1] <= '9' &&
-        v.base[2] >= '0' && v.base[2] <= '9') {
-      status = (v.base[0] - '0') * 100 + (v.base[1] - '0') * 10 + (v.base[2] - '0');
-    }
-    s.status_[static_cast<std::size_t>(token)] = status;
-    return 0;
-  }
-  // keep_server, report_headers (--trace): a header field of the stream of token t.
-  static void note_header(Http3Session& s, std::uint32_t t, nghttp3_vec n, nghttp3_vec v) {
-    constexpr std::size_t kMaxServerBytes = 256;  // a longer Server header is cut there
-    const std::string_view name(reinterpret_cast<const char*>(n.base), n.len);
-    const std::string_view value(reinterpret_cast<const char*>(v.base), v.len);
-    if (s.report_headers_ && s.events_ != nullptr) s.events_->on_header(t, name, value);
-    if (s.keep_server_ && name == "server") s.server_[t].assign(value.substr(0, kMaxServerBytes));
-  }
-  static int end_headers(nghttp3_conn*, std::int64_t id, int, void* user, void* stream_user) {
-    Http3Session& s = self_of(user);
-    const std::int64_t token = s.token_of(id, stream_user);
-    // An informational (1xx) head: the final one is still to come.
-    if (token >= 0 && s.status_[static_cast<std::size_t>(token)] >= 100 && s.status_[static_cast<std::size_t>(token)] < 200) {
-      s.status_[static_cast<std::size_t>(token)] = 0;
-    }
-    return 0;
-  }
-  static int recv_data(nghttp3_conn*, std::int64_t id, const std::uint8_t*, std::size_t length, void* user,
-                       void* stream_user) {
-    Http3Session& s = self_of(user);
-    // The body's length (ab's document length); bodies are counted, not kept: credit them back at once.
-    if (const std::int64_t token = s.token_of(id, stream_user); token >= 0) s.body_bytes_[static_cast<std::size_t>(token)] += length;
-    s.quic_.consumed(id, length);
-    return 0;
-  }
-  static int deferred_consume(nghttp3_conn*, std::int64_t id, std::size_t consumed, void* user, void*) {
-    self_of(user).quic_.consumed(id, consumed);
-    return 0;
-  }
-  static int end_stream(nghttp3_conn*, std::int64_t id, void* user, void* stream_user) {
-    Http3Session& s = self_of(user);
-    const std::int64_t token = s.token_of(id, stream_user);
-    if (token < 0) return 0;
-    const auto t = static_cast<std::uint32_t>(token);
-    if (s.status_[t] >= 200) {
-      s.complete(t);
-    } else {
-      s.quic_.shutdown_stream(id, NGHTTP3_H3_MESSAGE_ERROR);
-      s.fail_request(t, proto::RequestFailure::kMalformed);
-    }
-    return 0;
-  }
-  static int stream_close(nghttp3_conn*, std::int64_t id, std::uint64_t, void* user, void* stream_user) {
-    Http3Session& s = self_of(user);
-    const std::int64_t token = s.token_of(id, stream_user);
-    if (token >= 0) s.fail_request(static_cast<std::uint32_t>(token), proto::RequestFailure::kStreamReset);
-    return 0;
-  }
-  // nghttp3 asks for STOP_SENDING / RESET_STREAM on a stream.
-  static int stop_sending(nghttp3_conn*, std::int64_t id, std::uint64_t code, void* user, void*) {
-    self_of(user).quic_.shutdown_stream_read(id, code);
-    return 0;
-  }
-  static int reset_stream(nghttp3_conn*, std::int64_t id, std::uint64_t code, void* user, void*) {
-    self_of(user).quic_.shutdown_stream_write(id, code);
-    return 0;
-  }
-  // The request body, whole, from the shared request (it outlives every stream).
-  static nghttp3_ssize read_body(nghttp3_conn*, std::int64_t, nghttp3_vec* vec, std::size_t, std::uint32_t* flags,
-                                 void* user, void* stream_user) {
-    Http3Session& s = self_of(user);
-    const auto token = reinterpret_cast<std::uintptr_t>(stream_user) - 1;
-    const std::string& body = s.requests_[s.target_of_[token]].body();
-    vec[0].base = reinterpret_cast<std::uint8_t*>(const_cast<char*>(body.data()));
-    vec[0].len = body.size();
-    *flags |= NGHTTP3_DATA_FLAG_EOF;
-    return 1;
-  }
-  static int shutdown(nghttp3_conn*, std::int64_t id, void* user) {
-    self_of(user).refuse_from(id);
-    return 0;
-  }
-};
-
-
 Http3Session::Http3Session(std::span<const Http3Request> requests, std::uint32_t streams, proto::H2Memory& memory)
-    : requests_(requests),
-      streams_(std::max<std::uint32_t>(streams, 1)),
-      memory_(memory),
-      stream_of_(streams_, -1),
-      status_(streams_, 0),
-      target_of_(streams_, 0),
-      body_bytes_(streams_, 0) {
+    : memory_(memory), requests_(requests, std::max<std::uint32_t>(streams, 1), quic_) {
   ngtcp2_mem_ = ngtcp2_mem{&memory_, pool_malloc, pool_free, pool_calloc, pool_realloc};
   nghttp3_mem_ = nghttp3_mem{&memory_, pool_malloc, pool_free, pool_calloc, pool_realloc};
 }
@@ -157,13 +44,11 @@ void Http3Session::drop() {
   free_h3();
   quic_.reset();
   out_.clear();
-  std::fill(stream_of_.begin(), stream_of_.end(), -1);
-  in_flight_ = 0;
+  requests_.clear();
 }
 
 bool Http3Session::start(const SessionSetup& setup, TimeNs now) {
   drop();
-  goaway_ = false;
   broken_ = false;
   error_reason_ = "";
   ConnectionSetup with_pool;
@@ -175,19 +60,10 @@ bool Http3Session::start(const SessionSetup& setup, TimeNs now) {
   }
   // nghttp3 exists from the start: the server's control stream can arrive in the
   // very datagram that completes the handshake.
-  nghttp3_callbacks cb{};
-  cb.stream_close = Http3Glue::stream_close;
-  cb.recv_data = Http3Glue::recv_data;
-  cb.deferred_consume = Http3Glue::deferred_consume;
-  cb.recv_header = Http3Glue::recv_header;
-  cb.end_headers = Http3Glue::end_headers;
-  cb.end_stream = Http3Glue::end_stream;
-  cb.stop_sending = Http3Glue::stop_sending;
-  cb.reset_stream = Http3Glue::reset_stream;
-  cb.shutdown = Http3Glue::shutdown;
+  const nghttp3_callbacks cb = RequestStreams::callbacks();
   nghttp3_settings settings;
   nghttp3_settings_default(&settings);
-  if (nghttp3_conn_client_new(&h3_, &cb, &settings, &nghttp3_mem_, this) != 0) {
+  if (nghttp3_conn_client_new(&h3_, &cb, &settings, &nghttp3_mem_, &requests_) != 0) {
     h3_ = nullptr;
     quic_.fail_application(NGHTTP3_H3_INTERNAL_ERROR, "cannot create an nghttp3 connection");
     broken_ = true;
@@ -214,32 +90,26 @@ void Http3Session::reset() {
 }
 
 std::uint32_t Http3Session::capacity() const {
-  if (h3_ == nullptr || broken_ || goaway_ || quic_.ending() != Ending::kNone) return 0;
+  if (h3_ == nullptr || broken_ || requests_.refused() || quic_.ending() != Ending::kNone) return 0;
   const std::uint64_t left = quic_.bidi_streams_left();
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(streams_, in_flight_ + left));
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(requests_.streams(), requests_.in_flight() + left));
 }
 
 void Http3Session::submit(std::uint32_t token, std::uint32_t target) {
-  target_of_[token] = target;
-  const Http3Request& request = requests_[target];
+  const Http3Request& request = requests_.request(target);
   std::int64_t id = -1;
-  if (!quic_.open_bidi_stream(id, as_user_data(token))) {
+  if (!quic_.open_bidi_stream(id, RequestStreams::user_data(token))) {
     // capacity() said there was room: the stream limit moved under us. The
     // request stays in flight until its --timeout; no new ones are taken.
     broken_ = true;
     error_reason_ = "HTTP/3: no stream available (MAX_STREAMS)";
-    stream_of_[token] = -2;
-    ++in_flight_;
+    requests_.submitted(token, target, -2);
     return;
   }
-  nghttp3_data_reader reader{Http3Glue::read_body};
+  requests_.submitted(token, target, id);
+  const nghttp3_data_reader reader = RequestStreams::body_reader();
   const int rv = nghttp3_conn_submit_request(h3_, id, request.headers(), request.header_count(),
-                                             request.has_body() ? &reader : nullptr, as_user_data(token));
-  stream_of_[token] = id;
-  status_[token] = 0;
-  body_bytes_[token] = 0;
-  if (keep_server_) server_[token].clear();
-  ++in_flight_;
+                                             request.has_body() ? &reader : nullptr, RequestStreams::user_data(token));
   if (rv != 0) h3_failed(rv, "cannot submit a request");
 }
 
@@ -258,7 +128,7 @@ std::span<const char> Http3Session::pending_output() {
 void Http3Session::consume(std::size_t) { out_.sent(1); }
 
 bool Http3Session::receive_datagram(const std::uint8_t* data, std::size_t length, TimeNs now, proto::SessionEvents& events) {
-  events_ = &events;  // kept: timers can end streams too
+  requests_.set_events(&events);  // kept: timers can end streams too
   if (quic_.read_packet(data, length, now)) return true;
   broken_ = true;
   return false;
@@ -271,13 +141,11 @@ bool Http3Session::receive(const char* data, std::size_t len, proto::SessionEven
 bool Http3Session::finish(proto::SessionEvents&) { return true; }  // UDP: no end of stream
 
 bool Http3Session::cancel(std::uint32_t token) {
-  const std::int64_t id = stream_of_[token];
-  if (id < 0 && id != -2) return !broken_;
-  stream_of_[token] = -1;
-  --in_flight_;
-  if (id >= 0 && h3_ != nullptr) {
-    nghttp3_conn_shutdown_stream_read(h3_, id);
-    quic_.shutdown_stream(id, NGHTTP3_H3_REQUEST_CANCELLED);  // RESET_STREAM and STOP_SENDING
+  const std::optional<std::int64_t> id = requests_.cancel(token);
+  if (!id) return !broken_;
+  if (*id >= 0 && h3_ != nullptr) {
+    nghttp3_conn_shutdown_stream_read(h3_, *id);
+    quic_.shutdown_stream(*id, NGHTTP3_H3_REQUEST_CANCELLED);  // RESET_STREAM and STOP_SENDING
   }
   return !broken_ && quic_.ending() == Ending::kNone;
 }
@@ -322,12 +190,7 @@ int Http3Session::on_stream_close(std::int64_t id, std::uint64_t code) {
 int Http3Session::on_stream_reset(std::int64_t id, std::uint64_t) {
   if (h3_ == nullptr) return 0;
   // The request fails now (kStreamReset); nghttp3 drops what is left of the stream.
-  for (std::uint32_t t = 0; t < streams_; ++t) {
-    if (stream_of_[t] == id) {
-      fail_request(t, proto::RequestFailure::kStreamReset);
-      break;
-    }
-  }
+  requests_.reset_by_peer(id);
   const int rv = nghttp3_conn_shutdown_stream_read(h3_, id);
   return rv == 0 ? 0 : h3_failed(rv, "stream reset");
 }
@@ -367,34 +230,6 @@ void Http3Session::on_stream_blocked(std::int64_t id) {
 
 void Http3Session::on_stream_shut(std::int64_t id) {
   if (h3_ != nullptr) nghttp3_conn_shutdown_stream_write(h3_, id);
-}
-
-// ---- requests -------------------------------------------------------------------
-
-std::int64_t Http3Session::token_of(std::int64_t id, void* stream_user_data) const {
-  if (stream_user_data == nullptr) return -1;
-  const auto token = reinterpret_cast<std::uintptr_t>(stream_user_data) - 1;
-  if (token >= streams_ || stream_of_[token] != id) return -1;
-  return static_cast<std::int64_t>(token);
-}
-
-void Http3Session::complete(std::uint32_t token) {
-  stream_of_[token] = -1;
-  --in_flight_;
-  if (events_ != nullptr) events_->on_response(token, status_[token]);
-}
-
-void Http3Session::fail_request(std::uint32_t token, proto::RequestFailure why) {
-  stream_of_[token] = -1;
-  --in_flight_;
-  if (events_ != nullptr) events_->on_request_failed(token, why);
-}
-
-void Http3Session::refuse_from(std::int64_t first_unprocessed) {
-  goaway_ = true;
-  for (std::uint32_t t = 0; t < streams_; ++t) {
-    if (stream_of_[t] >= first_unprocessed) fail_request(t, proto::RequestFailure::kRefused);
-  }
 }
 
 int Http3Session::h3_failed(int rv, const char* what) {

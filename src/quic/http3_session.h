@@ -13,8 +13,8 @@
 // takes no new requests (capacity 0). cancel() resets one stream (H3_REQUEST_CANCELLED)
 // and the connection carries on.
 //
-// Invariant: stream_of_[token] is the stream carrying `token`, -1 when the token
-// is free; callbacks for any other stream (a cancelled one) are ignored.
+// The requests' state by token, and nghttp3's callbacks, are RequestStreams'
+// (quic/request_streams.h).
 // Thread: the owning worker's; ngtcp2's and nghttp3's memory comes from that
 // worker's H2Memory pool (size-class free lists), so requests reach no malloc
 // once warmed up.
@@ -29,29 +29,13 @@
 
 #include "core/config.h"
 #include "proto/h2_memory.h"
-#include "proto/http2_request.h"
 #include "proto/session.h"
 #include "quic/connection.h"
+#include "quic/http3_request.h"
 #include "quic/module.h"
+#include "quic/request_streams.h"
 
 namespace pacer::quic {
-
-// The HTTP/3 form of one request: HTTP/2's header list (the same rules: pseudo-
-// headers first, names lower-cased, connection-specific headers dropped) as
-// nghttp3 takes it, pointing into the Http2Request, which outlives it. Built once
-// per request (per target with --targets) before the clock starts.
-class Http3Request {
- public:
-  explicit Http3Request(const proto::Http2Request& request);
-  const nghttp3_nv* headers() const { return nv_.data(); }
-  std::size_t header_count() const { return nv_.size(); }
-  const std::string& body() const { return request_->body(); }
-  bool has_body() const { return request_->has_body(); }
-
- private:
-  const proto::Http2Request* request_;
-  std::vector<nghttp3_nv> nv_;
-};
 
 class Http3Session final : public DatagramSession, private StreamHandler {
  public:
@@ -88,15 +72,10 @@ class Http3Session final : public DatagramSession, private StreamHandler {
   bool finish(proto::SessionEvents& events) override;
   bool cancel(std::uint32_t token) override;
   const char* error_reason() const override;
-  std::uint64_t body_bytes(std::uint32_t token) const override { return body_bytes_[token]; }
-  std::string_view server(std::uint32_t token) const override {
-    return keep_server_ ? std::string_view(server_[token]) : std::string_view();
-  }
-  void keep_server(bool keep) override {
-    keep_server_ = keep;
-    if (keep) server_.resize(streams_);  // once: each keeps its capacity
-  }
-  void report_headers(bool on) override { report_headers_ = on; }
+  std::uint64_t body_bytes(std::uint32_t token) const override { return requests_.body_bytes(token); }
+  std::string_view server(std::uint32_t token) const override { return requests_.server(token); }
+  void keep_server(bool keep) override { requests_.keep_server(keep); }
+  void report_headers(bool on) override { requests_.report_headers(on); }
 
  private:
   // StreamHandler
@@ -111,35 +90,18 @@ class Http3Session final : public DatagramSession, private StreamHandler {
   void on_stream_blocked(std::int64_t stream_id) override;
   void on_stream_shut(std::int64_t stream_id) override;
 
-  friend struct Http3Glue;  // nghttp3's callbacks
-  // The token whose current stream is stream_id, from nghttp3's stream user data; -1 if none.
-  std::int64_t token_of(std::int64_t stream_id, void* stream_user_data) const;
-  void complete(std::uint32_t token);
-  void fail_request(std::uint32_t token, proto::RequestFailure why);
-  void refuse_from(std::int64_t first_unprocessed);  // GOAWAY
   int h3_failed(int rv, const char* what);
   void free_h3();
 
-  std::span<const Http3Request> requests_;
-  std::uint32_t streams_;
   proto::H2Memory& memory_;
   ngtcp2_mem ngtcp2_mem_{};
   nghttp3_mem nghttp3_mem_{};
   Connection quic_;
   net::PacketBatch out_;
   nghttp3_conn* h3_ = nullptr;
-  std::vector<std::int64_t> stream_of_;  // per token
-  std::vector<int> status_;              // per token: the final :status seen
-  std::vector<std::uint32_t> target_of_; // per token: its request (the body nghttp3 reads)
-  std::vector<std::uint64_t> body_bytes_;  // per token: its response body's bytes so far
-  std::vector<std::string> server_;        // per token, with keep_server: its response's Server header
-  bool keep_server_ = false;
-  bool report_headers_ = false;            // --trace: header fields go to SessionEvents::on_header
-  std::uint32_t in_flight_ = 0;
-  bool goaway_ = false;
+  RequestStreams requests_;  // nghttp3's user data
   bool broken_ = false;
   const char* error_reason_ = "";
-  proto::SessionEvents* events_ = nullptr;      // during receive
 };
 
 }  // namespace pacer::quic

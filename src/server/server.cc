@@ -109,7 +109,7 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config) {
   Result<std::uint16_t> port = bound_port(listen_fd->get());
   if (!port) return port.error();
 
-  auto server = std::make_unique<Server>(Key{}, std::move(*listen_fd), *port, config, std::move(tls));
+  std::unique_ptr<Server> server(new Server(std::move(*listen_fd), *port, config, std::move(tls)));
   for (int i = 0; i < config.threads; ++i) {
     auto worker = std::make_unique<Worker>(i, server->shared_, server->listen_fd_.get());
     if (Status status = worker->init(); !status) return status.error();
@@ -122,7 +122,7 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config) {
   return server;
 }
 
-Server::Server(Key, UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config,
+Server::Server(UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config,
                std::optional<net::TlsContext> tls)
     : tls_(std::move(tls)), listen_fd_(std::move(listen_fd)), port_(port), shared_(config, config.threads) {
   shared_.tls = tls_ ? &*tls_ : nullptr;

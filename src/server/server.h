@@ -89,13 +89,10 @@ class Server {
   // the destructor. Call from one thread at a time.
   void stop();
 
-  class Key {  // only start() constructs a Server
-    friend class Server;
-    explicit Key() = default;
-  };
-  Server(Key, UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config, std::optional<net::TlsContext> tls);
-
  private:
+  // Only start() constructs a Server.
+  Server(UniqueFd listen_fd, std::uint16_t port, const ServeConfig& config, std::optional<net::TlsContext> tls);
+
   std::optional<net::TlsContext> tls_;  // --tls; outlives the workers (declared before them)
   UniqueFd listen_fd_;
   std::uint16_t port_;

@@ -235,13 +235,13 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& host, s
   auto listener = listen_on(host, port, bound_port);
   if (!listener) return listener.error();
   rules.cookie_name = fmt::format("pacer_token_{}", bound_port);
-  auto server = std::make_unique<HttpServer>(Key{}, std::move(*listener), bound_port, std::move(rules), feed,
-                                             std::move(on_stop));
+  std::unique_ptr<HttpServer> server(
+      new HttpServer(std::move(*listener), bound_port, std::move(rules), feed, std::move(on_stop)));
   server->thread_ = thread_leaving_stop_signals([s = server.get()] { s->loop(); });
   return server;
 }
 
-HttpServer::HttpServer(Key, UniqueFd listener, std::uint16_t port, AccessRules rules, const LiveFeed& feed,
+HttpServer::HttpServer(UniqueFd listener, std::uint16_t port, AccessRules rules, const LiveFeed& feed,
                        std::function<void()> on_stop)
     : listener_(std::move(listener)),
       port_(port),

@@ -38,13 +38,6 @@ class HttpServer {
   // (an address in use, not this machine's). on_stop runs on the web thread.
   static Result<std::unique_ptr<HttpServer>> start(const std::string& host, std::uint16_t port, AccessRules rules,
                                                    const LiveFeed& feed, std::function<void()> on_stop);
-  struct Key {  // only start() builds one
-   private:
-    friend class HttpServer;
-    Key() = default;
-  };
-  HttpServer(Key, UniqueFd listener, std::uint16_t port, AccessRules rules, const LiveFeed& feed,
-             std::function<void()> on_stop);
   ~HttpServer();  // stop(0)
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -55,6 +48,9 @@ class HttpServer {
   void stop(TimeNs flush_ns);
 
  private:
+  // Only start() builds one.
+  HttpServer(UniqueFd listener, std::uint16_t port, AccessRules rules, const LiveFeed& feed,
+             std::function<void()> on_stop);
   void loop();
 
   UniqueFd listener_;
