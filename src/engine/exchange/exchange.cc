@@ -26,8 +26,7 @@ void Connection::on_request_failed(std::uint32_t token, proto::RequestFailure wh
 }
 
 Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder, int worker)
-    : shared_(shared),
-      clock_(clock),
+    : clock_(clock),
       recorder_(recorder),
       keep_alive_(shared.options.exchange.keep_alive),
       open_model_(shared.profile != nullptr),

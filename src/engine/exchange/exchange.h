@@ -96,7 +96,6 @@ class Exchange {
   void count_error(Connection& c, const RequestSlot& slot, ErrorField error);
   void count_timeout(Connection& c, const RequestSlot& slot);
 
-  const SharedRun& shared_;
   LoopClock& clock_;
   Recorder& recorder_;
   LinkEvents* links_ = nullptr;
