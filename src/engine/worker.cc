@@ -148,8 +148,9 @@ IntervalGauges Worker::gauges() const {
 }
 
 TimeNs Worker::next_wake_ns() const {
-  TimeNs next = std::min({recorder_.intervals().next_due_ns(clock_.draining), exchange_.next_due_ns(), pool_.next_due_ns(),
-                          transport_.next_due_ns(), driver_->next_due_ns(), resets_.next_due_ns()});
+  TimeNs next = std::min({recorder_.intervals().next_due_ns(clock_.draining), exchange_.next_due_ns(),
+                          pool_.next_due_ns(), transport_.next_due_ns(), driver_->next_due_ns(),
+                          resets_.next_due_ns()});
   if (!clock_.draining) next = std::min(next, shared_.end_ns);  // the drain begins
   return next;
 }

@@ -56,8 +56,8 @@ thread_local std::uint64_t* t_decrypted = nullptr;
 
 // The ngtcp2 callbacks the application sees (user data: its StreamHandler).
 int on_decrypt(std::uint8_t* dest, const ngtcp2_crypto_aead* aead, const ngtcp2_crypto_aead_ctx* aead_ctx,
-               const std::uint8_t* ciphertext, std::size_t ciphertext_len, const std::uint8_t* nonce, std::size_t nonce_len,
-               const std::uint8_t* aad, std::size_t aad_len) {
+               const std::uint8_t* ciphertext, std::size_t ciphertext_len, const std::uint8_t* nonce,
+               std::size_t nonce_len, const std::uint8_t* aad, std::size_t aad_len) {
   const int rv = ngtcp2_crypto_decrypt_cb(dest, aead, aead_ctx, ciphertext, ciphertext_len, nonce, nonce_len, aad,
                                           aad_len);
   if (rv == 0 && t_decrypted != nullptr) ++*t_decrypted;

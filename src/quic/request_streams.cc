@@ -120,15 +120,14 @@ void RequestStreams::submitted(std::uint32_t token, std::uint32_t target, std::i
 std::optional<std::int64_t> RequestStreams::cancel(std::uint32_t token) {
   const std::int64_t id = stream_of_[token];
   if (id == -1) return std::nullopt;
-  stream_of_[token] = -1;
-  --in_flight_;
+  release(token);
   return id;
 }
 
 void RequestStreams::reset_by_peer(std::int64_t id) {
   for (std::uint32_t t = 0; t < streams(); ++t) {
     if (stream_of_[t] == id) {
-      end(t, false, proto::RequestFailure::kStreamReset);
+      fail(t, proto::RequestFailure::kStreamReset);
       return;
     }
   }
@@ -175,22 +174,22 @@ void RequestStreams::end_stream(std::int64_t id, void* stream_user) {
   if (token < 0) return;
   const auto t = static_cast<std::uint32_t>(token);
   if (status_[t] >= 200) {
-    end(t, true, proto::RequestFailure::kStreamReset);
+    complete(t);
     return;
   }
   quic_.shutdown_stream(id, NGHTTP3_H3_MESSAGE_ERROR);
-  end(t, false, proto::RequestFailure::kMalformed);
+  fail(t, proto::RequestFailure::kMalformed);
 }
 
 void RequestStreams::closed(std::int64_t id, void* stream_user) {
   const std::int64_t token = token_of(id, stream_user);
-  if (token >= 0) end(static_cast<std::uint32_t>(token), false, proto::RequestFailure::kStreamReset);
+  if (token >= 0) fail(static_cast<std::uint32_t>(token), proto::RequestFailure::kStreamReset);
 }
 
 void RequestStreams::refuse_from(std::int64_t first_unprocessed) {
   goaway_ = true;
   for (std::uint32_t t = 0; t < streams(); ++t) {
-    if (stream_of_[t] >= first_unprocessed) end(t, false, proto::RequestFailure::kRefused);
+    if (stream_of_[t] >= first_unprocessed) fail(t, proto::RequestFailure::kRefused);
   }
 }
 
@@ -199,15 +198,19 @@ const std::string& RequestStreams::body(void* stream_user) const {
   return requests_[target_of_[token]].body();
 }
 
-void RequestStreams::end(std::uint32_t token, bool response, proto::RequestFailure why) {
+void RequestStreams::release(std::uint32_t token) {
   stream_of_[token] = -1;
   --in_flight_;
-  if (events_ == nullptr) return;
-  if (response) {
-    events_->on_response(token, status_[token]);
-  } else {
-    events_->on_request_failed(token, why);
-  }
+}
+
+void RequestStreams::complete(std::uint32_t token) {
+  release(token);
+  if (events_ != nullptr) events_->on_response(token, status_[token]);
+}
+
+void RequestStreams::fail(std::uint32_t token, proto::RequestFailure why) {
+  release(token);
+  if (events_ != nullptr) events_->on_request_failed(token, why);
 }
 
 }  // namespace pacer::quic

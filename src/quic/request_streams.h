@@ -80,7 +80,10 @@ class RequestStreams {
  private:
   // The token whose current stream is id, from its stream user data; -1 if none.
   std::int64_t token_of(std::int64_t id, void* stream_user) const;
-  void end(std::uint32_t token, bool response, proto::RequestFailure why);
+  // token's request ends: with its response, or failing `why`. Its stream is free.
+  void complete(std::uint32_t token);
+  void fail(std::uint32_t token, proto::RequestFailure why);
+  void release(std::uint32_t token);
 
   std::span<const Http3Request> requests_;
   Connection& quic_;

@@ -233,7 +233,9 @@ const net::Address* ConnectionPool::next_source() {
 }
 
 void ConnectionPool::note_adopted_tunnel() {
-  if (route_ != nullptr && route_->probe_tunnel_ns >= 0) recorder_.connections().tunneled(clock_.now, route_->probe_tunnel_ns);
+  if (route_ != nullptr && route_->probe_tunnel_ns >= 0) {
+    recorder_.connections().tunneled(clock_.now, route_->probe_tunnel_ns);
+  }
 }
 
 void ConnectionPool::retry_later(Connection& c) {

@@ -39,7 +39,8 @@ void Transport::start_quic(Connection& c, const net::Address& remote, const net:
     const int err = errno;
     const bool no_port = err == EADDRNOTAVAIL && shared_.route != nullptr;
     recorder_.count(no_port ? &stats::ErrorCounts::ports : &stats::ErrorCounts::connect, clock_.now);
-    recorder_.connections().note_error(no_port ? 0 : err, no_port ? shared_.route->ports_exhausted.c_str() : "connect (UDP)");
+    recorder_.connections().note_error(no_port ? 0 : err,
+                                       no_port ? shared_.route->ports_exhausted.c_str() : "connect (UDP)");
     events_->retry_later(c);
     return;
   }

@@ -102,7 +102,8 @@ bool Transport::read_stream(Connection& c, std::uint32_t events) {
       clock_.arrived_ns = clock_.now;  // a body delimited by the close ends here
       const bool complete = c.session->finish(c);
       if (c.in_flight_count() > 0) {
-        recorder_.connections().note_error(0, complete ? "connection closed before the response" : c.session->error_reason());
+        recorder_.connections().note_error(
+            0, complete ? "connection closed before the response" : c.session->error_reason());
         events_->broke(c, &stats::ErrorCounts::read);
       } else {
         events_->reopen(c);  // the server closed an idle keep-alive connection, or ended a close-delimited body

@@ -148,7 +148,8 @@ void Exchange::request_failed(Connection& c, std::uint32_t token, proto::Request
   RequestSlot& slot = release(c, token);
   slot.free_ns = clock_.now;
   if (why == proto::RequestFailure::kRedirect || why == proto::RequestFailure::kDecode) {
-    if (!recorder_.connections().has_first_error()) recorder_.connections().note_error(0, c.session->failure_detail());  // formatted only if kept
+    ConnectionRecord& record = recorder_.connections();
+    if (!record.has_first_error()) record.note_error(0, c.session->failure_detail());  // formatted only if kept
     count_error(c, slot, why == proto::RequestFailure::kRedirect ? &stats::ErrorCounts::redirect
                                                                  : &stats::ErrorCounts::decode);
     return;
@@ -159,7 +160,8 @@ void Exchange::request_failed(Connection& c, std::uint32_t token, proto::Request
     return;
   }
   const bool goaway = why != proto::RequestFailure::kStreamReset;
-  recorder_.connections().note_error(0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
+  recorder_.connections().note_error(
+      0, goaway ? "the server's GOAWAY refused a request" : "the server reset a stream (RST_STREAM)");
   count_error(c, slot, goaway ? &stats::ErrorCounts::goaway : &stats::ErrorCounts::stream_reset);
 }
 
@@ -168,7 +170,7 @@ void Exchange::count_error(Connection& c, const RequestSlot& slot, ErrorField er
   // of it (a scenario's user resumes with the class).
   driver_->failed(c, slot, error, recorder_.recorded(slot.t_sched));
   recorder_.failed(slot.name, slot.t_sched, error);
-  tap_.failed(c, slot, clock_.now, error_class_name(error));
+  tap_.failed(c, slot, clock_.now, error);
 }
 
 // ---- failures and timeouts ---------------------------------------------------------

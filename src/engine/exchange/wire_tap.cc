@@ -20,7 +20,7 @@ WireTap::WireTap(const SharedRun& shared, const Recorder& recorder, int worker)
   }
 }
 
-void WireTap::failed(Connection& c, const RequestSlot& slot, TimeNs now_ns, const char* error) {
+void WireTap::end_failed(Connection& c, const RequestSlot& slot, TimeNs now_ns, const char* error) {
   if (log_) log_row(c, slot, now_ns, 0, error);
   if (trace_ && trace_->ended(c.index, slot.token, 0, error, now_ns - slot.t_sched)) c.session->report_headers(false);
 }

@@ -51,7 +51,9 @@ class WireTap {
     if (log_) log_row(c, slot, done, status, status >= 400 ? "status" : "");
   }
   // slot's request ended at now_ns without a response, in class `error`.
-  void failed(Connection& c, const RequestSlot& slot, TimeNs now_ns, const char* error);
+  void failed(Connection& c, const RequestSlot& slot, TimeNs now_ns, ErrorField error) {
+    if (log_ || trace_) end_failed(c, slot, now_ns, error_class_name(error));  // the name only when kept
+  }
 
   // The transport's bytes on c, after TLS (a row's bytes in and out; a traced exchange's text).
   void bytes_read(const Connection& c, const char* data, std::size_t n) {
@@ -76,6 +78,7 @@ class WireTap {
   }
 
  private:
+  void end_failed(Connection& c, const RequestSlot& slot, TimeNs now_ns, const char* error);
   void log_row(const Connection& c, const RequestSlot& slot, TimeNs done, int status, const char* error);
 
   const SharedRun& shared_;

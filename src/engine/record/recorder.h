@@ -13,8 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
-#include <optional>
 #include <utility>
 
 #include "core/clock.h"
