@@ -52,7 +52,6 @@ if(PACER_UNITY_BUILD)
       cookie/cookie_jar.cc               # trim (cookie_file.cc)
       scenario/user_cookies.cc           # users_of (user_api.cc)
       io/uring_engine.cc                 # kConnecting, kGenerationShift (epoll_engine.cc)
-      proto/h2_memory.cc                 # its struct Header hides pacer::Header from the rest
       proto/redirect.cc                  # trim (decode.cc)
       report/capacity.cc                 # kReportColumns (text.cc)
       report/json_reader.cc              # json is nlohmann::json here, ordered_json elsewhere
@@ -91,8 +90,11 @@ if(PACER_UNITY_BUILD)
   # std::string's end in report/text.cc that cannot happen (one of its known false
   # positives on std::string at -O2), and, under the sanitizers' -O1, of
   # std::function members "maybe uninitialized" inside libstdc++'s own std::regex
-  # (another known false positive); the other presets keep these warnings on.
-  target_compile_options(pacer_lib PRIVATE -Wno-stringop-overflow -Wno-maybe-uninitialized)
+  # (another known false positive); the other presets keep these warnings on, and
+  # clang has neither.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(pacer_lib PRIVATE -Wno-stringop-overflow -Wno-maybe-uninitialized)
+  endif()
   foreach(target pacer_lib pacer_quic_core)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
     get_target_property(sources ${target} SOURCES)

@@ -5,20 +5,21 @@
 #   run    build and run pacer: the compiler, CMake and the libraries pacer links;
 #          builds only the pacer binary and its HTTP/3 module, with precompiled
 #          headers and a unity build (cmake/fast_build.cmake)        (preset: demo)
-#   test   run, plus everything the test suite needs: GoogleTest, pytest, the test
-#          peers (nginx, nghttpd, Caddy, gtlsserver), Chromium, the cluster engines
-#          (Slurm, Open MPI, MPICH, sshd) and Node; builds everything (preset: debug;
-#          release, asan or tsan as PRESET)
+#   test   run, plus everything the test suite needs: GoogleTest, pytest and
+#          pytest-xdist, the test peers (nginx, nghttpd, Caddy, gtlsserver), Chromium,
+#          the cluster engines (Slurm, Open MPI, MPICH, sshd) and Node; builds
+#          everything (preset: debug; release, asan or tsan as PRESET; asan adds
+#          clang-14 with its sanitizer and libFuzzer runtimes)
 #   bench  run, plus Google Benchmark and the peers the benchmarks compare against
 #          (wrk, h2load, nginx, nghttpd, Caddy); builds everything    (preset: release)
-#   fuzz   run, plus clang-14 with libFuzzer and llvm-symbolizer      (preset: fuzz)
+#   fuzz   the test profile with the asan preset (clang-14, libFuzzer, llvm-symbolizer),
+#          whose tree holds the fuzz targets (scripts/fuzz.sh)
 #   package  run, plus dpkg-dev (dpkg-buildflags, dpkg-shlibdeps) and lintian:
 #          what scripts/package.sh needs; builds nothing itself
 #   --list      print each package group of PROFILE, why, and what is missing; change nothing
 #   --no-build  install, but do not configure or build
-# A bare preset (debug, release, asan, tsan, fuzz) still works: the test profile
-# (fuzz: the fuzz profile) with that preset. Safe to run again: it installs
-# nothing when everything is present.
+# A bare preset (debug, release, asan, tsan) still works: the test profile with
+# that preset. Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +33,7 @@ for arg in "$@"; do
     --no-build) build=0 ;;
     --bench) profile=bench ;;  # the old spelling
     run|test|bench|package) profile=$arg ;;
-    fuzz) profile=fuzz; preset=fuzz ;;
+    fuzz) profile=test; preset=asan ;;
     debug|release|demo|asan|tsan) preset=$arg ;;
     *) echo "setup.sh: unknown argument '$arg' (profiles: run, test, bench, fuzz, package; see the top of $0)" >&2; exit 2 ;;
   esac
@@ -43,13 +44,10 @@ case "$profile" in
   bench|package) preset=${preset:-release} ;;
   test) preset=${preset:-debug} ;;
 esac
-if [ "$profile" = fuzz ] && [ "$preset" != fuzz ]; then
-  echo "setup.sh: the fuzz profile builds the fuzz preset only" >&2; exit 2
-fi
 
 # Package groups: "why|packages". Every profile starts from run's.
 groups=(
-  "the compiler and build tools|g++ cmake ninja-build pkg-config"
+  "the compiler and build tools, and ccache, which every tree compiles through|g++ cmake ninja-build pkg-config ccache"
   "libraries pacer links: fmt, JSON, zlib, OpenSSL, nghttp2 (HTTP/2), LuaJIT (scripts), liburing (the io_uring engine), brotli and zstd (--compressed)|libfmt-dev nlohmann-json3-dev zlib1g-dev libssl-dev libnghttp2-dev libluajit-5.1-dev liburing-dev libbrotli-dev libzstd-dev"
   "llhttp's C sources, compiled into pacer (the HTTP/1.1 parser)|node-llhttp"
   "toml++ reads --config files (header-only); snappy and libcurl send Prometheus remote writes|libtomlplusplus-dev libsnappy-dev libcurl4-openssl-dev"
@@ -63,7 +61,7 @@ if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt w
 fi
 if [ "$profile" = test ]; then
   groups+=(
-    "unit and component tests (GoogleTest; Google Benchmark for the release preset), end-to-end tests (pytest)|libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest python3-jsonschema procps tmux"
+    "unit and component tests (GoogleTest; Google Benchmark for the release preset), end-to-end tests (pytest, spread over processes by pytest-xdist)|libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema procps tmux"
     "the reference HdrHistogram that reads pacer's histograms (tests/reference)|libhdrhistogram-java default-jre-headless"
     "test peers: nginx, nghttpd (HTTP/2), the openssl command|nginx nghttp2-server openssl"
     "real proxies --proxy is tested through (test_proxy.py): squid (with its basic_ncsa_auth helper), tinyproxy|squid tinyproxy"
@@ -89,8 +87,8 @@ if [ "$profile" = package ]; then
   groups+=("the Debian package: dpkg-buildflags and dpkg-shlibdeps (dpkg-dev), lintian to check it|dpkg-dev lintian")
   build=0  # scripts/package.sh configures and builds its own tree
 fi
-if [ "$profile" = fuzz ]; then
-  groups+=("the fuzz preset: Debian's clang, its runtimes (libFuzzer, ASan, UBSan) and llvm-symbolizer|clang-14 libclang-rt-14-dev llvm-14")
+if [ "$profile" = test ] && [ "$preset" = asan ]; then
+  groups+=("the asan preset and its fuzz targets: Debian's clang, its runtimes (ASan, UBSan, libFuzzer) and llvm-symbolizer|clang-14 libclang-rt-14-dev llvm-14")
 fi
 if [ "$need_npm" = 1 ] && ! command -v npm >/dev/null; then
   why="npm fetches uPlot, the chart library the HTML report embeds (web/package-lock.json)"
@@ -153,8 +151,5 @@ case "$profile" in
     cmake --build --preset "$preset" ;;
   bench)
     cmake --preset "$preset" -DPACER_BUILD_BENCH=ON -DPACER_BUILD_TESTS=OFF >/dev/null
-    cmake --build --preset "$preset" ;;
-  fuzz)
-    cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" ;;
 esac

@@ -13,14 +13,14 @@ constexpr std::size_t kHeaderBytes = 16;  // keeps the payload 16-byte aligned
 constexpr std::size_t kSmallestBytes = 32;
 constexpr std::uint32_t kBigClass = 0xffffffffu;
 
-struct Header {
+struct BlockHeader {
   std::uint32_t size_class;
   std::uint32_t unused;
   std::uint64_t bytes;  // payload capacity
 };
-static_assert(sizeof(Header) <= kHeaderBytes);
+static_assert(sizeof(BlockHeader) <= kHeaderBytes);
 
-Header* header_of(void* block) { return reinterpret_cast<Header*>(static_cast<char*>(block) - kHeaderBytes); }
+BlockHeader* header_of(void* block) { return reinterpret_cast<BlockHeader*>(static_cast<char*>(block) - kHeaderBytes); }
 void* payload_of(void* raw) { return static_cast<char*>(raw) + kHeaderBytes; }
 
 H2Memory* self(void* user_data) { return static_cast<H2Memory*>(user_data); }
@@ -66,7 +66,7 @@ void* H2Memory::allocate(std::size_t bytes) {
   void* raw = std::malloc(kHeaderBytes + capacity);
   if (raw == nullptr) return nullptr;
   ++fresh_blocks_;
-  auto* header = static_cast<Header*>(raw);
+  auto* header = static_cast<BlockHeader*>(raw);
   header->size_class = size_class;
   header->bytes = capacity;
   return payload_of(raw);
@@ -74,7 +74,7 @@ void* H2Memory::allocate(std::size_t bytes) {
 
 void H2Memory::release(void* block) {
   if (block == nullptr) return;
-  Header* header = header_of(block);
+  BlockHeader* header = header_of(block);
   if (header->size_class == kBigClass) {
     std::free(header);
     return;

@@ -37,12 +37,12 @@ nlohmann::ordered_json interval_latency_json(const stats::Histogram& h) {
 }
 
 std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram, int shard_index, int shard_count) {
-  using json = nlohmann::ordered_json;
+  using Json = nlohmann::ordered_json;
   const double seconds = static_cast<double>(in.duration_ns) / 1e9;
   const stats::ErrorCounts& e = in.errors;
   const stats::Histogram& h = *in.latency;
   const bool open_model = in.target_rate_per_s.has_value();
-  json out = {
+  Json out = {
       {"interval", in.index},
       {"start_s", static_cast<double>(in.start_ns) / 1e9},
       {"start_time", rfc3339_utc_us(in.start_unix_ns)},
@@ -51,15 +51,15 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
       {"drain", is_drain(in)},
       {"sent", in.sent},
       {"completed", in.completed},
-      {"target_rate_per_s", in.target_rate_per_s ? json(*in.target_rate_per_s) : json(nullptr)},
+      {"target_rate_per_s", in.target_rate_per_s ? Json(*in.target_rate_per_s) : Json(nullptr)},
       {"achieved_rate_per_s", seconds > 0 ? static_cast<double>(in.completed) / seconds : 0.0},
       {"open_connections", in.open_connections},
-      {"backlog", open_model ? json(in.backlog) : json(nullptr)},
-      {"schedule_lag_ns", open_model ? json(in.schedule_lag_ns) : json(nullptr)},
+      {"backlog", open_model ? Json(in.backlog) : Json(nullptr)},
+      {"schedule_lag_ns", open_model ? Json(in.schedule_lag_ns) : Json(nullptr)},
       {"in_flight", in.in_flight},
       {"oldest_in_flight_ns", in.oldest_in_flight_ns},
       {"in_flight_over_interval", in.in_flight_over_interval},
-      {"users", in.users ? json(*in.users) : json(nullptr)},
+      {"users", in.users ? Json(*in.users) : Json(nullptr)},
       {"bytes_read", in.bytes_read},
       {"bytes_written", in.bytes_written},
       {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
@@ -69,15 +69,15 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
     for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *in.scenario_errors.*f.member;
   }
   if (in.stats_reset) out["stats_reset"] = true;  // only where it happened: the sums start again here
-  out["status_codes"] = json::object();
+  out["status_codes"] = Json::object();
   for (std::size_t code = 0; code < in.status_counts.size(); ++code) {
     if (in.status_counts[code] > 0) out["status_codes"][std::to_string(code)] = in.status_counts[code];
   }
-  out["endpoints"] = json::object();
+  out["endpoints"] = Json::object();
   for (std::size_t id = 0; id < in.names.size() && in.name_table != nullptr; ++id) {
     const stats::NameIntervalCounts& n = in.names[id];
     if (n.completed == 0 && n.errors == 0) continue;
-    json endpoint = {{"completed", n.completed}, {"errors", n.errors}, {"failed", n.failed}};
+    Json endpoint = {{"completed", n.completed}, {"errors", n.errors}, {"failed", n.failed}};
     // Its latency (responses and timeouts, as the interval's): the interval's latency is its names' sum.
     const stats::Histogram* latency =
         in.latency_by_name != nullptr ? in.latency_by_name->find(static_cast<stats::NameId>(id)) : nullptr;
@@ -90,7 +90,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
   // Issue 28: the workers' busy share and the process's health; the server's side.
   if (!in.workers.empty() || in.evidence != nullptr) out["client"] = evidence::interval_client_json(in.workers, in.evidence);
   if (in.evidence != nullptr) {
-    if (json server = evidence::interval_server_json(*in.evidence); !server.is_null()) out["server"] = std::move(server);
+    if (Json server = evidence::interval_server_json(*in.evidence); !server.is_null()) out["server"] = std::move(server);
   }
   if (shard_count > 1) out["shard"] = {{"index", shard_index}, {"count", shard_count}};
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);

@@ -10,14 +10,12 @@ PACER_BIN names the binary; when unset, build/debug/pacer in this repository is 
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
 import http.client
 import json
 import os
 import re
 import selectors
-import shutil
 import signal
 import socket
 import subprocess
@@ -37,168 +35,7 @@ PACER_BIN = os.environ.get("PACER_BIN") or str(REPO / "build" / "debug" / "pacer
 COUNTER_SETTLE_S = 2.0
 
 
-# ------------------------------------------------------------------ sanitizer reports
-
-# A ThreadSanitizer build (the tsan preset) writes its reports to files here instead of
-# stderr, and the autouse fixture below fails the test during which one appeared. The
-# exit code alone (66) would miss a report from a process whose status no test checks
-# (`pacer serve`, a run stopped by a signal, a run expected to fail). Options already
-# in TSAN_OPTIONS are kept; the variable is inherited by every process a test starts.
-SANITIZER_LOG_DIR = tempfile.mkdtemp(prefix="pacer-tsan-")
-atexit.register(shutil.rmtree, SANITIZER_LOG_DIR, True)
-os.environ["TSAN_OPTIONS"] = " ".join(
-    o for o in (os.environ.get("TSAN_OPTIONS", ""), f"log_path={SANITIZER_LOG_DIR}/report") if o
-)
-
-
-# ------------------------------------------------------ the client's own verdict
-
-# pacer blames itself ("Bottleneck: the client: worker 1 was busy 98 % of the run",
-# issue 28) when a worker was busy most of the run. The e2e suite checks that no run
-# shows a false alarm: after each test, every pacer run it started through subprocess
-# (run_pacer, subprocess.run, a Popen whose output is read with communicate(),
-# webview.WebRun) whose JSON report the test can read (stdout, or -o FILE) and that
-# says `saturated` must be backed by the worker's own clock: its thread CPU plus its
-# time queued for a CPU cover at least 80 % of its run. One worker running flat out
-# against a server on this 2-core machine (a debug build's Lua, TLS, 10 MB bodies) is
-# rightly blamed, and such runs pass; a verdict that the worker's CPU does not back
-# fails the test, unless the test makes pacer blame itself on purpose (marked
-# client_verdict_expected, which the tests asserting the verdict carry). A run whose
-# JSON is not at hand (text only) is not checked. Under a sanitizer pacer is several times slower than the servers it loads: the
-# check is off there.
-_PACER_OUTPUTS: list[tuple[list[str], str]] = []
-_CPU_BACKED = 0.8
-
-
-def _is_sanitized(path: str) -> bool:
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return False
-    return b"__asan_init" in data or b"__tsan_init" in data
-
-
-_VERDICT_CHECK = not _is_sanitized(PACER_BIN)
-
-
-class _WatchedPopen(subprocess.Popen):
-    """subprocess.Popen that keeps what a pacer process printed on stdout (its communicate())."""
-
-    def communicate(self, *args, **kwargs):
-        out, err = super().communicate(*args, **kwargs)
-        argv = self.args if isinstance(self.args, (list, tuple)) else [str(self.args)]
-        if argv and str(argv[0]) == PACER_BIN and out:
-            text = out.decode("utf-8", "replace") if isinstance(out, bytes) else out
-            _PACER_OUTPUTS.append(([str(a) for a in argv[1:]], text))
-        return out, err
-
-
-subprocess.Popen = _WatchedPopen  # subprocess.run looks Popen up in its module at each call
-
-
-def _json_report(args: list[str], stdout: str) -> dict | None:
-    """The run's JSON report: its stdout, or the -o file of a --format json run."""
-    try:
-        doc = json.loads(stdout)
-        if isinstance(doc, dict):
-            return doc
-    except ValueError:
-        pass
-    for flag in ("-o", "--output"):
-        if flag in args and "json" in args:
-            i = args.index(flag)
-            try:
-                path = Path(args[i + 1])
-                if not path.is_file():  # a FIFO or a device (the tests of -o's kinds): never opened here
-                    return None
-                doc = json.loads(path.read_text())
-                return doc if isinstance(doc, dict) else None
-            except (IndexError, OSError, ValueError):
-                return None
-    return None
-
-
-def _unbacked_verdict(args: list[str], stdout: str) -> str | None:
-    """Why the run's client verdict is a false alarm, or None."""
-    doc = _json_report(args, stdout)
-    runs = doc.get("runs", [doc]) if doc is not None and doc.get("schema") == "pacer-repeat" else [doc]
-    for d in runs:
-        client = d.get("client") if isinstance(d, dict) else None
-        if not isinstance(client, dict) or not client.get("saturated"):
-            continue
-        backed = [(w.get("cpu_share") or 0) + (w.get("runnable_s") or 0) / w["wall_s"]
-                  for w in client.get("workers", []) if w.get("wall_s")]
-        if not backed or max(backed) < _CPU_BACKED:
-            return (f"saturated, but no worker's thread CPU and CPU queueing cover {_CPU_BACKED:.0%} of its run: "
-                    f"{client.get('workers')}; verdicts {client.get('verdicts')}")
-    return None
-
-
-@pytest.fixture(autouse=True)
-def no_client_verdict(request):
-    """Fails a test whose pacer runs blamed the client without their CPU backing it."""
-    _PACER_OUTPUTS.clear()
-    yield
-    runs = list(_PACER_OUTPUTS)
-    _PACER_OUTPUTS.clear()
-    if not _VERDICT_CHECK or request.node.get_closest_marker("client_verdict_expected") is not None:
-        return
-    for args, stdout in runs:
-        why = _unbacked_verdict(args, stdout)
-        if why:
-            pytest.fail(f"pacer {' '.join(args)} blamed the client, a false alarm: {why}", pytrace=False)
-
-
-# PACER_E2E_ENGINE_ONLY=1 (scripts/test.sh's second pass, on epoll): only the files
-# whose runs go through the I/O engine's paths in ways the other engine could
-# change (connections, timing, protocols, errors); the reports, pages, docs and
-# tools around a run are the same whichever engine produced it.
-ENGINE_FILES = {
-    "test_backlog_and_stalls.py", "test_connect_path.py", "test_connection_errors.py", "test_consistency.py",
-    "test_cookies.py", "test_counts.py", "test_faults_inputs.py", "test_faults_limits.py", "test_faults_server.py",
-    "test_http2.py", "test_http3.py", "test_io_engines.py", "test_load_shape.py", "test_open_model.py",
-    "test_proxy.py", "test_request_bytes.py", "test_request_log.py", "test_scenarios.py", "test_scripts.py",
-    "test_signals.py", "test_status_codes.py", "test_timeouts.py", "test_tls.py", "test_trace.py", "test_wire.py",
-}
-
-
-def pytest_collection_modifyitems(config, items):
-    if os.environ.get("PACER_E2E_ENGINE_ONLY") != "1":
-        return
-    kept = [item for item in items if item.path.name in ENGINE_FILES]
-    config.hook.pytest_deselected(items=[item for item in items if item.path.name not in ENGINE_FILES])
-    items[:] = kept
-
-
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers",
-        "tsan_allows(kind, reason): this test may make TSan report `kind` (e.g. 'thread leak'), for the reason given",
-    )
-    config.addinivalue_line(
-        "markers",
-        "client_verdict_expected: this test makes pacer blame itself (issue 28)",
-    )
-
-
-@pytest.fixture(autouse=True)
-def no_sanitizer_report(request):
-    """Fails the test if a process it started wrote a sanitizer report (other than
-    the kind its tsan_allows marker names)."""
-    yield
-    reports = sorted(Path(SANITIZER_LOG_DIR).glob("report*"))
-    if not reports:
-        return
-    texts = [r.read_text(errors="replace") for r in reports]
-    for r in reports:
-        r.unlink()
-    allowed = request.node.get_closest_marker("tsan_allows")
-    if allowed is not None:
-        kind = f"WARNING: ThreadSanitizer: {allowed.args[0]} "
-        texts = [t for t in texts if any(block and not block.lstrip().startswith(kind)
-                                         for block in t.split("==================") if "WARNING" in block)]
-    if texts:
-        pytest.fail("ThreadSanitizer reported:\n" + "\n".join(texts), pytrace=False)
+pytest_plugins = ["suite_rules"]  # the rules every test is held to, and the markers (suite_rules.py)
 
 
 # --------------------------------------------------------------------------- units

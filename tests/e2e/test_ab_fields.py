@@ -65,6 +65,7 @@ def json_run(pacer, tmp_path, *args):
     return run, json.loads(out.read_text())
 
 
+@pytest.mark.tsan
 def test_bytes_sent_equal_nginxs_request_lengths_and_the_server_header_is_nginxs(pacer, nginx, tmp_path):
     # (GET: nginx's `return` discards a request body unread, and leaves it out of $request_length.)
     run, doc = json_run(pacer, tmp_path, "-t2", "-c4", "-n", "400", "-H", "X-Pad: " + "x" * 100, nginx.url + "/doc")
@@ -77,6 +78,7 @@ def test_bytes_sent_equal_nginxs_request_lengths_and_the_server_header_is_nginxs
     assert counts["length_mismatches"] == 0 and doc["errors"]["status"] == 0
 
 
+@pytest.mark.tsan
 def test_length_mismatches_count_every_response_of_another_length_and_are_not_errors(pacer, nginx, tmp_path):
     script = tmp_path / "alternate.lua"
     script.write_text(ALTERNATING)

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import math
 import re
@@ -83,6 +84,7 @@ def test_arrivals_that_never_found_a_connection_are_unsent_not_server_timeouts(s
     assert not any("timeout" in l for l in lines), run.stderr
 
 
+@pytest.mark.tsan
 def test_a_server_freeze_shows_as_the_age_of_the_oldest_request_in_flight(start_server, pacer, tmp_path):
     freeze_s = 1.5
     server = start_server("--freeze-at", "1s", "--freeze-for", f"{freeze_s}s")

@@ -3,6 +3,7 @@ through subprocess env (the test's own is never changed)."""
 
 from __future__ import annotations
 
+import pytest
 import os
 
 CLEAN_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # no engine variables
@@ -27,6 +28,7 @@ def test_check_args_exits_2_on_what_the_run_would_refuse(pacer, server):
     assert run.rc == 2 and "--shard auto: no engine found" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_a_shard_from_an_engine_that_does_not_start_them_together_gets_a_note(server, pacer):
     run = pacer("-t1", "-c4", "-n", "100", "--shard", "auto/2", server.url,
                 env={**CLEAN_ENV, "NOMAD_ALLOC_INDEX": "1"}, timeout=30)

@@ -22,6 +22,7 @@ BAD_ARGUMENTS = [
 ]
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("args, message", [(a, m) for _, a, m in BAD_ARGUMENTS], ids=[i for i, _, _ in BAD_ARGUMENTS])
 def test_bad_arguments_exit_2_with_a_message_naming_the_fault(server, pacer, args, message):
     run = pacer(*[a.replace("{url}", server.url) for a in args], timeout=10)
@@ -32,6 +33,7 @@ def test_bad_arguments_exit_2_with_a_message_naming_the_fault(server, pacer, arg
     assert server.stats()["connections_accepted"] == 0
 
 
+@pytest.mark.tsan
 def test_more_connections_than_the_open_file_limit_exits_2_and_says_how_to_raise_it(server, pacer):
     run = pacer("-c", "1000", "-d", "1s", server.url, nofile=256, timeout=10)
 
@@ -41,6 +43,7 @@ def test_more_connections_than_the_open_file_limit_exits_2_and_says_how_to_raise
     assert server.stats()["connections_accepted"] == 0
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 def test_help_exits_0_and_shows_the_usage(pacer, flag):
     run = pacer(flag, timeout=10)

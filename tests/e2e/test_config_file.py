@@ -5,8 +5,11 @@ naming it. Only one run sends traffic (0.5 s)."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
+
+pytestmark = pytest.mark.tsan
 
 
 def env_with(**pacer_vars: str) -> dict[str, str]:

@@ -50,6 +50,8 @@ from conftest import parse_duration
 from hostile import answer_each_request, sanitizer
 from nginx_peer import NGINX, START_TIMEOUT_S, free_port, stop_process
 
+pytestmark = pytest.mark.alone
+
 FULL = sanitizer() is None
 
 
@@ -117,6 +119,7 @@ def accepted(port: int) -> int:
 
 # With several workers each one's connections wait for every worker's (StartBarrier):
 # before, the first worker's load kept nginx from accepting the others' connections.
+@pytest.mark.tsan
 @pytest.mark.parametrize("io,threads", [("uring", 1), ("epoll", 1), ("uring", 2)])
 def test_thousands_of_connections_at_once_open_without_an_error(nginx, pacer, tmp_path, io, threads):
     port, connections = nginx

@@ -69,6 +69,7 @@ class PeerServer(RecordingServer):
         super()._serve(conn, stop)
 
 
+@pytest.mark.tsan
 def test_bind_spreads_connections_over_a_range_round_robin(pacer):
     server = PeerServer()
     try:
@@ -82,6 +83,7 @@ def test_bind_spreads_connections_over_a_range_round_robin(pacer):
         server.close()
 
 
+@pytest.mark.tsan
 def test_bind_of_another_family_than_the_target_is_bad_input(pacer):
     run = pacer("-B", "::1", "-d", "1s", "http://127.0.0.1:9/")
     assert run.rc == 2 and "--bind gives IPv6 source addresses" in run.stderr, run
@@ -213,12 +215,14 @@ def test_no_sni_gets_the_default_certificate(tls_nginx, pacer):
     assert other.rc == 1 and "hostname mismatch" in other.stderr, other
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("flag,value", [("--ciphers", "NOT-A-CIPHER"), ("--tls13-ciphers", "TLS_AES_128_GCM_SHA256:TLS_NOPE")])
 def test_a_cipher_string_openssl_does_not_know_is_bad_input(flag, value, pacer):
     run = pacer(flag, value, "-d", "1s", "https://127.0.0.1:9/")
     assert run.rc == 2 and flag in run.stderr and value.split(":")[-1] in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_tls_version_mistakes_are_bad_arguments(pacer):
     assert pacer("--tls-min", "1.1", "https://127.0.0.1:9/").rc == 2
     run = pacer("--tls-min", "1.3", "--tls-max", "1.2", "https://127.0.0.1:9/")

@@ -11,6 +11,7 @@ import pytest
 from conftest import PACER_BIN, parse_report
 
 
+@pytest.mark.tsan
 def test_a_refused_port_exits_1_and_names_the_address(free_port, pacer):
     address = f"127.0.0.1:{free_port}"
     run = pacer("-d", "1s", f"http://{address}/", timeout=30)
@@ -52,6 +53,7 @@ def test_connects_that_hang_past_the_timeout_are_connect_errors_and_the_run_ends
     assert took < 10, f"took {took:.1f}s\n{run}"
 
 
+@pytest.mark.tsan
 def test_a_server_that_stops_mid_run_gives_connect_errors_and_keeps_the_successes(server, pacer_bin):
     client = subprocess.Popen(
         [PACER_BIN, "-d", "3s", "--disable-keepalive", server.url],

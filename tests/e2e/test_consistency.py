@@ -31,6 +31,8 @@ from conftest import COUNTER_SETTLE_S, parse_duration, parse_report
 from progress import drain_blocks, interval_blocks, progress_lines_too_wide
 from request_log_check import check_request_log
 
+pytestmark = pytest.mark.tsan
+
 
 @dataclasses.dataclass
 class Case:

@@ -148,6 +148,7 @@ def check_scenario_outputs(run, doc, rows, csvs, html, browser, server) -> None:
                                                                            for t in scen["tasks"]}
 
 
+@pytest.mark.tsan
 def test_a_closed_scenarios_failed_checks_are_failures_in_every_output(start_server, pacer, tmp_path, browser):
     server = start_server()
     script = tmp_path / "fail.lua"
@@ -166,6 +167,7 @@ def test_a_closed_scenarios_failed_checks_are_failures_in_every_output(start_ser
             assert table in dump.stdout, table
 
 
+@pytest.mark.tsan
 def test_an_open_scenario_counts_tasks_and_users_not_connections(start_server, pacer, tmp_path, browser):
     server = start_server()
     script = tmp_path / "fail.lua"
@@ -185,6 +187,7 @@ def test_an_open_scenario_counts_tasks_and_users_not_connections(start_server, p
     check_scenario_outputs(run, doc, rows, csvs, html, browser, server)
 
 
+@pytest.mark.tsan
 def test_an_endpoint_that_never_answers_has_lower_bounds_everywhere(start_server, pacer, tmp_path, browser):
     server = start_server()
     targets = tmp_path / "targets.txt"

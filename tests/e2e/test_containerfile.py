@@ -13,6 +13,8 @@ import pytest
 
 from conftest import PACER_BIN, REPO
 
+pytestmark = pytest.mark.no_sanitizer
+
 BASE_IMAGE_PACKAGES = {"libc6", "libstdc++6", "libgcc-s1"}
 # The sanitizer runtimes a tsan or asan build links (CI runs this suite with those
 # builds too): the image holds a release build, which links none of them.

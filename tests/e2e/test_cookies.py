@@ -6,6 +6,7 @@ it. Every run is bounded (-d or -n, and a subprocess timeout)."""
 
 from __future__ import annotations
 
+import pytest
 import json
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def run_json(pacer, *args: str) -> dict:
     return json.loads(run.stdout)
 
 
+@pytest.mark.tsan
 def test_a_scenario_logs_in_once_per_user_and_its_jar_carries_the_session(server, pacer, tmp_path):
     script = tmp_path / "session.lua"
     script.write_text(LOGIN_THEN_BROWSE)
@@ -46,6 +48,7 @@ def test_a_scenario_logs_in_once_per_user_and_its_jar_carries_the_session(server
     assert by_path.get("GET /session/page") == names["page"]["requests"], by_path
 
 
+@pytest.mark.tsan
 def test_without_the_login_every_page_is_a_401_so_the_jar_is_what_carries_it(server, pacer, tmp_path):
     script = tmp_path / "nologin.lua"
     script.write_text("""
@@ -58,6 +61,7 @@ return user
     assert report["status_codes"].get("401") == report["counts"]["responses"] == 20, report["status_codes"]
 
 
+@pytest.mark.tsan
 def test_u_cookies_set_delete_and_clear_change_what_is_sent(server, pacer, tmp_path):
     script = tmp_path / "api.lua"
     script.write_text("""
@@ -101,6 +105,7 @@ def test_cookie_flag_joins_minus_h_cookie_into_one_header(recording_server, pace
         assert r.header_values(b"cookie") == [b"h=1; a=1; b=2; file=f1"], r
 
 
+@pytest.mark.tsan
 def test_bad_cookie_arguments_exit_2_naming_the_flag(pacer, tmp_path):
     run = pacer("-n", "1", "--cookie", "novalue", "http://127.0.0.1:1/", timeout=30)
     assert run.rc == 2 and "--cookie" in run.stderr, run

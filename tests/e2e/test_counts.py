@@ -4,6 +4,8 @@ import pytest
 
 from conftest import assert_connections_accepted, assert_server_agrees, parse_duration
 
+pytestmark = pytest.mark.tsan
+
 
 def test_three_threads_open_exactly_ten_connections(server, pacer):
     run = pacer("-t3", "-c10", "-d", "1s", server.url, timeout=30)

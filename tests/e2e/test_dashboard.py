@@ -138,6 +138,7 @@ def test_the_live_view_advances_during_the_run_and_leaves_the_report_on_a_restor
     assert max(r["open_connections"] for r in rows) == 4
 
 
+@pytest.mark.tsan
 def test_ctrl_c_in_the_live_view_restores_the_terminal_and_prints_the_partial_report(tmux, server):
     tmux.start(pacer_command("-t1", "-c2", "-d", "60s", server.url))
     # Until a response is on screen (a TSan build takes a while to get the first one).
@@ -153,6 +154,7 @@ def test_ctrl_c_in_the_live_view_restores_the_terminal_and_prints_the_partial_re
     assert parse_report(after).requests > 0
 
 
+@pytest.mark.tsan
 @pytest.mark.tsan_allows("thread leak", reason="the second signal _exits at once by design, without joining the "
                         "workers; under TSan, _exit reports the finished ones not yet joined")
 def test_a_second_signal_exits_at_once_and_still_restores_the_terminal(tmux, server):
@@ -168,6 +170,7 @@ def test_a_second_signal_exits_at_once_and_still_restores_the_terminal(tmux, ser
     assert tmux.show("#{cursor_flag}") == "1", tmux.screen()
 
 
+@pytest.mark.tsan
 def test_colour_marks_errors_unless_no_color_is_set(tmux, server):
     url = server.url + "status/500"
     tmux.start(pacer_command("-t1", "-c2", "-d", "30s", url))
@@ -201,6 +204,7 @@ def test_stdout_to_a_file_in_a_terminal_gives_plain_lines_there_and_a_clean_file
     assert parse_report(data.decode()).requests > 0
 
 
+@pytest.mark.tsan
 def test_a_piped_run_writes_one_plain_line_per_interval_on_stderr_and_no_escape_sequence(server):
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(TERM="xterm-256color", LANG="C.UTF-8")

@@ -4,9 +4,12 @@ what the tests run."""
 
 from __future__ import annotations
 
+import pytest
 import re
 
 from conftest import REPO
+
+pytestmark = pytest.mark.no_sanitizer
 
 INCLUDE = re.compile(r"<!-- include: (\S+) -->\n```\w*\n(.*?)\n```", re.S)
 

@@ -29,6 +29,8 @@ import pytest
 
 from conftest import PACER_BIN, REPO, PacerServer
 
+pytestmark = pytest.mark.no_sanitizer
+
 SKIPPED: dict[str, str] = {}
 
 
@@ -107,6 +109,7 @@ def adapt(command: str, site: dict) -> list[str]:
     return out
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("doc,command", COMMANDS, ids=[f"{d}:{c[:60]}" for d, c in COMMANDS])
 def test_the_command_runs_as_written(doc, command, site):
     if command in SKIPPED:

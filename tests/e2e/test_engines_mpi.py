@@ -15,6 +15,8 @@ import pytest
 
 from engines import assert_merged_matches_server, merge, need, shard_script, shard_sources
 
+pytestmark = pytest.mark.no_sanitizer
+
 # launcher command line for 4 processes, the variable naming the rank
 LAUNCHERS = {
     "openmpi": (["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "-np", "4"], "OMPI_COMM_WORLD_RANK"),

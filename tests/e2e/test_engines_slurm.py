@@ -20,6 +20,8 @@ import pytest
 from conftest import PACER_BIN, REPO
 from engines import assert_merged_matches_server, merge, shard_script, shard_sources, slurm_cluster
 
+pytestmark = pytest.mark.no_sanitizer
+
 SRUN = ["srun", "-n", "4", "--overcommit", "--kill-on-bad-exit=1", "--time=5"]
 
 
@@ -105,6 +107,8 @@ def test_a_job_array_shards_by_task_id_and_meets_at_start_at(slurm, server, tmp_
     assert_merged_matches_server(merge(tmp_path, 2), server, 0, expected=400)
 
 
+@pytest.mark.alone
+@pytest.mark.tsan
 def test_merged_slurm_run_agrees_with_one_process_of_the_same_load(slurm, server, tmp_path):
     """-R 2000 for 10 s: 4 shards under srun and one process with as many threads,
     side by side against one server, so that a neighbour's burst on this shared

@@ -17,6 +17,8 @@ import pytest
 from conftest import PACER_BIN
 from engines import assert_merged_matches_server, merge, need, sshd
 
+pytestmark = pytest.mark.no_sanitizer
+
 HOSTS = ["load1", "load2", "load3", "load4"]
 
 

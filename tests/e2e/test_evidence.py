@@ -21,6 +21,8 @@ from conftest import run_pacer
 from hostile import sanitizer
 from nginx_peer import free_port, start_nginx, stop_process
 
+pytestmark = pytest.mark.alone
+
 # request() burns tens of milliseconds of CPU: the worker, not the server, sets the
 # pace. With 16 connections the other 15 requests have all that time to be answered,
 # so the worker never waits for the network, even on a crowded machine.
@@ -33,6 +35,7 @@ end
 """
 
 
+@pytest.mark.tsan
 @pytest.mark.client_verdict_expected
 def test_a_worker_burning_cpu_is_named_and_the_json_says_saturated(server, tmp_path):
     script = tmp_path / "burn.lua"
@@ -90,6 +93,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@pytest.mark.tsan
 @pytest.mark.skipif(sanitizer() is not None, reason="an instrumented pacer is slower than nginx: then it is the bottleneck")
 def test_an_ordinary_closed_loop_against_nginx_blames_no_one(nginx):
     port, _ = nginx
@@ -100,6 +104,7 @@ def test_an_ordinary_closed_loop_against_nginx_blames_no_one(nginx):
     assert len(client["workers"]) == 2 and client["peak_open_fds"] >= 10 and client["fd_limit"] > 0
 
 
+@pytest.mark.tsan
 def test_server_pid_follows_nginx_workers_cpu_through_a_ramp(nginx, tmp_path):
     port, proc = nginx
     worker = nginx_worker(proc.pid)
@@ -138,6 +143,7 @@ class Metrics(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.tsan
 def test_server_metrics_rates_counters_and_marks_a_target_that_goes_away(server, tmp_path):
     httpd = http.server.HTTPServer(("127.0.0.1", 0), Metrics)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -180,6 +186,7 @@ def test_server_metrics_rates_counters_and_marks_a_target_that_goes_away(server,
 NODE_EXPORTER = shutil.which("prometheus-node-exporter")
 
 
+@pytest.mark.tsan
 @pytest.mark.skipif(NODE_EXPORTER is None, reason="prometheus-node-exporter is not installed (scripts/setup.sh test)")
 def test_server_metrics_scrapes_node_exporter_into_every_row(server, tmp_path):
     port = free_port()
@@ -211,6 +218,7 @@ def test_server_metrics_scrapes_node_exporter_into_every_row(server, tmp_path):
         stop_process(proc)
 
 
+@pytest.mark.tsan
 @pytest.mark.client_verdict_expected
 def test_fds_near_the_limit_get_the_arithmetic(server):
     # -c200 -t1 needs 200 + 4 + 32 = 236 descriptors (cli/fd_limit.cc); at that limit
@@ -228,6 +236,7 @@ def test_fds_near_the_limit_get_the_arithmetic(server):
     assert refused.rc == 2 and "-c 300 needs about 336 open files but the hard limit is 236" in refused.stderr
 
 
+@pytest.mark.tsan
 def test_repeat_reports_each_run_and_their_median(server, tmp_path):
     out = tmp_path / "runs.json"
     run = run_pacer("--repeat", "3", "-t1", "-c2", "-d400ms", "--format", "json", "-o", str(out), server.url)
@@ -244,6 +253,7 @@ def test_repeat_reports_each_run_and_their_median(server, tmp_path):
     assert doc["summary"]["p99"]["median"] == pytest.approx(statistics.median(p99))
 
 
+@pytest.mark.tsan
 def test_compare_says_not_significant_against_itself_and_significant_with_2ms_more(server, tmp_path):
     def runs(path, name):
         out = tmp_path / name
@@ -299,7 +309,7 @@ def test_a_side_of_single_runs_made_interleaved_is_judged_over_its_runs(server, 
 def test_the_suites_false_alarm_check_tells_a_backed_verdict_from_an_unbacked_one(tmp_path):
     """The autouse check every e2e test runs (conftest.no_client_verdict): a saturated
     verdict must be backed by the worker's thread CPU and CPU queueing."""
-    from conftest import _unbacked_verdict
+    from suite_rules import unbacked_verdict as _unbacked_verdict
 
     def doc(cpu_share, runnable_s, saturated=True):
         return json.dumps({"client": {"saturated": saturated, "verdicts": ["the client: worker 1 ..."],

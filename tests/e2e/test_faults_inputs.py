@@ -9,6 +9,7 @@ server is stopped whatever happens."""
 
 from __future__ import annotations
 
+import pytest
 import os
 import signal
 import stat
@@ -82,6 +83,7 @@ def test_an_endless_chunked_body_stops_at_the_body_cap(hostile_server, pacer_bin
     assert run.wall_s < 15, run.wall_s
 
 
+@pytest.mark.tsan
 def test_sigint_stops_a_response_script_run_against_endless_headers_promptly(hostile_server, pacer_bin, tmp_path):
     srv = hostile_server(ENDLESS_HEADERS)
     # wait4()'s ru_maxrss folds in the memory pacer was spawned from (this Python,
@@ -124,6 +126,7 @@ def test_sigint_stops_a_response_script_run_against_endless_headers_promptly(hos
 # ---------------------------------------------------------------- item 5: body cap
 
 
+@pytest.mark.tsan
 def test_a_body_from_dev_zero_is_refused_at_the_cap(pacer_bin):
     run = run_measured("-b", "@/dev/zero", "-n", "1", "http://127.0.0.1:9/", timeout=30)
     assert run.rc == 2, run
@@ -133,6 +136,7 @@ def test_a_body_from_dev_zero_is_refused_at_the_cap(pacer_bin):
     assert run.peak_rss_kb < MAX_RSS_KB, run.peak_rss_kb
 
 
+@pytest.mark.tsan
 def test_an_endless_stdin_body_is_refused_at_the_cap(pacer_bin):
     yes = subprocess.Popen(["yes"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     started = time.monotonic()
@@ -147,6 +151,7 @@ def test_an_endless_stdin_body_is_refused_at_the_cap(pacer_bin):
     assert time.monotonic() - started < 15
 
 
+@pytest.mark.tsan
 def test_a_body_file_over_the_cap_is_refused_before_it_is_read(pacer_bin, tmp_path):
     big = tmp_path / "big.bin"
     with open(big, "wb") as f:
@@ -185,6 +190,7 @@ def test_a_content_length_that_matches_the_body_is_sent_and_answered(server, pac
 # --------------------------------------------- items 12, 13: output paths and files
 
 
+@pytest.mark.tsan
 def test_an_output_path_that_is_a_directory_fails_before_the_run(server, pacer, tmp_path):
     for flag in ("-o", "--hdr", "--timeseries"):
         run = pacer("-t1", "-c1", "-d", "5s", flag, str(tmp_path), server.url, timeout=30)
@@ -194,6 +200,7 @@ def test_an_output_path_that_is_a_directory_fails_before_the_run(server, pacer, 
     assert server.stats()["requests_answered"] == 0
 
 
+@pytest.mark.tsan
 def test_outputs_are_written_through_symlinks_which_stay_links(server, pacer, tmp_path):
     (tmp_path / "targets").mkdir()
     for name in ("report.json", "latency.hgrm", "series.ndjson"):

@@ -118,6 +118,7 @@ def test_requests_against_a_server_that_never_accepts_give_up(never_accepts, pac
     assert run.peak_rss_kb < RSS_LIMIT_KB, run.peak_rss_kb
 
 
+@pytest.mark.tsan
 def test_give_up_period_is_an_option(never_accepts, pacer_bin):
     run = run_measured("-t2", "-c2", "-n", "10", "--timeout", "200ms", "--give-up", "1s", never_accepts.url,
                        timeout=60)
@@ -126,6 +127,7 @@ def test_give_up_period_is_an_option(never_accepts, pacer_bin):
     assert run.wall_s < 2.8, run.wall_s
 
 
+@pytest.mark.tsan
 def test_requests_after_the_server_is_killed_for_good_give_up(hostile_server, pacer_bin):
     srv = hostile_server(answer_each_request(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
     killer = threading.Timer(0.5, srv.close)
@@ -155,6 +157,7 @@ def test_a_server_that_closes_at_once_ends_a_counted_run(hostile_server, pacer_b
 # --------------------------------------------------- 3. rates pacer cannot schedule
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("rate", ["1G", "20M", "0:11M"])
 def test_rates_above_the_range_are_refused(pacer, rate):
     run = pacer("-R", rate, "-d", "1s", "http://127.0.0.1:9/")
@@ -162,6 +165,7 @@ def test_rates_above_the_range_are_refused(pacer, rate):
     assert "at most 10M" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_stages_above_the_range_are_refused(pacer):
     run = pacer("--stages", "1s:100,1s:50M", "http://127.0.0.1:9/")
     assert run.rc == 2, run

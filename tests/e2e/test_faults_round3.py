@@ -74,6 +74,7 @@ def test_a_scenario_header_table_cannot_smuggle_a_request(recording_server, pace
     assert "a second Host header" in texts, texts
 
 
+@pytest.mark.tsan
 def test_two_host_headers_on_the_command_line_or_in_a_target_are_refused(recording_server, pacer, tmp_path):
     run = pacer("-n", "1", "-H", "Host: a", "-H", "host: b", recording_server.url, timeout=30)
     assert run.rc == 2, run
@@ -85,6 +86,7 @@ def test_two_host_headers_on_the_command_line_or_in_a_target_are_refused(recordi
     assert recording_server.requests == []
 
 
+@pytest.mark.tsan
 def test_a_script_building_a_framing_header_is_refused(recording_server, pacer, tmp_path):
     script = write(tmp_path, "s.lua", 'wrk.headers["Transfer-Encoding"] = "chunked"\n')
     run = pacer("-n", "1", "-s", script, recording_server.url, timeout=30)
@@ -96,6 +98,7 @@ def test_a_script_building_a_framing_header_is_refused(recording_server, pacer, 
 # ---------------------------------------------------------- item 2: output files
 
 
+@pytest.mark.tsan
 def test_a_read_only_output_is_never_replaced(recording_server, pacer, tmp_path):
     for flag in ("-o", "--hdr", "--html", "--timeseries"):
         target = tmp_path / f"kept{flag.strip('-')}"
@@ -110,6 +113,7 @@ def test_a_read_only_output_is_never_replaced(recording_server, pacer, tmp_path)
     assert recording_server.requests == []
 
 
+@pytest.mark.tsan
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize("flag", ["-o", "--hdr", "--timeseries", "--html"])
 def test_a_full_disk_on_any_output_fails_the_run_naming_the_option(recording_server, pacer, flag):
@@ -118,6 +122,7 @@ def test_a_full_disk_on_any_output_fails_the_run_naming_the_option(recording_ser
     assert f"pacer: {flag}: cannot write" in run.stderr and "No space left on device" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_one_file_named_twice_through_other_spellings_is_refused(recording_server, pacer, tmp_path):
     (tmp_path / "d").mkdir()
     os.symlink(tmp_path / "d", tmp_path / "link")
@@ -157,6 +162,7 @@ return user
     assert "boom ?]0;pwned??[2J?31m" in run.stdout, run.stdout
 
 
+@pytest.mark.tsan
 def test_a_nul_in_a_target_does_not_cut_the_message_short(pacer, tmp_path):
     targets = tmp_path / "t.txt"
     targets.write_bytes(b"GET /a\0b\x1b[2Jc-and-the-rest\n")
@@ -165,6 +171,7 @@ def test_a_nul_in_a_target_does_not_cut_the_message_short(pacer, tmp_path):
     assert "'/a?b?[2Jc-and-the-rest' is not a URL" in run.stderr, repr(run.stderr)
 
 
+@pytest.mark.tsan
 def test_a_nul_or_line_break_in_an_argument_never_reaches_the_message_raw(pacer):
     run = pacer("-n", "1", "-m", "GET\r\nX-Evil: 1", "http://127.0.0.1:1/", timeout=30)
     assert run.rc == 2, run
@@ -197,6 +204,7 @@ return { tasks = { {1, function(u) u:get('/'); while true do end end, 'spin'} } 
 """
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_a_task_that_never_yields_ends_at_the_duration_with_the_partial_report(recording_server, tmp_path, threads):
     # LuaJIT runs the compiled loop without calling hooks: the controller's
@@ -212,6 +220,7 @@ def test_a_task_that_never_yields_ends_at_the_duration_with_the_partial_report(r
     assert "the scenario's task 'spin'" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_a_task_that_never_yields_ends_at_the_first_sigterm(recording_server, tmp_path):
     path = write(tmp_path, "spin.lua", ENDLESS_TASK)
     proc = subprocess.Popen([PACER_BIN, "-t1", "-u1", "-d", "60s", "--scenario", path, recording_server.url],
@@ -241,6 +250,7 @@ def test_a_script_request_that_never_returns_ends_at_the_duration(recording_serv
 # ----------------------------------------------------- item 6: CSV formula injection
 
 
+@pytest.mark.tsan
 def test_csv_cells_never_start_a_formula(recording_server, pacer, tmp_path):
     targets = write(tmp_path, "t.jsonl", "\n".join(json.dumps({"url": f"/{i}", "name": name}) for i, name in
                                                    enumerate(["=HYPERLINK(\"http://x\")", "+1", "-1", "@SUM(A1)"])))
@@ -267,6 +277,7 @@ def test_a_report_over_the_size_cap_is_refused_by_report_and_merge_in_bounded_me
         assert run.wall_s < 5, run
 
 
+@pytest.mark.tsan
 def test_a_timeseries_zlib_bomb_is_refused_by_report_as_by_merge(recording_server, pacer, tmp_path):
     out = tmp_path / "run.json"
     run = pacer("-n", "4", "--html", str(tmp_path / "x.html"), "--format", "json", "-o", str(out),
@@ -286,6 +297,7 @@ def test_a_timeseries_zlib_bomb_is_refused_by_report_as_by_merge(recording_serve
         assert run.peak_rss_kb < MAX_RSS_KB, run.peak_rss_kb
 
 
+@pytest.mark.tsan
 def test_a_target_url_longer_than_the_cap_is_refused(recording_server, pacer, tmp_path):
     targets = write(tmp_path, "t.txt", "GET /" + "a" * 9000 + "\n")
     run = pacer("-n", "1", "--targets", targets, recording_server.url, timeout=30)
@@ -326,6 +338,7 @@ def test_an_endless_compressed_body_is_a_decode_error_at_the_cap(hostile_server,
 # ------------------------------------------------------------ item 9: URLs
 
 
+@pytest.mark.tsan
 def test_target_references_lose_their_dot_segments(recording_server, pacer, tmp_path):
     targets = write(tmp_path, "t.txt", "GET ../../etc/passwd\n\nGET /a/./b/../c\n")
     run = pacer("-n", "2", "--targets", targets, recording_server.url + "dir/page", timeout=30)
@@ -349,6 +362,7 @@ def done_only_at_done(conn, stop):
             conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: /a/../done\r\nContent-Length: 0\r\n\r\n")
 
 
+@pytest.mark.tsan
 def test_a_location_with_dot_segments_is_resolved(hostile_server, pacer):
     srv = hostile_server(done_only_at_done)
     run = pacer("-n", "2", "--follow-redirects", "3", srv.url + "x", timeout=30)
@@ -356,6 +370,7 @@ def test_a_location_with_dot_segments_is_resolved(hostile_server, pacer):
     assert parse_report(run.stdout).status_codes == {200: 2}, run
 
 
+@pytest.mark.tsan
 def test_a_location_with_another_scheme_is_another_origin(hostile_server, pacer):
     srv = hostile_server(redirect_to(b"javascript:alert(1)"))
     run = pacer("-n", "1", "--follow-redirects", "3", srv.url, timeout=30)
@@ -363,6 +378,7 @@ def test_a_location_with_another_scheme_is_another_origin(hostile_server, pacer)
     assert "redirect: to another origin (Location: javascript:alert(1))" in run.stdout, run
 
 
+@pytest.mark.tsan
 def test_the_web_view_refuses_two_origin_headers(server):
     from webview import WebRun
 
@@ -381,6 +397,7 @@ def test_the_web_view_refuses_two_origin_headers(server):
 # ------------------------------------------------------- item 10: pacer serve auth
 
 
+@pytest.mark.tsan
 def test_pacer_serve_takes_the_bearer_scheme_in_any_case(server, pacer, tmp_path):
     for scheme in ("Bearer", "bearer", "BEARER"):
         run = pacer("-n", "1", "-H", f"Authorization: {scheme} pacer-token-1", server.url + "auth", timeout=30)

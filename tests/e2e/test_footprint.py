@@ -1,6 +1,9 @@
 """What every run maps and starts before it sends anything (issue 18, memory that
 grows with use). The HTTP/3 module's share is in test_http3.py."""
+import pytest
 import subprocess
+
+pytestmark = pytest.mark.alone
 
 
 def test_the_binary_sets_up_no_standard_streams_at_start(pacer_bin):

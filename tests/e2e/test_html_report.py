@@ -128,6 +128,7 @@ def calm_run(tmp_path_factory):
     return out, open_model_run(out)
 
 
+@pytest.mark.no_sanitizer
 def test_html_report_of_a_run_draws_every_chart_and_the_reports_figures(browser, stalled_run):
     out, doc = stalled_run
     assert doc["errors"]["timeout"] > 0 and doc["latency"]["censored_count"] > 0, "the freeze made no timeout"
@@ -163,6 +164,7 @@ def test_html_report_of_a_run_draws_every_chart_and_the_reports_figures(browser,
     assert {code: int(n) for code, n in status_rows} == doc["status_codes"]
 
 
+@pytest.mark.no_sanitizer
 def test_html_report_prints(browser, stalled_run):
     out, _ = stalled_run
     page = open_report(browser, out / "run.html", "report-print.png")
@@ -226,6 +228,7 @@ def shards(tmp_path_factory):
     return out, [out / f"s{i}.json" for i in range(3)]
 
 
+@pytest.mark.no_sanitizer
 def test_report_of_three_shards_draws_what_their_merge_draws(browser, shards):
     out, files = shards
     merged = run_pacer("merge", *map(str, files), "--format", "json", "-o", str(out / "merged.json"))
@@ -246,6 +249,7 @@ def test_report_of_three_shards_draws_what_their_merge_draws(browser, shards):
     assert [(c["title"], c["points"]) for c in chart_state(a)] == [(c["title"], c["points"]) for c in chart_state(b)]
 
 
+@pytest.mark.no_sanitizer
 def test_compare_of_a_run_with_itself_is_zero_and_exit_0(browser, shards):
     out, files = shards
     run = run_pacer("report", str(files[0]), str(files[0]), "--compare", "--max-regression", "p99=0%,rps=0%",
@@ -258,6 +262,7 @@ def test_compare_of_a_run_with_itself_is_zero_and_exit_0(browser, shards):
     assert rows and all(float(c) == 0 for c in rows)
 
 
+@pytest.mark.no_sanitizer
 def test_compare_with_a_frozen_run_shows_the_regression_and_exits_3(browser, calm_run, stalled_run, tmp_path):
     base_dir, base = calm_run
     cand_dir, cand = stalled_run
@@ -280,6 +285,7 @@ def test_compare_with_a_frozen_run_shows_the_regression_and_exits_3(browser, cal
     assert all(c["series"][:2] == ["baseline", "candidate"] for c in charts), charts
 
 
+@pytest.mark.no_sanitizer
 def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
     _, files = shards
     doc = json.loads(files[0].read_text())
@@ -312,6 +318,7 @@ def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
     assert [int(r["failures"]) for r in rows[:3]] == [1, 0, 5]
 
 
+@pytest.mark.tsan
 def test_html_is_written_for_an_interrupted_run(tmp_path, server):
     proc = subprocess.Popen([PACER_BIN, "-t1", "-c2", "-d", "20s", "--html", str(tmp_path / "partial.html"),
                              server.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -324,6 +331,7 @@ def test_html_is_written_for_an_interrupted_run(tmp_path, server):
     assert sum(p["completed"] for p in doc["timeseries"]) == doc["counts"]["responses"]
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("args, message", [
     (["report", "missing.json", "-o", "x.html"], "cannot read 'missing.json'"),
     (["report", "NOTREPORT", "-o", "x.html"], "not a pacer report"),
@@ -343,6 +351,7 @@ def test_bad_report_input_exits_2_with_the_reason(tmp_path, args, message):
     assert message in run.stderr
 
 
+@pytest.mark.tsan
 def test_an_unwritable_html_path_exits_2_before_the_run(tmp_path):
     run = run_pacer("-d1s", "--html", str(tmp_path / "no-such-dir" / "r.html"), "http://127.0.0.1:1/")
     assert run.rc == 2, run
@@ -352,6 +361,7 @@ def test_an_unwritable_html_path_exits_2_before_the_run(tmp_path):
     assert "--csv" in run.stderr
 
 
+@pytest.mark.no_sanitizer
 def test_a_report_without_time_series_still_draws(browser, server, tmp_path):
     run = run_pacer("-t1", "-c2", "-d1s", "--format", "json", "-o", str(tmp_path / "plain.json"), server.url)
     assert run.rc == 0, run
@@ -367,6 +377,8 @@ def test_a_report_without_time_series_still_draws(browser, server, tmp_path):
     assert verdict == "completed, no gate failed, no error"
 
 
+@pytest.mark.no_sanitizer
+@pytest.mark.tsan
 def test_a_targets_run_draws_each_endpoint(browser, server, tmp_path):
     (tmp_path / "targets.txt").write_text(f"GET {server.url}\nGET {server.url}bytes/100\nGET {server.url}status/404\n")
     run = subprocess.run([PACER_BIN, "-t1", "-c3", "-d2s", "--interval", "500ms", "--targets", "targets.txt",

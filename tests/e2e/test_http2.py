@@ -150,6 +150,7 @@ def _assert_clean(run, expected_requests: int | None = None, http2: bool = False
 # ------------------------------------------------------------------- h2c (cleartext)
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("streams", [1, 10])
 def test_h2c_against_nghttpd_counts_what_the_server_counts(peers, pacer, streams):
     server = peers(Nghttpd, tls=False)
@@ -160,6 +161,7 @@ def test_h2c_against_nghttpd_counts_what_the_server_counts(peers, pacer, streams
     assert _wait_for_count(server.requests, 2000) == 2000
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("streams", [1, 10])
 def test_h2c_against_nginx_counts_what_the_server_counts(peers, pacer, streams):
     server = peers(Nginx, tls=False)
@@ -198,6 +200,7 @@ def test_h2c_open_model_sends_the_rate_over_streams(peers, pacer):
     assert _wait_for_count(server.requests, report.requests) == report.requests
 
 
+@pytest.mark.tsan
 def test_streams_without_http2_is_refused(pacer):
     run = pacer("--streams", "4", "http://127.0.0.1:9/", timeout=30)
     assert run.rc == 2, run
@@ -207,6 +210,7 @@ def test_streams_without_http2_is_refused(pacer):
 # ------------------------------------------------------------ HTTP/2 over TLS (ALPN)
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("streams", [1, 10])
 def test_h2_over_tls_against_nghttpd_counts_what_the_server_counts(peers, pacer, streams):
     server = peers(Nghttpd, tls=True)
@@ -215,6 +219,7 @@ def test_h2_over_tls_against_nghttpd_counts_what_the_server_counts(peers, pacer,
     assert _wait_for_count(server.requests, 2000) == 2000
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("streams", [1, 10])
 def test_h2_over_tls_against_nginx_counts_what_the_server_counts(peers, pacer, streams):
     server = peers(Nginx, tls=True)
@@ -224,6 +229,7 @@ def test_h2_over_tls_against_nginx_counts_what_the_server_counts(peers, pacer, s
     assert set(server.log_lines()) == {"HTTP/2.0 200"}
 
 
+@pytest.mark.tsan
 def test_http2_fails_clearly_when_the_server_declines_h2_in_alpn(peers, pacer):
     server = peers(Nginx, tls=True, http2=False)
     run = pacer("--http2", "-k", "-n", "10", server.url, timeout=60)
@@ -234,6 +240,7 @@ def test_http2_fails_clearly_when_the_server_declines_h2_in_alpn(peers, pacer):
 # ------------------------------------------------------------ HTTP/1.1 pipelining
 
 
+@pytest.mark.tsan
 def test_pipelining_against_pacer_serve_counts_what_the_server_counts(server, pacer):
     run = pacer("--pipeline", "8", "-t2", "-c4", "-n", "5000", server.url, timeout=60)
     report = _assert_clean(run, 5000)

@@ -67,6 +67,7 @@ def json_run(pacer, tmp_path, *args, timeout=60.0):
 # ------------------------------------------------------------------ arguments
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("args, reason", [
     (("http://127.0.0.1:1/",), "--http3: needs an https:// URL"),
     (("--pipeline", "2", "https://127.0.0.1:1/"), "--pipeline: HTTP/1.1 only; with --http3 use --streams"),
@@ -78,6 +79,7 @@ def test_http3_refuses_what_it_cannot_do(pacer, args, reason):
     assert reason in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_streams_needs_a_multiplexing_protocol(pacer):
     run = pacer("--streams", "2", "-d", "1s", "https://127.0.0.1:1/")
     assert run.rc == 2 and "--streams: needs --http2 or --http3" in run.stderr, run
@@ -99,6 +101,7 @@ def test_gtlsserver_counts_match_and_the_handshakes_are_timed(pacer, tmp_path, g
 
 
 # (gtlsserver answers an empty file with 404: the 0 B body is Caddy's, below.)
+@pytest.mark.tsan
 @pytest.mark.parametrize("path, size", [("/index.html", 18), ("/100k", 100_000), ("/5m", 5_000_000)])
 def test_gtlsserver_bodies_of_every_size_arrive_whole(pacer, tmp_path, gtls, certs, path, size):
     n = 6 if size >= 5_000_000 else 60
@@ -136,6 +139,7 @@ def test_idle_connections_closed_by_the_server_reopen_quietly_and_resume(pacer, 
 # ------------------------------------------------------------------ Caddy
 
 
+@pytest.mark.tsan
 def test_caddy_counts_match_its_access_log_and_404s_are_counted(pacer, tmp_path, caddy, certs):
     ca = str(certs / "ca.pem")
     ok = pacer("--http3", "--cacert", ca, "-c", "3", "--streams", "5", "-n", "600", caddy.url("/index.html"))
@@ -149,6 +153,7 @@ def test_caddy_counts_match_its_access_log_and_404s_are_counted(pacer, tmp_path,
     assert caddy.h3_requests(404) == 40
 
 
+@pytest.mark.tsan
 def test_caddy_empty_and_large_bodies(pacer, tmp_path, caddy, certs):
     for path, size, n in (("/empty", 0, 50), ("/5m", 5_000_000, 6)):
         run, report = json_run(pacer, tmp_path, "--cacert", str(certs / "ca.pem"), "-c", "2", "--streams", "3", "-n",
@@ -171,6 +176,8 @@ def test_targets_go_on_their_own_streams_with_per_name_statistics(pacer, tmp_pat
     assert wait_for_count(caddy.h3_requests, 40) == 40 and caddy.h3_requests(404) == 20
 
 
+@pytest.mark.alone
+@pytest.mark.tsan
 def test_caddy_open_model_sends_the_rate_the_server_sees(pacer, tmp_path, caddy, certs):
     run, report = json_run(pacer, tmp_path, "--cacert", str(certs / "ca.pem"), "-c", "4", "-R", "1000", "-d", "3s",
                            caddy.url("/index.html"))
@@ -194,6 +201,7 @@ def test_a_stream_that_runs_out_of_time_is_reset_and_the_connection_carries_on(p
     assert report["counts"]["connects"] == 1, report["counts"]
 
 
+@pytest.mark.tsan
 def test_a_wrong_ca_is_refused_at_start(pacer, caddy, tmp_path):
     other = make_private_ca(tmp_path / "other")
     run = pacer("--http3", "--cacert", str(other / "ca.pem"), "-d", "2s", caddy.url("/"))
@@ -202,6 +210,7 @@ def test_a_wrong_ca_is_refused_at_start(pacer, caddy, tmp_path):
     assert caddy.h3_requests() == 0
 
 
+@pytest.mark.tsan
 def test_a_wrong_host_name_is_refused_at_start_and_k_accepts_it(pacer, tmp_path, htdocs):
     certs = make_private_ca(tmp_path / "named", san="DNS:other.example")
     server = CaddyServer(tmp_path, certs, htdocs)
@@ -217,6 +226,7 @@ def test_a_wrong_host_name_is_refused_at_start_and_k_accepts_it(pacer, tmp_path,
         server.stop()
 
 
+@pytest.mark.tsan
 def test_sigint_mid_run_exits_130_with_the_report(caddy, certs):
     proc = subprocess.Popen([PACER_BIN, "--http3", "--cacert", str(certs / "ca.pem"), "-c", "2", "-d", "30s",
                              caddy.url("/index.html")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -236,6 +246,7 @@ def test_sigint_mid_run_exits_130_with_the_report(caddy, certs):
 # ------------------------------------------------------------------ no server
 
 
+@pytest.mark.tsan
 def test_a_port_nothing_listens_on_fails_fast(pacer):
     start = time.monotonic()
     run = pacer("--http3", "-d", "5s", f"https://127.0.0.1:{free_udp_port()}/")
@@ -244,6 +255,7 @@ def test_a_port_nothing_listens_on_fails_fast(pacer):
     assert time.monotonic() - start < 5, run
 
 
+@pytest.mark.tsan
 def test_a_server_that_never_answers_udp_fails_fast(pacer):
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as silent:  # bound, never replies
         silent.bind(("127.0.0.1", 0))
@@ -257,6 +269,7 @@ def test_a_server_that_never_answers_udp_fails_fast(pacer):
 # ------------------------------------------------------------------ the module
 
 
+@pytest.mark.tsan
 def test_only_the_http3_module_links_the_quic_libraries(pacer_bin):
     """QUIC and HTTP/3 live in pacer-http3.so beside the binary, loaded by --http3 runs
     only: the binary itself needs none of their libraries (they cost every other run
@@ -277,6 +290,7 @@ def test_only_the_http3_module_links_the_quic_libraries(pacer_bin):
     assert all(lib in linked for lib in quic_libs), linked
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("module, reason", [
     ("/nonexistent/pacer-http3.so", "--http3: cannot load the HTTP/3 module (/nonexistent/pacer-http3.so"),
     ("libz.so.1", "--http3: libz.so.1 is not pacer's HTTP/3 module"),

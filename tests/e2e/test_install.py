@@ -12,6 +12,8 @@ import pytest
 
 from conftest import PACER_BIN
 
+pytestmark = pytest.mark.no_sanitizer
+
 BUILD_DIR = Path(PACER_BIN).resolve().parent
 
 

@@ -84,6 +84,7 @@ def test_the_report_names_the_engine_that_ran(server, pacer):
         assert report["config"]["io_engine"] == "epoll"
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -97,6 +98,7 @@ def test_a_bad_io_value_exits_2_naming_it(pacer, args, message):
     assert message in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_a_bad_pacer_io_variable_exits_2_naming_it(pacer):
     run = pacer("-n", "1", "http://127.0.0.1:9/", env=env_with(PACER_IO="select"))
     assert run.rc == 2, run
@@ -115,6 +117,7 @@ SAME_WORK = {
 }
 
 
+@pytest.mark.tsan
 @needs_uring
 @pytest.mark.parametrize("case", sorted(SAME_WORK))
 def test_both_engines_count_the_same_exact_work(start_server, pacer, case):
@@ -147,6 +150,7 @@ def test_timeouts_and_their_reconnects_count_alike_on_both_engines(server, pacer
     assert counts["epoll"] == counts["uring"] == (4, 0), counts
 
 
+@pytest.mark.tsan
 @needs_uring
 def test_https_runs_on_both_engines_with_the_same_counts(start_server, pacer, tmp_path):
     done = subprocess.run([PACER_BIN, "cert", "--out", str(tmp_path)], capture_output=True, timeout=30)

@@ -7,6 +7,7 @@ Content-Type gets 415s, the report says why in one line. `pacer serve`'s /json
 answers 415 unless the Content-Type is JSON.
 """
 
+import pytest
 import json
 
 from conftest import assert_server_agrees
@@ -66,6 +67,7 @@ def test_json_sends_the_headers_and_the_body_bytes_and_dash_b_adds_none(recordin
     assert with_b.body == BODY.encode()
 
 
+@pytest.mark.tsan
 def test_json_and_dash_b_together_are_refused(server, pacer):
     run = pacer("-b", "x", "--json", BODY, server.url, timeout=30)
     assert run.rc == 2, run

@@ -60,6 +60,7 @@ def test_failed_gate_is_in_the_json(server, pacer):
     assert doc["gates"]["failures"][0].startswith("gate failed: p50<1ms")
 
 
+@pytest.mark.tsan
 def test_output_into_a_missing_directory_is_refused_before_the_run(server, pacer, tmp_path):
     run = pacer("-n", "10", "-o", str(tmp_path / "missing" / "r.json"), server.url, timeout=30)
     assert run.rc == 2, run
@@ -67,6 +68,7 @@ def test_output_into_a_missing_directory_is_refused_before_the_run(server, pacer
     assert server.stats()["requests_answered"] == 0
 
 
+@pytest.mark.tsan
 def test_unknown_format_is_refused(server, pacer):
     run = pacer("--format", "xml", server.url, timeout=30)
     assert run.rc == 2, run

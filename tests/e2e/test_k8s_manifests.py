@@ -20,6 +20,8 @@ import pytest
 from conftest import PACER_BIN, REPO
 from engines import need
 
+pytestmark = pytest.mark.no_sanitizer
+
 VALIDATOR = REPO / "tools" / "k8s-validate"
 MANIFESTS = sorted(str(p) for p in (REPO / "deploy" / "k8s").glob("*.yaml"))
 
@@ -100,6 +102,7 @@ def test_every_shards_command_line_parses(containers, pod_root, pacer_bin):
     assert out.returncode == 2 and "--start-at: '${START_AT}' is not a time" in out.stderr, out
 
 
+@pytest.mark.tsan
 def test_the_merge_command_merges_the_shards_reports(containers, pod_root, server, pacer):
     for i in range(4):
         run = pacer("-t1", "-c4", "-n", "100", "--shard", f"{i}/4", "--format", "json", "-o",

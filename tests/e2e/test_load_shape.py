@@ -16,6 +16,8 @@ import pytest
 
 from webview import WebRun, request
 
+pytestmark = [pytest.mark.alone, pytest.mark.tsan]
+
 
 class UserClock:
     """A tiny HTTP/1.1 server (raw sockets, one thread per connection): notes when
@@ -81,9 +83,13 @@ return {user, shape = {{duration = 1.5, users = 3}, {duration = 1.5, users = 8},
     assert clock.users_between(first, 0.3, 1.3) == {0, 1, 2}
     assert clock.users_between(first, 1.9, 2.8) == set(range(8))
     assert clock.users_between(first, 3.4, 4.3) == {0, 1}
-    # Stopped users are no errors, and every response the server sent was counted.
+    # Stopped users are no errors, and every request the server saw was counted as
+    # sent; a stopped user's request still in flight is dropped (docs/scenarios.md:
+    # sent, neither a response nor an error), at most one per user stopped (6 at the
+    # drop to 2, 2 at the end).
     assert sum(report["errors"].values()) == 0, report["errors"]
-    assert report["counts"]["responses"] == len(clock.seen)
+    assert report["counts"]["requests_sent"] == len(clock.seen), (report["counts"], len(clock.seen))
+    assert 0 <= len(clock.seen) - report["counts"]["responses"] <= 8, (report["counts"], len(clock.seen))
     # The time series carries the users running at each interval's end.
     users = [json.loads(line)["users"] for line in series.read_text().splitlines()]
     assert users[1] == 3 and 8 in users and users[-2] == 2, users

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.no_sanitizer, pytest.mark.tsan]
+
 FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")
 
 LOCUSTFILE = """

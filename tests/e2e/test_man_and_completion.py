@@ -13,6 +13,8 @@ import pytest
 
 from conftest import PACER_BIN
 
+pytestmark = pytest.mark.no_sanitizer
+
 MAN_DIR = Path(PACER_BIN).resolve().parent / "man"
 BASH_COMPLETION = MAN_DIR / "pacer.bash"
 ZSH_COMPLETION = MAN_DIR / "_pacer"
@@ -66,6 +68,7 @@ def tp_terms(page: str) -> set[str]:
     return terms
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("page,command", PAGES, ids=[p for p, _ in PAGES])
 def test_the_man_page_names_every_option_of_help_and_no_other(page, command):
     help_ = help_text(command)
@@ -120,6 +123,7 @@ def test_the_zsh_completion_parses():
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("command", [[], ["serve"], ["merge"], ["report"], ["cert"]], ids=str)
 def test_bash_completes_every_option_of_help(command):
     offered = set(complete(*command, "-"))

@@ -97,6 +97,7 @@ def sharded_files(server, pacer, tmp_path, indexes, count=3, extra=()):
     return paths
 
 
+@pytest.mark.tsan
 def test_an_incomplete_set_is_refused_unless_allow_missing(server, pacer, tmp_path):
     files = sharded_files(server, pacer, tmp_path, [0, 1], extra=("-R", "600"))
     run = pacer("merge", *map(str, files))
@@ -122,6 +123,7 @@ def test_an_incomplete_set_is_refused_unless_allow_missing(server, pacer, tmp_pa
     assert "shards missing: 2" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_the_same_shard_twice_is_refused(server, pacer, tmp_path):
     files = sharded_files(server, pacer, tmp_path, [0, 1, 2])
     run = pacer("merge", str(files[0]), str(files[1]), str(files[1]))
@@ -134,6 +136,7 @@ def test_the_same_shard_twice_is_refused(server, pacer, tmp_path):
     assert doc["merge"]["complete"] is True and doc["counts"]["responses"] == 90
 
 
+@pytest.mark.tsan
 def test_shards_of_runs_with_other_shard_counts_are_refused(server, pacer, tmp_path):
     three = sharded_files(server, pacer, tmp_path, [0], count=3)
     two = sharded_files(server, pacer, tmp_path, [1], count=2)
@@ -153,6 +156,7 @@ def edit(path, change):
     path.write_text(json.dumps(doc))
 
 
+@pytest.mark.tsan
 def test_shards_that_started_apart_are_flagged(server, pacer, tmp_path):
     files = sharded_files(server, pacer, tmp_path, [0, 1, 2])
     first = json.loads(files[0].read_text())["start_time"]
@@ -175,6 +179,7 @@ def test_shards_that_started_apart_are_flagged(server, pacer, tmp_path):
     assert run.stderr == "", run
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize(
     "field, value, named",
     [

@@ -18,6 +18,8 @@ import pytest
 
 from conftest import assert_server_agrees, parse_duration
 
+pytestmark = pytest.mark.alone
+
 D_S = 10.0
 STALL_S = 1.0
 
@@ -26,6 +28,7 @@ def theoretical_percentile(p: float, duration_s: float = D_S, stall_s: float = S
     return stall_s * (1.0 - (1.0 - p) * duration_s / stall_s)
 
 
+@pytest.mark.tsan
 def test_server_stall_shows_in_open_model_percentiles_as_theory_predicts(start_server, pacer):
     server = start_server("--freeze-at", "4s", "--freeze-for", "1s")
     run = pacer("-t2", "-c50", "-R", "2000", "-d", "10s", "--latency", server.url, timeout=60)
@@ -41,6 +44,7 @@ def test_server_stall_shows_in_open_model_percentiles_as_theory_predicts(start_s
     assert_server_agrees(server, report)
 
 
+@pytest.mark.tsan
 def test_closed_loop_hides_the_same_stall(start_server, pacer):
     server = start_server("--freeze-at", "4s", "--freeze-for", "1s")
     run = pacer("-t2", "-c50", "-d", "10s", "--latency", server.url, timeout=60)
@@ -52,6 +56,7 @@ def test_closed_loop_hides_the_same_stall(start_server, pacer):
     assert_server_agrees(server, report)
 
 
+@pytest.mark.tsan
 def test_stall_longer_than_the_timeout_still_shows_as_censored_latency(start_server, pacer):
     server = start_server("--freeze-at", "1s", "--freeze-for", "3s")
     run = pacer("-t2", "-c50", "-R", "1000", "-d", "6s", "--latency", server.url, timeout=60)
@@ -69,6 +74,7 @@ def test_stall_longer_than_the_timeout_still_shows_as_censored_latency(start_ser
     assert not re.search(r"(?<![\d.])0\.00us", run.stdout), run
 
 
+@pytest.mark.tsan
 def test_server_counts_match_the_target_rate(start_server, pacer):
     for rate in (1000, 20000):
         server = start_server()

@@ -1,10 +1,13 @@
 """The report as a user sees it: `pacer demo`, and output piped to a file."""
 
+import pytest
 import os
 import re
 import subprocess
 
 from conftest import PACER_BIN, assert_server_agrees, parse_report
+
+pytestmark = pytest.mark.tsan
 
 
 def test_demo_runs_a_benchmark_against_its_own_server(pacer):

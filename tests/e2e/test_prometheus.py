@@ -18,6 +18,8 @@ import pytest
 from conftest import PACER_BIN, REPO, run_pacer
 from prometheus_peer import PROMTOOL, Prometheus, free_port
 
+pytestmark = pytest.mark.tsan
+
 LOAD = ["-t1", "-c4", "-R", "300", "--plain", "--interval", "500ms"]
 DASHBOARD = REPO / "deploy" / "grafana" / "pacer-dashboard.json"
 SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text())

@@ -69,6 +69,7 @@ def squid_requests(proxy: Squid, method: str = "GET", since: int = 0) -> int:
     return sum(1 for line in proxy.log_lines()[since:] if f" {method} " in line)
 
 
+@pytest.mark.tsan
 @needs_squid
 def test_plain_http_through_squid_is_forwarded_and_its_log_counts_every_request(squid, server, pacer):
     before = len(squid.log_lines())
@@ -82,6 +83,7 @@ def test_plain_http_through_squid_is_forwarded_and_its_log_counts_every_request(
     assert all(f"GET {server.url}" in line for line in squid.log_lines()[before:] if " GET " in line)
 
 
+@pytest.mark.tsan
 @needs_tinyproxy
 def test_plain_http_through_tinyproxy_from_http_proxy_in_the_environment(tinyproxy, server, pacer):
     # tinyproxy closes each client connection after one response without saying
@@ -124,6 +126,7 @@ def tls_target(start_server, tmp_path):
     return start_server("--tls", str(certs / "cert.pem"), str(certs / "key.pem")), certs
 
 
+@pytest.mark.tsan
 @needs_squid
 def test_https_through_a_connect_tunnel_checks_the_targets_certificate(squid, tls_target, pacer):
     server, certs = tls_target
@@ -261,11 +264,13 @@ def test_a_proxy_refusing_during_the_run_is_the_proxy_error_class(pacer, tmp_pat
         proxy.close()
 
 
+@pytest.mark.tsan
 def test_http3_through_a_proxy_is_refused_as_bad_input(pacer):
     run = pacer("--http3", "-d", "1s", "https://127.0.0.1:9/", env=clean_env(https_proxy="http://127.0.0.1:9"))
     assert run.rc == 2 and "https_proxy" in run.stderr and "QUIC" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_a_bad_proxy_url_names_its_variable(pacer):
     run = pacer("-d", "1s", "http://127.0.0.1:9/", env=clean_env(http_proxy="socks5://127.0.0.1:1080"))
     assert run.rc == 2 and "http_proxy" in run.stderr and "socks5" in run.stderr, run

@@ -5,12 +5,14 @@ the run with an error naming the file; bad arguments exit 2. Runs are bounded by
 
 from __future__ import annotations
 
+import pytest
 import json
 import time
 
 from request_log_check import check_request_log, read_rows
 
 
+@pytest.mark.tsan
 def test_every_request_is_a_row_and_the_rows_agree_with_the_report(server, pacer, tmp_path):
     log = tmp_path / "requests.csv"
     run = pacer("-t2", "-c4", "-n", "2000", "--format", "json", "--log-requests", str(log), server.url, timeout=60)
@@ -66,6 +68,7 @@ def test_a_log_not_finished_leaves_no_half_file_in_place(server, pacer, tmp_path
     assert log.read_text() == "an older log\n"
 
 
+@pytest.mark.tsan
 def test_bad_arguments_exit_2(pacer, tmp_path):
     for args, word in ((("--log-format", "xml", "--log-requests", "x.csv"), "--log-format"),
                        (("--log-sample", "0.5"), "--log-requests"),

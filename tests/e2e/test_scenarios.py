@@ -66,6 +66,7 @@ def fast_shop(tmp_path: Path, token_expr: str = "u.token") -> str:
     return scenario(tmp_path, FAST_SHOP.replace("TOKEN", token_expr))
 
 
+@pytest.mark.tsan
 def test_per_name_counts_equal_the_servers_and_the_weights_show(server, pacer, tmp_path):
     report, run = run_json(pacer, "-t2", "-u", "8", "-d", "2s", "--scenario", fast_shop(tmp_path), server.url)
     by_name = names(report)
@@ -100,6 +101,7 @@ def test_the_shop_example_runs_with_its_think_time(server, pacer):
     assert "check 0, script 0" in run.stdout.replace("\n              ", " "), run
 
 
+@pytest.mark.tsan
 def test_think_time_between_1_and_3_s_gives_users_over_2_per_second(server, pacer, tmp_path):
     path = scenario(tmp_path, """
 return { wait = pacer.between(1, 3), tasks = { {1, function(u) u:get("/", nil, "home") end} } }
@@ -170,6 +172,7 @@ end, "flaky"} } }
     assert s["tasks"][0]["failures"] == s["errors"]["script"]
 
 
+@pytest.mark.tsan
 def test_check_and_script_errors_show_in_every_interval_and_sum_to_the_run(server, pacer, tmp_path):
     # The time series (and the live view, which reads the same lines) has a scenario's
     # own error classes: each interval's check and script errors, adding up to the
@@ -232,6 +235,7 @@ end, "fetch"} } }
     assert s["tasks"][0]["count"] >= report["errors"]["decode"] - 2, run
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize(
     "text, args, message",
     [
@@ -260,6 +264,7 @@ def test_bad_scenarios_and_arguments_exit_2(pacer, tmp_path, text, args, message
     assert message in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_http3_is_refused_with_a_scenario(pacer, tmp_path):
     # Users write HTTP/1.1 bytes into an HTTP/1.1 session: an HTTP/3 connection has none.
     run = pacer("--scenario", scenario(tmp_path, "return { tasks = { {1, function(u) end} } }"), "--http3",
@@ -268,6 +273,7 @@ def test_http3_is_refused_with_a_scenario(pacer, tmp_path):
     assert "--http3: not supported with --scenario" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_users_without_a_scenario_exit_2(pacer):
     run = pacer("-u", "5", "http://127.0.0.1:9/", timeout=20)
     assert run.rc == 2 and "-u: only with --scenario FILE" in run.stderr, run
@@ -319,6 +325,7 @@ def test_a_freeze_shows_in_both_steps_in_the_open_model_and_not_in_the_closed(st
     assert longest > 0.5 * freeze, f"the stalled requests themselves are there\n{run}"
 
 
+@pytest.mark.tsan
 def test_spawn_rate_starts_users_gradually(server, pacer, tmp_path):
     path = scenario(tmp_path, 'return { wait = 0.05, tasks = { {1, function(u) u:get("/") end} } }')
     report, run = run_json(pacer, "-t2", "-u", "40", "--spawn-rate", "10", "-d", "1s", "--scenario", path, server.url)
@@ -326,6 +333,7 @@ def test_spawn_rate_starts_users_gradually(server, pacer, tmp_path):
     assert 9 <= report["scenario"]["users_started"] <= 11, run
 
 
+@pytest.mark.tsan
 def test_open_model_starts_tasks_at_the_rate_on_users_created_as_needed(server, pacer, tmp_path):
     path = scenario(tmp_path, """
 local user = {}
@@ -362,6 +370,7 @@ def test_open_model_tasks_wait_for_a_user_and_are_given_up_after_the_timeout(ser
     assert s["tasks"][0]["duration"]["p99_ns"] / 1e9 > 0.4, run
 
 
+@pytest.mark.tsan
 def test_merged_shards_add_up_their_tasks_names_and_check_errors(server, pacer, tmp_path):
     """pacer merge of a scenario's shards: the Tasks table, the requests by name and
     the check errors are the whole test's (docs/distributed.md)."""
@@ -413,6 +422,7 @@ return {buyer, admin}
 """
 
 
+@pytest.mark.tsan
 def test_several_user_types_task_sets_and_tags_count_what_the_server_saw(server, pacer, tmp_path):
     path = scenario(tmp_path, SEVERAL_USERS)
     report, run = run_json(pacer, "-t2", "-u", "5", "-d", "1s", "--scenario", path, server.url)
@@ -448,6 +458,7 @@ def test_several_user_types_task_sets_and_tags_count_what_the_server_saw(server,
     assert now.get("GET /status/202") == was.get("GET /status/202"), "no admin ran"
 
 
+@pytest.mark.tsan
 def test_on_test_start_and_on_test_stop_run_once_around_the_run(server, pacer, tmp_path):
     log = tmp_path / "hooks.log"
     text = f"""

@@ -50,6 +50,7 @@ def test_post_json_puts_method_body_and_content_type_on_the_wire(recording_serve
         assert req.body == body
 
 
+@pytest.mark.tsan
 def test_random_paths_spreads_requests_over_the_paths(server, pacer):
     run = pacer("-t2", "-c4", "-n", "500", "-s", str(EXAMPLES / "random_paths.lua"), server.url, timeout=30)
     assert run.rc == 0, run
@@ -58,6 +59,7 @@ def test_random_paths_spreads_requests_over_the_paths(server, pacer):
     assert_server_agrees(server, run.report)
 
 
+@pytest.mark.tsan
 def test_auth_token_logs_in_once_per_thread_then_is_authorized(server, pacer):
     run = pacer("-t2", "-c4", "-d", "1s", "-s", str(EXAMPLES / "auth_token.lua"), server.url, timeout=30)
     assert run.rc == 0, run
@@ -74,6 +76,7 @@ def test_status_count_prints_the_counts_after_the_report(server, pacer):
     assert after_report[1] == "  200: 90\n  500: 10\n", run
 
 
+@pytest.mark.tsan
 def test_csv_report_appends_a_row_per_run_to_the_named_file(server, pacer, tmp_path):
     csv = tmp_path / "results.csv"
     for _ in range(2):
@@ -93,6 +96,7 @@ def test_csv_report_without_a_file_writes_to_stdout(server, pacer):
     assert "\ntime,requests,requests_per_s" in run.stdout, run
 
 
+@pytest.mark.tsan
 def test_login_sequence_logs_in_once_per_connection(server, pacer):
     run = pacer("-t2", "-c4", "-n", "400", "-s", str(EXAMPLES / "login_sequence.lua"), server.url, timeout=30)
     assert run.rc == 0, run
@@ -180,6 +184,7 @@ function request() return batch end
 # ------------------------------------------------------------------ errors
 
 
+@pytest.mark.tsan
 def test_syntax_error_exits_2_with_file_and_line(server, pacer, tmp_path):
     s = script(tmp_path, "wrk.method = 'GET'\nfunction request(\n", name="broken.lua")
     run = pacer("-d", "1s", "-s", s, server.url, timeout=30)
@@ -188,12 +193,14 @@ def test_syntax_error_exits_2_with_file_and_line(server, pacer, tmp_path):
     assert run.stdout == "", run  # nothing ran
 
 
+@pytest.mark.tsan
 def test_missing_script_exits_2_naming_it(server, pacer, tmp_path):
     run = pacer("-d", "1s", "-s", str(tmp_path / "nope.lua"), server.url, timeout=30)
     assert run.rc == 2, run
     assert "nope.lua" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_runtime_error_in_setup_exits_2_with_file_and_line(server, pacer, tmp_path):
     s = script(tmp_path, "function setup(thread)\n  thread:set('f', nil .. 1)\nend\n", name="setup_error.lua")
     run = pacer("-d", "1s", "-s", s, server.url, timeout=30)
@@ -201,6 +208,7 @@ def test_runtime_error_in_setup_exits_2_with_file_and_line(server, pacer, tmp_pa
     assert "setup_error.lua:2:" in run.stderr and "setup" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_runtime_error_during_the_run_stops_it_with_exit_1_and_the_detail(server, pacer, tmp_path):
     s = script(tmp_path, """local n = 0
 function response(status, headers, body)

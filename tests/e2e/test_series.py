@@ -12,12 +12,15 @@ run used to stop there, measuring 1.86 s of a 2 s profile and judging the rate
 against 53/s instead of the profile's 50/s.
 """
 
+import pytest
 import datetime
 import json
 import re
 
 from conftest import assert_server_agrees
 from progress import drain_blocks, interval_blocks
+
+pytestmark = pytest.mark.tsan
 
 
 def rows_of(path):

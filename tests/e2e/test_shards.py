@@ -9,6 +9,7 @@ import pytest
 from progress import interval_blocks
 
 
+@pytest.mark.tsan
 def test_shards_split_connections_and_requests(server, pacer):
     total = 0
     for i in range(3):
@@ -41,12 +42,14 @@ def test_start_at_waits_for_the_wall_clock_and_counts_every_connection_the_serve
     assert re.search(r"\(3 connections opened", run.stdout), run.stdout
 
 
+@pytest.mark.tsan
 def test_start_at_in_the_past_is_refused(server, pacer):
     run = pacer("-n", "5", "--start-at", "2020-01-01T00:00:00Z", server.url, timeout=30)
     assert run.rc == 2, run
     assert "--start-at: 2020-01-01T00:00:00Z is in the past" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_a_shard_judges_itself_against_its_own_share_everywhere(server, pacer, tmp_path):
     """--shard 0/3 of -R 600 -c30: the report, the JSON, the progress lines and the
     time series all give the shard's 200/s and 10 connections, and say so."""
@@ -81,6 +84,7 @@ def test_a_shard_judges_itself_against_its_own_share_everywhere(server, pacer, t
         assert 190 <= row["target_rate_per_s"] <= 210, row
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize(
     "start_at, reason",
     [

@@ -1,10 +1,13 @@
 """SIGINT and SIGTERM stop the load; the partial report is still written."""
 
+import pytest
 import json
 import signal
 import subprocess
 
 from conftest import PACER_BIN, parse_report
+
+pytestmark = pytest.mark.tsan
 
 
 def run_and_signal(server, sig, *extra):

@@ -1,8 +1,10 @@
 """HTTP status codes are counted individually; a run without a success exits 1."""
 
+import pytest
 from conftest import assert_server_agrees
 
 
+@pytest.mark.tsan
 def test_a_run_where_every_response_is_500_counts_them_all_and_exits_1(server, pacer):
     run = pacer("-d", "1s", server.url + "status/500", timeout=30)
     report = run.report

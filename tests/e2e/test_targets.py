@@ -89,6 +89,7 @@ def assert_counts_agree(server, doc: dict, tls: bool = False) -> dict[str, int]:
     return mine
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("extra", [[], ["--pipeline", "8"]], ids=["plain", "pipelined"])
 def test_round_robin_closed_loop_counts_match_the_server_per_name(server, pacer, tmp_path, extra):
     targets = write_targets(tmp_path, FOUR_TARGETS)
@@ -104,6 +105,7 @@ def test_round_robin_closed_loop_counts_match_the_server_per_name(server, pacer,
     assert all(x["latency"]["count"] == x["responses"] for x in doc["endpoints"])
 
 
+@pytest.mark.tsan
 def test_weighted_order_follows_the_weights_within_2_percent_over_100k_requests(server, pacer, tmp_path):
     targets = write_targets(tmp_path, "\n".join([
         '{"url": "/", "name": "one", "weight": 1}',
@@ -121,6 +123,7 @@ def test_weighted_order_follows_the_weights_within_2_percent_over_100k_requests(
     assert {by_path[n]: c for n, c in mine.items()} == theirs
 
 
+@pytest.mark.tsan
 def test_random_order_repeats_for_one_seed_and_matches_the_server(start_server, pacer, tmp_path):
     targets = write_targets(tmp_path, FOUR_TARGETS)
     counts = []
@@ -136,6 +139,7 @@ def test_random_order_repeats_for_one_seed_and_matches_the_server(start_server, 
         assert 1600 < c < 2400, counts[0]
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("order", ["round-robin", "random", "weighted"])
 def test_open_model_counts_match_the_server_per_name(server, pacer, tmp_path, order):
     targets = write_targets(tmp_path, FOUR_TARGETS)
@@ -146,6 +150,7 @@ def test_open_model_counts_match_the_server_per_name(server, pacer, tmp_path, or
     assert len(counts) == 4 and min(counts.values()) > 500, counts
 
 
+@pytest.mark.tsan
 def test_https_targets_match_the_server(start_server, pacer, tmp_path):
     certs = make_cert(tmp_path / "certs")
     server = start_server("--tls", str(certs / "cert.pem"), str(certs / "key.pem"))
@@ -155,6 +160,7 @@ def test_https_targets_match_the_server(start_server, pacer, tmp_path):
     assert assert_counts_agree(server, doc, tls=True) == {name: 500 for name in FOUR_NAMES}
 
 
+@pytest.mark.tsan
 def test_a_slow_endpoint_shows_only_in_its_own_row(server, pacer, tmp_path):
     targets = write_targets(tmp_path, "GET /delay/50\n\nGET /\n\nGET /bytes/1000\n")
     run, doc = run_json(pacer, "-t2", "-c6", "-d", "2s", "--targets", str(targets), server.url)
@@ -191,6 +197,7 @@ def test_past_max_names_requests_count_under_other(server, pacer, tmp_path):
     assert doc["endpoint_names"] == {"max_names": 2, "capped": True, "targets_file": True}
 
 
+@pytest.mark.tsan
 def test_timeseries_rows_carry_per_name_counts_that_add_up(server, pacer, tmp_path):
     targets = write_targets(tmp_path, FOUR_TARGETS)
     series = tmp_path / "series.ndjson"
@@ -205,6 +212,7 @@ def test_timeseries_rows_carry_per_name_counts_that_add_up(server, pacer, tmp_pa
     assert summed == {n: e["responses"] for n, e in endpoints(doc).items()}
 
 
+@pytest.mark.tsan
 def test_merged_shards_have_one_processs_per_name_counts(server, pacer, tmp_path):
     targets = write_targets(tmp_path, FOUR_TARGETS)
     _, whole = run_json(pacer, "-t2", "-c4", "-n", "4000", "--targets", str(targets), server.url)
@@ -253,6 +261,7 @@ def test_a_script_names_its_requests_with_request_s_second_value(server, pacer, 
     assert server_counts(server, 100) == {"GET /bytes/1": 50, "GET /bytes/2": 50}
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("text, where, reason", [
     ("GET /a\n\nFETCH /b\n", ":3:", "unknown method 'FETCH'"),
     ("GET /a\nX-Broken header\n", ":2:", "header line without a colon"),
@@ -270,6 +279,7 @@ def test_malformed_targets_files_exit_2_with_file_line_and_reason(server, pacer,
     assert server.stats()["requests_answered"] == 0
 
 
+@pytest.mark.tsan
 def test_conflicting_targets_options_exit_2(server, pacer, tmp_path):
     path = write_targets(tmp_path, "GET /\n")
     script = tmp_path / "s.lua"
@@ -320,6 +330,7 @@ def nginx_counts(log: Path, expected_total: int) -> dict[str, int]:
         time.sleep(0.02)
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("model", [["-n", "3000"], ["-R", "1500", "-d", "2s"]], ids=["closed", "open"])
 def test_http2_targets_match_nginx_per_name(nginx_h2c, pacer, tmp_path, model):
     url, log = nginx_h2c

@@ -45,6 +45,7 @@ def test_a_slow_endpoint_reports_timeouts_as_lower_bounds_not_zero_latency(serve
     assert_server_agrees(server, report)
 
 
+@pytest.mark.tsan
 def test_a_server_that_never_answers_gives_timeouts_and_exit_1(server, pacer):
     run = pacer("-d", "3s", "--timeout", "500ms", server.url + "never", timeout=30)
     report = run.report

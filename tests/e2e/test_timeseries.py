@@ -1,9 +1,12 @@
 """--timeseries: one NDJSON row per --interval whose counts add up to the report's."""
 
+import pytest
 import base64
 import json
 
 from conftest import parse_report
+
+pytestmark = pytest.mark.tsan
 
 
 def test_rows_cover_the_run_and_add_up_to_the_report(server, pacer, tmp_path):

@@ -75,6 +75,7 @@ def test_insecure_accepts_the_self_signed_certificate(tls_server, pacer):
     assert "TLS errors:" not in run.stdout, run
 
 
+@pytest.mark.tsan
 def test_cacert_trusts_the_private_certificate(tls_server, certs, pacer):
     run = pacer("--cacert", str(certs / "cert.pem"), "-n", "200", "-c", "4", "-t", "2", https_url(tls_server))
 
@@ -131,6 +132,7 @@ def test_a_failed_handshake_with_json_output_leaves_stdout_empty(tls_server, pac
     assert SELF_SIGNED_REASON in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_an_unusable_cacert_exits_2_naming_the_file(tls_server, certs, pacer):
     key = str(certs / "key.pem")  # a key, not a certificate
     run = pacer("--cacert", key, "-d", "1s", https_url(tls_server))
@@ -139,12 +141,14 @@ def test_an_unusable_cacert_exits_2_naming_the_file(tls_server, certs, pacer):
     assert f"--cacert: cannot load CA certificates from '{key}'" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_cert_without_key_exits_2(certs, pacer):
     run = pacer("--cert", str(certs / "cert.pem"), "https://127.0.0.1:1/")
     assert run.rc == 2, run
     assert "--cert needs --key too" in run.stderr, run
 
 
+@pytest.mark.tsan
 def test_serve_refuses_a_key_that_does_not_match_with_exit_2(tmp_path, pacer):
     a = make_cert(tmp_path / "a")
     b = make_cert(tmp_path / "b")

@@ -3,10 +3,12 @@ curl -v shows them, across workers, and the run's figures unchanged (-n runs).""
 
 from __future__ import annotations
 
+import pytest
 import json
 import re
 
 
+@pytest.mark.tsan
 def test_trace_3_shows_three_exchanges_and_the_figures_are_a_plain_runs(server, pacer):
     traced = pacer("-t2", "-c4", "-n", "200", "--trace", "3", "--format", "json", server.url, timeout=60)
     assert traced.rc == 0, traced

@@ -2,6 +2,7 @@
 POST /stop as Ctrl-C, the token on a non-loopback bind, --web-linger, and the
 errors before the run. Each run binds port 0 (pacer prints the port it got)."""
 
+import pytest
 import json
 import signal
 import socket
@@ -9,6 +10,8 @@ import time
 
 from conftest import run_pacer
 from webview import EventStream, WebRun, request, with_token
+
+pytestmark = pytest.mark.tsan
 
 LOAD = ["-t1", "-c2", "-R", "400", "--plain", "--interval", "500ms"]
 

@@ -4,6 +4,7 @@ carry, asks nothing of any host but the web view, logs no error; its Stop button
 the run (exit 130) and the page then draws the final report. Screenshots are kept
 under the build folder (test-artifacts/ beside the pacer binary)."""
 
+import pytest
 import json
 import time
 from pathlib import Path
@@ -12,6 +13,8 @@ from urllib.parse import urlparse
 from browser import Browser
 from conftest import PACER_BIN
 from webview import WebRun
+
+pytestmark = [pytest.mark.no_sanitizer, pytest.mark.tsan]
 
 ARTIFACTS = Path(PACER_BIN).resolve().parent / "test-artifacts"
 LOAD = ["-t1", "-c2", "-R", "300", "--plain", "--interval", "300ms"]

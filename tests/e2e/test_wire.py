@@ -196,6 +196,7 @@ def _unix_get(path: Path, target: str) -> bytes:
     return data.partition(b"\r\n\r\n")[2]
 
 
+@pytest.mark.tsan
 def test_unix_socket_against_pacer_serve_listening_on_one(tmp_path, pacer_bin):
     sock = tmp_path / "serve.sock"
     proc = subprocess.Popen([pacer_bin, "serve", "--listen", f"unix:{sock}", "-t", "1"],
@@ -213,12 +214,14 @@ def test_unix_socket_against_pacer_serve_listening_on_one(tmp_path, pacer_bin):
         proc.wait(timeout=10)
 
 
+@pytest.mark.tsan
 def test_unix_socket_that_does_not_exist_fails_at_start_naming_it(tmp_path):
     r = run_pacer("-n", "5", "--unix-socket", str(tmp_path / "none.sock"), "http://localhost/")
     assert r.rc == 1, r
     assert "none.sock" in r.stderr and "No such file" in r.stderr, r
 
 
+@pytest.mark.tsan
 def test_unix_socket_path_too_long_is_a_usage_error():
     r = run_pacer("--unix-socket", "/" + "x" * 200, "http://localhost/")
     assert r.rc == 2, r
@@ -294,6 +297,7 @@ def test_a_post_is_followed_with_rfc_9110s_method_rules(nginx, path, method, h2)
     assert all(f[3] == ("1000" if method == "POST" else "-") for f in finals), finals
 
 
+@pytest.mark.tsan
 def test_follow_redirects_refuses_what_it_cannot_do():
     for extra in (["--pipeline", "2"], ["--disable-keepalive"], []):
         args = ["--follow-redirects", "31" if not extra else "1", *extra, "http://127.0.0.1:1/"]

@@ -16,11 +16,7 @@ namespace {
 using pacer::testing::config_for;
 using pacer::testing::start_loopback_server;
 
-std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while (srv.requests_answered() < expected && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
-  return srv.requests_answered();
-}
+using pacer::testing::answered;
 
 using pacer::testing::run_ok;
 

@@ -21,18 +21,7 @@ namespace {
 using pacer::testing::config_for;
 using pacer::testing::start_loopback_server;
 
-// The server counts a reply once the kernel took its last byte, which can be
-// just after the client has read it: wait (bounded) for the count to arrive.
-std::uint64_t settled(const std::function<std::uint64_t()>& read, std::uint64_t expected) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while (read() < expected && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
-  return read();
-}
-
-std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
-  return settled([&] { return srv.requests_answered(); }, expected);
-}
-
+using pacer::testing::answered;
 using pacer::testing::run_ok;
 
 TEST(EngineRun, RequestCountStopsAfterExactlyThatManyResponses) {
@@ -229,9 +218,9 @@ TEST(EngineRun, ConnectsStillPendingAfterTheTimeoutAreConnectErrorsAndTheRunEnds
   // Backlog 0: the start-up probe takes the accept queue's only place; the other
   // connections' SYNs are dropped, so only --timeout ends their connects.
   std::uint16_t port = 0;
-  const UniqueFd listener = testing::listen_never_accepting(0, port);
+  const UniqueFd listener = pacer::testing::listen_never_accepting(0, port);
   ASSERT_TRUE(listener.valid());
-  Config c = testing::config_for_port(port, "/");
+  Config c = pacer::testing::config_for_port(port, "/");
   c.connections = 3;
   c.timeout_ns = 100 * kNsPerMs;
   c.duration_ns = 600 * kNsPerMs;

@@ -33,11 +33,7 @@ std::uint64_t endpoint_responses(const report::RunReport& r, const std::string& 
   return 0;
 }
 
-std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while (srv.requests_answered() < expected && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
-  return srv.requests_answered();
-}
+using pacer::testing::answered;
 
 TEST(EngineScenario, ClosedUsersRunTheirTasksAndEveryRequestReachesTheServer) {
   auto srv = pacer::testing::start_loopback_server();

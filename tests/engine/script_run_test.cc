@@ -44,12 +44,7 @@ ScriptedRun run_script(const Config& config) {
   return out;
 }
 
-std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while (srv.requests_answered() < expected && std::chrono::steady_clock::now() < give_up) {
-  }
-  return srv.requests_answered();
-}
+using pacer::testing::answered;
 
 TEST(ScriptRun, StaticScriptSendsItsPrebuiltRequest) {
   auto srv = start_loopback_server();

@@ -7,9 +7,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "core/config.h"
 #include "core/unique_fd.h"
@@ -76,5 +78,14 @@ inline Config config_for_port(std::uint16_t port, const std::string& path, const
 }
 
 inline Config config_for(const server::Server& srv, const std::string& path) { return config_for_port(srv.port(), path); }
+
+// What `srv` has answered once it reached `expected` or 2 s passed: the server
+// counts a reply once the kernel took its last byte, which can be just after the
+// client has read it, so a test waits (bounded) for the count to arrive.
+inline std::uint64_t answered(server::Server& srv, std::uint64_t expected) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (srv.requests_answered() < expected && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+  return srv.requests_answered();
+}
 
 }  // namespace pacer::testing
