@@ -17,6 +17,8 @@
 #define TOML_ENABLE_FORMATTERS 0
 #include <toml++/toml.h>
 
+#include "cli/secrets.h"
+
 namespace pacer::cli {
 namespace {
 
@@ -307,7 +309,7 @@ std::string render_settings(const LayeredArgs& layered) {
   std::string out = "# pacer's settings: command line > environment (PACER_*) > --config file\n";
   for (const SettingOrigin& s : layered.origins) {
     std::string value;
-    for (char c : s.value) value += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    for (char c : shown_value(s.name, s.value)) value += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
     out += fmt::format("{} = \"{}\"  # {}\n", s.name, value, s.origin);
   }
   return out;

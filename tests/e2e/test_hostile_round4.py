@@ -1,0 +1,84 @@
+"""Hostile input, round four (issue 44): no secret from the command line is kept in any
+output; a failure message with bytes that are not UTF-8 cannot stop pacer before its
+report; an output that is a FIFO nobody reads ends the run within a bound (and Ctrl-C
+still means 130); CSV names never start a formula, in Locust's shape and in the
+per-request log; Prometheus labels must be printable; --check-args loads -s/--scenario;
+--config must be a regular file.
+
+Every run is bounded in wall time and sends only to 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import PACER_BIN
+from hostile import answer_each_request
+
+SECRETS = ("PXPW7781", "USRPW2231", "RWPW9913", "WTOK5521", "HAUTH3317", "CKV4471", "PAUTH8812", "CKH6619")
+
+
+def secret_args(server_port: int) -> list[str]:
+    return [
+        "-x", f"http://puser:{SECRETS[0]}@127.0.0.1:{server_port}",
+        "--user", f"buser:{SECRETS[1]}",
+        "--prometheus-remote-write", f"http://ru:{SECRETS[2]}@127.0.0.1:{server_port}/api/v1/write",
+        "--prometheus-timeout", "1s",
+        "--web", "127.0.0.1:0", f"--web-token={SECRETS[3]}",
+        "-H", f"Authorization: Bearer {SECRETS[4]}",
+        "-H", f"Proxy-Authorization: Basic {SECRETS[6]}",
+        "-H", f"Cookie: s={SECRETS[7]}",
+        "--cookie", f"c={SECRETS[5]}",
+    ]
+
+
+def files_under(path: Path) -> list[Path]:
+    return [p for p in path.rglob("*") if p.is_file()]
+
+
+@pytest.mark.tsan  # --web
+def test_no_secret_from_the_command_line_is_in_any_output(server, pacer, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    run = pacer(*secret_args(server.port), "-n", "20", "-c", "2", "-t", "1",
+                "-o", str(out / "r.json"), "--format", "json", "--html", str(out / "r.html"),
+                "--csv", str(out / "r"), "--timeseries", str(out / "ts.ndjson"),
+                "--log-requests", str(out / "lr.csv"), "--hdr", str(out / "r.hgrm"), server.url, timeout=60)
+    assert run.rc in (0, 1), run
+    report = json.loads((out / "r.json").read_text())
+    assert "--web-token" in report["command_line"], report["command_line"]
+    # The web view's address is printed with its token, once, on stderr: that is how the
+    # user opens it. No other line of stderr may hold a secret.
+    stderr = "\n".join(line for line in run.stderr.splitlines() if not line.startswith("pacer: web view"))
+    assert len(stderr.splitlines()) == len(run.stderr.splitlines()) - 1, run.stderr
+    outputs = {"stdout": run.stdout, "stderr": stderr}
+    outputs.update({p.name: p.read_bytes().decode("utf-8", "replace") for p in files_under(out)})
+    assert {"r.json", "r.html", "ts.ndjson", "lr.csv", "r.hgrm"} <= set(outputs), sorted(outputs)
+    assert any(name.startswith("r_") and name.endswith(".csv") for name in outputs), sorted(outputs)
+    for name, text in outputs.items():
+        for secret in SECRETS:
+            assert secret not in text, f"{secret} in {name}"
+    # `pacer report` draws its page from that JSON: nothing to find there either.
+    page = tmp_path / "again.html"
+    again = pacer("report", str(out / "r.json"), "-o", str(page))
+    assert again.rc == 0, again
+    assert not any(secret in page.read_text() for secret in SECRETS)
+
+
+def test_print_config_hides_secrets_from_every_layer(pacer, tmp_path):
+    config = tmp_path / "pacer.toml"
+    config.write_text(f'user = "fuser:{SECRETS[1]}"\nheader = ["Authorization: Bearer {SECRETS[4]}"]\n')
+    env = dict(os.environ, PACER_WEB_TOKEN=SECRETS[3])
+    run = pacer("--config", str(config), "--print-config", "-x", f"http://u:{SECRETS[0]}@127.0.0.1:9",
+                "--cookie", f"c={SECRETS[5]}", "http://127.0.0.1:9/", env=env)
+    assert run.rc == 0, run
+    assert "fuser:***" in run.stdout and "Authorization: ***" in run.stdout, run
+    assert not any(secret in run.stdout + run.stderr for secret in SECRETS), run
+
+
