@@ -82,3 +82,37 @@ def test_print_config_hides_secrets_from_every_layer(pacer, tmp_path):
     assert not any(secret in run.stdout + run.stderr for secret in SECRETS), run
 
 
+# ------------------------------------------ item 2: bytes that are not UTF-8 in messages
+
+
+BINARY_BODY = bytes([0xFF, 0xFE, 0x1B]) + b"[31m\x00\x80tail"
+FAILING_SCENARIO = r"""
+local user = {}
+user.tasks = {
+  {1, function(u) local r = u:get("/b", nil, "bin"); u:fail("unexpected body: " .. r.body) end, "check"},
+  {1, function(u) u:get("/e", nil, "err"); error("bad \255 here") end, "lua"},
+}
+return user
+"""
+
+
+def test_a_failure_message_that_is_not_utf8_still_gives_every_report(hostile_server, pacer, tmp_path):
+    response = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(BINARY_BODY) + BINARY_BODY
+    target = hostile_server(answer_each_request(response))
+    scenario = tmp_path / "fail.lua"
+    scenario.write_text(FAILING_SCENARIO, encoding="latin-1")
+    run = pacer("--format", "json", "-t1", "-u", "2", "-d", "0.3s", "--scenario", str(scenario),
+                "-o", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html"), "--csv", str(tmp_path / "r"),
+                target.url, timeout=30)
+    assert run.rc in (0, 1, 3), run  # not 134: the report is written whatever a message holds
+    assert "terminate called" not in run.stderr, run
+    report = json.loads((tmp_path / "r.json").read_text())
+    texts = [m["text"] for m in report["scenario"]["first_messages"]]
+    assert any(t.startswith("unexpected body: ???[31m?") for t in texts), texts
+    assert any("bad ? here" in t for t in texts), texts
+    for path in [tmp_path / "r.html", *tmp_path.glob("r_*.csv")]:
+        data = path.read_bytes()
+        data.decode("utf-8")  # valid UTF-8 throughout
+        assert b"\x1b" not in data and b"\x00" not in data, path
+
+
