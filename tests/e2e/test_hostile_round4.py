@@ -116,3 +116,50 @@ def test_a_failure_message_that_is_not_utf8_still_gives_every_report(hostile_ser
         assert b"\x1b" not in data and b"\x00" not in data, path
 
 
+# ------------------------------------------------------ item 3: a FIFO nobody reads
+
+
+@pytest.mark.parametrize("flag", ["--log-requests", "-o", "--timeseries", "--html", "--hdr"])
+def test_an_output_fifo_nobody_reads_ends_the_run_within_its_bound(flag, server, tmp_path):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    run = subprocess.run([PACER_BIN, flag, str(fifo), "-d", "0.3s", "-c", "2", "-t", "1", server.url],
+                         capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+    took_s = time.monotonic() - started
+    assert run.returncode == 1, run
+    assert b"nobody reads the FIFO" in run.stderr and flag.encode() in run.stderr, run.stderr
+    assert took_s < 0.3 + 2 + 5, took_s  # -d, the stated 2 s wait for a reader, generous slack
+
+
+def test_an_output_fifo_that_is_read_gets_the_report(server, tmp_path):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([PACER_BIN, "-o", str(fifo), "--format", "json", "-n", "5", "-c", "1", "-t", "1",
+                             server.url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        reader = subprocess.run(["cat", str(fifo)], capture_output=True, timeout=30)  # until pacer closes it
+        assert proc.wait(timeout=30) == 0, proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+    assert json.loads(reader.stdout)["counts"]["responses"] == 5
+
+
+@pytest.mark.tsan  # a signal
+def test_ctrl_c_while_waiting_for_a_fifos_reader_exits_130(server, tmp_path):
+    fifo = tmp_path / "lr.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([PACER_BIN, "--log-requests", str(fifo), "-d", "5s", "-c", "2", "-t", "1", server.url],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        # The header is printed before the log is opened: pacer is then waiting for a reader.
+        first = proc.stdout.readline()
+        assert first.startswith(b"Running"), first
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 130, proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+

@@ -59,7 +59,9 @@ Result<std::unique_ptr<RequestLogFile>> RequestLogFile::open(const Config& confi
   const bool exists = ::stat(target->c_str(), &st) == 0;
   if (exists && !S_ISREG(st.st_mode)) {
     // A device or FIFO (/dev/null, /dev/stdout to a pipe): written in place, as a shell's `>>`.
-    file->fd_ = ::open(target->c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    auto opened = open_in_place(*target);  // a FIFO nobody reads is refused, never waited on forever
+    if (!opened) return runtime_error("--log-requests: " + opened.error().message);
+    file->fd_ = opened->release();
   } else {
     // A regular file (or none yet): a temporary beside it, renamed into place once whole.
     file->final_path_ = *target;
