@@ -163,3 +163,28 @@ def test_ctrl_c_while_waiting_for_a_fifos_reader_exits_130(server, tmp_path):
         proc.wait(timeout=10)
 
 
+# ---------------------------------------------------- items 5 and 6: CSV formulas
+
+
+FORMULA_TARGETS = (
+    '{"method":"GET","url":"/","name":"=HYPERLINK(1)"}\n'
+    '{"method":"GET","url":"/","name":"@SUM(1)\\u001b[2J\\u0000z"}\n'
+)
+
+
+def test_csv_names_never_start_a_formula_nor_carry_control_bytes(server, pacer, tmp_path):
+    targets = tmp_path / "t.jsonl"
+    targets.write_text(FORMULA_TARGETS)
+    run = pacer("-t1", "-c1", "-n", "20", "--targets", str(targets), "--csv", str(tmp_path / "loc"),
+                "--csv-format", "locust", "--log-requests", str(tmp_path / "lr.csv"), server.url, timeout=30)
+    assert run.rc == 0, run
+    stats = (tmp_path / "loc_stats.csv").read_text()
+    assert "\"'=HYPERLINK(1)\"" in stats and "\"'@SUM(1)?[2J?z\"" in stats, stats
+    log = (tmp_path / "lr.csv").read_bytes()
+    assert b"\"'=HYPERLINK(1)\"" in log and b"\"'@SUM(1)?[2J?z\"" in log, log[:600]
+    assert b"\x1b" not in log and b"\x00" not in log
+    for line in stats.splitlines() + log.decode().splitlines():
+        for cell in line.split(","):
+            assert not cell.startswith(("=", "+", "@")), line
+
+

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.h"
+#include "report/csv_cell.h"
 
 namespace pacer::engine {
 
@@ -138,13 +139,16 @@ void RequestLog::append_number(std::int64_t n) {
 }
 
 void RequestLog::append_name(std::string_view name) {
-  // CSV: quoted, quotes doubled. JSON: a string, with \" \\ and \u00XX for control bytes.
+  // CSV: quoted, quotes doubled, a formula's first byte behind a ' (report/csv_cell.h),
+  // control bytes as '?' (stats::printable_name's). JSON: a string, with \" \\ and
+  // \u00XX for control bytes.
   append("\"");
+  if (csv_ && report::starts_like_formula(name)) append("'");
   for (const char ch : name) {
     const auto c = static_cast<unsigned char>(ch);
     if (csv_) {
       if (ch == '"') append("\"");
-      buffer_[used_++] = ch;
+      buffer_[used_++] = c < 0x20 || c == 0x7f ? '?' : ch;
     } else if (ch == '"' || ch == '\\') {
       buffer_[used_++] = '\\';
       buffer_[used_++] = ch;
