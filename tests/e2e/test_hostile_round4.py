@@ -188,3 +188,13 @@ def test_csv_names_never_start_a_formula_nor_carry_control_bytes(server, pacer, 
             assert not cell.startswith(("=", "+", "@")), line
 
 
+# ------------------------------------------------- items 7, 10, 11: refused at once
+
+
+@pytest.mark.parametrize("value", ["a\x1b[2Jb", "caf\udce9"])
+def test_a_prometheus_label_that_is_not_printable_is_refused(pacer, value):
+    run = pacer("--prometheus-label", f"team={value}", "--prometheus-remote-write", "http://127.0.0.1:9/w", "http://127.0.0.1:9/")
+    assert run.rc == 2, run
+    assert "--prometheus-label" in run.stderr and "not printable" in run.stderr, run
+
+
