@@ -350,6 +350,16 @@ ExitCode run_cert(const cli::CertOptions& options) {
   return ExitCode::kOk;
 }
 
+// --check-args: the files a run loads before its first connection (-s, --scenario)
+// load as the run would load them, so a missing or broken one is exit 2 here too.
+Status check_run_inputs(const Config& config) {
+  if (!config.script_path.empty()) {
+    auto loaded = script::ScriptHost::load(config);
+    if (!loaded) return loaded.error();
+  }
+  return config.is_scenario() ? scenario::check_scenario(config) : Status(Ok{});
+}
+
 }  // namespace
 
 int main_entry(int argc, char** argv) {
@@ -371,6 +381,7 @@ int main_entry(int argc, char** argv) {
     case cli::Command::kRun:
       return to_int(run_and_report(inv.run));
     case cli::Command::kCheckArgs:
+      if (Status inputs = check_run_inputs(inv.run); !inputs) return to_int(fail(inputs.error()));
       std::fputs(describe_run(inv.run, now_unix_ns()).c_str(), stdout);
       return to_int(ExitCode::kOk);
     case cli::Command::kMerge:

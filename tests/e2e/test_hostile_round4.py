@@ -198,3 +198,10 @@ def test_a_prometheus_label_that_is_not_printable_is_refused(pacer, value):
     assert "--prometheus-label" in run.stderr and "not printable" in run.stderr, run
 
 
+@pytest.mark.parametrize("flag", ["-s", "--scenario"])
+def test_check_args_refuses_a_missing_script_or_scenario(pacer, flag, tmp_path):
+    run = pacer("--check-args", flag, str(tmp_path / "missing.lua"), "http://127.0.0.1:9/")
+    assert run.rc == 2, run
+    assert "missing.lua" in run.stderr, run
+
+
