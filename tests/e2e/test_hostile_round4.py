@@ -205,3 +205,10 @@ def test_check_args_refuses_a_missing_script_or_scenario(pacer, flag, tmp_path):
     assert "missing.lua" in run.stderr, run
 
 
+@pytest.mark.parametrize("path", ["dir", "/dev/zero"])
+def test_a_config_that_is_not_a_regular_file_is_refused(pacer, tmp_path, path):
+    if path == "dir":
+        path = str(tmp_path)
+    run = pacer("--config", path, "--check-args", "http://127.0.0.1:9/", timeout=10)
+    assert run.rc == 2, run
+    assert "--config" in run.stderr and ("directory" in run.stderr or "regular file" in run.stderr), run
