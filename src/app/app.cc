@@ -67,6 +67,18 @@ ExitCode fail(const Error& error) {
   return exit_code_for(error);
 }
 
+// The exit code of a run a signal stopped (DESIGN.md section 2).
+ExitCode stopped_code(const StopSignals& signals) {
+  return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
+}
+
+// An error once a Ctrl-C or SIGTERM came (an output that waited for its FIFO's
+// reader, say): said on stderr, but the exit code is the signal's.
+ExitCode fail_unless_stopped(const Error& error, const StopSignals& signals) {
+  const ExitCode code = fail(error);
+  return signals.received() == 0 ? code : stopped_code(signals);
+}
+
 // The report's files: -o, --hgrm, and --html and --csv (drawn from the JSON
 // report, as `pacer report` draws them). json_report renders it (once).
 Status write_report_outputs(const Config& config, const report::RunReport& result,
@@ -139,10 +151,13 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> series_file(nullptr, &std::fclose);
   std::FILE* series = series_on_stdout ? stdout : nullptr;
   if (!config.timeseries_path.empty() && !series_on_stdout) {
-    series_file.reset(std::fopen(config.timeseries_path.c_str(), "w"));
+    auto opened = open_streamed_output(config.timeseries_path);
+    if (!opened) return fail_unless_stopped(runtime_error("--timeseries: " + opened.error().message), signals);
+    series_file.reset(::fdopen(opened->get(), "w"));
     if (!series_file) {
       return fail(runtime_error("--timeseries: cannot write '" + config.timeseries_path + "': " + std::strerror(errno)));
     }
+    (void)opened->release();  // the FILE owns it now
     series = series_file.get();
   }
   // The live view only where the text report will be read: stdout, a terminal.
@@ -191,7 +206,7 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     return *json_text;
   };
   if (web_view != nullptr) web_view->finish(result ? json_report() : web::failure_json(result.error()));
-  if (!result) return fail(result.error());
+  if (!result) return fail_unless_stopped(result.error(), signals);
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {
     std::fputs(report::render_text(*result).c_str(), report_out);
@@ -201,10 +216,13 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   }
   std::fflush(report_out);
   if (keep != nullptr) *keep = *result;  // --repeat
-  if (Status written = write_report_outputs(config, *result, json_report); !written) return fail(written.error());
+  if (Status written = write_report_outputs(config, *result, json_report); !written) {
+    return fail_unless_stopped(written.error(), signals);
+  }
   if (const int err = live.series_write_errno(); err != 0 || (series_file && std::fclose(series_file.release()) != 0)) {
     const std::string where = series_on_stdout ? "stdout" : "'" + config.timeseries_path + "'";
-    return fail(runtime_error("--timeseries: cannot write " + where + ": " + std::strerror(err != 0 ? err : errno)));
+    return fail_unless_stopped(
+        runtime_error("--timeseries: cannot write " + where + ": " + std::strerror(err != 0 ? err : errno)), signals);
   }
   if (script) {
     // done() prints after the report; os.exit(n) in it decides the exit code.
@@ -216,12 +234,10 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   if (!result->stuck_worker.empty()) {
     // Its thread cannot be joined: the process ends now, its outputs written.
     std::fprintf(stderr, "pacer: %s\n", stats::printable_name(result->stuck_worker).c_str());
-    const ExitCode code = signals.received() == 0         ? ExitCode::kRunFailed
-                          : signals.received() == SIGTERM ? ExitCode::kSigterm
-                                                          : ExitCode::kSigint;
+    const ExitCode code = signals.received() == 0 ? ExitCode::kRunFailed : stopped_code(signals);
     watchdog::exit_leaving_stuck_threads(to_int(code));
   }
-  if (signals.received() != 0) return signals.received() == SIGTERM ? ExitCode::kSigterm : ExitCode::kSigint;
+  if (signals.received() != 0) return stopped_code(signals);
   if (!result->gave_up.empty()) {
     std::fprintf(stderr, "pacer: gave up: %s\n", stats::printable_name(result->gave_up).c_str());
     return ExitCode::kRunFailed;
@@ -334,6 +350,16 @@ ExitCode run_cert(const cli::CertOptions& options) {
   return ExitCode::kOk;
 }
 
+// --check-args: the files a run loads before its first connection (-s, --scenario)
+// load as the run would load them, so a missing or broken one is exit 2 here too.
+Status check_run_inputs(const Config& config) {
+  if (!config.script_path.empty()) {
+    auto loaded = script::ScriptHost::load(config);
+    if (!loaded) return loaded.error();
+  }
+  return config.is_scenario() ? scenario::check_scenario(config) : Status(Ok{});
+}
+
 }  // namespace
 
 int main_entry(int argc, char** argv) {
@@ -355,6 +381,7 @@ int main_entry(int argc, char** argv) {
     case cli::Command::kRun:
       return to_int(run_and_report(inv.run));
     case cli::Command::kCheckArgs:
+      if (Status inputs = check_run_inputs(inv.run); !inputs) return to_int(fail(inputs.error()));
       std::fputs(describe_run(inv.run, now_unix_ns()).c_str(), stdout);
       return to_int(ExitCode::kOk);
     case cli::Command::kMerge:

@@ -36,6 +36,7 @@
 #include "cli/load_options.h"
 #include "cli/merge_options.h"
 #include "cli/option_scan.h"
+#include "cli/secrets.h"
 #include "cli/output_options.h"
 #include "cli/protocol_options.h"
 #include "cli/request_options.h"
@@ -390,7 +391,13 @@ Result<Invocation> parse(const std::vector<std::string>& args, int stdin_fd) {
   if (!args.empty() && args[0] == "report") return parse_report(all.subspan(1));
   auto run = !args.empty() && args[0] == "demo" ? parse_run(Command::kDemo, all.subspan(1), stdin_fd)
                                                  : parse_run(Command::kRun, all, stdin_fd);
-  if (run) run->run.command_line = quote_command_line(args);  // the HTML report's header
+  if (run) {  // the reports' config.command_line, without a password or token (cli/secrets.h)
+    const std::size_t skip = !args.empty() && args[0] == "demo" ? 1 : 0;
+    std::vector<std::string> shown(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(skip));
+    const std::vector<std::string> rest = without_secrets(all.subspan(skip), kAllRunOptions);
+    shown.insert(shown.end(), rest.begin(), rest.end());
+    run->run.command_line = quote_command_line(shown);
+  }
   return run;
 }
 

@@ -9,13 +9,22 @@
 #include <optional>
 #include <set>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #define TOML_HEADER_ONLY 1
 #define TOML_ENABLE_FORMATTERS 0
 #include <toml++/toml.h>
+
+#include "cli/secrets.h"
+#include "core/read_fd.h"
+#include "core/unique_fd.h"
 
 namespace pacer::cli {
 namespace {
@@ -136,10 +145,31 @@ Status file_setting(const OptionSpec* spec, const std::string& key, const toml::
   return Ok{};
 }
 
+constexpr std::uint64_t kMaxConfigBytes = 1 << 20;
+
+// The file's text: a regular file of at most 1 MiB (not a directory, whose read
+// toml++ takes as an empty file, nor /dev/zero).
+Result<std::string> read_config_text(const std::string& path) {
+  const std::string prefix = fmt::format("--config {}: ", path);
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat st {};
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return bad_input(prefix + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    return bad_input(prefix + (S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file") +
+                     " (a TOML file of settings is expected)");
+  }
+  ReadToEnd read = read_to_end(fd.get(), kMaxConfigBytes);
+  if (read.err != 0) return bad_input(prefix + std::strerror(read.err));
+  if (read.past_cap) return bad_input(prefix + "larger than 1 MiB");
+  return std::move(read.bytes);
+}
+
 Result<std::vector<Setting>> read_file(const std::string& path, std::span<const OptionSpec> specs) {
+  auto text = read_config_text(path);
+  if (!text) return text.error();
   toml::table table;
   try {
-    table = toml::parse_file(path);
+    table = toml::parse(*text, path);
   } catch (const toml::parse_error& e) {
     const auto line = e.source().begin.line;
     return bad_input(fmt::format("--config {}:{}: {}", path, line, e.description()));
@@ -307,7 +337,7 @@ std::string render_settings(const LayeredArgs& layered) {
   std::string out = "# pacer's settings: command line > environment (PACER_*) > --config file\n";
   for (const SettingOrigin& s : layered.origins) {
     std::string value;
-    for (char c : s.value) value += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    for (char c : shown_value(s.name, s.value)) value += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
     out += fmt::format("{} = \"{}\"  # {}\n", s.name, value, s.origin);
   }
   return out;

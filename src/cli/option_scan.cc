@@ -35,6 +35,7 @@ class Scanner {
   ScanResult run() {
     bool options_ended = false;
     for (next_ = 0; next_ < args_.size();) {
+      const std::size_t scanned = out_.options.size();
       const std::string& arg = args_[next_++];
       if (options_ended || arg == "-" || arg.size() < 2 || arg[0] != '-') {
         out_.positionals.push_back(arg);
@@ -45,6 +46,8 @@ class Scanner {
       } else {
         scan_short_cluster(std::string_view(arg).substr(1));
       }
+      // A value is this argument's end or the next argument, the last one taken.
+      for (std::size_t i = scanned; i < out_.options.size(); ++i) out_.options[i].arg_index = next_ - 1;
     }
     return std::move(out_);
   }

@@ -33,6 +33,7 @@ struct ScannedOption {
   int id = 0;
   std::string flag;   // as the user spelled it ("-c" or "--connections"), for messages
   std::string value;  // empty for options that take none
+  std::size_t arg_index = 0;  // the argument holding the value: all of it, or its end (`-c100`, `--c=1`)
 };
 
 struct ScanResult {

@@ -16,6 +16,7 @@
 #include "core/read_fd.h"
 #include "core/unique_fd.h"
 #include "prom/exposition.h"
+#include "stats/name_table.h"
 
 namespace pacer::cli {
 
@@ -39,6 +40,13 @@ Status parse_label(const ScannedOption& option, Config& config) {
     return bad_argument(fmt::format("{}: pacer sets the label '{}' itself", option.flag, name));
   }
   if (value.empty()) return bad_argument(fmt::format("{}: label '{}' has an empty value", option.flag, name));
+  // The value goes as is to /metrics and to remote write: text a reader sees whole
+  // (the reports' sanitiser would change it: refused instead, with what is wrong).
+  if (stats::printable_name(value) != value) {
+    return bad_argument(fmt::format("{}: label '{}' has a value that is not printable UTF-8 text (a control "
+                                    "character such as ESC or a line break, or a byte that is not UTF-8)",
+                                    option.flag, name));
+  }
   for (const auto& [given, unused] : config.prometheus.labels) {
     if (given == name) return bad_argument(fmt::format("{}: label '{}' given twice", option.flag, name));
   }

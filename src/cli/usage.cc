@@ -283,8 +283,9 @@ Many machines (merge the JSON reports with pacer merge):
       --start-at TIME  start the load at TIME (UTC, e.g.
                        2026-11-30T12:00:00Z, or Unix seconds), at
                        most 7 days ahead
-      --check-args     check every option, print what would run and
-                       exit (0, or 2 for bad arguments); no connection
+      --check-args     check every option and load -s/--scenario's
+                       file, print what would run and exit (0, or 2
+                       for bad arguments); no connection
       --config FILE    settings from a TOML file of long option names
                        (and url); PACER_<OPTION> variables too. The
                        command line wins, then the environment

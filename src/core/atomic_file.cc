@@ -76,8 +76,9 @@ std::string canonical_new_path(const std::string& path) {
 // what is there, as a shell's `>>` would (no rename, no fsync, which devices
 // refuse).
 Status write_in_place(const std::string& path, std::string_view content) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
-  if (!fd.valid()) return write_error(path, errno);
+  auto opened = open_in_place(path);
+  if (!opened) return opened.error();
+  UniqueFd fd = std::move(*opened);
   if (const int err = write_all(fd.get(), content); err != 0) return write_error(path, err);
   if (::close(fd.release()) != 0) return write_error(path, errno);
   return Ok{};
@@ -105,6 +106,36 @@ Status write_by_rename(const std::string& path, const std::string& target, std::
 }
 
 }  // namespace
+
+Result<UniqueFd> open_in_place(const std::string& path) {
+  // O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking
+  // in open(2) until one comes, where no signal but a second one could end pacer.
+  for (int waited_ms = 0;; waited_ms += 10) {
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC));
+    if (fd.valid()) {
+      const int flags = ::fcntl(fd.get(), F_GETFL);
+      if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) return write_error(path, errno);
+      return fd;
+    }
+    const int err = errno;
+    struct stat st {};
+    if (err == EINTR) continue;
+    if (err != ENXIO || ::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode)) return write_error(path, err);
+    if (waited_ms >= kFifoReaderWaitMs) {
+      return runtime_error("cannot write '" + path + "': nobody reads the FIFO (waited " +
+                           std::to_string(kFifoReaderWaitMs / 1000) + " s for a reader to open it)");
+    }
+    ::usleep(10 * 1000);  // a signal cuts it short: the loop then ends as bounded
+  }
+}
+
+Result<UniqueFd> open_streamed_output(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return open_in_place(path);
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!fd.valid()) return write_error(path, errno);
+  return fd;
+}
 
 Result<std::string> resolve_output_path(const std::string& path) {
   // An existing file: the kernel's own answer, which also knows /proc's links

@@ -15,8 +15,23 @@
 #include <string_view>
 
 #include "core/expected.h"
+#include "core/unique_fd.h"
 
 namespace pacer {
+
+// How long an output that is a FIFO waits for a reader before it is refused.
+inline constexpr int kFifoReaderWaitMs = 2000;
+
+// Opens an existing device or FIFO to write in place, after what is there (a
+// shell's `>>`): the one place pacer opens such an output (-o, --html, --hdr,
+// --timeseries, --log-requests, ...). Never blocks: a FIFO nobody reads is
+// waited for at most kFifoReaderWaitMs, then refused ("nobody reads the FIFO");
+// the descriptor is blocking once open. Errors (kRuntime) name the path.
+Result<UniqueFd> open_in_place(const std::string& path);
+
+// An output written as the run goes (--timeseries): a device or FIFO opened by
+// open_in_place, anything else created or truncated. Errors (kRuntime) name the path.
+Result<UniqueFd> open_streamed_output(const std::string& path);
 
 // Errors (kRuntime) name the path as given and the system's reason.
 Status write_file_atomically(const std::string& path, std::string_view content);

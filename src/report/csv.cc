@@ -1,6 +1,6 @@
 // JSON report -> CSV files; see the header. Quoting as RFC 4180 (a field with a
 // comma, quote or line break is quoted, quotes doubled); a text cell that would
-// start a formula is neutralised as OWASP recommends (see field()).
+// start a formula is neutralised as OWASP recommends (see csv_cell()).
 #include "report/csv.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/csv_cell.h"
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
@@ -20,17 +21,6 @@ constexpr const char* kErrorClasses[] = {"connect", "tls",     "read",         "
                                          "deadline", "backlog", "unsent", "stream_reset", "goaway", "status",
                                          "check",    "script"};
 constexpr double kStatsPercentiles[] = {50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100};
-
-// A text cell. One that a spreadsheet would run as a formula (its first byte is
-// =, +, -, @, TAB or CR: OWASP's "CSV injection" list) gets a leading ' and
-// quotes, so "=HYPERLINK(...)" from a target's or a task's name stays text.
-std::string field(std::string_view text) {
-  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
-  if (!formula && text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = formula ? "\"'" : "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string ms(std::int64_t ns) { return fmt::format("{:.6f}", static_cast<double>(ns) / 1e6); }
 std::string num(double v) { return fmt::format("{:.6f}", v); }
@@ -67,7 +57,7 @@ std::uint64_t without_response(const json& errors) {
 Result<std::string> stats_row(const std::string& name, std::uint64_t responses, std::uint64_t failures,
                               const json& errors, const json& latency, double seconds) {
   const std::uint64_t requests = responses + without_response(errors);
-  std::string row = fmt::format("{},{},{}", field(name), requests, failures);
+  std::string row = fmt::format("{},{},{}", csv_cell(name), requests, failures);
   const std::string encoded = latency.is_object() ? latency.value("histogram", std::string()) : std::string();
   auto hist = stats::decode_v2_base64(encoded);
   if (!encoded.empty() && !hist) return bad_input(fmt::format("{}: latency histogram: {}", name, hist.error().message));
@@ -192,7 +182,7 @@ std::string render_failures(const json& r) {
           if (std::stoi(code) >= 400) reason += fmt::format("{}{} x{}", reason.empty() ? "HTTP " : ", ", code, count.dump());
         }
       }
-      out += fmt::format("{},{},{},{}\n", c, field(name), field(reason), n);
+      out += fmt::format("{},{},{},{}\n", c, csv_cell(name), csv_cell(reason), n);
     }
   };
   if (r.contains("endpoints") && r["endpoints"].is_array()) {

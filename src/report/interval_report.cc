@@ -7,6 +7,7 @@
 
 #include "evidence/evidence_json.h"
 #include "report/error_json.h"
+#include "report/printable_json.h"
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
@@ -94,7 +95,7 @@ std::string render_interval_ndjson(const IntervalReport& in, bool with_histogram
   }
   if (shard_count > 1) out["shard"] = {{"index", shard_index}, {"count", shard_count}};
   if (with_histogram) out["histogram"] = stats::encode_v2_base64(h);
-  return out.dump() + "\n";
+  return dump_printable(out, -1) + "\n";
 }
 
 }  // namespace pacer::report

@@ -13,6 +13,7 @@
 
 #include "report/endpoints.h"
 #include "report/error_json.h"
+#include "report/printable_json.h"
 #include "report/gates.h"
 #include "scenario/scenario_report.h"
 #include "stats/hdr_codec.h"
@@ -309,7 +310,7 @@ std::string render_json(const RunReport& r) {
     out["prometheus_remote_write"] = {{"pushes", w.pushes},   {"sent", w.sent},       {"dropped", w.dropped},
                                       {"failed", w.failed},   {"retries", w.retries}, {"last_error", w.last_error}};
   }
-  return out.dump(2) + "\n";
+  return dump_printable(out, 2) + "\n";
 }
 
 }  // namespace pacer::report

@@ -4,8 +4,8 @@
 // exact (ms as floats); the median and percentiles come from response times
 // rounded to 2 significant digits (whole ms below 100 ms), percentiles printed
 // as whole ms; rates per second of the run; "N/A" percentiles when a row has no
-// requests. Quoting as Python's csv module (a field with a comma, quote or line
-// break is quoted, quotes doubled).
+// requests. Quoting as Python's csv module, a name that would start a formula
+// neutralised as pacer's own --csv does (report/csv_cell.h).
 #include "report/locust_csv.h"
 
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
+#include "report/csv_cell.h"
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
@@ -30,13 +31,6 @@ using json = nlohmann::ordered_json;
 
 constexpr double kPercentiles[] = {0.50, 0.66, 0.75, 0.80, 0.90, 0.95, 0.98, 0.99, 0.999, 0.9999, 1.0};
 constexpr const char* kPercentileNames = "50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%";
-
-std::string field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 // Locust's Type and Name: pacer's "METHOD /path" names split at the space.
 std::pair<std::string, std::string> type_and_name(const std::string& name) {
@@ -152,7 +146,7 @@ std::string stats_row(const LocustEntry& e, double seconds) {
   const double per_s = seconds > 0 ? static_cast<double>(e.requests) / seconds : 0.0;
   const double fail_per_s = seconds > 0 ? static_cast<double>(e.failures) / seconds : 0.0;
   // Average Content Size: pacer keeps no body sizes per name; left empty, not 0 (a figure it does not know).
-  return fmt::format("{},{},{},,{},{}{}\r\n", field(e.type), field(e.name), totals_fields(e), python_float(per_s),
+  return fmt::format("{},{},{},,{},{}{}\r\n", csv_cell(e.type), csv_cell(e.name), totals_fields(e), python_float(per_s),
                      python_float(fail_per_s), percentile_fields(e));
 }
 
@@ -216,7 +210,7 @@ Result<std::string> render_history(const json& r, const std::vector<LocustEntry>
         so_far.failures += errs;
         add_latency(so_far, *latency);
         const std::string rate = exact ? fmt::format("{:f}", secs > 0 ? static_cast<double>(ended) / secs : 0.0) : "N/A";
-        out += fmt::format("{},{},{},{},{:f}", head, field(n.type), field(n.name), rate,
+        out += fmt::format("{},{},{},{},{:f}", head, csv_cell(n.type), csv_cell(n.name), rate,
                            secs > 0 ? static_cast<double>(errs) / secs : 0.0);
         // The interval's own percentiles (Locust's "current" ones), then the name's totals so far.
         out += percentile_fields(LocustEntry{n.type, n.name, ended, errs, std::move(*latency)});
@@ -257,7 +251,7 @@ std::string render_failures(const json& r) {
   }
   std::sort(rows.begin(), rows.end());
   for (const auto& [name, type, error, count] : rows) {
-    out += fmt::format("{},{},{},{}\r\n", field(type), field(name), field(error), count);
+    out += fmt::format("{},{},{},{}\r\n", csv_cell(type), csv_cell(name), csv_cell(error), count);
   }
   return out;
 }
@@ -269,8 +263,8 @@ std::string render_exceptions(const json& r) {
   if (!scenario.is_object() || !scenario.contains("first_messages")) return out;
   for (const json& m : scenario["first_messages"]) {
     if (m.value("class", std::string()) != "script") continue;
-    out += fmt::format("{},{},{},local\r\n", m.value("count", std::uint64_t{0}), field(m.value("text", std::string())),
-                       field(m.value("where", std::string())));
+    out += fmt::format("{},{},{},local\r\n", m.value("count", std::uint64_t{0}), csv_cell(m.value("text", std::string())),
+                       csv_cell(m.value("where", std::string())));
   }
   return out;
 }

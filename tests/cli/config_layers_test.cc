@@ -79,6 +79,16 @@ TEST(ConfigLayers, ATomlSyntaxErrorNamesItsLine) {
   EXPECT_NE(out.error().message.find(file.path() + ":2:"), std::string::npos) << out.error().message;
 }
 
+TEST(ConfigLayers, AConfigThatIsNotARegularFileIsRefused) {
+  for (const char* path : {"/tmp", "/dev/zero"}) {
+    auto out = apply_config_layers(std::vector<std::string>{"--config", path}, {}, kSpecs);
+    ASSERT_FALSE(out) << path;
+    EXPECT_EQ(out.error().kind, ErrorKind::kBadInput);
+    EXPECT_NE(out.error().message.find(std::string("--config ") + path + ": is "), std::string::npos)
+        << out.error().message;
+  }
+}
+
 TEST(ConfigLayers, AFlagTakesABooleanAndAValueOptionDoesNot) {
   ConfigFile flag("latency = \"yes\"\n");
   EXPECT_FALSE(apply_config_layers(std::vector<std::string>{"--config", flag.path()}, {}, kSpecs));

@@ -83,6 +83,16 @@ TEST(PrometheusOptions, BadValuesNameTheFlag) {
             std::string::npos);
 }
 
+TEST(PrometheusOptions, ALabelValueThatIsNotPrintableUtf8IsRefused) {
+  const std::string url = "http://127.0.0.1:9090/api/v1/write";
+  for (const char* value : {"team=a\x1b[2Jb", "team=caf\xe9", "team=two\nlines"}) {
+    EXPECT_NE(error_of({"--prometheus-remote-write", url, "--prometheus-label", value, "http://localhost/"})
+                  .find("--prometheus-label: label 'team' has a value that is not printable"),
+              std::string::npos)
+        << value;
+  }
+}
+
 TEST(PrometheusOptions, CredentialsNeedThePushAndLabelsNeedAnExport) {
   EXPECT_NE(error_of({"--prometheus-bearer-token", "t", "http://localhost/"}).find("needs --prometheus-remote-write"),
             std::string::npos);

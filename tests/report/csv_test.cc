@@ -104,7 +104,10 @@ TEST(Csv, NamesThatWouldRunAsFormulasStayText) {
   auto csv = render_csv(render_json(r));
   ASSERT_TRUE(csv) << csv.error().message;
   for (const std::string& name : hostile) {
-    EXPECT_NE(csv->stats.find("\"'" + name.substr(0, 4)), std::string::npos) << name << "\n" << csv->stats;
+    // A TAB or CR is a control character: the JSON report already writes it '?' (report/printable_json.h).
+    const bool control = name.front() == '\t' || name.front() == '\r';
+    EXPECT_NE(csv->stats.find(control ? "\n?" + name.substr(1) + "," : "\"'" + name.substr(0, 4)), std::string::npos)
+        << name << "\n" << csv->stats;
   }
   for (const auto& row : rows(csv->stats)) {
     ASSERT_FALSE(row.empty());

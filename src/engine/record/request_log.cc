@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.h"
+#include "report/csv_cell.h"
 
 namespace pacer::engine {
 
@@ -59,7 +60,9 @@ Result<std::unique_ptr<RequestLogFile>> RequestLogFile::open(const Config& confi
   const bool exists = ::stat(target->c_str(), &st) == 0;
   if (exists && !S_ISREG(st.st_mode)) {
     // A device or FIFO (/dev/null, /dev/stdout to a pipe): written in place, as a shell's `>>`.
-    file->fd_ = ::open(target->c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    auto opened = open_in_place(*target);  // a FIFO nobody reads is refused, never waited on forever
+    if (!opened) return runtime_error("--log-requests: " + opened.error().message);
+    file->fd_ = opened->release();
   } else {
     // A regular file (or none yet): a temporary beside it, renamed into place once whole.
     file->final_path_ = *target;
@@ -136,13 +139,16 @@ void RequestLog::append_number(std::int64_t n) {
 }
 
 void RequestLog::append_name(std::string_view name) {
-  // CSV: quoted, quotes doubled. JSON: a string, with \" \\ and \u00XX for control bytes.
+  // CSV: quoted, quotes doubled, a formula's first byte behind a ' (report/csv_cell.h),
+  // control bytes as '?' (stats::printable_name's). JSON: a string, with \" \\ and
+  // \u00XX for control bytes.
   append("\"");
+  if (csv_ && report::starts_like_formula(name)) append("'");
   for (const char ch : name) {
     const auto c = static_cast<unsigned char>(ch);
     if (csv_) {
       if (ch == '"') append("\"");
-      buffer_[used_++] = ch;
+      buffer_[used_++] = c < 0x20 || c == 0x7f ? '?' : ch;
     } else if (ch == '"' || ch == '\\') {
       buffer_[used_++] = '\\';
       buffer_[used_++] = ch;
