@@ -11,12 +11,12 @@
 #   library's, fmt, nlohmann/json, OpenSSL, nghttp2, core/) are parsed once into a
 #   precompiled header.
 #
-# Both are ON in the sanitizer presets too (asan, tsan): CI builds them from a clean
-# clone, with no compiler cache, inside its time budget, and developers rarely
-# rebuild them. They are OFF in debug and release: the developers' builds go through
-# ccache, which caches no compile that uses a precompiled header (without sloppiness
-# settings) and a batch only as a whole (one edit recompiles the batch).
-# docs/install.md gives the measured effect.
+# Both are ON in the sanitizer presets too (asan, tsan), where the test sources are
+# batched as well (tests/CMakeLists.txt): CI builds them from a clean clone inside its
+# time budget, and developers rarely rebuild them. They are OFF in debug and release,
+# which developers rebuild after each edit: ccache caches a batch only as a whole (one
+# edit recompiles the batch), and one source at a time is also what finds a source
+# that does not include what it uses. docs/install.md gives the measured effect.
 option(PACER_PCH "Precompile the common headers (the demo preset)" OFF)
 option(PACER_UNITY_BUILD "Compile pacer_lib's sources in batches (the demo preset)" OFF)
 set(PACER_UNITY_BATCH_SIZE 40 CACHE STRING "Most sources in one batch with PACER_UNITY_BUILD")

@@ -23,38 +23,44 @@ preset=${1:-debug}
 # The engine-level tests, run again on the engine the suite did not use.
 engine_tests='^(EngineRun|EngineTls|EngineIntervals|EngineGoaway|EngineScenario|OpenModel|Pipelining|ScriptRun|Allocations|BothEngines/EngineTest)\.'
 
-other_engine() {
-  case "${PACER_IO:-auto}" in epoll) echo uring ;; *) echo epoll ;; esac
-}
+# SIGSTOP / SIGCONT to the process group of the background stage named $1 (CI builds
+# the next tree beside a tree's tests); nothing without one.
+declare -A stage_pid
+hold() { if [ -n "${1:-}" ]; then kill -STOP -- "-${stage_pid[$1]}" 2>/dev/null || true; fi; }
+resume() { if [ -n "${1:-}" ]; then kill -CONT -- "-${stage_pid[$1]}" 2>/dev/null || true; fi; }
 
-# ctest for a built preset: the whole suite on PACER_IO's engine, then the
-# engine-level tests on the other one.
+# ctest for a built preset: the whole suite on engine $2 (what PACER_IO takes:
+# auto, uring, epoll), the timing-sensitive e2e tests last and with the background
+# stage $3 (if any) held, then the engine-level tests on the other engine.
 run_suite() {
-  local preset=$1 runner=()
+  local preset=$1 engine=$2 beside=${3:-} runner=() rc=0 other=epoll
   # GCC 12's ThreadSanitizer puts its shadow memory at fixed addresses, which a kernel
   # randomising mmap with more than 28 bits can collide with ("FATAL: ThreadSanitizer:
   # unexpected memory mapping"); without address randomisation everything fits.
   if [ "$preset" = tsan ] && [ "$(sysctl -n vm.mmap_rnd_bits 2>/dev/null || echo 28)" -gt 28 ]; then
     runner=(setarch "$(uname -m)" -R)
   fi
-  echo "test.sh: $preset: the whole suite (PACER_IO=${PACER_IO:-auto})"
-  "${runner[@]}" ctest --preset "$preset" -j2 --timeout 2400
-  local other
-  other=$(other_engine)
+  echo "test.sh: $preset: the whole suite (PACER_IO=$engine), the timing-sensitive e2e tests last"
+  PACER_IO=$engine "${runner[@]}" ctest --preset "$preset" -j2 --timeout 2400 -E '^e2e_alone$'
+  hold "$beside"
+  PACER_IO=$engine "${runner[@]}" ctest --preset "$preset" --timeout 1200 -R '^e2e_alone$' || rc=$?
+  resume "$beside"
+  [ "$rc" = 0 ] || return "$rc"
+  if [ "$engine" = epoll ]; then other=uring; fi
   echo "test.sh: $preset: the engine-level tests again on $other (PACER_IO=$other)"
   PACER_IO=$other "${runner[@]}" ctest --preset "$preset" -j2 --timeout 600 -R "$engine_tests"
 }
 
 if [ "$preset" != ci ]; then
   if [ "$built" = 0 ]; then scripts/setup.sh test "$preset"; fi
-  run_suite "$preset"
+  run_suite "$preset" "${PACER_IO:-auto}"
   exit 0
 fi
 
 # ------------------------------------------------------------------------- CI
-# Stages run one after another, except that a sanitizer tree is built (at the
-# lowest CPU priority) while the previous tree's tests run: those mostly wait on
-# sockets, and the timing-sensitive ones (marked alone) run at normal priority.
+# Stages run one after another, except that the next sanitizer tree is built (at
+# the lowest CPU priority) while a tree's tests run: those mostly wait on sockets.
+# The build is held (SIGSTOP) while the timing-sensitive tests run.
 ci_start=$SECONDS
 declare -A stage_started
 stage_times=()
@@ -77,15 +83,15 @@ stage() {
   stage_end "$name"
 }
 
-# Starts a stage in the background, its output kept in build/ci/NAME.log;
-# stage_wait prints that log and fails if the stage did.
-declare -A stage_pid
+# Starts a stage in the background, in a process group of its own (hold, resume),
+# its output kept in build/ci/NAME.log; stage_wait prints that log and fails if the
+# stage did.
 stage_background() {
   local name=$1
   shift
   mkdir -p build/ci
   stage_begin "$name"
-  ("$@") >"build/ci/$name.log" 2>&1 &
+  setsid "$@" >"build/ci/$name.log" 2>&1 &
   stage_pid[$name]=$!
 }
 stage_wait() {
@@ -101,10 +107,11 @@ build_tree() {  # preset [nice]
   cmake --preset "$1" -DPACER_BUILD_TESTS=ON >/dev/null
   nice -n "${2:-0}" cmake --build --preset "$1"
 }
+export -f build_tree
 
 summary() {
   local pid
-  for pid in "${stage_pid[@]}"; do kill "$pid" 2>/dev/null || true; done  # a stage left running after a failure
+  for pid in "${stage_pid[@]}"; do kill -- "-$pid" 2>/dev/null || true; done  # a stage left running after a failure
   echo "ci: stage times"
   printf 'ci:   %s\n' "${stage_times[@]}"
   echo "ci: total $(fmt_time $((SECONDS - ci_start)))"
@@ -113,11 +120,11 @@ trap summary EXIT
 
 stage setup scripts/setup.sh --no-build test asan
 stage debug-build build_tree debug
-stage_background asan-build build_tree asan 19
-stage debug-tests env PACER_IO=epoll scripts/test.sh --built debug
+stage_background asan-build bash -c 'build_tree asan 19'
+stage debug-tests run_suite debug epoll asan-build
 stage_wait asan-build
-stage_background tsan-build build_tree tsan 19
-stage asan-tests env PACER_IO=uring scripts/test.sh --built asan
+stage_background tsan-build bash -c 'build_tree tsan 19'
+stage asan-tests run_suite asan uring tsan-build
 stage fuzz scripts/fuzz.sh --no-build 10
 stage_wait tsan-build
-stage tsan-tests scripts/test.sh --built tsan
+stage tsan-tests run_suite tsan auto

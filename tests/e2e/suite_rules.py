@@ -296,5 +296,6 @@ def marked_for_tsan(request, _watch_pacer_processes):
         return
     reasons = tsan_reasons()
     if reasons:
+        text = "\n  ".join(reasons[:5]).encode("utf-8", "backslashreplace").decode()  # xdist sends it as UTF-8
         pytest.fail("this test runs threads that share state, so the ThreadSanitizer pass must run it: "
-                    "mark it @pytest.mark.tsan (suite_rules.py)\n  " + "\n  ".join(reasons[:5]), pytrace=False)
+                    "mark it @pytest.mark.tsan (suite_rules.py)\n  " + text, pytrace=False)

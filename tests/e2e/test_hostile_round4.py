@@ -119,6 +119,7 @@ def test_a_failure_message_that_is_not_utf8_still_gives_every_report(hostile_ser
 # ------------------------------------------------------ item 3: a FIFO nobody reads
 
 
+@pytest.mark.tsan
 @pytest.mark.parametrize("flag", ["--log-requests", "-o", "--timeseries", "--html", "--hdr"])
 def test_an_output_fifo_nobody_reads_ends_the_run_within_its_bound(flag, server, tmp_path):
     fifo = tmp_path / "out.fifo"
@@ -191,7 +192,8 @@ def test_csv_names_never_start_a_formula_nor_carry_control_bytes(server, pacer, 
 # ------------------------------------------------- items 7, 10, 11: refused at once
 
 
-@pytest.mark.parametrize("value", ["a\x1b[2Jb", "caf\udce9"])
+@pytest.mark.tsan
+@pytest.mark.parametrize("value", ["a\x1b[2Jb", "caf\udce9"], ids=["escape", "not-utf8"])  # ids: xdist sends them as UTF-8
 def test_a_prometheus_label_that_is_not_printable_is_refused(pacer, value):
     run = pacer("--prometheus-label", f"team={value}", "--prometheus-remote-write", "http://127.0.0.1:9/w", "http://127.0.0.1:9/")
     assert run.rc == 2, run
