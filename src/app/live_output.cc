@@ -52,9 +52,10 @@ LiveOutput::LiveOutput(const Config& config, const ui::DisplayChoice& display, s
       display_(display),
       series_(series),
       listener_(std::move(listener)),
-      per_interval_(display.live ? report::intervals_per_interval(config.interval_ns, config.refresh_ns) : 1),
+      engine_interval_ns_(config.interval_ns /
+                          (display.live ? report::intervals_per_interval(config.interval_ns, config.refresh_ns) : 1)),
+      grid_(config.interval_ns),
       run_info_(run_info_for(config)) {
-  engine_interval_ns_ = config.interval_ns / per_interval_;
   if (config.keeps_timeseries()) kept_series_.emplace();
   if (display_.live) {
     model_.emplace(run_info_);
@@ -88,9 +89,9 @@ void LiveOutput::on_engine_interval(const report::IntervalReport& interval) {
     drain_.add(interval);
   } else {
     sum_.add(interval);
-    const bool reaches_end =
-        run_info_.duration_ns > 0 && interval.start_ns + interval.duration_ns >= run_info_.duration_ns;
-    if (static_cast<std::int64_t>(sum_.added()) >= per_interval_ || reaches_end) emit_interval(sum_);
+    const TimeNs end_ns = interval.start_ns + interval.duration_ns;
+    const bool reaches_end = run_info_.duration_ns > 0 && end_ns >= run_info_.duration_ns;
+    if (grid_.closes(end_ns) || reaches_end) emit_interval(sum_);
   }
   if (model_) draw(false);
 }

@@ -68,8 +68,8 @@ class LiveOutput {
   ui::DisplayChoice display_;
   std::FILE* series_;
   IntervalListener listener_;
-  TimeNs engine_interval_ns_;
-  std::int64_t per_interval_;  // engine intervals in one --interval
+  TimeNs engine_interval_ns_;  // --interval, or a divisor of it near --refresh with the live view
+  report::IntervalGrid grid_;  // where each --interval row closes
   report::IntervalSum sum_;    // the --interval being summed
   report::IntervalSum drain_;  // after -d's end: the drain, one record
   std::uint64_t next_index_ = 0;

@@ -120,6 +120,7 @@ def test_gtlsserver_bodies_of_every_size_arrive_whole(pacer, tmp_path, gtls, cer
     assert wait_for_count(gtls.requests, n) == n
 
 
+@pytest.mark.alone
 def test_idle_connections_closed_by_the_server_reopen_quietly_and_resume(pacer, tmp_path, certs, htdocs):
     # The server's idle timeout (300 ms) is shorter than the 500 ms between arrivals:
     # every request finds its connection closed, reconnects and resumes the TLS session.

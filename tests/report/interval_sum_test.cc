@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace pacer::report {
 namespace {
 
@@ -17,6 +19,27 @@ TEST(IntervalsPerInterval, TheSmallestCountThatTilesTheIntervalExactly) {
     EXPECT_EQ(interval % n, 0) << interval;
     EXPECT_LE(interval / n, 100 * kNsPerMs) << interval;
   }
+}
+
+// The live view's 100 ms engine intervals summed into 500 ms rows. A worker whose
+// controller fell behind publishes one 200 ms interval (0.4 s to 0.6 s): its row
+// ends with it, and the next row ends on the grid again (1.0 s),
+// where counting five intervals a row put every later row off the grid (0.6 s, 1.1 s).
+TEST(IntervalGrid, RowsCloseOnTheGridEvenAfterALongerInterval) {
+  IntervalGrid grid(500 * kNsPerMs);
+  std::vector<TimeNs> closed;
+  for (TimeNs end : {100, 200, 300, 400, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500}) {
+    if (grid.closes(end * kNsPerMs)) closed.push_back(end);
+  }
+  EXPECT_EQ(closed, (std::vector<TimeNs>{600, 1000, 1500}));
+}
+
+TEST(IntervalGrid, IntervalsOfTheRowsLengthCloseEveryRow) {
+  IntervalGrid grid(kNsPerS);
+  EXPECT_TRUE(grid.closes(kNsPerS));
+  EXPECT_TRUE(grid.closes(3 * kNsPerS));  // two seconds in one (the controller behind)
+  EXPECT_FALSE(grid.closes(3 * kNsPerS + 500 * kNsPerMs));  // the run's end cuts one short: the caller closes it
+  EXPECT_TRUE(grid.closes(4 * kNsPerS));
 }
 
 TEST(IntervalSum, CountsAddHistogramsMergeAndGaugesAreTheLast) {
