@@ -292,6 +292,7 @@ end} } }
 """
 
 
+@pytest.mark.alone
 def test_a_freeze_shows_in_both_steps_in_the_open_model_and_not_in_the_closed(start_server, pacer, tmp_path):
     path = scenario(tmp_path, TWO_STEPS)
     freeze = 1.0
