@@ -49,7 +49,6 @@ class IntervalSum {
   // Adds the next consecutive interval (its histogram is merged, not kept).
   void add(const IntervalReport& interval);
   bool empty() const { return added_ == 0; }
-  std::uint64_t added() const { return added_; }
   // The sum of what was added, numbered `index`. Its latency points into this
   // object: valid until the next add() or clear().
   IntervalReport sum(std::uint64_t index) const;
