@@ -162,7 +162,7 @@ std::string render_hgrm(const stats::Histogram& histogram, double output_value_u
   const std::int64_t subs = sub_bucket_count(digits);
   const std::int64_t buckets = histogram.counts_len() / (subs / 2) - 1;
   out += fmt::format("#[Mean    = {}, StdDeviation   = {}]\n",
-                     java_fixed(histogram.mean() / output_value_unit_scaling, digits, 12),
+                     java_fixed(histogram.hdr_mean() / output_value_unit_scaling, digits, 12),
                      java_fixed(histogram.stdev() / output_value_unit_scaling, digits, 12));
   out += fmt::format("#[Max     = {}, Total count    = {:>12}]\n",
                      java_fixed(static_cast<double>(max) / output_value_unit_scaling, digits, 12),

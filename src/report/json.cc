@@ -194,6 +194,10 @@ json endpoints_json(const RunReport& r) {
     for (const auto& f : stats::NameCounts::kFields) item[f.name] = c.*f.member;
     item["errors"] = std::move(errors);
     item["failed"] = endpoint_failures(r, e);
+    json by_code = json::object();
+    c.status_errors.for_each([&](int code, std::uint64_t n) { by_code[std::to_string(code)] = n; });
+    if (c.status_errors.other() > 0) by_code["other"] = c.status_errors.other();
+    item["status_errors"] = std::move(by_code);
     item["completed_per_s"] = secs > 0 ? static_cast<double>(c.responses) / secs : 0.0;
     // Its censored samples when known (settle_endpoints), else none marked: absent, not 0.
     const bool censored_known = !r.record_timeouts || c.errors.timeout == 0 || e.latency_censored.total_count() > 0;

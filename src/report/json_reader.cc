@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -235,7 +236,40 @@ void read_summary(const Field& s, stats::Histogram& all, stats::Histogram* censo
   if (count.count() != static_cast<std::uint64_t>(all.total_count())) {
     count.fail(fmt::format("{} does not match the histogram's {} samples", count.count(), all.total_count()));
   }
+  // V2 keeps buckets: the summary's exact extremes come back (a file renders as the live run did).
+  if (all.total_count() > 0 && s.has("min_ns") && s.has("max_ns")) {
+    const Field min = s.at("min_ns");
+    const std::uint64_t lo = min.count();
+    const std::uint64_t hi = s.at("max_ns").count();
+    constexpr auto kLargest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    if (lo > kLargest || hi > kLargest ||
+        !all.restore_extremes(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi))) {
+      min.fail("min_ns and max_ns do not fall in the histogram's lowest and highest buckets");
+    }
+  }
   if (censored != nullptr && s.has("censored_histogram")) read_histogram(s.at("censored_histogram"), *censored);
+}
+
+// endpoints[].status_errors: errors.status by code ("other": past the codes kept).
+void read_status_errors(const Field& f, stats::NameCounts& c) {
+  if (!f.value().is_object()) f.fail("expected an object");
+  std::uint64_t total = 0;
+  for (const auto& [key, value] : f.value().items()) {
+    const Field n(value, fmt::format("{}.{}", f.path(), key));
+    const std::uint64_t count = n.count();
+    if (key == "other") {
+      c.status_errors.add_other(count);
+    } else {
+      int code = 0;
+      const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), code);
+      if (ec != std::errc() || end != key.data() + key.size() || code < 400 || code > stats::kMaxStatusCode) {
+        n.fail("not a status code 400-" + std::to_string(stats::kMaxStatusCode));
+      }
+      c.status_errors.add(code, count);
+    }
+    if (__builtin_add_overflow(total, count, &total)) n.fail("the counts add up past 2^64 - 1");
+  }
+  if (total != c.errors.status) f.fail(fmt::format("adds up to {}, not errors.status {}", total, c.errors.status));
 }
 
 // endpoints[] (absent from reports older than request names: none then).
@@ -260,6 +294,7 @@ void read_endpoints(const Field& root, RunReport& r) {
       if (errors.has(f.name)) e.counts.errors.*f.member = errors.at(f.name).count();
     }
     if (e.counts.errors.status > e.counts.responses) errors.at("status").fail("more status errors than responses");
+    if (item.has("status_errors")) read_status_errors(item.at("status_errors"), e.counts);
     read_summary(item.at("latency"), e.latency, &e.latency_censored);
     if (item.has("ttfb")) read_summary(item.at("ttfb"), e.ttfb, nullptr);  // absent from older reports
   }

@@ -46,7 +46,8 @@ StatsRow stats_row(const char* name, const stats::Histogram& h, std::string (*fo
   const double stdev = h.stdev();
   row.cells = {lower_bound_mark(avg_is_bound, format(mean)), format(stdev),
                lower_bound_mark(max_is_bound, format(static_cast<double>(h.max())))};
-  row.within_stdev_percent = 100.0 * h.fraction_within(mean - stdev, mean + stdev);
+  // The buckets' share within one stdev of their own mean (the stdev's centre).
+  row.within_stdev_percent = 100.0 * h.fraction_within(h.hdr_mean() - stdev, h.hdr_mean() + stdev);
   return row;
 }
 

@@ -9,7 +9,7 @@ void ScenarioStats::reset_counts() {
     t.duration.reset();
   }
   for (NameRow& n : names) n.requests = n.failed = n.checks = n.check_on_errors = 0;
-  check = check_on_errors = script = users_started = 0;
+  check = check_on_errors = script = 0;  // users_started stays: the users still run (every interval shows them)
   messages.clear();
 }
 

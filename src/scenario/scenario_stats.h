@@ -63,7 +63,8 @@ struct ScenarioStats {
   // Counts a message: once more if it is already kept, else kept while there is room.
   void note(const char* error_class, std::string_view where, std::string_view text, std::uint64_t count = 1);
   // The statistics start again (POST /stats/reset): every count and duration is
-  // zeroed, the rows (tasks, names) and the settings kept; no allocation.
+  // zeroed, the rows (tasks, names), the settings and users_started (the users
+  // created, who keep running) kept; no allocation.
   void reset_counts();
   // Failed requests the error rate adds for checks: those not already errors.
   std::uint64_t extra_failures() const { return check - check_on_errors; }

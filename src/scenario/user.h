@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "cookie/cookie_jar.h"
 #include "core/clock.h"
@@ -28,6 +29,9 @@ class Port {
   // recorder counts it a success, not a `status` error, under its name and in
   // the run's totals. True when it did; the users then count it so too.
   virtual bool mark_success(int user) = 0;
+  // u:fail(message) on the user's last request, counted (recorded) as a check:
+  // what else keeps the request's outcome (the per-request log) learns it.
+  virtual void checked(int user, std::string_view message) = 0;
   // set_target stopped the user: close its connection, dropping a request in
   // flight without counting it an error (its response must not reach a user
   // started later on the same index).

@@ -64,6 +64,7 @@ void UserTally::fail_last(User& u, std::string_view message) {
   ++row.checks;
   if (u.has_request && u.last_failed) ++row.check_on_errors;
   stats_.note("check", names_ != nullptr ? names_->name(name) : std::string_view(row.name), message);
+  if (u.has_request) port_->checked(u.index, message);
 }
 
 bool UserTally::succeed_last(User& u) {

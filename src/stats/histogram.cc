@@ -200,7 +200,7 @@ void Histogram::reset() noexcept {
 std::int64_t Histogram::min() const { return total_count_ == 0 ? 0 : min_; }
 std::int64_t Histogram::max() const { return max_; }
 
-double Histogram::mean() const {
+double Histogram::hdr_mean() const {
   if (total_count_ == 0) return 0.0;
   double sum = 0.0;
   for_each_recorded([&](std::int64_t lo, std::int64_t, std::int64_t n) {
@@ -209,9 +209,22 @@ double Histogram::mean() const {
   return sum / static_cast<double>(total_count_);
 }
 
+double Histogram::mean() const {
+  // The buckets' middles estimate it; min and max are exact, and a true mean lies
+  // between them (one sample in a bucket's lower half would otherwise read above its max).
+  return total_count_ == 0 ? 0.0 : std::clamp(hdr_mean(), static_cast<double>(min_), static_cast<double>(max_));
+}
+
+bool Histogram::restore_extremes(std::int64_t min, std::int64_t max) {
+  if (total_count_ == 0 || min > max || index_of(min) != index_of(min_) || index_of(max) != index_of(max_)) return false;
+  min_ = min;
+  max_ = max;
+  return true;
+}
+
 double Histogram::stdev() const {
   if (total_count_ == 0) return 0.0;
-  const double mu = mean();
+  const double mu = hdr_mean();  // the spread of the buckets, as HdrHistogram gives it
   double sum_squares = 0.0;
   for_each_recorded([&](std::int64_t lo, std::int64_t, std::int64_t n) {
     const double dev = static_cast<double>(median_equivalent(lo)) - mu;

@@ -69,7 +69,16 @@ class Histogram {
   // min/max are the exact recorded extremes (0 when empty), not bucket bounds.
   std::int64_t min() const;
   std::int64_t max() const;
-  double mean() const;    // from bucket midpoints, as HdrHistogram does; 0 when empty
+  // From bucket midpoints, as HdrHistogram does, but within the exact [min, max]
+  // (a true mean is); 0 when empty.
+  double mean() const;
+  // HdrHistogram's own mean, the buckets' midpoints unclamped: what its .hgrm
+  // footer prints (the Java and C implementations' byte for byte).
+  double hdr_mean() const;
+  // A histogram decoded from V2 (which keeps buckets only) gets back the exact
+  // extremes its summary gave: false (nothing changed) when they do not fall in
+  // its lowest and highest buckets.
+  bool restore_extremes(std::int64_t min, std::int64_t max);
   double stdev() const;   // population standard deviation; 0 when empty
 
   // HdrHistogram semantics: the smallest recorded bucket whose cumulative count

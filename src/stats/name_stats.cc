@@ -15,6 +15,8 @@ std::string NameCounts::merge_checked(const NameCounts& o) {
       return std::string("errors.") + f.name;
     }
   }
+  // The codes' counts add as errors.status does (checked above).
+  sum.status_errors.merge(o.status_errors);
   *this = sum;
   return {};
 }
@@ -38,10 +40,11 @@ void NameRecorder::grow(NameId id) {
   at_interval_start_.resize(wanted);
 }
 
-void NameRecorder::unfail_status(NameId id) {
+void NameRecorder::unfail_status(NameId id, int status) {
   NameCounts& c = record(id).counts;
   if (c.errors.status == 0) return;
   --c.errors.status;
+  c.status_errors.take_back(status);
   NameIntervalCounts& start = at_interval_start_[id];
   if (start.errors > c.errors.socket_total() + c.errors.status) --start.errors;
 }

@@ -23,6 +23,7 @@
 #include "stats/counters.h"
 #include "stats/histogram.h"
 #include "stats/name_table.h"
+#include "stats/status_errors.h"
 
 namespace pacer::stats {
 
@@ -31,6 +32,7 @@ struct NameCounts {
   std::uint64_t responses = 0;      // complete responses (any status)
   std::uint64_t non_2xx_3xx = 0;    // responses whose status is outside 200-399
   ErrorCounts errors;               // by class; `status` counts the responses >= 400
+  StatusErrors status_errors;       // ...those by code (their total is errors.status)
 
   // Every plain count, by its name in the JSON report's endpoints[].
   static constexpr std::array<CountField<NameCounts>, 3> kFields{{
@@ -42,6 +44,7 @@ struct NameCounts {
   void merge(const NameCounts& o) {
     for (const auto& f : kFields) this->*f.member += o.*f.member;
     errors.merge(o.errors);
+    status_errors.merge(o.status_errors);
   }
   // Checked sums for counts read from files; empty when merged, else the field
   // that would overflow (nothing changes then).
@@ -98,7 +101,7 @@ class NameRecorder {
   // u:success() on a recorded response of `id` with a status >= 400: it is no
   // `status` error after all. The interval it was counted in, if already
   // taken, keeps it (the current one's count never goes below zero).
-  void unfail_status(NameId id);
+  void unfail_status(NameId id, int status);
 
   // At an interval's close: each name's counts since the last call, into out
   // (grown to size() when names were added since: otherwise no allocation).

@@ -138,16 +138,17 @@ TEST(RecorderPart, AResponseMarkedASuccessIsNoStatusErrorInTheRunItsNameOrItsInt
   r.start(0);
   r.response(0, 404, 10, 10, 0, 20, false);
   r.response(0, 404, 30, 30, 0, 40, false);
-  r.succeeded(0, 10);  // u:success() on the first
+  r.succeeded(0, 404, 10);  // u:success() on the first
   EXPECT_EQ(r.result().counters.errors.status, 1u);
   EXPECT_EQ(r.result().counters.status_counts[404], 2u);  // its status is still counted
   EXPECT_EQ(r.result().names.find(0)->counts.errors.status, 1u);
   EXPECT_EQ(r.result().names.find(0)->counts.non_2xx_3xx, 2u);
+  EXPECT_EQ(r.result().names.find(0)->counts.status_errors.total(), 1u);  // by code: the 404 that stayed an error
   r.intervals().close(1000, false, [] { return IntervalGauges{}; });
   // The second's mark comes after its interval closed: that interval keeps the
   // error, the next one does not go below zero, and the run's total loses it.
-  r.succeeded(0, 30);
-  r.succeeded(0, 30);  // nothing left to take: no wrap-around
+  r.succeeded(0, 404, 30);
+  r.succeeded(0, 404, 30);  // nothing left to take: no wrap-around
   r.intervals().close(1500, true, [] { return IntervalGauges{}; });
   IntervalRing& ring = *r.intervals().ring();
   EXPECT_EQ(ring.slot(0).errors.status, 1u);
@@ -156,6 +157,7 @@ TEST(RecorderPart, AResponseMarkedASuccessIsNoStatusErrorInTheRunItsNameOrItsInt
   EXPECT_EQ(ring.slot(1).names[0].errors, 0u);
   EXPECT_EQ(r.result().counters.errors.status, 0u);
   EXPECT_EQ(r.result().names.find(0)->counts.errors.status, 0u);
+  EXPECT_EQ(r.result().names.find(0)->counts.status_errors.total(), 0u);
 }
 
 TEST(RecorderPart, AWarmUpResponseMarkedASuccessChangesNothing) {
@@ -163,7 +165,7 @@ TEST(RecorderPart, AWarmUpResponseMarkedASuccessChangesNothing) {
   Recorder r(run.shared);
   r.prepare();
   r.response(0, 500, 1000, 1000, 0, 1100, false);
-  r.succeeded(0, 999);  // scheduled in the warm-up: never counted, so nothing to take back
+  r.succeeded(0, 500, 999);  // scheduled in the warm-up: never counted, so nothing to take back
   EXPECT_EQ(r.result().counters.errors.status, 1u);
 }
 

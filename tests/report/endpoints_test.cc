@@ -47,6 +47,7 @@ RunReport with_endpoints() {
   slow.counts.responses = 1000;
   slow.counts.non_2xx_3xx = 1000;
   slow.counts.errors.status = 1000;
+  slow.counts.status_errors.add(503, 1000);
   slow.counts.errors.timeout = 3;
   r.endpoints.push_back(std::move(slow));
   r.max_names = 1000;

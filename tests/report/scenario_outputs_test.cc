@@ -22,6 +22,7 @@ EndpointReport endpoint(const std::string& name, std::uint64_t requests, std::ui
   e.name = name;
   e.counts.requests_sent = e.counts.responses = requests;
   e.counts.errors.status = e.counts.non_2xx_3xx = status_errors;
+  if (status_errors > 0) e.counts.status_errors.add(500, status_errors);
   for (std::uint64_t i = 0; i < requests; ++i) e.latency.record(100'000);
   return e;
 }

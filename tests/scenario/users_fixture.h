@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../support/script_file.h"
@@ -25,7 +27,9 @@ class FakePort final : public Port {
     successes.push_back(user);
     return takes_success;
   }
+  void checked(int user, std::string_view message) override { checks.emplace_back(user, std::string(message)); }
   void release(int user) override { released.push_back(user); }
+  std::vector<std::pair<int, std::string>> checks;
   std::vector<int> released;
   std::vector<int> successes;
   bool takes_success = false;

@@ -44,6 +44,7 @@ ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int co
 
 Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
   pool_ = &pool;
+  exchange_.tap().hold_outcomes();  // a user's check or u:success() comes after its response
   if (Status s = users_->prepare(*this, beat); !s) return s;
   for (const auto& c : pool.all()) c->http1->set_capture(&users_->user(c->index).capture);
   return Ok{};
@@ -183,7 +184,8 @@ void ScenarioDriver::give_up_task(TimeNs t_sched) {
 bool ScenarioDriver::mark_success(int user) {
   LastResponse& last = last_[static_cast<std::size_t>(user)];
   if (last.status < 400 || !recorder_.recorded(last.t_sched)) return false;
-  recorder_.succeeded(last.name, last.t_sched);
+  exchange_.tap().accepted(user);  // its log row too
+  recorder_.succeeded(last.name, last.status, last.t_sched);
   last.status = 0;  // once
   return true;
 }
@@ -194,6 +196,7 @@ void ScenarioDriver::release(int user) {
   Connection& c = pool_->at(user);
   if (c.state != Connection::State::kClosed) pool_->close(c);
   last_[static_cast<std::size_t>(user)] = LastResponse{};
+  exchange_.tap().settle(user);  // its last request's outcome is final
 }
 
 }  // namespace pacer::engine

@@ -53,6 +53,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   bool recorded(TimeNs t_sched) const override { return recorder_.recorded(t_sched); }
   void give_up_task(TimeNs t_sched) override;
   bool mark_success(int user) override;
+  void checked(int user, std::string_view message) override { exchange_.tap().checked(user, message); }
   void release(int user) override;
 
  private:

@@ -36,7 +36,11 @@ void WireTap::log_row(const Connection& c, const RequestSlot& slot, TimeNs done,
   row.name = slot.name == kUnsent || shared_.names == nullptr ? std::string_view() : shared_.names->name(slot.name);
   row.connection = c.index;
   row.recorded = recorder_.recorded(slot.t_sched);
-  log_->add(row, shared_.start_unix_ns - shared_.start_ns);
+  if (hold_) {
+    log_->hold(row, shared_.start_unix_ns - shared_.start_ns);
+  } else {
+    log_->add(row, shared_.start_unix_ns - shared_.start_ns);
+  }
 }
 
 }  // namespace pacer::engine

@@ -50,6 +50,21 @@ class WireTap {
   void logged(const Connection& c, const RequestSlot& slot, TimeNs done, int status) {
     if (log_) log_row(c, slot, done, status, status >= 400 ? "status" : "");
   }
+  // A scenario's users decide their requests' outcomes after the response (a
+  // check, an accepted status): their rows are held per connection (= user)
+  // until the outcome is final (RequestLog::hold). Before the run.
+  void hold_outcomes() { hold_ = true; }
+  // The user on connection `index` failed a check on its last request, or accepted its status.
+  void checked(int index, std::string_view message) {
+    if (log_) log_->check(index, message);
+  }
+  void accepted(int index) {
+    if (log_) log_->accept(index);
+  }
+  // The user on connection `index` is stopped: its last row is final.
+  void settle(int index) {
+    if (log_) log_->settle(index);
+  }
   // slot's request ended at now_ns without a response, in class `error`.
   void failed(Connection& c, const RequestSlot& slot, TimeNs now_ns, ErrorField error) {
     if (log_ || trace_) end_failed(c, slot, now_ns, error_class_name(error));  // the name only when kept
@@ -85,6 +100,7 @@ class WireTap {
   const Recorder& recorder_;
   std::unique_ptr<RequestLog> log_;          // --log-requests; null without
   std::unique_ptr<trace::WireTrace> trace_;  // --trace N; null without
+  bool hold_ = false;                        // hold_outcomes(): rows wait for their outcome
 };
 
 }  // namespace pacer::engine

@@ -90,7 +90,10 @@ void Recorder::response(stats::NameId name, int status, TimeNs t_sched, TimeNs t
   stats::NameCounts& named = result_.names.counts(name);
   ++named.responses;
   if (status < 200 || status >= 400) ++named.non_2xx_3xx;
-  if (status >= 400) ++named.errors.status;
+  if (status >= 400) {
+    ++named.errors.status;
+    named.status_errors.add(status);
+  }
   const TimeNs latency_ns = done - t_sched;
   IntervalSnapshot* interval = intervals_.filling();
   record_latency(result_, interval, name, latency_ns, false, 1);
@@ -106,12 +109,12 @@ void Recorder::response(stats::NameId name, int status, TimeNs t_sched, TimeNs t
   }
 }
 
-void Recorder::succeeded(stats::NameId name, TimeNs t_sched) {
+void Recorder::succeeded(stats::NameId name, int status, TimeNs t_sched) {
   std::uint64_t& status_errors = result_.counters.errors.status;
   if (!recorded(t_sched) || status_errors == 0) return;
   --status_errors;
   intervals_.status_error_taken_back(status_errors);
-  result_.names.unfail_status(name);
+  result_.names.unfail_status(name, status);
 }
 
 void Recorder::failed(stats::NameId name, TimeNs t_sched, ErrorField error) {

@@ -74,7 +74,7 @@ class Recorder {
   // u:success() (a scenario): the recorded response of `name` due at t_sched,
   // counted a `status` error (status >= 400), is a success. Its status code
   // stays counted. An interval already published keeps the error it had.
-  void succeeded(stats::NameId name, TimeNs t_sched);
+  void succeeded(stats::NameId name, int status, TimeNs t_sched);
   // A request that ended without a response (counted for the run and its name).
   void failed(stats::NameId name, TimeNs t_sched, ErrorField error);
   // A timed-out (or never sent: kUnsent) request's latency, a lower bound; `count` alike.

@@ -23,8 +23,9 @@ namespace {
 
 constexpr std::string_view kCsvHeader =
     "due_unix_us,send_unix_us,latency_ns,ttfb_ns,connect_ns,status,bytes_in,bytes_out,name,error,connection,worker,"
-    "recorded\n";
-constexpr std::size_t kMaxRowBytes = 2048;  // a row with the longest name (256 bytes, escaped) fits
+    "recorded,check\n";
+constexpr std::size_t kMaxText = 256;       // bytes of a name or a check's message a row keeps
+constexpr std::size_t kMaxRowBytes = 4096;  // a row with the longest name and message (escaped) fits
 
 int write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
@@ -92,7 +93,10 @@ bool RequestLogFile::write(std::string_view bytes) {
 }
 
 Status RequestLogFile::finish() {
-  for (RequestLog* log : logs_) log->flush();
+  for (RequestLog* log : logs_) {
+    log->settle_all();  // the rows whose outcome a scenario's user could still change
+    log->flush();
+  }
   logs_.clear();
   int err = write_errno_;
   if (err == 0 && !temp_path_.empty() && ::fsync(fd_) != 0) err = errno;
@@ -163,21 +167,66 @@ void RequestLog::append_name(std::string_view name) {
   append("\"");
 }
 
-void RequestLog::add(const RequestRow& row, std::int64_t unix_offset_ns) {
+RequestLog::Taken RequestLog::take(const RequestRow& row, std::int64_t unix_offset_ns) {
   PerConnection& c = at(row.connection);
-  const std::uint64_t bytes_in = c.in - c.in_mark;
-  const std::uint64_t bytes_out = c.out - c.out_mark;
+  Taken t{row, unix_offset_ns, c.in - c.in_mark, c.out - c.out_mark, c.connect_ns};
   c.in_mark = c.in;
   c.out_mark = c.out;
-  const TimeNs connect_ns = c.connect_ns;
   c.connect_ns = -1;
+  return t;
+}
+
+void RequestLog::add(const RequestRow& row, std::int64_t unix_offset_ns) {
+  const Taken t = take(row, unix_offset_ns);
+  if (draw()) write_row(t);
+}
+
+void RequestLog::hold(const RequestRow& row, std::int64_t unix_offset_ns) {
+  settle(row.connection);
+  const Taken t = take(row, unix_offset_ns);
   if (!draw()) return;
+  Held& h = held_at(row.connection);
+  h.row = t;
+  h.check.clear();
+  h.held = true;
+}
+
+void RequestLog::check(int index, std::string_view message) {
+  Held& h = held_at(index);
+  if (!h.held) return;
+  h.check.assign(message.substr(0, kMaxText));  // the slot's capacity is reused: no allocation after the first long one
+  if (h.row.row.error[0] == '\0') h.row.row.error = "check";  // a response < 400 (or one accepted) that a check failed
+}
+
+void RequestLog::accept(int index) {
+  Held& h = held_at(index);
+  if (h.held && h.row.row.status >= 400 && std::string_view(h.row.row.error) == "status") h.row.row.error = "";
+}
+
+void RequestLog::settle(int index) {
+  Held& h = held_at(index);
+  if (!h.held) return;
+  h.held = false;
+  h.row.row.check = h.check;
+  write_row(h.row);
+}
+
+void RequestLog::settle_all() {
+  for (std::size_t i = 0; i < held_.size(); ++i) settle(static_cast<int>(i));
+}
+
+void RequestLog::write_row(const Taken& t) {
+  const RequestRow& row = t.row;
+  const std::int64_t unix_offset_ns = t.unix_offset_ns;
+  const std::uint64_t bytes_in = t.bytes_in;
+  const std::uint64_t bytes_out = t.bytes_out;
+  const TimeNs connect_ns = t.connect_ns;
   if (used_ + kMaxRowBytes > kBufferBytes) flush();
   if (file_.failed()) return;  // the run reports it; nothing more is written
   const std::int64_t due_us = (row.t_sched + unix_offset_ns) / 1000;
   const std::int64_t send_us = (row.t_send + unix_offset_ns) / 1000;
   const std::int64_t ttfb = row.t_first > 0 ? row.t_first - row.t_send : -1;
-  const std::string_view name = row.name.substr(0, 256);
+  const std::string_view name = row.name.substr(0, kMaxText);
   const std::string_view sep = csv_ ? "," : "";
   // A field absent (no first byte, no connect, no status) is empty in CSV and null in NDJSON.
   const auto optional = [&](std::int64_t v) {
@@ -221,6 +270,12 @@ void RequestLog::add(const RequestRow& row, std::int64_t unix_offset_ns) {
   append_number(worker_);
   append(csv_ ? sep : ",\"recorded\":");
   append(csv_ ? (row.recorded ? "1" : "0") : (row.recorded ? "true" : "false"));
+  append(csv_ ? sep : ",\"check\":");
+  if (!row.check.empty()) {
+    append_name(row.check);
+  } else if (!csv_) {
+    append("null");
+  }
   append(csv_ ? "\n" : "}\n");
 }
 

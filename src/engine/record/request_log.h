@@ -74,8 +74,9 @@ struct RequestRow {
   TimeNs t_first = 0;      // 0: no first byte
   TimeNs t_done = 0;       // the response's end, or the failure's time
   int status = 0;          // 0: no response
-  const char* error = "";  // the error class ("" for a response under 400)
+  const char* error = "";  // the error class ("" for a success): the report's for this request
   std::string_view name;
+  std::string_view check;  // u:fail's message on it ("" when no check failed)
   int connection = 0;
   bool recorded = true;
 };
@@ -90,6 +91,17 @@ class RequestLog {
   // A request ended: its row, if the sampler keeps it (one seeded draw per request).
   // unix_offset_ns: the wall clock minus the monotonic clock (SharedRun's start times).
   void add(const RequestRow& row, std::int64_t unix_offset_ns);
+  // A scenario's request ended, but its outcome is not final: its user may still
+  // fail a check on it (u:fail) or accept its status (u:success()). The row is
+  // held (its bytes and connect taken now) until settle() on its connection,
+  // which the connection's next held row, the user's release and the end do.
+  void hold(const RequestRow& row, std::int64_t unix_offset_ns);
+  // The held row of connection `index` (if any): a check failed on it (its error
+  // becomes `check` unless it has a class); its status >= 400 accepted (no error).
+  void check(int index, std::string_view message);
+  void accept(int index);
+  void settle(int index);
+  void settle_all();
   // Connection `index` opened after connect_ns (TCP connect and handshake): the
   // first request it ends carries it.
   void opened(int index, TimeNs connect_ns);
@@ -116,6 +128,26 @@ class RequestLog {
     if (i >= connections_.size()) connections_.resize(i + 1);  // once per connection, at its first event
     return connections_[i];
   }
+  // A row with what its connection moved for it, taken when the request ended.
+  struct Taken {
+    RequestRow row;
+    std::int64_t unix_offset_ns = 0;
+    std::uint64_t bytes_in = 0;
+    std::uint64_t bytes_out = 0;
+    TimeNs connect_ns = -1;
+  };
+  struct Held {
+    Taken row;
+    std::string check;  // the row's check points here when it is written
+    bool held = false;
+  };
+  Held& held_at(int index) {
+    const auto i = static_cast<std::size_t>(index);
+    if (i >= held_.size()) held_.resize(i + 1);  // once per connection
+    return held_[i];
+  }
+  Taken take(const RequestRow& row, std::int64_t unix_offset_ns);
+  void write_row(const Taken& t);
   bool draw();
   void append(std::string_view text);
   void append_number(std::int64_t n);
@@ -130,6 +162,7 @@ class RequestLog {
   std::unique_ptr<char[]> buffer_;
   std::size_t used_ = 0;
   std::vector<PerConnection> connections_;
+  std::vector<Held> held_;  // by connection index: a scenario's rows until their outcome is final
 };
 
 }  // namespace pacer::engine
