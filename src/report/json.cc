@@ -216,7 +216,7 @@ json errors_json(const RunReport& r) {
 }
 
 // The command line, and the time series (--timeseries, --html):
-// each interval's NDJSON object with its histogram. Both absent when not known.
+// each interval's point (report/series_json.h) with its histograms. Both absent when not known.
 void add_report_fields(json& out, const RunReport& r) {
   if (!r.command_line.empty()) out["command_line"] = r.command_line;
   if (!r.timeseries) return;

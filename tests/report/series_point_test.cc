@@ -15,6 +15,7 @@
 #include "report/interval_report.h"
 #include "report/json.h"
 #include "report/json_reader.h"
+#include "report/printable_json.h"
 #include "report/series_json.h"
 
 namespace pacer::report {
@@ -296,6 +297,19 @@ TEST(SeriesPoint, TheLineIsThePointsObjectOnOneLine) {
   EXPECT_EQ(j["shard"]["index"], 1);
   EXPECT_EQ(j["status_codes"]["404"], 4);
   EXPECT_EQ(j["errors"]["check"], 5);
+}
+
+// The JSON report once embedded each line's text re-parsed: its entries are the
+// same bytes as that, hostile names (made printable) and all.
+TEST(SeriesPoint, TheReportsEntryIsTheLineReparsedByteForByte) {
+  SeriesPoint p = full_point();
+  p.endpoints.push_back({"\xff\xfe/bin", 1, 0, 0, latency_of({{1'000, 1}})});
+  p.endpoints.push_back({"\x1b[31m/red", 2, 0, 0, std::nullopt});
+  p.evidence->verdicts.push_back("a \x01 control");
+  p.target_rate_per_s = 1.0 / 3.0;
+  nlohmann::ordered_json direct = series_point_json(p, true);
+  nlohmann::ordered_json reparsed = nlohmann::ordered_json::parse(render_series_ndjson(p, true));
+  EXPECT_EQ(dump_printable(direct, 2), dump_printable(reparsed, 2));
 }
 
 TEST(SeriesPoint, MadeFromAnIntervalOwnsCopiesOfWhatItPointsTo) {
