@@ -10,7 +10,7 @@
 
 #include "core/shard_share.h"
 #include "report/interval_report.h"
-#include "report/timeseries_merge.h"
+#include "report/series_json.h"
 #include "report/units.h"
 #include "ui/dashboard_render.h"
 #include "ui/plain_progress.h"
@@ -107,26 +107,22 @@ void LiveOutput::emit_interval(report::IntervalSum& sum) {
   }
   completed_ += interval.completed;
   if (watch_ != nullptr) watch_->sample(interval);  // the client's health and the server's side, now
-  std::string line;  // the NDJSON line, rendered once for the file, the web view and the kept series
-  if (series_ != nullptr || listener_) {
-    line = report::render_interval_ndjson(interval, config_.timeseries_histogram, config_.shard_index,
-                                          config_.shard_count);
-    if (series_ != nullptr) {
-      // The first failed write (ENOSPC on a full disk, /dev/full) is kept for the
-      // end of the run: the run goes on, and its exit code says the file is incomplete.
-      errno = 0;
-      if ((std::fputs(line.c_str(), series_) == EOF || std::fflush(series_) != 0) && series_errno_ == 0) {
-        series_errno_ = errno != 0 ? errno : EIO;
+  if (series_ != nullptr || listener_ || kept_series_) {
+    // The interval's figures, copied once for the file, the web view and the kept series.
+    report::SeriesPoint point = report::make_series_point(interval, config_.shard_index, config_.shard_count);
+    if (series_ != nullptr || listener_) {
+      const std::string line = report::render_series_ndjson(point, config_.timeseries_histogram);
+      if (series_ != nullptr) {
+        // The first failed write (ENOSPC on a full disk, /dev/full) is kept for the
+        // end of the run: the run goes on, and its exit code says the file is incomplete.
+        errno = 0;
+        if ((std::fputs(line.c_str(), series_) == EOF || std::fflush(series_) != 0) && series_errno_ == 0) {
+          series_errno_ = errno != 0 ? errno : EIO;
+        }
       }
+      if (listener_) listener_(interval, line);
     }
-    if (listener_) listener_(interval, line);
-  }
-  if (kept_series_) {
-    // The kept series needs the histogram: the line has it with --timeseries-histogram.
-    if (line.empty() || !config_.timeseries_histogram) {
-      line = report::render_interval_ndjson(interval, true, config_.shard_index, config_.shard_count);
-    }
-    kept_series_->push_back(report::timeseries_entry(line));
+    if (kept_series_) kept_series_->push_back(std::move(point));
   }
   if (model_) {
     model_->on_interval(interval);

@@ -18,6 +18,7 @@
 #include "engine/run.h"
 #include "evidence/watch.h"
 #include "report/interval_sum.h"
+#include "report/series_point.h"
 #include "ui/dashboard_model.h"
 #include "ui/display_mode.h"
 #include "ui/terminal.h"
@@ -47,10 +48,9 @@ class LiveOutput {
   // report prints on the normal screen. Idempotent.
   void finish();
 
-  // With config.keeps_timeseries(), every interval's NDJSON object
-  // with its histogram (report/timeseries_merge.h), for the JSON report, --html and
-  // --csv; nullopt otherwise. Call after finish().
-  std::optional<std::vector<std::string>> take_series() { return std::move(kept_series_); }
+  // With config.keeps_timeseries(), every interval's figures (report/series_point.h),
+  // for the JSON report, --html and --csv; nullopt otherwise. Call after finish().
+  std::optional<std::vector<report::SeriesPoint>> take_series() { return std::move(kept_series_); }
 
   // Issue 28: samples the process and the server at each --interval's end
   // (evidence/watch.h), before the line is written; may be null.
@@ -78,7 +78,7 @@ class LiveOutput {
   std::optional<ui::DashboardModel> model_;
   std::unique_ptr<ui::LiveScreen> screen_;
   TimeNs last_draw_ns_ = 0;
-  std::optional<std::vector<std::string>> kept_series_;
+  std::optional<std::vector<report::SeriesPoint>> kept_series_;
   int series_errno_ = 0;
   evidence::Watch* watch_ = nullptr;
 };

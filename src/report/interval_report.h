@@ -9,8 +9,6 @@
 #include <span>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "core/clock.h"
 #include "evidence/samples.h"
 #include "evidence/worker_load.h"
@@ -73,27 +71,12 @@ struct IntervalReport {
 // its own line, with no target (nothing new was due).
 inline bool is_drain(const IntervalReport& in) { return in.drain_ns > 0 && in.drain_ns == in.duration_ns; }
 
-// One JSON object on one line (with "\n"): interval, start_s, start_time (the
-// wall clock at start_s, RFC 3339 UTC with microseconds), duration_s, drain_s
-// (how much of duration_s came after -d's end), drain (true on the drain's own
-// record, the last), sent, completed,
-// target_rate_per_s (null in the closed loop), achieved_rate_per_s (every rate
-// is its count over duration_s),
-// open_connections, backlog and schedule_lag_ns (null in the closed loop),
-// in_flight, oldest_in_flight_ns and in_flight_over_interval, users (a scenario's
-// users running at the interval's end; null otherwise), bytes_read, bytes_written, errors by class (a
-// scenario's check and script after them), latency_ns {count, p50, p90, p99, max},
-// status_codes {"200": n, ...} (the codes seen),
-// endpoints {name: {completed, errors, latency_ns}} (the names with any in the
-// interval; latency_ns as the interval's, when collected), and with with_histogram
-// the interval's latency as HdrHistogram V2 (compressed, base64), each endpoint's too.
-// A shard's lines (shard_count > 1) carry "shard": {"index", "count"}: their
-// figures, target_rate_per_s included, are that shard's.
+// The interval's NDJSON line for --timeseries (with "\n"): its SeriesPoint
+// (report/series_point.h) rendered by render_series_ndjson (report/series_json.h,
+// which lists the fields). A shard's lines (shard_count > 1) carry "shard":
+// {"index", "count"}: their figures, target_rate_per_s included, are that shard's.
+// with_histogram: the interval's latency as HdrHistogram V2, each endpoint's too.
 std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram, int shard_index = 0,
                                    int shard_count = 1);
-
-// The lines' latency_ns object: {count} and, when count > 0, p50, p90, p99 and max.
-// Also what a merge of shards' intervals derives again (report/timeseries_merge.h).
-nlohmann::ordered_json interval_latency_json(const stats::Histogram& latency);
 
 }  // namespace pacer::report

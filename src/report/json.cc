@@ -14,6 +14,7 @@
 #include "report/endpoints.h"
 #include "report/error_json.h"
 #include "report/printable_json.h"
+#include "report/series_json.h"
 #include "report/gates.h"
 #include "scenario/scenario_report.h"
 #include "stats/hdr_codec.h"
@@ -219,12 +220,12 @@ json errors_json(const RunReport& r) {
 }
 
 // The command line, and the time series (--timeseries, --html):
-// each interval's NDJSON object with its histogram. Both absent when not known.
+// each interval's point (report/series_json.h) with its histograms. Both absent when not known.
 void add_report_fields(json& out, const RunReport& r) {
   if (!r.command_line.empty()) out["command_line"] = r.command_line;
   if (!r.timeseries) return;
   json series = json::array();
-  for (const std::string& entry : *r.timeseries) series.push_back(json::parse(entry));
+  for (const SeriesPoint& point : *r.timeseries) series.push_back(series_point_json(point, true));
   out["timeseries"] = std::move(series);
 }
 

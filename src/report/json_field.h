@@ -1,6 +1,6 @@
 // A cursor into a parsed JSON report: a value and the dotted path that led to it
 // ("config.url"), whose typed reads throw FieldError naming that path and what
-// was wrong. Internal to the report readers (json_reader.cc).
+// was wrong. Internal to the report readers (json_reader.cc, series_reader.cc).
 #pragma once
 
 #include <cmath>
@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/clock.h"
+#include "stats/hdr_codec.h"
+#include "stats/histogram.h"
 
 namespace pacer::report {
 
@@ -61,6 +63,13 @@ class Field {
     if (!std::isfinite(v) || v < 0) fail(fmt::format("expected a non-negative number, got {}", value_.dump()));
     return v;
   }
+  // Any finite number, negative too (a gauge's value).
+  double real() const {
+    if (!value_.is_number()) fail(fmt::format("expected a number, got {}", value_.type_name()));
+    const double v = value_.get<double>();
+    if (!std::isfinite(v)) fail(fmt::format("expected a finite number, got {}", value_.dump()));
+    return v;
+  }
   int positive_int() const {
     const std::uint64_t v = count();
     if (v < 1 || v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
@@ -81,5 +90,16 @@ class Field {
   const nlohmann::json& value_;
   std::string path_;
 };
+
+// A base64 V2 histogram into `into` (which holds the layout pacer uses there).
+inline void read_histogram(const Field& f, stats::Histogram& into) {
+  auto decoded = stats::decode_v2_base64(f.string());
+  if (!decoded) f.fail(decoded.error().message);
+  into.reset();
+  if (!into.merge(*decoded)) {
+    f.fail(fmt::format("layout {}..{} at {} digits is not the one pacer writes here", decoded->lowest_discernible(),
+                       decoded->highest_trackable(), decoded->significant_figures()));
+  }
+}
 
 }  // namespace pacer::report

@@ -27,6 +27,7 @@
 #include "core/unique_fd.h"
 #include "report/json.h"
 #include "report/json_field.h"
+#include "report/series_reader.h"
 #include "stats/hdr_codec.h"
 
 namespace pacer::report {
@@ -219,17 +220,6 @@ void read_counts(const Field& root, stats::Counters& c) {
   }
 }
 
-// A base64 V2 histogram into `into` (which holds the layout pacer uses there).
-void read_histogram(const Field& f, stats::Histogram& into) {
-  auto decoded = stats::decode_v2_base64(f.string());
-  if (!decoded) f.fail(decoded.error().message);
-  into.reset();
-  if (!into.merge(*decoded)) {
-    f.fail(fmt::format("layout {}..{} at {} digits is not the one pacer writes here", decoded->lowest_discernible(),
-                       decoded->highest_trackable(), decoded->significant_figures()));
-  }
-}
-
 void read_summary(const Field& s, stats::Histogram& all, stats::Histogram* censored) {
   read_histogram(s.at("histogram"), all);
   const Field count = s.at("count");
@@ -352,27 +342,19 @@ void read_scenario(const Field& root, RunReport& r) {
   }
 }
 
-// The command line and the time series, both optional. Each
-// interval is kept as its JSON text, its histogram checked (and decoded again when merged).
+// The command line and the time series, both optional (report/series_reader.h
+// reads each interval, its histograms decoded and checked).
 void read_report_fields(const Field& root, RunReport& r) {
   if (root.has("command_line") && !root.at("command_line").is_null()) r.command_line = root.at("command_line").string();
   if (!root.has("timeseries")) return;
   const Field series = root.at("timeseries");
   if (!series.value().is_array()) series.fail("expected an array");
-  std::vector<std::string> entries;
-  // Each interval's histogram is decoded here, by the reader every other
-  // histogram goes through, so a bad one (a zlib bomb, another layout) is refused
-  // by `pacer report` as by `pacer merge`.
-  stats::Histogram scratch = stats::Histogram::for_latency_ns();
+  std::vector<SeriesPoint> points;
+  points.reserve(series.value().size());
   for (std::size_t i = 0; i < series.value().size(); ++i) {
-    const Field entry(series.value()[i], fmt::format("timeseries[{}]", i));
-    entry.at("start_s").number();
-    entry.at("duration_s").number();
-    entry.at("completed").count();
-    read_histogram(entry.at("histogram"), scratch);
-    entries.push_back(entry.value().dump());
+    points.push_back(read_series_point(Field(series.value()[i], fmt::format("timeseries[{}]", i))));
   }
-  r.timeseries = std::move(entries);
+  r.timeseries = std::move(points);
 }
 
 std::vector<LoadChangeReport> read_load_changes(const Field& list) {

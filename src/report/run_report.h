@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/shard_share.h"
 #include "evidence/samples.h"
+#include "report/series_point.h"
 #include "scenario/scenario_stats.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
@@ -183,11 +184,11 @@ struct RunReport {
   std::size_t targets_count = 0;           // --targets: how many targets the file held (0: not known)
   std::string targets_order;               // --targets-order ("round-robin", "random", "weighted")
 
-  // The time series, kept with --timeseries or --html: each
-  // interval's NDJSON object (report/interval_report.h) with its V2 histogram, in
-  // order, as compact JSON text, so whatever fields the lines carry come along.
-  // nullopt: not kept (the JSON report then has no "timeseries").
-  std::optional<std::vector<std::string>> timeseries;
+  // The time series, kept with --timeseries, --html or --csv: each interval's
+  // figures (report/series_point.h), in order, which the JSON report writes as
+  // the NDJSON lines' objects with their histograms. nullopt: not kept (the JSON
+  // report then has no "timeseries").
+  std::optional<std::vector<SeriesPoint>> timeseries;
   std::string command_line;                // the command as given, shell-quoted; "" when unknown
   std::optional<RemoteWriteSummary> remote_write;  // --prometheus-remote-write only
   // --scenario (issue 16): the Tasks table, `check` and `script` errors, names.

@@ -1,142 +1,134 @@
-// Shards' time series -> one; see the header. Works on the JSON objects themselves
-// so fields other modules add to the interval lines survive a merge.
+// Shards' time series -> one; see the header for the rule per figure.
 #include "report/timeseries_merge.h"
 
 #include <algorithm>
-#include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
-#include "report/interval_report.h"
-#include "stats/hdr_codec.h"
 
 namespace pacer::report {
 namespace {
 
-using json = nlohmann::ordered_json;
+// a += b, refused (false, a unspecified) when the sum would pass 2^64 - 1.
+bool add(std::uint64_t& a, std::uint64_t b) { return !__builtin_add_overflow(a, b, &a); }
 
-bool is_largest_field(const std::string& key) {
-  return key == "schedule_lag_ns" || key == "oldest_in_flight_ns" || key == "duration_s" || key == "drain_s";
-}
-bool is_derived_field(const std::string& key) {
-  return key == "interval" || key == "latency_ns" || key == "achieved_rate_per_s" || key == "histogram" ||
-         key == "shard" || key == "start_s" || key == "start_time";
-}
-
-// into += from, field by field (see the header for the rule per field). False when
-// a count would pass 2^64 - 1 (refused, never wrapped, as merge_reports does).
-bool add_fields(json& into, const json& from) {
-  for (auto it = from.begin(); it != from.end(); ++it) {
-    const std::string& key = it.key();
-    if (is_derived_field(key)) continue;
-    json& slot = into[key];
-    const json& value = it.value();
-    if (value.is_object()) {
-      if (!slot.is_object()) slot = json::object();
-      if (!add_fields(slot, value)) return false;
-    } else if (value.is_number()) {
-      if (!slot.is_number()) {
-        slot = value;
-      } else if (is_largest_field(key)) {
-        slot = std::max(slot.get<double>(), value.get<double>());
-        if (value.is_number_unsigned() && slot.get<double>() == value.get<double>()) slot = value;
-      } else if (slot.is_number_unsigned() && value.is_number_unsigned()) {
-        std::uint64_t sum = 0;
-        if (__builtin_add_overflow(slot.get<std::uint64_t>(), value.get<std::uint64_t>(), &sum)) return false;
-        slot = sum;
-      } else {
-        slot = slot.get<double>() + value.get<double>();
-      }
-    } else if (slot.is_null()) {
-      slot = value;  // null target rates of the closed loop, strings
+bool add_status_codes(std::vector<StatusCount>& into, const std::vector<StatusCount>& from) {
+  for (const StatusCount& s : from) {
+    const auto at = std::ranges::lower_bound(into, s.code, {}, &StatusCount::code);
+    if (at != into.end() && at->code == s.code) {
+      if (!add(at->count, s.count)) return false;
+    } else {
+      into.insert(at, s);
     }
   }
   return true;
 }
 
-// The per-endpoint histograms of one shard's interval k, added into `into` (by
-// name). An endpoint without one (a report from before they were kept) adds none.
-Status merge_endpoint_latency(std::map<std::string, stats::Histogram>& into, const json& part, const std::string& file,
-                              std::size_t k) {
-  if (!part.contains("endpoints") || !part["endpoints"].is_object()) return Ok{};
-  for (auto it = part["endpoints"].begin(); it != part["endpoints"].end(); ++it) {
-    if (!it.value().is_object() || !it.value().contains("histogram")) continue;
-    const auto hist = stats::decode_v2_base64(it.value().value("histogram", std::string()));
-    const std::string where = fmt::format("{}: timeseries[{}].endpoints[\"{}\"].histogram", file, k, it.key());
-    if (!hist) return bad_input(fmt::format("{}: {}", where, hist.error().message));
-    const auto slot = into.try_emplace(it.key(), stats::Histogram::for_latency_ns()).first;
-    if (!slot->second.merge(*hist)) return bad_input(where + ": not the latency layout");
+// The counts and gauges that add; false when one would pass 2^64 - 1.
+bool add_counts(SeriesPoint& into, const SeriesPoint& from) {
+  bool fits = add(into.sent, from.sent) && add(into.completed, from.completed) && add(into.scheduled, from.scheduled) &&
+              add(into.open_connections, from.open_connections) && add(into.backlog, from.backlog) &&
+              add(into.in_flight, from.in_flight) && add(into.in_flight_over_interval, from.in_flight_over_interval) &&
+              add(into.bytes_read, from.bytes_read) && add(into.bytes_written, from.bytes_written);
+  for (const auto& f : stats::ErrorCounts::kFields) fits = fits && add(into.errors.*f.member, from.errors.*f.member);
+  if (from.scenario_errors) {
+    if (!into.scenario_errors) into.scenario_errors.emplace();
+    for (const auto& f : stats::ScenarioErrorCounts::kFields) {
+      fits = fits && add(*into.scenario_errors.*f.member, *from.scenario_errors.*f.member);
+    }
+  }
+  if (from.users) {
+    std::uint64_t users = into.users.value_or(0);
+    fits = fits && add(users, *from.users);
+    into.users = users;
+  }
+  return fits && add_status_codes(into.status_codes, from.status_codes);
+}
+
+// The figures that take the largest, the earliest, or either shard's.
+void merge_times(SeriesPoint& into, const SeriesPoint& from) {
+  into.start_ns = std::min(into.start_ns, from.start_ns);
+  into.start_unix_ns = std::min(into.start_unix_ns, from.start_unix_ns);
+  into.duration_ns = std::max(into.duration_ns, from.duration_ns);
+  into.drain_ns = std::max(into.drain_ns, from.drain_ns);
+  into.schedule_lag_ns = std::max(into.schedule_lag_ns, from.schedule_lag_ns);
+  into.oldest_in_flight_ns = std::max(into.oldest_in_flight_ns, from.oldest_in_flight_ns);
+  if (from.target_rate_per_s) into.target_rate_per_s = into.target_rate_per_s.value_or(0) + *from.target_rate_per_s;
+  into.stats_reset = into.stats_reset || from.stats_reset;
+}
+
+Status merge_histogram(stats::Histogram& into, const stats::Histogram& from, const std::string& where) {
+  switch (into.merge_checked(from)) {
+    case stats::Histogram::MergeOutcome::kMerged: return Ok{};
+    case stats::Histogram::MergeOutcome::kLayoutDiffers: return bad_input(where + ": not the latency layout");
+    case stats::Histogram::MergeOutcome::kCountOverflows:
+      return bad_input(where + ": the merged count would pass 2^63 - 1");
   }
   return Ok{};
 }
 
-// Interval k of every shard that has one, merged.
-Result<json> merge_interval(const std::vector<json>& parts, const std::vector<std::string>& names, std::size_t k) {
-  json out = {{"interval", k}};
-  stats::Histogram latency = stats::Histogram::for_latency_ns();
-  std::map<std::string, stats::Histogram> endpoint_latency;  // the endpoints' histograms, by name
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const json& p = parts[i];
-    if (!p.is_object()) continue;
-    const double start_s = p.value("start_s", 0.0);
-    if (!out.contains("start_s") || start_s < out["start_s"].get<double>()) out["start_s"] = start_s;
-    if (p.contains("start_time") && p["start_time"].is_string() &&
-        (!out.contains("start_time") || p["start_time"].get<std::string>() < out["start_time"].get<std::string>())) {
-      out["start_time"] = p["start_time"];
+Status merge_endpoints(SeriesPoint& into, const SeriesPoint& from, const std::string& where) {
+  for (const SeriesEndpoint& e : from.endpoints) {
+    const auto same = std::ranges::find(into.endpoints, e.name, &SeriesEndpoint::name);
+    if (same == into.endpoints.end()) {
+      into.endpoints.push_back(e);
+      continue;
     }
-    if (!add_fields(out, p)) {
-      return bad_input(fmt::format("{}: timeseries[{}]: the merged count would pass 2^64 - 1", names[i], k));
+    if (!add(same->completed, e.completed) || !add(same->errors, e.errors) || !add(same->failed, e.failed)) {
+      return bad_input(where + ": the merged count would pass 2^64 - 1");
     }
-    const auto hist = stats::decode_v2_base64(p.value("histogram", std::string()));
-    if (!hist) return bad_input(fmt::format("{}: timeseries[{}].histogram: {}", names[i], k, hist.error().message));
-    if (!latency.merge(*hist)) {
-      return bad_input(fmt::format("{}: timeseries[{}].histogram: not the latency layout", names[i], k));
+    if (!e.latency) continue;  // a report from before the endpoints' histograms adds none
+    if (!same->latency) {
+      same->latency = e.latency;
+    } else if (auto merged = merge_histogram(*same->latency, *e.latency,
+                                             fmt::format("{}.endpoints[\"{}\"].histogram", where, e.name));
+               !merged) {
+      return merged.error();
     }
-    if (auto merged = merge_endpoint_latency(endpoint_latency, p, names[i], k); !merged) return merged.error();
   }
-  for (auto& [name, h] : endpoint_latency) {
-    json& endpoint = out["endpoints"][name];
-    endpoint["latency_ns"] = interval_latency_json(h);
-    endpoint["histogram"] = stats::encode_v2_base64(h);
-  }
-  const double duration_s = out.value("duration_s", 0.0);
-  const double completed = out.value("completed", 0.0);
-  out["achieved_rate_per_s"] = duration_s > 0 ? completed / duration_s : 0.0;
-  out["latency_ns"] = interval_latency_json(latency);
-  out["histogram"] = stats::encode_v2_base64(latency);
-  return out;
+  return Ok{};
+}
+
+// Shard i's interval k into the merge's (`into` holds the earlier shards').
+Status merge_point(SeriesPoint& into, const SeriesPoint& from, const std::string& name, std::size_t k) {
+  const std::string where = fmt::format("{}: timeseries[{}]", name, k);
+  if (!add_counts(into, from)) return bad_input(where + ": the merged count would pass 2^64 - 1");
+  merge_times(into, from);
+  if (auto merged = merge_histogram(into.latency, from.latency, where + ".histogram"); !merged) return merged.error();
+  if (auto merged = merge_endpoints(into, from, where); !merged) return merged.error();
+  into.workers.insert(into.workers.end(), from.workers.begin(), from.workers.end());
+  if (!into.evidence && from.evidence) into.evidence = from.evidence;
+  return Ok{};
 }
 
 }  // namespace
 
-std::string timeseries_entry(const std::string& ndjson_line_with_histogram) {
-  std::string entry = ndjson_line_with_histogram;
-  while (!entry.empty() && (entry.back() == '\n' || entry.back() == '\r')) entry.pop_back();
-  return entry;
-}
-
-Result<std::optional<std::vector<std::string>>> merge_timeseries(const std::vector<RunReport>& shards,
+Result<std::optional<std::vector<SeriesPoint>>> merge_timeseries(const std::vector<RunReport>& shards,
                                                                  const std::vector<std::string>& names) {
   std::size_t longest = 0;
   for (const RunReport& r : shards) {
-    if (!r.timeseries) return std::optional<std::vector<std::string>>{};
+    if (!r.timeseries) return std::optional<std::vector<SeriesPoint>>{};
     longest = std::max(longest, r.timeseries->size());
   }
-  std::vector<std::vector<json>> parsed(shards.size());
-  for (std::size_t i = 0; i < shards.size(); ++i) {
-    for (const std::string& text : *shards[i].timeseries) parsed[i].push_back(json::parse(text, nullptr, false));
-  }
-  std::vector<std::string> merged;
+  std::vector<SeriesPoint> merged;
   merged.reserve(longest);
   for (std::size_t k = 0; k < longest; ++k) {
-    std::vector<json> parts;
-    for (const auto& series : parsed) parts.push_back(k < series.size() ? series[k] : json());
-    auto interval = merge_interval(parts, names, k);
-    if (!interval) return interval.error();
-    merged.push_back(interval->dump());
+    std::optional<SeriesPoint> point;
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+      if (k >= shards[i].timeseries->size()) continue;
+      const SeriesPoint& part = (*shards[i].timeseries)[k];
+      if (!point) {
+        // The first shard's interval, as no shard's: the merge's.
+        point = part;
+        point->index = k;
+        point->shard_index = 0;
+        point->shard_count = 1;
+        continue;
+      }
+      if (auto added = merge_point(*point, part, names[i], k); !added) return added.error();
+    }
+    merged.push_back(std::move(*point));
   }
-  return std::optional<std::vector<std::string>>(std::move(merged));
+  return std::optional<std::vector<SeriesPoint>>(std::move(merged));
 }
 
 }  // namespace pacer::report

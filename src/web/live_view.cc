@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "report/json.h"
-#include "report/timeseries_merge.h"
 
 namespace pacer::web {
 
@@ -64,7 +63,9 @@ void LiveView::on_interval(const report::IntervalReport& interval, const std::st
   so_far_.add(interval);
   // The report first: a page that has had interval N finds it in /report.json.
   feed_.publish_report(so_far_.render_json());
-  feed_.publish_interval(report::timeseries_entry(ndjson_line));  // the line's object, without its newline
+  std::string entry = ndjson_line;  // the line's object, without its newline
+  while (!entry.empty() && (entry.back() == '\n' || entry.back() == '\r')) entry.pop_back();
+  feed_.publish_interval(std::move(entry));
 }
 
 std::function<void(const report::IntervalReport&, const std::string&)> LiveView::interval_listener() {

@@ -120,10 +120,15 @@ TEST(Csv, HistoryHasARowPerIntervalOrOnlyItsHeader) {
   ASSERT_TRUE(none);
   EXPECT_EQ(rows(none->history).size(), 1u);
   RunReport r = sample();
-  r.timeseries = std::vector<std::string>{
-      R"({"interval":0,"start_s":0.0,"start_time":"t","duration_s":1.0,"drain_s":0.0,"sent":5,"completed":4,)"
-      R"("target_rate_per_s":null,"achieved_rate_per_s":4.0,"open_connections":2,"backlog":null,)"
-      R"("errors":{"timeout":1,"status":0},"latency_ns":{"count":4,"p50":1000,"p90":2000,"p99":3000,"max":4000},"histogram":""})"};
+  SeriesPoint point;
+  point.duration_ns = kNsPerS;
+  point.sent = 5;
+  point.completed = 4;
+  point.open_connections = 2;
+  point.errors.timeout = 1;
+  point.latency.record_n(1000, 3);
+  point.latency.record(4000);
+  r.timeseries = std::vector<SeriesPoint>{point};
   auto csv = render_csv(render_json(r));
   ASSERT_TRUE(csv);
   const auto t = rows(csv->history);

@@ -493,9 +493,10 @@ TEST(Merge, HistogramsOfAnotherLayoutAreRefused) {
 
 TEST(JsonReader, ATimeseriesHistogramIsCheckedByTheReader) {
   RunReport r = shard_with({1000}, 0);
-  r.timeseries = std::vector<std::string>{
-      R"({"start_s":0,"duration_s":1,"completed":1,"histogram":"not a histogram"})"};
-  const std::string message = read_error(render_json(r));
+  r.timeseries = std::vector<SeriesPoint>(1);
+  nlohmann::json doc = nlohmann::json::parse(render_json(r));
+  doc["timeseries"][0]["histogram"] = "not a histogram";
+  const std::string message = read_error(doc.dump());
   EXPECT_NE(message.find("timeseries[0].histogram"), std::string::npos) << message;
 }
 

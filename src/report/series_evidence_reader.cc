@@ -1,0 +1,118 @@
+// An interval's "client" and "server" objects (evidence/evidence_json.h) read back;
+// see series_reader.h.
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "report/series_reader.h"
+
+namespace pacer::report {
+namespace {
+
+// The elements of an array field, each with its path ("client.workers[2]").
+template <typename Fn>
+void for_each_item(const Field& list, Fn&& fn) {
+  if (!list.value().is_array()) list.fail(fmt::format("expected an array, got {}", list.value().type_name()));
+  for (std::size_t i = 0; i < list.value().size(); ++i) fn(Field(list.value()[i], fmt::format("{}[{}]", list.path(), i)));
+}
+
+int read_int(const Field& f) {
+  const std::uint64_t v = f.count();
+  if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) f.fail("too large");
+  return static_cast<int>(v);
+}
+
+std::uint64_t count_or_zero(const Field& f) { return f.is_null() ? 0 : f.count(); }
+
+// A worker's load from its busy share, CPU, run-queue time and switches. The line
+// has no wall or waited time: the wall is taken as the interval's (longer when the
+// CPU alone would pass the share) and the waited time as the rest of the share, so
+// that busy() gives the written share again (to a nanosecond of the wall).
+evidence::WorkerLoad read_worker(const Field& w, TimeNs interval_ns) {
+  evidence::WorkerLoad load;
+  load.cpu_ns = w.at("cpu_s").seconds_ns();
+  if (w.has("runnable_s")) load.runnable_ns = w.at("runnable_s").seconds_ns();  // absent from older reports
+  load.involuntary_switches = w.at("involuntary_switches").count();
+  const double busy = w.at("busy").number();
+  if (busy > 1) w.at("busy").fail(fmt::format("{} is above 1", busy));
+  if (busy == 0 && load.cpu_ns > 0) return load;  // no wall time: busy() is 0
+  double wall_ns = static_cast<double>(std::max<TimeNs>(interval_ns, 1));
+  if (busy > 0) wall_ns = std::max(wall_ns, std::ceil(static_cast<double>(load.cpu_ns) / busy));
+  if (wall_ns > 9.2e18) w.at("busy").fail("cannot be the share of a wall time pacer measures");
+  load.wall_ns = static_cast<TimeNs>(wall_ns);
+  load.waited_ns = static_cast<TimeNs>(std::llround((1.0 - busy) * wall_ns));
+  return load;
+}
+
+evidence::ProcessSample read_process(const Field& c) {
+  evidence::ProcessSample p;
+  p.cpu_ns = c.at("cpu_s").seconds_ns();
+  if (const Field share = c.at("cpu_share"); !share.is_null()) p.cpu_share = share.number();  // null: not a number
+  p.cpus_allowed = read_int(c.at("cpus_allowed"));
+  p.rss_bytes = c.at("rss_bytes").count();
+  p.open_fds = c.at("open_fds").count();
+  p.fd_limit = count_or_zero(c.at("fd_limit"));
+  p.port_range = count_or_zero(c.at("port_range"));
+  for_each_item(c.at("ports"), [&](const Field& u) {
+    p.ports.push_back({u.at("local").string(), u.at("remote").string(), u.at("in_use").count()});
+  });
+  return p;
+}
+
+evidence::PidSample read_pid(const Field& f) {
+  evidence::PidSample s;
+  s.pid = read_int(f.at("pid"));
+  if (const Field error = f.at("error"); !error.is_null()) {
+    s.error = error.string();
+    if (s.error.empty()) error.fail("an empty error");
+    return s;  // a failed read has no figures
+  }
+  s.cpu_user_ns = f.at("cpu_user_s").seconds_ns();
+  s.cpu_system_ns = f.at("cpu_system_s").seconds_ns();
+  s.rss_bytes = f.at("rss_bytes").count();
+  s.threads = f.at("threads").count();
+  if (const Field fds = f.at("open_fds"); !fds.is_null()) s.open_fds = fds.count();
+  s.voluntary_switches = f.at("voluntary_switches").count();
+  s.involuntary_switches = f.at("involuntary_switches").count();
+  return s;
+}
+
+evidence::ScrapeSample read_scrape(const Field& f) {
+  evidence::ScrapeSample s;
+  s.url = f.at("url").string();
+  if (const Field error = f.at("error"); !error.is_null()) {
+    s.error = error.string();
+    if (s.error.empty()) error.fail("an empty error");
+  }
+  s.took_ns = f.at("took_s").seconds_ns();
+  for_each_item(f.at("series"), [&](const Field& v) {
+    evidence::MetricValue& m = s.values.emplace_back();
+    m.series = v.at("series").string();
+    const std::string kind = v.at("kind").string();
+    if (kind != "rate_per_s" && kind != "gauge") v.at("kind").fail("expected \"rate_per_s\" or \"gauge\"");
+    m.is_rate = kind == "rate_per_s";
+    if (const Field value = v.at("value"); !value.is_null()) m.value = value.real();
+  });
+  return s;
+}
+
+}  // namespace
+
+void read_interval_client(const Field& client, SeriesPoint& point) {
+  for_each_item(client.at("workers"), [&](const Field& w) { point.workers.push_back(read_worker(w, point.duration_ns)); });
+  // A sampled interval's object has verdicts (maybe none), and the process when it was read.
+  if (!client.has("verdicts") && !client.has("cpu_s")) return;
+  if (!point.evidence) point.evidence.emplace();
+  if (client.has("cpu_s")) point.evidence->process = read_process(client);
+  if (client.has("verdicts")) {
+    for_each_item(client.at("verdicts"), [&](const Field& v) { point.evidence->verdicts.push_back(v.string()); });
+  }
+}
+
+void read_interval_server(const Field& server, evidence::IntervalEvidence& evidence) {
+  for_each_item(server.at("pids"), [&](const Field& f) { evidence.pids.push_back(read_pid(f)); });
+  for_each_item(server.at("metrics"), [&](const Field& f) { evidence.scrapes.push_back(read_scrape(f)); });
+}
+
+}  // namespace pacer::report

@@ -1,0 +1,136 @@
+// JSON report "timeseries" entry -> SeriesPoint; see series_reader.h.
+#include "report/series_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace pacer::report {
+namespace {
+
+// "2026-12-01T14:20:01.123456Z", as series_point_json writes it.
+std::int64_t read_rfc3339_us(const Field& f) {
+  const std::string text = f.string();
+  std::tm tm{};
+  int us = 0;
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%6dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &us, &consumed) != 7 ||
+      static_cast<std::size_t>(consumed) != text.size() || us < 0) {
+    f.fail(fmt::format("expected a UTC time like 2026-12-01T14:20:01.123456Z, got '{}'", text));
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  const std::int64_t secs = static_cast<std::int64_t>(timegm(&tm));
+  constexpr std::int64_t kMinS = std::numeric_limits<std::int64_t>::min() / kNsPerS + 1;
+  constexpr std::int64_t kMaxS = std::numeric_limits<std::int64_t>::max() / kNsPerS - 1;
+  if (secs < kMinS || secs > kMaxS) f.fail(fmt::format("'{}' is outside 1677-2262 (int64 nanoseconds since 1970)", text));
+  return secs * kNsPerS + std::int64_t{us} * 1000;
+}
+
+int read_int(const Field& f) {
+  const std::uint64_t v = f.count();
+  if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) f.fail("too large");
+  return static_cast<int>(v);
+}
+
+// The error classes present (those newer than the report are absent: none), and a
+// scenario's check and script after them.
+void read_errors(const Field& errors, SeriesPoint& p) {
+  if (!errors.value().is_object()) errors.fail("expected an object");
+  for (const auto& f : stats::ErrorCounts::kFields) {
+    if (errors.has(f.name)) p.errors.*f.member = errors.at(f.name).count();
+  }
+  for (const auto& f : stats::ScenarioErrorCounts::kFields) {
+    if (!errors.has(f.name)) continue;
+    if (!p.scenario_errors) p.scenario_errors.emplace();
+    *p.scenario_errors.*f.member = errors.at(f.name).count();
+  }
+}
+
+void read_status_codes(const Field& codes, SeriesPoint& p) {
+  if (!codes.value().is_object()) codes.fail("expected an object");
+  for (const auto& [key, value] : codes.value().items()) {
+    const Field code(value, codes.path() + "." + key);
+    const bool is_code = !key.empty() && key.size() <= 3 && key.find_first_not_of("0123456789") == std::string::npos;
+    if (!is_code) code.fail("not a status code");
+    if (const std::uint64_t n = code.count(); n > 0) p.status_codes.push_back({std::stoi(key), n});
+  }
+  std::ranges::sort(p.status_codes, {}, &StatusCount::code);
+}
+
+void read_endpoints(const Field& list, SeriesPoint& p) {
+  if (!list.value().is_object()) list.fail("expected an object");
+  for (const auto& [name, value] : list.value().items()) {
+    const Field item(value, fmt::format("{}[\"{}\"]", list.path(), name));
+    SeriesEndpoint& e = p.endpoints.emplace_back();
+    e.name = name;
+    e.completed = item.at("completed").count();
+    e.errors = item.at("errors").count();
+    if (item.has("failed")) e.failed = item.at("failed").count();  // absent from older reports
+    if (item.has("histogram")) {  // absent from reports older than the endpoints' histograms
+      e.latency.emplace(stats::Histogram::for_latency_ns());
+      read_histogram(item.at("histogram"), *e.latency);
+    }
+  }
+}
+
+// The gauges and the other optional figures: absent from reports older than them.
+void read_optional_figures(const Field& entry, SeriesPoint& p) {
+  if (entry.has("drain_s")) p.drain_ns = entry.at("drain_s").seconds_ns();
+  if (entry.has("target_rate_per_s") && !entry.at("target_rate_per_s").is_null()) {
+    p.target_rate_per_s = entry.at("target_rate_per_s").number();
+  }
+  if (entry.has("open_connections")) p.open_connections = entry.at("open_connections").count();
+  if (entry.has("backlog") && !entry.at("backlog").is_null()) p.backlog = entry.at("backlog").count();
+  if (entry.has("schedule_lag_ns") && !entry.at("schedule_lag_ns").is_null()) {
+    p.schedule_lag_ns = static_cast<TimeNs>(entry.at("schedule_lag_ns").count());
+  }
+  if (entry.has("in_flight")) p.in_flight = entry.at("in_flight").count();
+  if (entry.has("oldest_in_flight_ns")) {
+    p.oldest_in_flight_ns = static_cast<TimeNs>(entry.at("oldest_in_flight_ns").count());
+  }
+  if (entry.has("in_flight_over_interval")) p.in_flight_over_interval = entry.at("in_flight_over_interval").count();
+  if (entry.has("users") && !entry.at("users").is_null()) p.users = entry.at("users").count();
+  if (entry.has("bytes_read")) p.bytes_read = entry.at("bytes_read").count();
+  if (entry.has("bytes_written")) p.bytes_written = entry.at("bytes_written").count();
+  if (entry.has("stats_reset")) p.stats_reset = entry.at("stats_reset").boolean();
+  if (entry.has("status_codes")) read_status_codes(entry.at("status_codes"), p);
+  if (entry.has("endpoints")) read_endpoints(entry.at("endpoints"), p);
+  if (entry.has("shard")) {
+    const Field shard = entry.at("shard");
+    p.shard_count = shard.at("count").positive_int();
+    p.shard_index = read_int(shard.at("index"));
+    if (p.shard_index >= p.shard_count) shard.at("index").fail("not below the shard count");
+  }
+}
+
+}  // namespace
+
+SeriesPoint read_series_point(const Field& entry) {
+  if (!entry.value().is_object()) entry.fail(fmt::format("expected an object, got {}", entry.value().type_name()));
+  SeriesPoint p;
+  p.index = entry.at("interval").count();
+  p.start_ns = entry.at("start_s").seconds_ns();
+  p.start_unix_ns = read_rfc3339_us(entry.at("start_time"));
+  p.duration_ns = entry.at("duration_s").seconds_ns();
+  p.sent = entry.at("sent").count();
+  p.completed = entry.at("completed").count();
+  read_errors(entry.at("errors"), p);
+  // Decoded here, by the reader every other histogram goes through, so a bad one
+  // (a zlib bomb, another layout) is refused by `pacer report` as by `pacer merge`.
+  read_histogram(entry.at("histogram"), p.latency);
+  read_optional_figures(entry, p);
+  if (entry.has("client")) read_interval_client(entry.at("client"), p);
+  if (entry.has("server")) {
+    if (!p.evidence) p.evidence.emplace();
+    read_interval_server(entry.at("server"), *p.evidence);
+  }
+  if (p.drain_ns > p.duration_ns) entry.at("drain_s").fail("longer than duration_s");
+  return p;
+}
+
+}  // namespace pacer::report
