@@ -35,8 +35,8 @@ Json endpoints_json(const SeriesPoint& p, bool with_histogram) {
     Json endpoint = {{"completed", e.completed}, {"errors", e.errors}, {"failed", e.failed}};
     // Its latency (responses and timeouts, as the interval's): the interval's latency is its names' sum.
     if (e.latency) {
-      endpoint["latency_ns"] = interval_latency_json(*e.latency);
-      if (with_histogram) endpoint["histogram"] = stats::encode_v2_base64(*e.latency);
+      endpoint["latency_ns"] = interval_latency_json(e.latency->unpack());
+      if (with_histogram) endpoint["histogram"] = e.latency->base64();
     }
     out[stats::printable_name(e.name)] = std::move(endpoint);
   }
@@ -81,7 +81,7 @@ Json series_point_json(const SeriesPoint& p, bool with_histogram) {
       {"bytes_read", p.bytes_read},
       {"bytes_written", p.bytes_written},
       {"errors", error_classes_json(e, e.redirect > 0, e.decode > 0)},
-      {"latency_ns", interval_latency_json(p.latency)},
+      {"latency_ns", interval_latency_json(p.latency.unpack())},
   };
   if (p.scenario_errors) {
     for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *p.scenario_errors.*f.member;
@@ -97,7 +97,7 @@ Json series_point_json(const SeriesPoint& p, bool with_histogram) {
     if (Json server = evidence::interval_server_json(*sample); !server.is_null()) out["server"] = std::move(server);
   }
   if (p.shard_count > 1) out["shard"] = {{"index", p.shard_index}, {"count", p.shard_count}};
-  if (with_histogram) out["histogram"] = stats::encode_v2_base64(p.latency);
+  if (with_histogram) out["histogram"] = p.latency.base64();
   return out;
 }
 

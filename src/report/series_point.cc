@@ -5,12 +5,6 @@
 
 namespace pacer::report {
 
-stats::Histogram compact_copy(const stats::Histogram& h) {
-  stats::Histogram out(h.lowest_discernible(), h.highest_trackable(), h.significant_figures());
-  (void)out.merge(h);  // the same layout, from empty: cannot fail
-  return out;
-}
-
 SeriesPoint make_series_point(const IntervalReport& in, int shard_index, int shard_count) {
   SeriesPoint p;
   p.index = in.index;
@@ -25,7 +19,7 @@ SeriesPoint make_series_point(const IntervalReport& in, int shard_index, int sha
   p.stats_reset = in.stats_reset;
   p.errors = in.errors;
   p.scenario_errors = in.scenario_errors;
-  if (in.latency != nullptr) p.latency = compact_copy(*in.latency);
+  if (in.latency != nullptr) p.latency = stats::PackedHistogram(*in.latency);
   p.open_connections = in.open_connections;
   p.backlog = in.backlog;
   p.schedule_lag_ns = in.schedule_lag_ns;
@@ -48,7 +42,7 @@ SeriesPoint make_series_point(const IntervalReport& in, int shard_index, int sha
     e.errors = n.errors;
     e.failed = n.failed;
     const stats::Histogram* latency = in.latency_by_name != nullptr ? in.latency_by_name->find(name_id) : nullptr;
-    if (latency != nullptr) e.latency = compact_copy(*latency);
+    if (latency != nullptr) e.latency = stats::PackedHistogram(*latency);
   }
   p.workers = in.workers;
   if (in.evidence != nullptr) p.evidence = *in.evidence;

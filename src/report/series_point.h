@@ -17,6 +17,7 @@
 #include "evidence/worker_load.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/packed_histogram.h"
 
 namespace pacer::report {
 
@@ -37,7 +38,7 @@ struct SeriesEndpoint {
   std::uint64_t failed = 0;  // ended without a response
   // Its latency (responses and timeouts); nullopt when not collected (and in
   // reports from before the endpoints' histograms were kept).
-  std::optional<stats::Histogram> latency;
+  std::optional<stats::PackedHistogram> latency;
 };
 
 struct SeriesPoint {
@@ -53,7 +54,8 @@ struct SeriesPoint {
   bool stats_reset = false;                 // the statistics started again at its start
   stats::ErrorCounts errors;
   std::optional<stats::ScenarioErrorCounts> scenario_errors;  // --scenario only
-  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  // Packed (stats/packed_histogram.h): a kept hour of intervals stays megabytes.
+  stats::PackedHistogram latency{stats::Histogram::for_latency_ns()};
   // Gauges at the interval's end (the line writes backlog and schedule_lag_ns
   // only with a target: null otherwise, and read back as 0).
   std::uint64_t open_connections = 0;
@@ -84,9 +86,5 @@ SeriesPoint make_series_point(const IntervalReport& interval, int shard_index = 
 
 // The drain's own record (every nanosecond of it after -d's end), as is_drain(IntervalReport).
 inline bool is_drain(const SeriesPoint& p) { return p.drain_ns > 0 && p.drain_ns == p.duration_ns; }
-
-// A histogram of h's layout holding h's counts, with chunks for the ranges they
-// occupy only (a copy would keep every chunk h ever allocated).
-stats::Histogram compact_copy(const stats::Histogram& h);
 
 }  // namespace pacer::report

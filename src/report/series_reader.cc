@@ -62,6 +62,21 @@ void read_status_codes(const Field& codes, SeriesPoint& p) {
   std::ranges::sort(p.status_codes, {}, &StatusCount::code);
 }
 
+// A histogram (decoded, so a bad one is refused here) with the exact max its
+// latency_ns gives back (V2 keeps buckets), packed as the point keeps it.
+stats::PackedHistogram read_packed(const Field& histogram, const Field& holder) {
+  stats::Histogram h = stats::Histogram::for_latency_ns();
+  read_histogram(histogram, h);
+  if (h.total_count() > 0 && holder.has("latency_ns") && holder.at("latency_ns").has("max")) {
+    const Field max = holder.at("latency_ns").at("max");
+    const std::uint64_t exact = max.count();
+    if (exact > static_cast<std::uint64_t>(h.highest_trackable()) || !h.restore_extremes(h.min(), static_cast<std::int64_t>(exact))) {
+      max.fail("does not fall in the histogram's highest bucket");
+    }
+  }
+  return stats::PackedHistogram(h);
+}
+
 void read_endpoints(const Field& list, SeriesPoint& p) {
   if (!list.value().is_object()) list.fail("expected an object");
   for (const auto& [name, value] : list.value().items()) {
@@ -72,8 +87,7 @@ void read_endpoints(const Field& list, SeriesPoint& p) {
     e.errors = item.at("errors").count();
     if (item.has("failed")) e.failed = item.at("failed").count();  // absent from older reports
     if (item.has("histogram")) {  // absent from reports older than the endpoints' histograms
-      e.latency.emplace(stats::Histogram::for_latency_ns());
-      read_histogram(item.at("histogram"), *e.latency);
+      e.latency = read_packed(item.at("histogram"), item);
     }
   }
 }
@@ -122,7 +136,7 @@ SeriesPoint read_series_point(const Field& entry) {
   read_errors(entry.at("errors"), p);
   // Decoded here, by the reader every other histogram goes through, so a bad one
   // (a zlib bomb, another layout) is refused by `pacer report` as by `pacer merge`.
-  read_histogram(entry.at("histogram"), p.latency);
+  p.latency = read_packed(entry.at("histogram"), entry);
   read_optional_figures(entry, p);
   if (entry.has("client")) read_interval_client(entry.at("client"), p);
   if (entry.has("server")) {

@@ -79,11 +79,15 @@ Status merge_endpoints(SeriesPoint& into, const SeriesPoint& from, const std::st
     if (!e.latency) continue;  // a report from before the endpoints' histograms adds none
     if (!same->latency) {
       same->latency = e.latency;
-    } else if (auto merged = merge_histogram(*same->latency, *e.latency,
-                                             fmt::format("{}.endpoints[\"{}\"].histogram", where, e.name));
-               !merged) {
+      continue;
+    }
+    stats::Histogram sum = same->latency->unpack();
+    if (auto merged = merge_histogram(sum, e.latency->unpack(),
+                                      fmt::format("{}.endpoints[\"{}\"].histogram", where, e.name));
+        !merged) {
       return merged.error();
     }
+    same->latency = stats::PackedHistogram(sum);
   }
   return Ok{};
 }
@@ -93,7 +97,9 @@ Status merge_point(SeriesPoint& into, const SeriesPoint& from, const std::string
   const std::string where = fmt::format("{}: timeseries[{}]", name, k);
   if (!add_counts(into, from)) return bad_input(where + ": the merged count would pass 2^64 - 1");
   merge_times(into, from);
-  if (auto merged = merge_histogram(into.latency, from.latency, where + ".histogram"); !merged) return merged.error();
+  stats::Histogram latency = into.latency.unpack();
+  if (auto merged = merge_histogram(latency, from.latency.unpack(), where + ".histogram"); !merged) return merged.error();
+  into.latency = stats::PackedHistogram(latency);
   if (auto merged = merge_endpoints(into, from, where); !merged) return merged.error();
   into.workers.insert(into.workers.end(), from.workers.begin(), from.workers.end());
   if (!into.evidence && from.evidence) into.evidence = from.evidence;

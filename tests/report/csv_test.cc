@@ -126,8 +126,10 @@ TEST(Csv, HistoryHasARowPerIntervalOrOnlyItsHeader) {
   point.completed = 4;
   point.open_connections = 2;
   point.errors.timeout = 1;
-  point.latency.record_n(1000, 3);
-  point.latency.record(4000);
+  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  latency.record_n(1000, 3);
+  latency.record(4000);
+  point.latency = stats::PackedHistogram(latency);
   r.timeseries = std::vector<SeriesPoint>{point};
   auto csv = render_csv(render_json(r));
   ASSERT_TRUE(csv);

@@ -15,6 +15,7 @@
 #include "report/interval_report.h"
 #include "report/json.h"
 #include "report/json_reader.h"
+#include "stats/hdr_codec.h"
 #include "report/printable_json.h"
 #include "report/series_json.h"
 
@@ -50,6 +51,9 @@ stats::Histogram latency_of(std::initializer_list<std::pair<std::int64_t, std::i
   stats::Histogram h = stats::Histogram::for_latency_ns();
   for (const auto& [ns, n] : values) h.record_n(ns, n);
   return h;
+}
+stats::PackedHistogram packed_of(std::initializer_list<std::pair<std::int64_t, std::int64_t>> values) {
+  return stats::PackedHistogram(latency_of(values));
 }
 
 evidence::IntervalEvidence sampled() {
@@ -107,7 +111,7 @@ SeriesPoint full_point() {
   p.errors.decode = 4;
   p.errors.status = 6;
   p.scenario_errors = stats::ScenarioErrorCounts{5, 1};
-  p.latency = latency_of({{150'000, 900}, {4'000'000, 90}, {2'000'000'000, 3}});
+  p.latency = packed_of({{150'000, 900}, {4'000'000, 90}, {2'000'000'000, 3}});
   p.open_connections = 10;
   p.backlog = 2;
   p.schedule_lag_ns = 1'500'000;
@@ -118,8 +122,8 @@ SeriesPoint full_point() {
   p.bytes_read = 123'456;
   p.bytes_written = 65'432;
   p.status_codes = {{200, 980}, {404, 4}, {503, 6}};
-  p.endpoints.push_back({"/a", 600, 5, 2, latency_of({{150'000, 600}, {2'000'000'000, 3}})});
-  p.endpoints.push_back({"/b", 390, 4, 1, latency_of({{4'000'000, 390}})});
+  p.endpoints.push_back({"/a", 600, 5, 2, packed_of({{150'000, 600}, {2'000'000'000, 3}})});
+  p.endpoints.push_back({"/b", 390, 4, 1, packed_of({{4'000'000, 390}})});
   p.endpoints.push_back({"/c", 0, 2, 2, std::nullopt});
   // Worker 0 waited (busy from its wait); worker 1's CPU is its busy share.
   p.workers = {{kNsPerS + 5, 400'000'000, 350'000'000, 7, 2'000'000}, {kNsPerS + 5, 800'000'000, 900'000'000, 40, 0}};
@@ -215,7 +219,8 @@ void expect_same_point(const SeriesPoint& a, const SeriesPoint& b) {
     EXPECT_EQ(a.scenario_errors->check, b.scenario_errors->check);
     EXPECT_EQ(a.scenario_errors->script, b.scenario_errors->script);
   }
-  expect_same_histogram(a.latency, b.latency, "latency");
+  expect_same_histogram(a.latency.unpack(), b.latency.unpack(), "latency");
+  EXPECT_EQ(a.latency.max(), b.latency.max());
   EXPECT_EQ(a.open_connections, b.open_connections);
   EXPECT_EQ(a.backlog, b.backlog);
   EXPECT_EQ(a.schedule_lag_ns, b.schedule_lag_ns);
@@ -235,7 +240,7 @@ void expect_same_point(const SeriesPoint& a, const SeriesPoint& b) {
     EXPECT_EQ(x.errors, y.errors) << x.name;
     EXPECT_EQ(x.failed, y.failed) << x.name;
     ASSERT_EQ(x.latency.has_value(), y.latency.has_value()) << x.name;
-    if (x.latency) expect_same_histogram(*x.latency, *y.latency, x.name);
+    if (x.latency) expect_same_histogram(x.latency->unpack(), y.latency->unpack(), x.name);
   }
   ASSERT_EQ(a.workers.size(), b.workers.size());
   for (std::size_t i = 0; i < a.workers.size(); ++i) {
@@ -258,10 +263,9 @@ TEST(SeriesPoint, ReadBackFromTheJsonReportEqualsItselfFieldByField) {
   // A worker whose wall was the interval's comes back whole.
   EXPECT_EQ(back.workers[0].wall_ns, p.workers[0].wall_ns);
   EXPECT_EQ(back.workers[0].waited_ns, p.workers[0].waited_ns);
-  // And renders to the same object again, but for the summaries' top values: a
-  // decoded histogram's max is its bucket's highest equivalent value.
-  EXPECT_EQ(without_summaries(series_point_json(back, true)), without_summaries(series_point_json(p, true)));
-  EXPECT_EQ(series_point_json(back, true)["latency_ns"]["max"], p.latency.highest_equivalent(p.latency.max()));
+  // And renders to the same object again: the summaries' max is exact again.
+  EXPECT_EQ(series_point_json(back, true), series_point_json(p, true));
+  EXPECT_EQ(series_point_json(back, true)["latency_ns"]["max"], p.latency.max());
 }
 
 TEST(SeriesPoint, TheClosedLoopTheDrainAndNoEvidenceReadBackToo) {
@@ -303,7 +307,7 @@ TEST(SeriesPoint, TheLineIsThePointsObjectOnOneLine) {
 // same bytes as that, hostile names (made printable) and all.
 TEST(SeriesPoint, TheReportsEntryIsTheLineReparsedByteForByte) {
   SeriesPoint p = full_point();
-  p.endpoints.push_back({"\xff\xfe/bin", 1, 0, 0, latency_of({{1'000, 1}})});
+  p.endpoints.push_back({"\xff\xfe/bin", 1, 0, 0, packed_of({{1'000, 1}})});
   p.endpoints.push_back({"\x1b[31m/red", 2, 0, 0, std::nullopt});
   p.evidence->verdicts.push_back("a \x01 control");
   p.target_rate_per_s = 1.0 / 3.0;
@@ -358,16 +362,20 @@ TEST(SeriesPoint, MadeFromAnIntervalOwnsCopiesOfWhatItPointsTo) {
   EXPECT_EQ(render_interval_ndjson(in, true, 2, 4), render_series_ndjson(make_series_point(in, 2, 4), true));
 }
 
-TEST(SeriesPoint, ACompactCopyHoldsOnlyTheRangesItsCountsOccupy) {
+TEST(SeriesPoint, APackedHistogramIsItsTextAndUnpacksExactly) {
   stats::Histogram reused = stats::Histogram::for_latency_ns();
   reused.record(100);
   reused.record(3'000'000'000);
   reused.reset();  // an interval ring's: chunks kept for every range it saw
-  reused.record_n(150'000, 5);
-  const stats::Histogram copy = compact_copy(reused);
-  EXPECT_EQ(copy.allocated_chunks(), 1);
-  EXPECT_LT(copy.allocated_chunks(), reused.allocated_chunks());
-  expect_same_histogram(copy, reused, "copy");
+  reused.record_n(150'001, 5);
+  const stats::PackedHistogram packed(reused);
+  EXPECT_EQ(packed.base64(), stats::encode_v2_base64(reused));
+  EXPECT_LT(packed.base64().size(), 200u);  // not the chunks' kilobytes
+  const stats::Histogram back = packed.unpack();
+  expect_same_histogram(back, reused, "unpacked");
+  EXPECT_EQ(back.min(), 150'001);  // exact, though V2 keeps buckets
+  EXPECT_EQ(back.max(), 150'001);
+  EXPECT_EQ(stats::PackedHistogram().unpack().total_count(), 0);
 }
 
 TEST(SeriesPoint, AnEntryOfAnOlderReportReadsWithItsRequiredFieldsOnly) {

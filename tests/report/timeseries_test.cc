@@ -231,8 +231,10 @@ TEST(TimeSeries, EndpointsMergeByNameWorkersFollowOneAnotherEvidenceIsTheFirstSh
   fast.record_n(1'000'000, 10);
   stats::Histogram slow = stats::Histogram::for_latency_ns();
   slow.record_n(9'000'000, 30);
-  pa.endpoints = {{"/a", 10, 1, 1, fast}, {"/old", 4, 0, 0, std::nullopt}};
-  pb.endpoints = {{"/b", 5, 0, 0, slow}, {"/a", 30, 2, 0, slow}, {"/old", 1, 0, 0, fast}};
+  pa.endpoints = {{"/a", 10, 1, 1, stats::PackedHistogram(fast)}, {"/old", 4, 0, 0, std::nullopt}};
+  pb.endpoints = {{"/b", 5, 0, 0, stats::PackedHistogram(slow)},
+                  {"/a", 30, 2, 0, stats::PackedHistogram(slow)},
+                  {"/old", 1, 0, 0, stats::PackedHistogram(fast)}};
   pa.workers = {{kNsPerS, 1, 2, 3, 4}};
   pb.workers = {{kNsPerS, 5, 6, 7, 8}, {kNsPerS, 9, 10, 11, 12}};
   evidence::IntervalEvidence sample_b;
@@ -252,7 +254,7 @@ TEST(TimeSeries, EndpointsMergeByNameWorkersFollowOneAnotherEvidenceIsTheFirstSh
   EXPECT_EQ(m.endpoints[0].failed, 1u);
   ASSERT_TRUE(m.endpoints[0].latency);
   EXPECT_EQ(m.endpoints[0].latency->total_count(), 40);
-  EXPECT_EQ(m.endpoints[0].latency->value_at_percentile(50), slow.value_at_percentile(50));
+  EXPECT_EQ(m.endpoints[0].latency->unpack().value_at_percentile(50), slow.value_at_percentile(50));
   EXPECT_EQ(m.endpoints[1].name, "/old");
   ASSERT_TRUE(m.endpoints[1].latency);  // the shard that had one
   EXPECT_EQ(m.endpoints[1].latency->total_count(), 10);
@@ -268,11 +270,13 @@ TEST(TimeSeries, EndpointsMergeByNameWorkersFollowOneAnotherEvidenceIsTheFirstSh
 
 TEST(TimeSeries, AHistogramOfAnotherLayoutIsRefusedNamingFileAndInterval) {
   RunReport b = shard(1, 1'000'000);
-  (*b.timeseries)[1].endpoints.push_back({"/x", 1, 0, 0, stats::Histogram(1, 1'000'000, 2)});
+  stats::Histogram other(1, 1'000'000, 2);
+  other.record(5);
+  (*b.timeseries)[1].endpoints.push_back({"/x", 1, 0, 0, stats::PackedHistogram(other)});
   RunReport a = shard(0, 1'000'000);
-  (*a.timeseries)[1].endpoints.push_back({"/x", 1, 0, 0, stats::Histogram::for_latency_ns()});
-  (*a.timeseries)[1].endpoints.back().latency->record(5);
-  (*b.timeseries)[1].endpoints.back().latency->record(5);
+  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  latency.record(5);
+  (*a.timeseries)[1].endpoints.push_back({"/x", 1, 0, 0, stats::PackedHistogram(latency)});
   auto merged = merge_two(a, b);
   ASSERT_FALSE(merged);
   EXPECT_EQ(merged.error().message, "b.json: timeseries[1].endpoints[\"/x\"].histogram: not the latency layout");
