@@ -32,6 +32,7 @@
 #include "report/locust_csv.h"
 #include "scenario/test_hooks.h"
 #include "scenario/scenario_load.h"
+#include "report/csv.h"
 #include "report/endpoints.h"
 #include "report/gates.h"
 #include "report/hgrm.h"
@@ -92,12 +93,12 @@ Status write_report_outputs(const Config& config, const report::RunReport& resul
     const std::string hgrm = report::render_hgrm(result.latency, 1e6);  // ns -> ms, as wrk2 prints
     if (Status written = write_output_file("--hdr", config.hgrm_path, hgrm); !written) return written;
   }
-  if (config.html_path.empty() && config.csv_prefix.empty()) return Ok{};
-  if (!config.csv_locust) return html::write_report_files(json_report(), config.html_path, config.csv_prefix);
   if (!config.html_path.empty()) {
-    if (Status written = html::write_report_files(json_report(), config.html_path, ""); !written) return written;
+    if (Status written = html::write_report_files(json_report(), config.html_path); !written) return written;
   }
-  return report::write_locust_csv(json_report(), config.csv_prefix, config.csv_full_history);
+  if (config.csv_prefix.empty()) return Ok{};
+  return config.csv_locust ? report::write_locust_csv(result, config.csv_prefix, config.csv_full_history)
+                           : report::write_csv(result, config.csv_prefix);
 }
 
 // Runs the load described by config and prints wrk's report (or writes the

@@ -131,7 +131,7 @@ ExitCode run_repeated(const Config& config, const RunOne& run_one, const std::fu
     }
   }
   if (!config.html_path.empty()) {
-    if (Status s = html::write_report_files(repeat_json, config.html_path, ""); !s) {
+    if (Status s = html::write_report_files(repeat_json, config.html_path); !s) {
       std::fprintf(stderr, "pacer: %s\n", s.error().message.c_str());
       return ExitCode::kRunFailed;
     }

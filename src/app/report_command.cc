@@ -16,6 +16,7 @@
 #include "html/compare.h"
 #include "html/html_page.h"
 #include "html/report_files.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/json_reader.h"
 #include "report/locust_csv.h"
@@ -138,16 +139,15 @@ ExitCode run_report_command(const cli::ReportOptions& options) {
   if (options.compare) return compare(options);
   auto json = run_json(options);
   if (!json) return fail(json.error());
-  const std::string pacer_csv = options.csv_locust ? std::string() : options.csv_prefix;
-  if (Status written = html::write_report_files(*json, options.output_path, pacer_csv); !written) {
-    return fail(written.error());
-  }
-  if (options.csv_locust) {
-    if (Status written = report::write_locust_csv(*json, options.csv_prefix, options.csv_full_history); !written) {
-      return fail(written.error());
-    }
-  }
-  return ExitCode::kOk;
+  if (Status written = html::write_report_files(*json, options.output_path); !written) return fail(written.error());
+  if (options.csv_prefix.empty()) return ExitCode::kOk;
+  // The CSV files render the typed report, as a live run's do (a --repeat report is no one run: refused here).
+  auto typed = report::read_json_report(*json, options.paths[0]);
+  if (!typed) return fail(typed.error());
+  const Status written = options.csv_locust
+                             ? report::write_locust_csv(*typed, options.csv_prefix, options.csv_full_history)
+                             : report::write_csv(*typed, options.csv_prefix);
+  return written ? ExitCode::kOk : fail(written.error());
 }
 
 }  // namespace pacer::app

@@ -5,7 +5,6 @@
 
 #include "core/atomic_file.h"
 #include "html/html_page.h"
-#include "report/csv.h"
 
 namespace pacer::html {
 
@@ -18,24 +17,9 @@ std::string page_title(std::string_view report_json) {
   return "pacer report";
 }
 
-Status write_report_files(std::string_view report_json, const std::string& html_path, const std::string& csv_prefix) {
-  if (!html_path.empty()) {
-    if (Status written = write_output_file("--html", html_path, render_page(page_title(report_json), report_json)); !written) {
-      return written;
-    }
-  }
-  if (csv_prefix.empty()) return Ok{};
-  auto csv = report::render_csv(report_json);
-  if (!csv) return csv.error();
-  const std::pair<std::string, const std::string*> files[] = {
-      {report::csv_stats_path(csv_prefix), &csv->stats},
-      {report::csv_history_path(csv_prefix), &csv->history},
-      {report::csv_failures_path(csv_prefix), &csv->failures},
-  };
-  for (const auto& [path, body] : files) {
-    if (Status written = write_output_file("--csv", path, *body); !written) return written;
-  }
-  return Ok{};
+Status write_report_files(std::string_view report_json, const std::string& html_path) {
+  if (html_path.empty()) return Ok{};
+  return write_output_file("--html", html_path, render_page(page_title(report_json), report_json));
 }
 
 }  // namespace pacer::html

@@ -1,22 +1,26 @@
-// JSON report -> CSV files; see the header. Quoting as RFC 4180 (a field with a
+// RunReport -> CSV files; see the header. Quoting as RFC 4180 (a field with a
 // comma, quote or line break is quoted, quotes doubled); a text cell that would
 // start a formula is neutralised as OWASP recommends (see csv_cell()).
 #include "report/csv.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "report/csv_cell.h"
-#include "stats/hdr_codec.h"
+#include "report/endpoints.h"
+#include "report/failures.h"
+#include "report/gates.h"
+#include "report/series_json.h"
+#include "stats/name_table.h"
 
 namespace pacer::report {
 namespace {
 
-using json = nlohmann::ordered_json;
-
+// The classes pacer's CSV lists first, in this order; the report's others follow.
 constexpr const char* kErrorClasses[] = {"connect", "tls",     "read",         "write",  "timeout", "parse",
                                          "deadline", "backlog", "unsent", "stream_reset", "goaway", "status",
                                          "check",    "script"};
@@ -25,50 +29,52 @@ constexpr double kStatsPercentiles[] = {50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99
 std::string ms(std::int64_t ns) { return fmt::format("{:.6f}", static_cast<double>(ns) / 1e6); }
 std::string num(double v) { return fmt::format("{:.6f}", v); }
 
-std::uint64_t errors_total(const json& errors) {
-  std::uint64_t total = 0;
-  if (errors.is_number_unsigned()) return errors.get<std::uint64_t>();
-  if (!errors.is_object()) return 0;
-  for (const auto& [key, value] : errors.items()) {
-    if (value.is_number_unsigned()) total += value.get<std::uint64_t>();
+// The report's error classes (its JSON "errors"): every class but redirect and
+// decode when their option was off, a scenario's check and script; pacer's own
+// first in kErrorClasses' order, then the others in the report's.
+std::vector<std::string> error_classes(const RunReport& r) {
+  std::vector<std::string> present;
+  for (const auto& f : stats::ErrorCounts::kFields) {
+    if (f.member == &stats::ErrorCounts::redirect && r.follow_redirects == 0) continue;
+    if (f.member == &stats::ErrorCounts::decode && !r.compressed) continue;
+    present.emplace_back(f.name);
   }
-  return total;
+  if (r.scenario.active) {
+    present.emplace_back("check");
+    present.emplace_back("script");
+  }
+  std::vector<std::string> out;
+  for (const char* c : kErrorClasses) {
+    if (std::find(present.begin(), present.end(), c) != present.end()) out.emplace_back(c);
+  }
+  for (const std::string& c : present) {
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  }
+  return out;
 }
 
-// Requests that failed, each once: the report's "failed" (a scenario's check on a
-// request that failed otherwise is not a second failure), else (older reports)
-// every class but a scenario's `script` (a Lua error is not a request).
-std::uint64_t failed_count(const json& failed, const json& errors) {
-  if (failed.is_number_unsigned()) return failed.get<std::uint64_t>();
-  const std::uint64_t script = errors.is_object() ? errors.value("script", std::uint64_t{0}) : 0;
-  return errors_total(errors) - script;
-}
-
-// Failures without a response: what ended a request other than a response.
-std::uint64_t without_response(const json& errors) {
-  std::uint64_t n = errors_total(errors);
-  for (const char* c : {"status", "check", "script"}) n -= errors.is_object() ? errors.value(c, std::uint64_t{0}) : 0;
-  return n;
+// One class's count in an ErrorCounts and a scenario's (check, script) figures.
+std::uint64_t class_count(const std::string& c, const stats::ErrorCounts& errors, std::uint64_t check,
+                          std::uint64_t script) {
+  if (c == "check") return check;
+  if (c == "script") return script;
+  for (const auto& f : stats::ErrorCounts::kFields) {
+    if (c == f.name) return errors.*f.member;
+  }
+  return 0;
 }
 
 // requests (ended: a response or an error), failures (each failed request once,
-// status >= 400 and checks included), the latency columns from the summary's
-// histogram, req/s and failures/s.
-Result<std::string> stats_row(const std::string& name, std::uint64_t responses, std::uint64_t failures,
-                              const json& errors, const json& latency, double seconds) {
-  const std::uint64_t requests = responses + without_response(errors);
+// status >= 400 and checks included), the latency columns (min and max exact),
+// req/s and failures/s.
+std::string stats_row(const std::string& name, std::uint64_t requests, std::uint64_t failures,
+                      const stats::Histogram& h, double seconds) {
   std::string row = fmt::format("{},{},{}", csv_cell(name), requests, failures);
-  const std::string encoded = latency.is_object() ? latency.value("histogram", std::string()) : std::string();
-  auto hist = stats::decode_v2_base64(encoded);
-  if (!encoded.empty() && !hist) return bad_input(fmt::format("{}: latency histogram: {}", name, hist.error().message));
-  const bool has = hist && hist->total_count() > 0;
-  // V2 keeps buckets only: min and max come from the summary, exactly.
-  const std::int64_t min_ns = has ? latency.value("min_ns", hist->min()) : 0;
-  const std::int64_t max_ns = has ? latency.value("max_ns", hist->max()) : 0;
-  const auto at = [&](double p) { return p >= 100 ? max_ns : std::min(hist->value_at_percentile(p), max_ns); };
+  const bool has = h.total_count() > 0;
+  const auto at = [&](double p) { return p >= 100 ? h.max() : std::min(h.value_at_percentile(p), h.max()); };
   row += "," + (has ? ms(at(50)) : "");
-  row += "," + (has ? num(latency.value("mean_ns", hist->mean()) / 1e6) : "");
-  row += "," + (has ? ms(min_ns) : "") + "," + (has ? ms(max_ns) : "");
+  row += "," + (has ? num(h.mean() / 1e6) : "");
+  row += "," + (has ? ms(h.min()) : "") + "," + (has ? ms(h.max()) : "");
   for (double p : kStatsPercentiles) row += "," + (has ? ms(at(p)) : "");
   row += "," + num(seconds > 0 ? static_cast<double>(requests) / seconds : 0.0);
   row += "," + num(seconds > 0 ? static_cast<double>(failures) / seconds : 0.0);
@@ -83,127 +89,124 @@ std::string stats_header() {
   return h + ",req_per_s,failures_per_s\n";
 }
 
-Result<std::string> render_stats(const json& r) {
+std::string render_stats(const RunReport& r) {
   std::string out = stats_header();
-  const double seconds = r.value("duration_s", 0.0);
-  if (r.contains("endpoints") && r["endpoints"].is_array()) {
-    for (const json& e : r["endpoints"]) {
-      const json errors = e.value("errors", json());
-      auto row = stats_row(e.value("name", std::string("?")), e.value("responses", std::uint64_t{0}),
-                           failed_count(e.value("failed", json()), errors), errors, e.value("latency", json()),
-                           seconds);
-      if (!row) return row.error();
-      out += *row;
-    }
+  const double seconds = static_cast<double>(r.measured_ns) / 1e9;
+  for (const EndpointReport& e : r.endpoints) {
+    out += stats_row(stats::printable_name(e.name), e.counts.responses + e.counts.failures(), endpoint_failures(r, e), e.latency, seconds);
   }
-  const json& counts = r.at("counts");
-  auto total = stats_row("Aggregated", counts.value("responses", std::uint64_t{0}),
-                         failed_count(counts.value("failed", json()), r.at("errors")), r.at("errors"), r.at("latency"),
-                         seconds);
-  if (!total) return total.error();
-  return out + *total;
+  return out + stats_row("Aggregated", r.counters.responses + r.counters.errors.socket_total(), failed_requests(r),
+                         r.latency, seconds);
 }
 
-// The report's error classes: pacer's own in their usual order, then any other
-// module's (redirect, decode, ...) in the report's order.
-std::vector<std::string> error_classes(const json& errors) {
-  std::vector<std::string> out;
-  for (const char* c : kErrorClasses) {
-    if (errors.is_object() && errors.contains(c)) out.emplace_back(c);
-  }
-  if (!errors.is_object()) return out;
-  for (const auto& [key, value] : errors.items()) {
-    if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
-  }
-  return out;
-}
-
-std::string render_history(const json& r) {
+std::string render_history(const RunReport& r) {
   std::string out = "interval,start_s,start_time,duration_s,drain,sent,completed,req_per_s,target_per_s,failures,"
                     "failures_per_s,p50_ms,p90_ms,p99_ms,max_ms,open_connections,in_flight,backlog";
-  const std::vector<std::string> classes = error_classes(r.at("errors"));
+  const std::vector<std::string> classes = error_classes(r);
   for (const std::string& c : classes) out += fmt::format(",errors_{}", c);
   out += "\n";
-  if (!r.contains("timeseries") || !r["timeseries"].is_array()) return out;
-  for (const json& p : r["timeseries"]) {
-    const double secs = p.value("duration_s", 0.0);
-    const json errors = p.value("errors", json::object());
-    const std::uint64_t failures = failed_count(json(), errors);
-    const json lat = p.value("latency_ns", json::object());
-    const bool has = lat.value("count", std::uint64_t{0}) > 0;
-    const auto lat_ms = [&](const char* k) { return has ? ms(lat.value(k, std::int64_t{0})) : std::string(); };
-    const json target = p.value("target_rate_per_s", json());
-    const auto gauge = [&](const char* k) { return p.contains(k) && !p[k].is_null() ? p[k].dump() : std::string(); };
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", p.value("interval", 0),
-                       num(p.value("start_s", 0.0)), p.value("start_time", std::string()), num(secs),
-                       p.value("drain", false) ? 1 : 0, p.value("sent", std::uint64_t{0}),
-                       p.value("completed", std::uint64_t{0}), num(p.value("achieved_rate_per_s", 0.0)),
-                       target.is_number() ? num(target.get<double>()) : "", failures,
-                       num(secs > 0 ? static_cast<double>(failures) / secs : 0.0), lat_ms("p50"), lat_ms("p90"),
-                       lat_ms("p99"), lat_ms("max"), gauge("open_connections"), gauge("in_flight"), gauge("backlog"));
-    for (const std::string& c : classes) out += fmt::format(",{}", errors.value(c, std::uint64_t{0}));
+  if (!r.timeseries) return out;
+  for (const SeriesPoint& p : *r.timeseries) {
+    const double secs = static_cast<double>(p.duration_ns) / 1e9;
+    const std::uint64_t check = p.scenario_errors ? p.scenario_errors->check : 0;
+    const std::uint64_t script = p.scenario_errors ? p.scenario_errors->script : 0;
+    std::uint64_t failures = check;  // every class of the interval but a Lua error (not a request)
+    for (const auto& f : stats::ErrorCounts::kFields) failures += p.errors.*f.member;
+    const stats::Histogram h = p.latency.unpack();
+    const bool has = h.total_count() > 0;
+    const auto lat_ms = [&](double pct) { return has ? ms(pct >= 100 ? h.max() : h.value_at_percentile(pct)) : ""; };
+    const bool open_model = p.target_rate_per_s.has_value();
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", p.index,
+                       num(static_cast<double>(p.start_ns) / 1e9), rfc3339_utc_us(p.start_unix_ns), num(secs),
+                       is_drain(p) ? 1 : 0, p.sent, p.completed,
+                       num(secs > 0 ? static_cast<double>(p.completed) / secs : 0.0),
+                       open_model ? num(*p.target_rate_per_s) : "", failures,
+                       num(secs > 0 ? static_cast<double>(failures) / secs : 0.0), lat_ms(50), lat_ms(90), lat_ms(99),
+                       lat_ms(100), p.open_connections, p.in_flight,
+                       open_model ? std::to_string(p.backlog) : std::string());
+    for (const std::string& c : classes) out += fmt::format(",{}", class_count(c, p.errors, check, script));
     out += "\n";
   }
   return out;
 }
 
-// The first reason pacer kept for a class: first_error names its class before the
-// colon ("connect: Connection refused"); tls_first_error is the TLS one.
-std::string first_reason(const json& r, const std::string& cls) {
-  if (cls == "tls" && r.contains("tls_first_error") && r["tls_first_error"].is_string()) {
-    return r["tls_first_error"].get<std::string>();
+// A row's reason: the status codes ("HTTP 503 x10, 500 x3"; "other" for codes
+// past those kept), a check's or another class's message.
+struct ClassRow {
+  std::uint64_t count = 0;
+  std::string reason;
+  std::map<int, std::uint64_t> codes;  // status
+};
+
+std::string status_reason(const std::map<int, std::uint64_t>& codes) {
+  std::string reason;
+  for (const auto& [code, n] : codes) {
+    const std::string what = code > 0 ? std::to_string(code) : std::string("other");
+    reason += fmt::format("{}{} x{}", reason.empty() ? "HTTP " : ", ", what, n);
   }
-  if (r.contains("first_error") && r["first_error"].is_string()) {
-    const std::string first = r["first_error"].get<std::string>();
-    if (first.rfind(cls + ":", 0) == 0) return first;
-  }
-  // A scenario's check and script errors: the first message of the class.
-  const json none = json::array();
-  const json& messages = r.contains("scenario") && r["scenario"].is_object()
-                             ? r["scenario"].value("first_messages", none) : none;
-  for (const json& m : messages.is_array() ? messages : none) {
-    if (m.value("class", std::string()) == cls) {
-      return fmt::format("{}: {}", m.value("where", std::string()), m.value("text", std::string()));
-    }
-  }
-  return "";
+  return reason;
 }
 
-std::string render_failures(const json& r) {
+std::string render_failures(const RunReport& r) {
   std::string out = "class,name,first_reason,count\n";
-  const auto add = [&](const json& errors, const std::string& name, bool with_reason) {
-    if (!errors.is_object()) return;
-    for (const std::string& c : error_classes(errors)) {
-      const std::uint64_t n = errors[c].is_number_unsigned() ? errors[c].get<std::uint64_t>() : 0;
-      if (n == 0) continue;
-      std::string reason = with_reason ? first_reason(r, c) : "";
-      if (c == "status" && with_reason && r.contains("status_codes")) {
-        for (const auto& [code, count] : r["status_codes"].items()) {
-          if (std::stoi(code) >= 400) reason += fmt::format("{}{} x{}", reason.empty() ? "HTTP " : ", ", code, count.dump());
-        }
-      }
-      out += fmt::format("{},{},{},{}\n", c, csv_cell(name), csv_cell(reason), n);
+  const std::vector<std::string> classes = error_classes(r);
+  const std::vector<FailureRow> rows = failure_rows(r);
+  const auto add = [&](const std::string& name, const std::map<std::string, ClassRow>& by_class) {
+    for (const std::string& c : classes) {
+      const auto it = by_class.find(c);
+      if (it == by_class.end() || it->second.count == 0) continue;
+      const std::string reason = c == "status" ? status_reason(it->second.codes) : it->second.reason;
+      out += fmt::format("{},{},{},{}\n", c, csv_cell(name), csv_cell(reason), it->second.count);
     }
   };
-  if (r.contains("endpoints") && r["endpoints"].is_array()) {
-    for (const json& e : r["endpoints"]) add(e.value("errors", json()), e.value("name", std::string("?")), false);
+  for (const EndpointReport& e : r.endpoints) {
+    std::map<std::string, ClassRow> by_class;
+    for (const FailureRow& f : rows) {
+      if (f.name != e.name || f.error_class == "script") continue;
+      ClassRow& row = by_class[f.error_class];
+      row.count += f.count;
+      if (f.error_class == "status") row.codes[f.status] += f.count;
+      if (row.reason.empty() && !f.message.empty()) {
+        row.reason = stats::printable_name(f.error_class == "check" ? e.name + ": " + f.message : f.message);
+      }
+    }
+    add(stats::printable_name(e.name), by_class);
   }
-  add(r.at("errors"), "Aggregated", true);
+  // The run's: every class's count, its first reason; the status codes of every name.
+  std::map<std::string, ClassRow> all;
+  for (const std::string& c : classes) {
+    all[c] = ClassRow{class_count(c, r.counters.errors, r.scenario.check, r.scenario.script),
+                      stats::printable_name(first_reason(r, c)), {}};
+  }
+  for (const FailureRow& f : rows) {
+    if (f.error_class == "status") all["status"].codes[f.status] += f.count;
+  }
+  if (all["status"].codes.contains(0)) {  // a report older than the codes per name: the run's codes >= 400
+    all["status"].codes.clear();
+    for (int code = 400; code <= stats::kMaxStatusCode; ++code) {
+      const std::uint64_t n = r.counters.status_counts[static_cast<std::size_t>(code)];
+      if (n > 0) all["status"].codes[code] = n;
+    }
+  }
+  add("Aggregated", all);
   return out;
 }
 
 }  // namespace
 
-Result<CsvFiles> render_csv(std::string_view report_json) {
-  try {
-    const json r = json::parse(report_json);
-    if (!r.is_object() || r.value("schema", std::string()) != "pacer-report") return bad_input("not a pacer report");
-    auto stats = render_stats(r);
-    if (!stats) return stats.error();
-    return CsvFiles{std::move(*stats), render_history(r), render_failures(r)};
-  } catch (const std::exception& e) {
-    return bad_input(fmt::format("cannot make CSV from the report: {}", e.what()));
+CsvFiles render_csv(const RunReport& r) { return CsvFiles{render_stats(r), render_history(r), render_failures(r)}; }
+
+Status write_csv(const RunReport& r, const std::string& prefix) {
+  const CsvFiles files = render_csv(r);
+  const std::pair<std::string, const std::string*> outputs[] = {
+      {csv_stats_path(prefix), &files.stats},
+      {csv_history_path(prefix), &files.history},
+      {csv_failures_path(prefix), &files.failures},
+  };
+  for (const auto& [path, body] : outputs) {
+    if (Status written = write_output_file("--csv", path, *body); !written) return written;
   }
+  return Ok{};
 }
 
 std::string csv_stats_path(const std::string& prefix) { return prefix + "_stats.csv"; }

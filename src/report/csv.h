@@ -1,14 +1,15 @@
 // --csv PREFIX, the run as three CSV files in Locust's shape (so a
 // Locust user's spreadsheet needs only a column rename; docs/output.md lists the
-// columns). Made from the JSON report's text, like the HTML report: one data path.
+// columns). Rendered from the typed RunReport (a live run's, or a report file read
+// back by json_reader.h: the same files either way).
 // Times in milliseconds (Locust's unit) with six decimals, i.e. exact nanoseconds.
 // Pure; main thread.
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "core/expected.h"
+#include "report/run_report.h"
 
 namespace pacer::report {
 
@@ -18,9 +19,9 @@ struct CsvFiles {
   std::string failures;  // PREFIX_failures.csv: error class, name, first reason, count
 };
 
-// report_json: render_json's text (or any pacer-report JSON). kBadInput when it is not
-// one or a histogram does not decode.
-Result<CsvFiles> render_csv(std::string_view report_json);
+CsvFiles render_csv(const RunReport& r);
+// Renders and writes the three files, each atomically; errors name the path.
+Status write_csv(const RunReport& r, const std::string& prefix);
 
 // The three paths --csv PREFIX writes, in CsvFiles' order.
 std::string csv_stats_path(const std::string& prefix);

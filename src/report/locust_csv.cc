@@ -1,6 +1,7 @@
-// JSON report -> Locust's CSV files; see the header. Locust 2.12's rules, from
+// RunReport -> Locust's CSV files; see the header. Locust 2.12's rules, from
 // locust/stats.py: requests count every request that ended (failures too);
-// failures count every error, a status >= 400 included; min, max and average are
+// failures count each failed request once, a status >= 400 and a failed check
+// (CatchResponseError) included, a status a task accepted not; min, max and average are
 // exact (ms as floats); the median and percentiles come from response times
 // rounded to 2 significant digits (whole ms below 100 ms), percentiles printed
 // as whole ms; rates per second of the run; "N/A" percentiles when a row has no
@@ -18,16 +19,16 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
 #include "report/csv_cell.h"
-#include "stats/hdr_codec.h"
+#include "report/endpoints.h"
+#include "report/failures.h"
+#include "report/gates.h"
+#include "stats/name_table.h"
 
 namespace pacer::report {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 constexpr double kPercentiles[] = {0.50, 0.66, 0.75, 0.80, 0.90, 0.95, 0.98, 0.99, 0.999, 0.9999, 1.0};
 constexpr const char* kPercentileNames = "50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%";
@@ -42,32 +43,11 @@ std::pair<std::string, std::string> type_and_name(const std::string& name) {
   return {name.substr(0, space), name.substr(space + 1)};
 }
 
-std::uint64_t errors_total(const json& errors, bool with_status) {
-  std::uint64_t total = 0;
-  if (!errors.is_object()) return 0;
-  for (const auto& [key, value] : errors.items()) {
-    if (key == "check" || key == "script" || (!with_status && key == "status")) continue;  // not requests
-    if (value.is_number_unsigned()) total += value.get<std::uint64_t>();
-  }
-  return total;
-}
-
-Result<stats::Histogram> histogram_of(const json& holder, const char* key, const std::string& what) {
-  const std::string encoded = holder.is_object() ? holder.value(key, std::string()) : std::string();
-  if (encoded.empty()) return stats::Histogram::for_latency_ns();
-  auto h = stats::decode_v2_base64(encoded);
-  if (!h) return bad_input(fmt::format("{}: latency histogram: {}", what, h.error().message));
-  return h;
-}
-
 // One row's figures in Locust's terms.
 struct LocustEntry {
   std::string type, name;
   std::uint64_t requests = 0, failures = 0;
-  stats::Histogram latency = stats::Histogram::for_latency_ns();
-  double min_ms = 0, max_ms = 0, mean_ms = 0;  // exact when the summary has them
-  std::uint64_t status_errors = 0;             // among failures: responses with a status >= 400
-  bool requests_known = true;                  // a history's total: false once an interval could not tell
+  stats::Histogram latency = stats::Histogram::for_latency_ns();  // min, max exact
 };
 
 std::string median_text(const LocustEntry& e) {
@@ -75,8 +55,10 @@ std::string median_text(const LocustEntry& e) {
   if (count == 0) return "0";
   const auto times = locust_response_times(e.latency);
   const double median = locust_median(times, count);
-  if (median > e.max_ms) return python_float(e.max_ms);
-  if (median < e.min_ms) return python_float(e.min_ms);
+  const double max_ms = static_cast<double>(e.latency.max()) / 1e6;
+  const double min_ms = static_cast<double>(e.latency.min()) / 1e6;
+  if (median > max_ms) return python_float(max_ms);
+  if (median < min_ms) return python_float(min_ms);
   return median < 100 ? fmt::format("{}", static_cast<std::int64_t>(median)) : python_float(median);
 }
 
@@ -92,48 +74,28 @@ std::string percentile_fields(const LocustEntry& e) {
   return out;
 }
 
-// Request Count .. Max Response Time as the stats file and the history's totals print them.
+// Request Count .. Max Response Time as the stats file and the history's totals
+// print them: min, max and average from the histogram (its extremes exact, its
+// mean within them).
 std::string totals_fields(const LocustEntry& e) {
   const bool has = e.latency.total_count() > 0;
-  return fmt::format("{},{},{},{},{},{}", e.requests, e.failures, median_text(e), python_float(has ? e.mean_ms : 0.0),
-                     has ? python_float(e.min_ms) : "0", has ? python_float(e.max_ms) : "0");
+  const auto ms = [](double ns) { return python_float(ns / 1e6); };
+  return fmt::format("{},{},{},{},{},{}", e.requests, e.failures, median_text(e), has ? ms(e.latency.mean()) : "0.0",
+                     has ? ms(static_cast<double>(e.latency.min())) : "0",
+                     has ? ms(static_cast<double>(e.latency.max())) : "0");
 }
 
-// A history row's totals: the intervals' histograms added up (min, max and
-// average from the sum, as the histograms keep them).
-void add_latency(LocustEntry& e, const stats::Histogram& h) {
-  e.latency.merge(h);
-  if (e.latency.total_count() == 0) return;
-  e.min_ms = static_cast<double>(e.latency.min()) / 1e6;
-  e.max_ms = static_cast<double>(e.latency.max()) / 1e6;
-  e.mean_ms = e.latency.mean() / 1e6;
-}
+// Requests that ended (a response, or an error class without one): Locust's Request Count.
+std::uint64_t ended(std::uint64_t responses, const stats::ErrorCounts& errors) { return responses + errors.socket_total(); }
 
-LocustEntry entry_from_summary(std::string type, std::string name, std::uint64_t requests, std::uint64_t failures,
-                               stats::Histogram h, const json& summary) {
-  LocustEntry e{std::move(type), std::move(name), requests, failures, std::move(h)};
-  if (e.latency.total_count() > 0) {
-    e.min_ms = static_cast<double>(summary.value("min_ns", e.latency.min())) / 1e6;
-    e.max_ms = static_cast<double>(summary.value("max_ns", e.latency.max())) / 1e6;
-    e.mean_ms = summary.value("mean_ns", e.latency.mean()) / 1e6;
-  }
-  return e;
-}
-
-Result<std::vector<LocustEntry>> endpoint_entries(const json& r) {
+std::vector<LocustEntry> endpoint_entries(const RunReport& r) {
   std::vector<LocustEntry> out;
-  if (!r.contains("endpoints") || !r["endpoints"].is_array()) return out;
-  for (const json& ep : r["endpoints"]) {
-    const std::string name = ep.value("name", std::string("?"));
-    const json errors = ep.value("errors", json::object());
-    auto h = histogram_of(ep.value("latency", json()), "histogram", name);
-    if (!h) return h.error();
-    auto [type, path] = type_and_name(name);
-    out.push_back(entry_from_summary(std::move(type), std::move(path),
-                                     ep.value("responses", std::uint64_t{0}) + errors_total(errors, false),
-                                     errors_total(errors, true), std::move(*h), ep.value("latency", json())));
-    out.back().status_errors = errors.value("status", std::uint64_t{0});
-    if (out.back().requests == 0 && out.back().failures == 0) out.pop_back();  // as Locust leaves out names never used
+  for (const EndpointReport& e : r.endpoints) {
+    auto [type, path] = type_and_name(stats::printable_name(e.name));
+    LocustEntry entry{std::move(type), std::move(path), ended(e.counts.responses, e.counts.errors),
+                      endpoint_failures(r, e), e.latency};
+    if (entry.requests == 0 && entry.failures == 0) continue;  // as Locust leaves out names never used
+    out.push_back(std::move(entry));
   }
   // Locust sorts its entries by (name, method).
   std::sort(out.begin(), out.end(), [](const LocustEntry& a, const LocustEntry& b) {
@@ -150,81 +112,70 @@ std::string stats_row(const LocustEntry& e, double seconds) {
                      python_float(fail_per_s), percentile_fields(e));
 }
 
-// Unix seconds at the end of an interval: its RFC 3339 start plus its duration.
-std::int64_t interval_end_unix_s(const json& point) {
-  const std::string start = point.value("start_time", std::string());
-  std::tm tm{};
-  if (start.size() < 19 || strptime(start.substr(0, 19).c_str(), "%Y-%m-%dT%H:%M:%S", &tm) == nullptr) return 0;
-  const double fraction = start.size() > 20 && start[19] == '.' ? std::atof(("0" + start.substr(19)).c_str()) : 0.0;
-  return static_cast<std::int64_t>(static_cast<double>(timegm(&tm)) + fraction + point.value("duration_s", 0.0));
+// Unix seconds at the end of an interval (its start, to the microsecond its line keeps, plus its duration).
+std::int64_t interval_end_unix_s(const SeriesPoint& p) {
+  return static_cast<std::int64_t>(static_cast<double>(p.start_unix_ns / 1000) / 1e6 +
+                                   static_cast<double>(p.duration_ns) / 1e9);
 }
 
 // The users an interval ran: its own figure when the engine gives one, else the run's.
-std::string user_count(const json& point, const json& r) {
-  if (point.contains("users") && point["users"].is_number_unsigned()) return point["users"].dump();
-  const json scenario = r.value("scenario", json());
-  if (scenario.is_object()) return std::to_string(scenario.value("user_limit", std::uint64_t{0}));
-  return std::to_string(r.value("config", json::object()).value("connections", 0));
+std::uint64_t user_count(const SeriesPoint& p, const RunReport& r) {
+  if (p.users) return *p.users;
+  return r.scenario.active ? r.scenario.user_limit : static_cast<std::uint64_t>(r.connections);
 }
 
-Result<std::string> render_history(const json& r, const std::vector<LocustEntry>& names, bool full_history) {
+// An interval's failures, each request once as far as the interval tells: its
+// error classes (a status >= 400 included) and a scenario's failed checks.
+std::uint64_t interval_failures(const SeriesPoint& p) {
+  return p.errors.socket_total() + p.errors.status + (p.scenario_errors ? p.scenario_errors->check : 0);
+}
+
+std::string render_history(const RunReport& r, const std::vector<LocustEntry>& names, bool full_history) {
   std::string out = fmt::format(
       "Timestamp,User Count,Type,Name,Requests/s,Failures/s,{},Total Request Count,Total Failure Count,"
       "Total Median Response Time,Total Average Response Time,Total Min Response Time,Total Max Response Time,"
       "Total Average Content Size\r\n", kPercentileNames);
-  if (!r.contains("timeseries") || !r["timeseries"].is_array()) return out;
+  if (!r.timeseries) return out;
   LocustEntry total{"", "Aggregated"};
   std::map<std::string, LocustEntry> name_totals;  // each name's so far
-  for (const json& point : r["timeseries"]) {
-    if (point.value("stats_reset", false)) {  // POST /stats/reset: Locust's totals start again too
+  for (const SeriesPoint& point : *r.timeseries) {
+    if (point.stats_reset) {  // POST /stats/reset: Locust's totals start again too
       total = LocustEntry{"", "Aggregated"};
       name_totals.clear();
     }
-    const double secs = point.value("duration_s", 0.0);
-    const json errors = point.value("errors", json::object());
-    const std::uint64_t requests = point.value("completed", std::uint64_t{0}) + errors_total(errors, false);
-    const std::uint64_t failures = errors_total(errors, true);
-    auto h = histogram_of(point, "histogram", fmt::format("interval {}", point.value("interval", 0)));
-    if (!h) return h.error();
+    const double secs = static_cast<double>(point.duration_ns) / 1e9;
+    const std::uint64_t requests = ended(point.completed, point.errors);
+    const std::uint64_t failures = interval_failures(point);
     const std::string head = fmt::format("{},{}", interval_end_unix_s(point), user_count(point, r));
     if (full_history) {
-      const json endpoints = point.value("endpoints", json::object());
       for (const LocustEntry& n : names) {
         const std::string key = n.type.empty() ? n.name : n.type + " " + n.name;
-        const json counts = endpoints.value(key, json::object());
-        // Per name an interval has responses (any status), errors (a status >= 400 among them) and
-        // the requests that ended without a response (`failed`). Reports older than `failed`: the
-        // requests that ended are exact when the name's errors were all of one kind.
-        const std::uint64_t errs = counts.value("errors", std::uint64_t{0});
-        const std::uint64_t completed = counts.value("completed", std::uint64_t{0});
-        const bool has_failed = counts.contains("failed") || counts.empty();
-        const std::uint64_t ended =
-            has_failed ? completed + counts.value("failed", std::uint64_t{0})
-                       : (n.status_errors == 0 ? completed + errs : completed);
-        const bool exact = has_failed || n.status_errors == 0 || n.status_errors == n.failures;
-        auto latency = histogram_of(counts, "histogram",
-                                    fmt::format("interval {} endpoint {}", point.value("interval", 0), key));
-        if (!latency) return latency.error();
+        const auto it = std::ranges::find_if(point.endpoints,
+                                             [&](const SeriesEndpoint& e) { return stats::printable_name(e.name) == key; });
+        const SeriesEndpoint none;
+        const SeriesEndpoint& counts = it != point.endpoints.end() ? *it : none;
+        // Per name an interval has responses (any status), errors (every class, a status >= 400
+        // included) and the requests that ended without a response (`failed`).
+        const std::uint64_t name_ended = counts.completed + counts.failed;
+        const stats::Histogram latency = counts.latency ? counts.latency->unpack() : stats::Histogram::for_latency_ns();
         LocustEntry& so_far = name_totals.try_emplace(key, LocustEntry{n.type, n.name}).first->second;
-        so_far.requests += ended;
-        so_far.failures += errs;
-        add_latency(so_far, *latency);
-        const std::string rate = exact ? fmt::format("{:f}", secs > 0 ? static_cast<double>(ended) / secs : 0.0) : "N/A";
-        out += fmt::format("{},{},{},{},{:f}", head, csv_cell(n.type), csv_cell(n.name), rate,
-                           secs > 0 ? static_cast<double>(errs) / secs : 0.0);
+        so_far.requests += name_ended;
+        so_far.failures += counts.errors;
+        so_far.latency.merge(latency);
+        out += fmt::format("{},{},{},{:f},{:f}", head, csv_cell(n.type), csv_cell(n.name),
+                           secs > 0 ? static_cast<double>(name_ended) / secs : 0.0,
+                           secs > 0 ? static_cast<double>(counts.errors) / secs : 0.0);
         // The interval's own percentiles (Locust's "current" ones), then the name's totals so far.
-        out += percentile_fields(LocustEntry{n.type, n.name, ended, errs, std::move(*latency)});
-        so_far.requests_known = so_far.requests_known && exact;
-        std::string totals = totals_fields(so_far);
-        if (!so_far.requests_known) totals = "N/A" + totals.substr(totals.find(','));
-        out += "," + totals + ",\r\n";
+        out += percentile_fields(LocustEntry{n.type, n.name, name_ended, counts.errors, latency});
+        out += "," + totals_fields(so_far) + ",\r\n";
       }
     }
+    const stats::Histogram h = point.latency.unpack();
     total.requests += requests;
     total.failures += failures;
-    add_latency(total, *h);
+    total.latency.merge(h);
     // Without the full history Locust prints the run's percentiles so far; with it, the current ones (the interval's).
-    LocustEntry current{"", "Aggregated", requests, failures, std::move(*h)};
+    const LocustEntry current{"", "Aggregated", requests, failures, h};
     out += fmt::format("{},,Aggregated,{:f},{:f}{},{},\r\n", head, secs > 0 ? static_cast<double>(requests) / secs : 0.0,
                        secs > 0 ? static_cast<double>(failures) / secs : 0.0,
                        percentile_fields(full_history ? current : total), totals_fields(total));
@@ -232,22 +183,101 @@ Result<std::string> render_history(const json& r, const std::vector<LocustEntry>
   return out;
 }
 
-std::string error_text(const std::string& error_class) {
-  if (error_class == "status") return "HTTP status >= 400";
-  return error_class;
+// A str as Python's repr prints it: in single quotes, or double when it holds a
+// single quote and no double one; backslashes and control bytes escaped.
+std::string python_repr(std::string_view text) {
+  const bool doubled = text.find('\'') != std::string_view::npos && text.find('"') == std::string_view::npos;
+  const char quote = doubled ? '"' : '\'';
+  std::string out(1, quote);
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '\\' || ch == quote) {
+      out += '\\';
+      out += ch;
+    } else if (ch == '\n') {
+      out += "\\n";
+    } else if (ch == '\r') {
+      out += "\\r";
+    } else if (ch == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += ch;
+    }
+  }
+  return out + quote;
 }
 
-std::string render_failures(const json& r) {
+const char* reason_phrase(int code) {
+  switch (code) {
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Entity";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default: return "";
+  }
+}
+
+// Locust's Error for a failure: the exception's repr, as its failures file gives it
+// (a check: CatchResponseError; a status: requests' HTTPError; another class: its reason).
+std::string locust_error(const FailureRow& f, const std::string& path) {
+  if (f.error_class == "check") {
+    const std::string message = f.message.empty() ? "(a message past the first ones pacer keeps)"
+                                                  : stats::printable_name(f.message);
+    return "CatchResponseError(" + python_repr(message) + ")";
+  }
+  if (f.error_class == "status") {
+    if (f.status == 0) return "HTTPError('a status >= 400 (past the codes pacer keeps per name)')";
+    return "HTTPError(" + python_repr(fmt::format("{} {} Error: {} for url: {}", f.status,
+                                                  f.status < 500 ? "Client" : "Server", reason_phrase(f.status), path)) +
+           ")";
+  }
+  return f.message.empty() ? f.error_class : f.message;
+}
+
+// Method, Name, Error, Occurrences: each failed request once, under the error that
+// failed it last, as Locust counts (a check on a request that had failed already
+// is its error: the status or class row it replaces gives that one back, the
+// status codes first). A name's rows add up to its Failure Count.
+std::string render_failures(const RunReport& r) {
   std::string out = "Method,Name,Error,Occurrences\r\n";
-  if (!r.contains("endpoints") || !r["endpoints"].is_array()) return out;
   std::vector<std::tuple<std::string, std::string, std::string, std::uint64_t>> rows;
-  for (const json& ep : r["endpoints"]) {
-    auto [type, name] = type_and_name(ep.value("name", std::string("?")));
-    const json errors = ep.value("errors", json::object());
-    for (const auto& [cls, count] : errors.items()) {
-      if (!count.is_number_unsigned() || count.get<std::uint64_t>() == 0) continue;
-      rows.emplace_back(name, type, error_text(cls), count.get<std::uint64_t>());
+  const std::vector<FailureRow> failures = failure_rows(r);
+  for (const EndpointReport& e : r.endpoints) {
+    auto [type, path] = type_and_name(stats::printable_name(e.name));
+    std::uint64_t all = 0;
+    for (const FailureRow& f : failures) all += f.name == e.name && f.error_class != "script" ? f.count : 0;
+    std::uint64_t taken_over = all - std::min(all, endpoint_failures(r, e));  // checks on failed requests
+    std::map<std::string, std::uint64_t> by_error;
+    for (int pass = 0; pass < 3; ++pass) {  // status rows give back first, then the other classes; checks never
+      for (const FailureRow& f : failures) {
+        if (f.name != e.name || f.error_class == "script") continue;
+        const int kind = f.error_class == "status" ? 0 : (f.error_class == "check" ? 2 : 1);
+        if (kind != pass) continue;
+        std::uint64_t n = f.count;
+        if (kind < 2) {
+          const std::uint64_t back = std::min(n, taken_over);
+          n -= back;
+          taken_over -= back;
+        }
+        if (n > 0) by_error[locust_error(f, path)] += n;
+      }
     }
+    for (const auto& [error, n] : by_error) rows.emplace_back(path, type, error, n);
   }
   std::sort(rows.begin(), rows.end());
   for (const auto& [name, type, error, count] : rows) {
@@ -257,14 +287,12 @@ std::string render_failures(const json& r) {
 }
 
 // The scenario's Lua errors (the first distinct messages pacer keeps): Locust's user exceptions.
-std::string render_exceptions(const json& r) {
+std::string render_exceptions(const RunReport& r) {
   std::string out = "Count,Message,Traceback,Nodes\r\n";
-  const json scenario = r.value("scenario", json());
-  if (!scenario.is_object() || !scenario.contains("first_messages")) return out;
-  for (const json& m : scenario["first_messages"]) {
-    if (m.value("class", std::string()) != "script") continue;
-    out += fmt::format("{},{},{},local\r\n", m.value("count", std::uint64_t{0}), csv_cell(m.value("text", std::string())),
-                       csv_cell(m.value("where", std::string())));
+  for (const scenario::Message& m : r.scenario.messages) {
+    if (m.error_class != "script") continue;
+    out += fmt::format("{},{},{},local\r\n", m.count, csv_cell(stats::printable_name(m.text)),
+                       csv_cell(stats::printable_name(m.where)));
   }
   return out;
 }
@@ -320,40 +348,27 @@ double locust_median(const std::map<double, std::int64_t>& times, std::int64_t c
   return last;
 }
 
-Result<LocustCsvFiles> render_locust_csv(std::string_view report_json, bool full_history) {
-  try {
-    const json r = json::parse(report_json);
-    if (!r.is_object() || r.value("schema", std::string()) != "pacer-report") return bad_input("not a pacer report");
-    const double seconds = r.value("duration_s", 0.0);
-    auto names = endpoint_entries(r);
-    if (!names) return names.error();
-    std::string stats = fmt::format("Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,"
-                                    "Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,{}\r\n",
-                                    kPercentileNames);
-    for (const LocustEntry& e : *names) stats += stats_row(e, seconds);
-    const json errors = r.at("errors");
-    auto h = histogram_of(r.at("latency"), "histogram", "Aggregated");
-    if (!h) return h.error();
-    const LocustEntry total = entry_from_summary("", "Aggregated",
-                                                 r.at("counts").value("responses", std::uint64_t{0}) + errors_total(errors, false),
-                                                 errors_total(errors, true), std::move(*h), r.at("latency"));
-    stats += stats_row(total, seconds);
-    auto history = render_history(r, *names, full_history);
-    if (!history) return history.error();
-    return LocustCsvFiles{std::move(stats), std::move(*history), render_failures(r), render_exceptions(r)};
-  } catch (const std::exception& e) {
-    return bad_input(fmt::format("cannot make Locust's CSV from the report: {}", e.what()));
-  }
+LocustCsvFiles render_locust_csv(const RunReport& r, bool full_history) {
+  const double seconds = static_cast<double>(r.measured_ns) / 1e9;
+  const std::vector<LocustEntry> names = endpoint_entries(r);
+  std::string stats = fmt::format("Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,"
+                                  "Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,{}\r\n",
+                                  kPercentileNames);
+  for (const LocustEntry& e : names) stats += stats_row(e, seconds);
+  stats += stats_row(LocustEntry{"", "Aggregated", ended(r.counters.responses, r.counters.errors), failed_requests(r),
+                                 r.latency},
+                     seconds);
+  return LocustCsvFiles{std::move(stats), render_history(r, names, full_history), render_failures(r),
+                        render_exceptions(r)};
 }
 
-Status write_locust_csv(std::string_view report_json, const std::string& prefix, bool full_history) {
-  auto files = render_locust_csv(report_json, full_history);
-  if (!files) return files.error();
+Status write_locust_csv(const RunReport& r, const std::string& prefix, bool full_history) {
+  const LocustCsvFiles files = render_locust_csv(r, full_history);
   const std::pair<std::string, const std::string*> outputs[] = {
-      {prefix + "_stats.csv", &files->stats},
-      {prefix + "_stats_history.csv", &files->history},
-      {prefix + "_failures.csv", &files->failures},
-      {prefix + "_exceptions.csv", &files->exceptions},
+      {prefix + "_stats.csv", &files.stats},
+      {prefix + "_stats_history.csv", &files.history},
+      {prefix + "_failures.csv", &files.failures},
+      {prefix + "_exceptions.csv", &files.exceptions},
   };
   for (const auto& [path, body] : outputs) {
     if (Status written = write_file_atomically(path, *body); !written) return written;

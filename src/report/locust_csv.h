@@ -1,10 +1,11 @@
 // --csv PREFIX --csv-format locust (issue 27): Locust 2.x's four files, with its
 // names, headers, units (milliseconds) and rounding, so that a pipeline written
 // for Locust's reads pacer's unchanged (docs/output.md says what the rounding
-// loses). Made from the JSON report's text, as the other CSV files are.
+// loses). Rendered from the typed RunReport, as pacer's own CSV files are.
 //   PREFIX_stats.csv          a row per name (Locust's Type = the method, Name = the path), then Aggregated
 //   PREFIX_stats_history.csv  a row per interval (Aggregated), and with full_history a row per name before it
-//   PREFIX_failures.csv       Method, Name, Error, Occurrences: a row per name and error class
+//   PREFIX_failures.csv       Method, Name, Error, Occurrences: a row per name and error (a check's
+//                             CatchResponseError with its message, a status's HTTPError per code)
 //   PREFIX_exceptions.csv     Count, Message, Traceback, Nodes: the scenario's Lua errors
 // Pure but for writing the files; main thread.
 #pragma once
@@ -12,9 +13,9 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <string_view>
 
 #include "core/expected.h"
+#include "report/run_report.h"
 #include "stats/histogram.h"
 
 namespace pacer::report {
@@ -26,9 +27,9 @@ struct LocustCsvFiles {
   std::string exceptions;
 };
 
-Result<LocustCsvFiles> render_locust_csv(std::string_view report_json, bool full_history);
+LocustCsvFiles render_locust_csv(const RunReport& r, bool full_history);
 // Renders and writes the four files, each atomically; errors name the path.
-Status write_locust_csv(std::string_view report_json, const std::string& prefix, bool full_history);
+Status write_locust_csv(const RunReport& r, const std::string& prefix, bool full_history);
 
 // Locust's response-time dict from a histogram: each bucket's middle in ms,
 // rounded as Locust keeps it (whole ms below 100, then to 10, 100, 1000 ms).

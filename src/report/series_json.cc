@@ -19,15 +19,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// RFC 3339, UTC, microseconds: "2026-12-01T14:20:01.123456Z".
-std::string rfc3339_utc_us(std::int64_t unix_ns) {
-  const std::int64_t floor_s = unix_ns >= 0 ? unix_ns / kNsPerS : (unix_ns - kNsPerS + 1) / kNsPerS;
-  const std::time_t secs = static_cast<std::time_t>(floor_s);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec, (unix_ns - floor_s * kNsPerS) / 1000);
-}
 
 Json endpoints_json(const SeriesPoint& p, bool with_histogram) {
   Json out = Json::object();
@@ -45,6 +36,16 @@ Json endpoints_json(const SeriesPoint& p, bool with_histogram) {
 
 }  // namespace
 
+// RFC 3339, UTC, microseconds: "2026-12-01T14:20:01.123456Z".
+std::string rfc3339_utc_us(std::int64_t unix_ns) {
+  const std::int64_t floor_s = unix_ns >= 0 ? unix_ns / kNsPerS : (unix_ns - kNsPerS + 1) / kNsPerS;
+  const std::time_t secs = static_cast<std::time_t>(floor_s);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, (unix_ns - floor_s * kNsPerS) / 1000);
+}
+
 Json interval_latency_json(const stats::Histogram& h) {
   Json latency = {{"count", h.total_count()}};
   if (h.total_count() > 0) {
@@ -52,6 +53,7 @@ Json interval_latency_json(const stats::Histogram& h) {
     latency["p90"] = h.value_at_percentile(90);
     latency["p99"] = h.value_at_percentile(99);
     latency["max"] = h.max();
+    latency["min"] = h.min();  // exact, as max: V2 keeps buckets, a report read back gets both again
   }
   return latency;
 }

@@ -31,4 +31,7 @@ std::string render_series_ndjson(const SeriesPoint& point, bool with_histogram);
 // The lines' latency_ns object: {count} and, when count > 0, p50, p90, p99 and max.
 nlohmann::ordered_json interval_latency_json(const stats::Histogram& latency);
 
+// RFC 3339, UTC, microseconds ("2026-12-01T14:20:01.123456Z"): a point's start_time.
+std::string rfc3339_utc_us(std::int64_t unix_ns);
+
 }  // namespace pacer::report

@@ -62,16 +62,23 @@ void read_status_codes(const Field& codes, SeriesPoint& p) {
   std::ranges::sort(p.status_codes, {}, &StatusCount::code);
 }
 
-// A histogram (decoded, so a bad one is refused here) with the exact max its
-// latency_ns gives back (V2 keeps buckets), packed as the point keeps it.
+// A histogram (decoded, so a bad one is refused here) with the exact extremes its
+// latency_ns gives back (V2 keeps buckets; min is absent from older reports),
+// packed as the point keeps it.
 stats::PackedHistogram read_packed(const Field& histogram, const Field& holder) {
   stats::Histogram h = stats::Histogram::for_latency_ns();
   read_histogram(histogram, h);
   if (h.total_count() > 0 && holder.has("latency_ns") && holder.at("latency_ns").has("max")) {
-    const Field max = holder.at("latency_ns").at("max");
-    const std::uint64_t exact = max.count();
-    if (exact > static_cast<std::uint64_t>(h.highest_trackable()) || !h.restore_extremes(h.min(), static_cast<std::int64_t>(exact))) {
-      max.fail("does not fall in the histogram's highest bucket");
+    const Field summary = holder.at("latency_ns");
+    const auto extreme = [&](const char* key, std::int64_t fallback) {
+      if (!summary.has(key)) return fallback;
+      const std::uint64_t v = summary.at(key).count();
+      return v > static_cast<std::uint64_t>(h.highest_trackable()) ? std::int64_t{-1} : static_cast<std::int64_t>(v);
+    };
+    const std::int64_t min = extreme("min", h.min());
+    const std::int64_t max = extreme("max", h.max());
+    if (min < 0 || max < 0 || !h.restore_extremes(min, max)) {
+      summary.fail("min and max do not fall in the histogram's lowest and highest buckets");
     }
   }
   return stats::PackedHistogram(h);

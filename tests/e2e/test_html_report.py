@@ -296,6 +296,7 @@ def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
                  completed_per_s=responses / 2)
         e["errors"] = {k: 0 for k in e["errors"]} | {"status": status_errors}
         e["failed"] = status_errors  # the requests that failed, as the report counts them (issue 31)
+        e["status_errors"] = {"500": status_errors} if status_errors else {}  # errors.status by code
         return e
     doc["endpoints"] = [endpoint("GET /a", 10, 1), endpoint("GET /b", 30, 0), endpoint("POST /c", 20, 5)]
     (tmp_path / "ep.json").write_text(json.dumps(doc))
