@@ -233,7 +233,7 @@ def check_locust_csv(prefix, doc) -> None:
     errors = doc["errors"]
     requests = doc["counts"]["responses"] + sum(v for k, v in errors.items() if k not in ("status", "check", "script"))
     assert int(total["Request Count"]) == requests, total
-    assert int(total["Failure Count"]) == sum(v for k, v in errors.items() if k not in ("check", "script")), total
+    assert int(total["Failure Count"]) == doc["counts"]["failed"], total  # each failed request once
     if requests:
         close(float(total["Max Response Time"]) * 1e6, doc["latency"]["max_ns"], 1e-3, "Locust's max")
         close(float(total["Requests/s"]), requests / doc["duration_s"], 1e-9, "Locust's Requests/s")
@@ -243,6 +243,33 @@ def check_locust_csv(prefix, doc) -> None:
     assert int(history[-1]["Total Request Count"]) == sum(
         p["completed"] + sum(v for k, v in p["errors"].items() if k not in ("status", "check", "script"))
         for p in doc["timeseries"])
+
+
+def check_pacer_csv(pacer, report_path, tmp_path, doc) -> None:
+    """Issue 40: pacer's CSV drawn from the report file (the typed report read back) has
+    the JSON's figures: per name and in all, its history a row per interval, its
+    failures file each class's count."""
+    drawn = pacer("report", str(report_path), "--csv", str(tmp_path / "own"), timeout=30)
+    assert drawn.rc == 0, drawn
+    with open(tmp_path / "own_stats.csv", newline="") as f:
+        stats = {r["name"]: r for r in csv.DictReader(f)}
+    for e in doc["endpoints"]:
+        row = stats[e["name"]]
+        assert int(row["failures"]) == e["failed"], (e["name"], row["failures"], e["failed"])
+        assert int(row["requests"]) == e["responses"] + sum(v for k, v in e["errors"].items() if k not in ("status", "check")), e
+    assert int(stats["Aggregated"]["failures"]) == doc["counts"]["failed"], stats["Aggregated"]
+    if doc["counts"]["responses"]:
+        # Six decimals of milliseconds: the exact nanosecond.
+        close(float(stats["Aggregated"]["max_ms"]) * 1e6, doc["latency"]["max_ns"], 0.5, "pacer csv max")
+        close(float(stats["Aggregated"]["min_ms"]) * 1e6, doc["latency"]["min_ns"], 0.5, "pacer csv min")
+    with open(tmp_path / "own_history.csv", newline="") as f:
+        history = list(csv.DictReader(f))
+    assert len(history) == len(doc["timeseries"]), len(history)
+    assert sum(int(r["completed"]) for r in history) == sum(p["completed"] for p in doc["timeseries"])
+    with open(tmp_path / "own_failures.csv", newline="") as f:
+        failures = [r for r in csv.DictReader(f) if r["name"] == "Aggregated"]
+    for r in failures:
+        assert int(r["count"]) == doc["errors"][r["class"]], (r, doc["errors"])
 
 
 def check_client(stdout, doc, rows) -> None:
@@ -282,6 +309,7 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     check_widths(run.stdout)
     check_server(server, doc, report)
     check_locust_csv(tmp_path / "locust", doc)
+    check_pacer_csv(pacer, report_path, tmp_path, doc)
     check_request_log(tmp_path / "requests.csv", doc)  # one row per request; they rebuild the percentiles
     check_client(run.stdout, doc, rows)
     # Latency: the text's distribution is the JSON's, rounded as printed.
