@@ -106,6 +106,7 @@ void RunMetrics::finish(const report::RunReport& report) {
   counters_ = report.counters;
   scenario_errors_.check = report.scenario.check;
   scenario_errors_.script = report.scenario.script;
+  scenario_errors_.check_on_errors = report.scenario.check_on_errors;
   latency_ = report.latency;
   ttfb_ = report.ttfb;
   connect_ = report.connect;

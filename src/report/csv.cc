@@ -110,8 +110,8 @@ std::string render_history(const RunReport& r) {
     const double secs = static_cast<double>(p.duration_ns) / 1e9;
     const std::uint64_t check = p.scenario_errors ? p.scenario_errors->check : 0;
     const std::uint64_t script = p.scenario_errors ? p.scenario_errors->script : 0;
-    std::uint64_t failures = check;  // every class of the interval but a Lua error (not a request)
-    for (const auto& f : stats::ErrorCounts::kFields) failures += p.errors.*f.member;
+    // The requests that failed, each once (a Lua error is not a request).
+    const std::uint64_t failures = stats::failed_requests(p.errors, p.scenario_errors ? &*p.scenario_errors : nullptr);
     const stats::Histogram h = p.latency.unpack();
     const bool has = h.total_count() > 0;
     const auto lat_ms = [&](double pct) { return has ? ms(pct >= 100 ? h.max() : h.value_at_percentile(pct)) : ""; };

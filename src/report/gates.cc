@@ -7,9 +7,9 @@
 namespace pacer::report {
 
 std::uint64_t failed_requests(const RunReport& r) {
-  const stats::ErrorCounts& e = r.counters.errors;
   // Scenarios: a response u:fail marked is a failure too (unless it already was one).
-  return e.socket_total() + e.status + r.scenario.extra_failures();
+  const stats::ScenarioErrorCounts scenario{r.scenario.check, r.scenario.script, r.scenario.check_on_errors};
+  return stats::failed_requests(r.counters.errors, &scenario);
 }
 
 double error_rate(const RunReport& r) {

@@ -124,10 +124,10 @@ std::uint64_t user_count(const SeriesPoint& p, const RunReport& r) {
   return r.scenario.active ? r.scenario.user_limit : static_cast<std::uint64_t>(r.connections);
 }
 
-// An interval's failures, each request once as far as the interval tells: its
-// error classes (a status >= 400 included) and a scenario's failed checks.
+// An interval's failures, each request once: its error classes (a status >= 400
+// included) and a scenario's failed checks on requests that had not failed.
 std::uint64_t interval_failures(const SeriesPoint& p) {
-  return p.errors.socket_total() + p.errors.status + (p.scenario_errors ? p.scenario_errors->check : 0);
+  return stats::failed_requests(p.errors, p.scenario_errors ? &*p.scenario_errors : nullptr);
 }
 
 std::string render_history(const RunReport& r, const std::vector<LocustEntry>& names, bool full_history) {

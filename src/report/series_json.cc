@@ -88,6 +88,8 @@ Json series_point_json(const SeriesPoint& p, bool with_histogram) {
   if (p.scenario_errors) {
     for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *p.scenario_errors.*f.member;
   }
+  // The requests that failed, each once (a check on a request that had failed is not a second one).
+  out["failed"] = stats::failed_requests(p.errors, p.scenario_errors ? &*p.scenario_errors : nullptr);
   if (p.stats_reset) out["stats_reset"] = true;  // only where it happened: the sums start again here
   out["status_codes"] = Json::object();
   for (const StatusCount& s : p.status_codes) out["status_codes"][std::to_string(s.code)] = s.count;

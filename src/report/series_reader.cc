@@ -51,6 +51,19 @@ void read_errors(const Field& errors, SeriesPoint& p) {
   }
 }
 
+// "failed" (absent from older reports): the checks on failed requests are what the
+// classes count twice.
+void read_failed(const Field& entry, SeriesPoint& p) {
+  if (!entry.has("failed") || !p.scenario_errors) return;
+  const Field failed = entry.at("failed");
+  const std::uint64_t once = failed.count();
+  const std::uint64_t counted = p.errors.socket_total() + p.errors.status + p.scenario_errors->check;
+  if (once > counted || counted - once > p.scenario_errors->check) {
+    failed.fail(fmt::format("{} does not fit the interval's errors ({} with its checks)", once, counted));
+  }
+  p.scenario_errors->check_on_errors = counted - once;
+}
+
 void read_status_codes(const Field& codes, SeriesPoint& p) {
   if (!codes.value().is_object()) codes.fail("expected an object");
   for (const auto& [key, value] : codes.value().items()) {
@@ -141,6 +154,7 @@ SeriesPoint read_series_point(const Field& entry) {
   p.sent = entry.at("sent").count();
   p.completed = entry.at("completed").count();
   read_errors(entry.at("errors"), p);
+  read_failed(entry, p);
   // Decoded here, by the reader every other histogram goes through, so a bad one
   // (a zlib bomb, another layout) is refused by `pacer report` as by `pacer merge`.
   p.latency = read_packed(entry.at("histogram"), entry);

@@ -35,6 +35,7 @@ bool add_counts(SeriesPoint& into, const SeriesPoint& from) {
     for (const auto& f : stats::ScenarioErrorCounts::kFields) {
       fits = fits && add(*into.scenario_errors.*f.member, *from.scenario_errors.*f.member);
     }
+    fits = fits && add(into.scenario_errors->check_on_errors, from.scenario_errors->check_on_errors);
   }
   if (from.users) {
     std::uint64_t users = into.users.value_or(0);

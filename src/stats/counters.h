@@ -5,6 +5,7 @@
 // is added in one place.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -81,15 +82,27 @@ struct ErrorCounts {
 struct ScenarioErrorCounts {
   std::uint64_t check = 0;
   std::uint64_t script = 0;
+  // Of check, those on requests that had failed already (a status >= 400 or an
+  // error class): such a request is one failure, not two (failed() below).
+  std::uint64_t check_on_errors = 0;
 
+  // The error classes, as the reports' errors objects list them.
   static constexpr std::array<CountField<ScenarioErrorCounts>, 2> kFields{{
       {"check", &ScenarioErrorCounts::check},
       {"script", &ScenarioErrorCounts::script},
   }};
   void merge(const ScenarioErrorCounts& o) {
     for (const auto& f : kFields) this->*f.member += o.*f.member;
+    check_on_errors += o.check_on_errors;
   }
 };
+
+// The requests that failed, each once: every error class (a status >= 400
+// included) and a scenario's checks on requests that had not failed otherwise.
+inline std::uint64_t failed_requests(const ErrorCounts& errors, const ScenarioErrorCounts* scenario) {
+  const std::uint64_t checks = scenario != nullptr ? scenario->check - std::min(scenario->check_on_errors, scenario->check) : 0;
+  return errors.socket_total() + errors.status + checks;
+}
 
 constexpr int kMaxStatusCode = 999;
 

@@ -157,7 +157,7 @@ void ScenarioDriver::gauges(IntervalGauges& out) const {
   out.backlog = users_->open_tasks().backlog_size();  // tasks waiting for a user
   out.users = static_cast<std::uint64_t>(users_->population().running());
   const scenario::ScenarioStats& s = users_->stats();
-  out.scenario_totals = stats::ScenarioErrorCounts{s.check, s.script};
+  out.scenario_totals = stats::ScenarioErrorCounts{s.check, s.script, s.check_on_errors};
 }
 
 scenario::ScenarioStats* ScenarioDriver::stop() {

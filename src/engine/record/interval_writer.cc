@@ -86,7 +86,8 @@ void IntervalWriter::publish(TimeNs end_ns, TimeNs now_ns, bool final, const Int
   if (gauges.scenario_totals) {
     const stats::ScenarioErrorCounts& s = *gauges.scenario_totals;
     slot.scenario_errors = {s.check - scenario_errors_at_interval_start_.check,
-                            s.script - scenario_errors_at_interval_start_.script};
+                            s.script - scenario_errors_at_interval_start_.script,
+                            s.check_on_errors - scenario_errors_at_interval_start_.check_on_errors};
     scenario_errors_at_interval_start_ = s;
   }
   slot.end_ns = end_ns;
