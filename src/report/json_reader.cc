@@ -440,13 +440,22 @@ RunReport read_report(const json& doc) {
 }  // namespace
 
 Result<RunReport> read_json_report(std::string_view text, const std::string& source_name) {
+  json doc;
   try {
-    const json doc = json::parse(text);
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return bad_input(fmt::format("{}: not valid JSON: {}", source_name, e.what()));
+  } catch (const std::exception& e) {  // std::bad_alloc: never a crash
+    return bad_input(fmt::format("{}: unreadable report: {}", source_name, e.what()));
+  }
+  return read_json_report_document(doc, source_name);
+}
+
+Result<RunReport> read_json_report_document(const nlohmann::json& doc, const std::string& source_name) {
+  try {
     return read_report(doc);
   } catch (const FieldError& e) {
     return bad_input(fmt::format("{}: {}: {}", source_name, e.path.empty() ? "(top level)" : e.path, e.reason));
-  } catch (const json::parse_error& e) {
-    return bad_input(fmt::format("{}: not valid JSON: {}", source_name, e.what()));
   } catch (const std::exception& e) {  // nlohmann's type errors, std::bad_alloc: never a crash
     return bad_input(fmt::format("{}: unreadable report: {}", source_name, e.what()));
   }

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/expected.h"
 #include "report/run_report.h"
 
@@ -19,6 +21,9 @@ namespace pacer::report {
 // source_name and the field, e.g. "shard2.json: latency.histogram: <reason>".
 // Never throws. "req_per_s" is optional (reports from before it existed).
 Result<RunReport> read_json_report(std::string_view text, const std::string& source_name);
+
+// read_json_report of a document already parsed (a --repeat report's run).
+Result<RunReport> read_json_report_document(const nlohmann::json& doc, const std::string& source_name);
 
 // The text of the report file at path, at most max_bytes: kBadInput naming the
 // file and the system's reason, or the cap (a regular file is measured before it is
