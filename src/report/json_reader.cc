@@ -408,6 +408,14 @@ RunReport read_report(const json& doc) {
     r.connections_ramp_ns = root.at("connections_ramp_s").seconds_ns();
   }
   read_first_response(root, r);
+  if (root.has("gates")) {  // the verdicts only: --slo and --max-error-rate are not in the JSON
+    const Field failures = root.at("gates").at("failures");
+    if (!failures.value().is_array()) failures.fail("expected an array");
+    std::vector<std::string>& read = r.gate_failures_read.emplace();
+    for (std::size_t i = 0; i < failures.value().size(); ++i) {
+      read.push_back(Field(failures.value()[i], fmt::format("{}[{}]", failures.path(), i)).string());
+    }
+  }
   if (const Field counts = root.at("counts"); counts.has("sent_while_draining")) {  // absent from older reports
     const Field drained = counts.at("sent_while_draining");
     if (!drained.is_null()) r.sent_while_draining = drained.count();

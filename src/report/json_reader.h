@@ -1,7 +1,8 @@
 // Reads a JSON report ("pacer-report", schema version 1) back into a RunReport: the
 // inverse of render_json for everything it writes, histograms included (decoded
-// losslessly from their HdrHistogram V2 strings). Used by `pacer merge`. Not read
-// back: the gates (--slo, --max-error-rate are not in the JSON) and --latency.
+// losslessly from their HdrHistogram V2 strings). Used by `pacer merge` and
+// `pacer report`. Not read back: the gates (--slo, --max-error-rate are not in the
+// JSON; their verdicts are, RunReport::gate_failures_read) and --latency.
 // Pure apart from read_json_report_file's read; main thread, setup only.
 #pragma once
 
