@@ -36,12 +36,12 @@ double interval_figure(const report::SeriesPoint& in, std::string_view figure) {
   if (figure == "errors") return errors;
   if (figure == "error_rate") return completed + errors > 0 ? errors / (completed + errors) : std::nan("");
   if (in.latency.total_count() == 0) return std::nan("");
+  if (figure == "max") return static_cast<double>(in.latency.max());  // exact, kept beside the counts
   const stats::Histogram latency = in.latency.unpack();
   if (figure == "p50") return static_cast<double>(latency.value_at_percentile(50));
   if (figure == "p90") return static_cast<double>(latency.value_at_percentile(90));
   if (figure == "p99") return static_cast<double>(latency.value_at_percentile(99));
   if (figure == "p99.9") return static_cast<double>(latency.value_at_percentile(99.9));
-  if (figure == "max") return static_cast<double>(latency.max());
   if (figure == "mean") return latency.mean();
   return std::nan("");
 }
