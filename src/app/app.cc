@@ -80,8 +80,8 @@ ExitCode fail_unless_stopped(const Error& error, const StopSignals& signals) {
   return signals.received() == 0 ? code : stopped_code(signals);
 }
 
-// The report's files: -o, --hgrm, and --html and --csv (drawn from the JSON
-// report, as `pacer report` draws them). json_report renders it (once).
+// The report's files: -o, --hgrm, and --html and --csv (drawn from the report, as
+// `pacer report` draws them). json_report renders the JSON report (once).
 Status write_report_outputs(const Config& config, const report::RunReport& result,
                             const std::function<const std::string&()>& json_report) {
   if (!config.output_path.empty()) {
@@ -94,7 +94,7 @@ Status write_report_outputs(const Config& config, const report::RunReport& resul
     if (Status written = write_output_file("--hdr", config.hgrm_path, hgrm); !written) return written;
   }
   if (!config.html_path.empty()) {
-    if (Status written = html::write_report_files(json_report(), config.html_path); !written) return written;
+    if (Status written = html::write_report_page(result, config.html_path); !written) return written;
   }
   if (config.csv_prefix.empty()) return Ok{};
   return config.csv_locust ? report::write_locust_csv(result, config.csv_prefix, config.csv_full_history)

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
 #include "html/report_files.h"
@@ -67,20 +68,20 @@ std::string render_repeat_text(const std::vector<RepeatFigure>& figures, std::si
   return out;
 }
 
-std::string render_repeat_json(const std::vector<std::string>& run_jsons, const std::vector<RepeatFigure>& figures,
+std::string render_repeat_json(const std::vector<report::RunReport>& runs, const std::vector<RepeatFigure>& figures,
                                TimeNs pause_ns) {
-  json runs = json::array();
-  for (const std::string& text : run_jsons) runs.push_back(json::parse(text));
+  json run_docs = json::array();
+  for (const report::RunReport& run : runs) run_docs.push_back(report::json_document(run));
   json summary = json::object();
   for (const RepeatFigure& f : figures) {
     summary[f.figure] = {{"median", f.median}, {"min", f.min}, {"max", f.max}, {"spread", f.spread}, {"values", f.values}};
   }
   json out = {{"schema", "pacer-repeat"},
               {"version", 1},
-              {"runs_count", run_jsons.size()},
+              {"runs_count", runs.size()},
               {"repeat_pause_s", static_cast<double>(pause_ns) / 1e9},
               {"summary", std::move(summary)},
-              {"runs", std::move(runs)}};
+              {"runs", std::move(run_docs)}};
   return out.dump(2) + "\n";
 }
 
@@ -96,7 +97,6 @@ ExitCode run_repeated(const Config& config, const RunOne& run_one, const std::fu
   each.json_format = false;
   std::FILE* text_out = config.stdout_is_data() ? stderr : stdout;
   std::vector<report::RunReport> runs;
-  std::vector<std::string> run_jsons;
   ExitCode worst = ExitCode::kOk;
   for (int i = 0; i < n; ++i) {
     if (i > 0 && config.evidence.repeat_pause_ns > 0) {
@@ -111,12 +111,11 @@ ExitCode run_repeated(const Config& config, const RunOne& run_one, const std::fu
     if (code == ExitCode::kSigint || code == ExitCode::kSigterm) return code;
     if (code == ExitCode::kRunFailed || code == ExitCode::kBadArguments) return code;  // the series is not comparable
     if (code == ExitCode::kGateFailed) worst = code;
-    run_jsons.push_back(report::render_json(kept));
     runs.push_back(std::move(kept));
   }
   const std::vector<RepeatFigure> figures = repeat_figures(runs);
   const std::string text = render_repeat_text(figures, runs.size(), config.evidence.repeat_pause_ns);
-  const std::string repeat_json = render_repeat_json(run_jsons, figures, config.evidence.repeat_pause_ns);
+  const std::string repeat_json = render_repeat_json(runs, figures, config.evidence.repeat_pause_ns);
   if (config.json_format && config.output_path.empty()) {
     std::fputs(text.c_str(), stderr);
     std::fputs(repeat_json.c_str(), stdout);
@@ -131,7 +130,7 @@ ExitCode run_repeated(const Config& config, const RunOne& run_one, const std::fu
     }
   }
   if (!config.html_path.empty()) {
-    if (Status s = html::write_report_files(repeat_json, config.html_path); !s) {
+    if (Status s = html::write_repeat_page(repeat_json, config.html_path); !s) {
       std::fprintf(stderr, "pacer: %s\n", s.error().message.c_str());
       return ExitCode::kRunFailed;
     }

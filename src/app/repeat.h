@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/config.h"
 #include "core/exit_code.h"
 #include "report/run_report.h"
@@ -32,8 +30,9 @@ struct RepeatFigure {
 std::vector<RepeatFigure> repeat_figures(const std::vector<report::RunReport>& runs);
 // The summary table ("Repeat:  3 runs ..."), ending in "\n".
 std::string render_repeat_text(const std::vector<RepeatFigure>& figures, std::size_t runs, TimeNs pause_ns);
-// {"schema": "pacer-repeat", "runs": [each run's JSON report], "summary": {...}}.
-std::string render_repeat_json(const std::vector<std::string>& run_jsons, const std::vector<RepeatFigure>& figures,
+// {"schema": "pacer-repeat", "runs": [each run's JSON report], "summary": {...}}
+// (report/report_runs.h reads it back).
+std::string render_repeat_json(const std::vector<report::RunReport>& runs, const std::vector<RepeatFigure>& figures,
                                TimeNs pause_ns);
 
 // Runs config N times: run_one(config_for_run, keep) runs and reports one run

@@ -8,8 +8,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/gates.h"
+#include "report/json.h"
 #include "report/rank_test.h"
 #include "report/units.h"
+#include "stats/histogram.h"
 
 namespace pacer::html {
 namespace {
@@ -36,48 +39,38 @@ constexpr FigureSpec kFigures[] = {
     {"mean", "latency mean", "ns", true},
 };
 
-double number_at(const json& j, std::initializer_list<const char*> path) {
-  const json* at = &j;
-  for (const char* key : path) {
-    if (!at->is_object() || !at->contains(key)) return 0;
-    at = &(*at)[key];
+// A run's headline figure, as its JSON report writes it (report/json.cc): the
+// rates over the measured time, errors of every class shown, latency percentiles
+// with the timeouts' censoring; 0 where the report has none (no response).
+double figure_of(const report::RunReport& r, std::string_view figure) {
+  const stats::Counters& c = r.counters;
+  if (figure == "requests") return static_cast<double>(c.responses);
+  if (figure == "rps") {
+    const double seconds = static_cast<double>(r.measured_ns) / 1e9;
+    return seconds > 0 ? static_cast<double>(c.responses) / seconds : 0;
   }
-  return at->is_number() ? at->get<double>() : 0;
-}
-
-double figure_of(const json& r, std::string_view figure) {
-  if (figure == "requests") return number_at(r, {"counts", "responses"});
-  if (figure == "rps") return number_at(r, {"rates", "completed_per_s"});
-  if (figure == "error_rate") return number_at(r, {"error_rate"});
-  if (figure == "mean") return number_at(r, {"latency", "mean_ns"});
+  if (figure == "error_rate") return report::error_rate(r);
   if (figure == "errors") {
     double total = 0;
-    if (r.contains("errors") && r["errors"].is_object()) {
-      for (const auto& [key, value] : r["errors"].items()) total += value.is_number() ? value.get<double>() : 0;
+    for (const auto& f : stats::ErrorCounts::kFields) {
+      if (f.member == &stats::ErrorCounts::redirect && r.follow_redirects <= 0) continue;
+      if (f.member == &stats::ErrorCounts::decode && !r.compressed) continue;
+      total += static_cast<double>(c.errors.*f.member);
     }
+    if (r.scenario.active) total += static_cast<double>(r.scenario.check) + static_cast<double>(r.scenario.script);
     return total;
   }
-  const std::string key = figure == "max" ? "100" : std::string(figure.substr(1));
-  return number_at(r, {"latency", "percentiles_ns", key.c_str()});
-}
-
-Result<json> parse_report(std::string_view text, const char* which) {
-  json r = json::parse(text, nullptr, false);
-  const std::string schema = r.is_object() ? r.value("schema", std::string()) : std::string();
-  if (r.is_discarded() || !r.is_object() || (schema != "pacer-report" && schema != "pacer-repeat")) {
-    return bad_input(fmt::format("the {} is not a pacer report", which));
-  }
-  if (schema == "pacer-repeat" && (!r.contains("runs") || !r["runs"].is_array() || r["runs"].empty())) {
-    return bad_input(fmt::format("the {} is a --repeat report without runs", which));
-  }
-  return r;
+  if (r.latency.total_count() == 0) return 0;
+  if (figure == "mean") return r.latency.mean();
+  const double percentile = figure == "p50" ? 50 : figure == "p90" ? 90 : figure == "p99" ? 99 : figure == "p99.9" ? 99.9 : 100;
+  return static_cast<double>(stats::percentile_with_censoring(r.latency, r.latency_censored, percentile).value);
 }
 
 // A side's headline figure: the run's, or the median of a --repeat report's runs.
-double side_figure(const std::vector<const json*>& runs, std::string_view figure) {
+double side_figure(const std::vector<report::RunReport>& runs, std::string_view figure) {
   std::vector<double> values;
-  for (const json* run : runs) values.push_back(figure_of(*run, figure));
-  return report::median(std::move(values));
+  for (const report::RunReport& run : runs) values.push_back(figure_of(run, figure));
+  return values.empty() ? 0 : report::median(std::move(values));
 }
 
 std::string format_value(const FigureChange& c, double v) {
@@ -101,13 +94,13 @@ std::string format_change(const std::optional<double>& change) {
 
 // The run the page draws for a side: the report, or a --repeat report's run
 // with the median p99 (its summary and significance are in the changes).
-json drawn_run(json side) {
-  const std::vector<const json*> runs = runs_of(side);
-  if (runs.size() == 1) return *runs[0];
-  std::vector<const json*> order = runs;
-  std::sort(order.begin(), order.end(),
-            [](const json* a, const json* b) { return figure_of(*a, "p99") < figure_of(*b, "p99"); });
-  return *order[order.size() / 2];
+json drawn_run(const std::vector<report::RunReport>& runs) {
+  std::vector<const report::RunReport*> order;
+  for (const report::RunReport& run : runs) order.push_back(&run);
+  std::sort(order.begin(), order.end(), [](const report::RunReport* a, const report::RunReport* b) {
+    return figure_of(*a, "p99") < figure_of(*b, "p99");
+  });
+  return report::json_document(*order[order.size() / 2]);
 }
 
 }  // namespace
@@ -148,18 +141,13 @@ Result<std::vector<RegressionBound>> parse_regression_bounds(std::string_view te
   return bounds;
 }
 
-Result<std::vector<FigureChange>> compare_reports(std::string_view baseline_json, std::string_view candidate_json) {
-  auto base = parse_report(baseline_json, "baseline");
-  if (!base) return base.error();
-  auto cand = parse_report(candidate_json, "candidate");
-  if (!cand) return cand.error();
-  const std::vector<const json*> base_runs = runs_of(*base);
-  const std::vector<const json*> cand_runs = runs_of(*cand);
-  const bool over_runs = base_runs.size() >= 2 && cand_runs.size() >= 2;
-  const auto per_run = [](const json& run, std::string_view figure) { return figure_of(run, figure); };
+std::vector<FigureChange> compare_reports(const std::vector<report::RunReport>& baseline,
+                                          const std::vector<report::RunReport>& candidate) {
+  const bool over_runs = baseline.size() >= 2 && candidate.size() >= 2;
+  const auto per_run = [](const report::RunReport& run, std::string_view figure) { return figure_of(run, figure); };
   std::vector<FigureChange> out;
   for (const FigureSpec& f : kFigures) {
-    FigureChange c{f.figure, f.label, f.unit, side_figure(base_runs, f.figure), side_figure(cand_runs, f.figure), {},
+    FigureChange c{f.figure, f.label, f.unit, side_figure(baseline, f.figure), side_figure(candidate, f.figure), {},
                    f.higher_is_worse, {}};
     if (c.baseline != 0) {
       c.change = (c.candidate - c.baseline) / c.baseline;
@@ -167,11 +155,11 @@ Result<std::vector<FigureChange>> compare_reports(std::string_view baseline_json
       c.change = 0.0;
     }
     // Over runs only when both sides have several; else over each side's intervals.
-    const auto samples = [&](const std::vector<const json*>& runs) {
-      return over_runs ? figure_samples(runs, f.figure, per_run)
-                       : figure_samples({runs.begin(), runs.begin() + 1}, f.figure, per_run);
+    const auto samples = [&](const std::vector<report::RunReport>& runs) {
+      const std::span<const report::RunReport> all(runs);
+      return figure_samples(over_runs ? all : all.first(std::min<std::size_t>(runs.size(), 1)), f.figure, per_run);
     };
-    c.significance = judge(samples(base_runs), samples(cand_runs), over_runs, c.change, f.higher_is_worse,
+    c.significance = judge(samples(baseline), samples(candidate), over_runs, c.change, f.higher_is_worse,
                            f.unit == std::string_view("ns") ? "slower" : "worse");
     out.push_back(std::move(c));
   }
@@ -226,7 +214,8 @@ std::string render_compare_text(const std::vector<FigureChange>& changes, const 
   return out;
 }
 
-std::string render_compare_json(std::string_view baseline_json, std::string_view candidate_json,
+std::string render_compare_json(const std::vector<report::RunReport>& baseline,
+                                const std::vector<report::RunReport>& candidate,
                                 const std::vector<FigureChange>& changes, const std::vector<BoundResult>& bounds,
                                 const std::string& baseline_name, const std::string& candidate_name) {
   json cs = json::array();
@@ -244,8 +233,8 @@ std::string render_compare_json(std::string_view baseline_json, std::string_view
   json out = {{"schema", "pacer-compare"},
               {"baseline_name", baseline_name},
               {"candidate_name", candidate_name},
-              {"baseline", drawn_run(json::parse(baseline_json))},
-              {"candidate", drawn_run(json::parse(candidate_json))},
+              {"baseline", drawn_run(baseline)},
+              {"candidate", drawn_run(candidate)},
               {"changes", std::move(cs)},
               {"bounds", std::move(bs)}};
   return out.dump();

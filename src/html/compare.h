@@ -1,7 +1,8 @@
 // `pacer report BASE.json CAND.json --compare`: each headline
 // figure's change from the baseline to the candidate, the --max-regression bounds
 // checked against them, the text table for stdout and the "pacer-compare" JSON the
-// HTML page draws (web/report.js). Pure; main thread.
+// HTML page draws (web/report.js). A side is its runs as typed reports: one run's,
+// or a --repeat report's (report/report_runs.h). Pure; main thread.
 #pragma once
 
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "core/expected.h"
 #include "html/compare_noise.h"
+#include "report/run_report.h"
 
 namespace pacer::html {
 
@@ -48,10 +50,10 @@ struct BoundResult {
 // naming the flag and the part at fault.
 Result<std::vector<RegressionBound>> parse_regression_bounds(std::string_view text, std::string_view flag);
 
-// The figures of two JSON reports (render_json's text, or a --repeat report's,
-// whose figures are the medians of its runs), each with its significance.
-// kBadInput when one is not a pacer report.
-Result<std::vector<FigureChange>> compare_reports(std::string_view baseline_json, std::string_view candidate_json);
+// The figures of two sides (a side of several runs, a --repeat report's, has the
+// medians of its runs' figures; a side without runs has 0s), each with its significance.
+std::vector<FigureChange> compare_reports(const std::vector<report::RunReport>& baseline,
+                                          const std::vector<report::RunReport>& candidate);
 
 std::vector<BoundResult> check_bounds(const std::vector<FigureChange>& changes,
                                       const std::vector<RegressionBound>& bounds);
@@ -62,8 +64,10 @@ std::string render_compare_text(const std::vector<FigureChange>& changes, const 
                                 const std::string& baseline_name, const std::string& candidate_name);
 
 // {"schema": "pacer-compare", baseline_name, candidate_name, baseline, candidate,
-// changes, bounds}: what the HTML page draws.
-std::string render_compare_json(std::string_view baseline_json, std::string_view candidate_json,
+// changes, bounds}: what the HTML page draws; a side is the JSON report of its run
+// (of several, the run with the median p99). Neither side may be empty.
+std::string render_compare_json(const std::vector<report::RunReport>& baseline,
+                                const std::vector<report::RunReport>& candidate,
                                 const std::vector<FigureChange>& changes, const std::vector<BoundResult>& bounds,
                                 const std::string& baseline_name, const std::string& candidate_name);
 

@@ -7,17 +7,10 @@
 #include <fmt/format.h>
 
 #include "report/rank_test.h"
-#include "stats/hdr_codec.h"
 
 namespace pacer::html {
 
 namespace {
-
-using json = nlohmann::ordered_json;
-
-double number(const json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
-}
 
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
@@ -27,62 +20,50 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
 }
 
-// One interval's figure from its NDJSON object; NaN when it has none (no
-// response in it, or a figure intervals do not carry).
-double interval_figure(const json& in, std::string_view figure) {
-  const double seconds = number(in, "duration_s");
+// One interval's figure; NaN when it has none (no response in it, or a figure
+// intervals do not carry). As the NDJSON line writes them: errors of every
+// class (a scenario's included), latency of responses and timeouts.
+double interval_figure(const report::SeriesPoint& in, std::string_view figure) {
+  const double seconds = static_cast<double>(in.duration_ns) / 1e9;
   double errors = 0;
-  if (in.contains("errors") && in["errors"].is_object()) {
-    for (const auto& [k, v] : in["errors"].items()) errors += v.is_number() ? v.get<double>() : 0;
+  for (const auto& f : stats::ErrorCounts::kFields) errors += static_cast<double>(in.errors.*f.member);
+  if (in.scenario_errors) {
+    for (const auto& f : stats::ScenarioErrorCounts::kFields) errors += static_cast<double>(*in.scenario_errors.*f.member);
   }
-  const double completed = number(in, "completed");
+  const auto completed = static_cast<double>(in.completed);
   if (figure == "rps") return seconds > 0 ? completed / seconds : std::nan("");
   if (figure == "requests") return completed;
   if (figure == "errors") return errors;
   if (figure == "error_rate") return completed + errors > 0 ? errors / (completed + errors) : std::nan("");
-  const json* latency = in.contains("latency_ns") ? &in["latency_ns"] : nullptr;
-  if (latency == nullptr || number(*latency, "count") == 0 || std::isnan(number(*latency, "count"))) return std::nan("");
-  if (figure == "p50" || figure == "p90" || figure == "p99" || figure == "max") {
-    return number(*latency, std::string(figure).c_str());
-  }
-  // p99.9 and the mean from the interval's histogram, when it was kept.
-  if (!in.contains("histogram") || !in["histogram"].is_string()) return std::nan("");
-  auto h = stats::decode_v2_base64(in["histogram"].get<std::string>());
-  if (!h || h->total_count() == 0) return std::nan("");
-  if (figure == "p99.9") return static_cast<double>(h->value_at_percentile(99.9));
-  if (figure == "mean") return h->mean();
+  if (in.latency.total_count() == 0) return std::nan("");
+  if (figure == "max") return static_cast<double>(in.latency.max());  // exact, kept beside the counts
+  const stats::Histogram latency = in.latency.unpack();
+  if (figure == "p50") return static_cast<double>(latency.value_at_percentile(50));
+  if (figure == "p90") return static_cast<double>(latency.value_at_percentile(90));
+  if (figure == "p99") return static_cast<double>(latency.value_at_percentile(99));
+  if (figure == "p99.9") return static_cast<double>(latency.value_at_percentile(99.9));
+  if (figure == "mean") return latency.mean();
   return std::nan("");
 }
 
 }  // namespace
 
-std::vector<const json*> runs_of(const json& report) {
-  std::vector<const json*> out;
-  if (report.value("schema", std::string()) == "pacer-repeat" && report.contains("runs") && report["runs"].is_array()) {
-    for (const json& run : report["runs"]) out.push_back(&run);
-  } else {
-    out.push_back(&report);
-  }
-  return out;
-}
-
-std::vector<double> figure_samples(const std::vector<const json*>& runs, std::string_view figure,
-                                   double (*run_figure)(const json&, std::string_view)) {
+std::vector<double> figure_samples(std::span<const report::RunReport> runs, std::string_view figure,
+                                   double (*run_figure)(const report::RunReport&, std::string_view)) {
   std::vector<double> out;
   if (runs.size() >= 2) {
-    for (const json* run : runs) out.push_back(run_figure(*run, figure));
+    for (const report::RunReport& run : runs) out.push_back(run_figure(run, figure));
     return out;
   }
-  if (runs.empty() || !runs[0]->contains("timeseries") || !(*runs[0])["timeseries"].is_array()) return out;
-  const json& series = (*runs[0])["timeseries"];
+  if (runs.empty() || !runs[0].timeseries) return out;
+  const std::vector<report::SeriesPoint>& series = *runs[0].timeseries;
   // The first interval (connections opening, caches warming), the drain (a
   // sliver) and the run's last before it (cut at -d's end; it used to hold the
   // drain, and the sample stays what it was) are not like the others.
   for (std::size_t i = 1; i < series.size(); ++i) {
-    const json& in = series[i];
-    if (number(in, "drain_s") > 0) continue;
-    if (i + 1 < series.size() && number(series[i + 1], "drain_s") > 0) continue;
-    const double v = interval_figure(in, figure);
+    if (series[i].drain_ns > 0) continue;
+    if (i + 1 < series.size() && series[i + 1].drain_ns > 0) continue;
+    const double v = interval_figure(series[i], figure);
     if (!std::isnan(v)) out.push_back(v);
   }
   return out;

@@ -11,11 +11,12 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/run_report.h"
 
 namespace pacer::html {
 
@@ -37,15 +38,11 @@ struct Significance {
   std::string words;           // "within the run-to-run spread of ± 15 %: not significant"
 };
 
-// A side of the comparison: the runs of the report's JSON ("pacer-report": one;
-// "pacer-repeat": its "runs").
-std::vector<const nlohmann::ordered_json*> runs_of(const nlohmann::ordered_json& report);
-
 // The samples of `figure` (compare.h's names) on one side: each run's figure
-// when there are two or more runs, else the one run's intervals' (none without
-// a time series).
-std::vector<double> figure_samples(const std::vector<const nlohmann::ordered_json*>& runs, std::string_view figure,
-                                   double (*run_figure)(const nlohmann::ordered_json&, std::string_view));
+// (run_figure) when there are two or more runs, else the one run's intervals'
+// from its kept time series (none without one).
+std::vector<double> figure_samples(std::span<const report::RunReport> runs, std::string_view figure,
+                                   double (*run_figure)(const report::RunReport&, std::string_view));
 
 // The judgement on a change from `baseline` to `candidate` samples of a figure
 // whose headline change is `change` (a fraction, nullopt: from 0).

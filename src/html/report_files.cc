@@ -1,25 +1,23 @@
-// Writing the HTML page and the CSV files; see report_files.h.
+// Writing the HTML page; see report_files.h.
 #include "html/report_files.h"
-
-#include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
 #include "html/html_page.h"
+#include "report/json.h"
+#include "stats/name_table.h"
 
 namespace pacer::html {
 
-std::string page_title(std::string_view report_json) {
-  const auto r = nlohmann::json::parse(report_json, nullptr, false);
-  if (r.is_object() && r.contains("config") && r["config"].is_object() && r["config"].contains("url") &&
-      r["config"]["url"].is_string()) {
-    return "pacer: " + r["config"]["url"].get<std::string>();
-  }
-  return "pacer report";
+// The URL as the embedded report writes it (printable).
+std::string page_title(const report::RunReport& report) { return "pacer: " + stats::printable_name(report.url); }
+
+Status write_report_page(const report::RunReport& report, const std::string& html_path) {
+  if (html_path.empty()) return Ok{};
+  return write_output_file("--html", html_path, render_page(page_title(report), report::render_json(report)));
 }
 
-Status write_report_files(std::string_view report_json, const std::string& html_path) {
-  if (html_path.empty()) return Ok{};
-  return write_output_file("--html", html_path, render_page(page_title(report_json), report_json));
+Status write_repeat_page(std::string_view repeat_json, const std::string& html_path) {
+  return write_output_file("--html", html_path, render_page("pacer report", repeat_json));
 }
 
 }  // namespace pacer::html

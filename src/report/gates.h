@@ -21,6 +21,7 @@ std::uint64_t failed_requests(const RunReport& report);
 // One line per failed gate, naming the gate and the measured value, e.g.
 // "gate failed: p99<250ms (measured 312.40ms)". A percentile that is only a lower
 // bound (it falls on timed-out requests) fails a gate it does not prove, and says so.
+// A report read from a file: the failures it gave (RunReport::gate_failures_read).
 std::vector<std::string> failed_gates(const RunReport& report);
 
 }  // namespace pacer::report

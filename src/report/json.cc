@@ -231,7 +231,9 @@ void add_report_fields(json& out, const RunReport& r) {
 
 }  // namespace
 
-std::string render_json(const RunReport& r) {
+std::string render_json(const RunReport& r) { return json_document(r).dump(2) + "\n"; }
+
+json json_document(const RunReport& r) {
   const stats::Counters& c = r.counters;
   const double secs = seconds(r.measured_ns);
   auto per_second = [secs](std::uint64_t n) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; };
@@ -315,7 +317,8 @@ std::string render_json(const RunReport& r) {
     out["prometheus_remote_write"] = {{"pushes", w.pushes},   {"sent", w.sent},       {"dropped", w.dropped},
                                       {"failed", w.failed},   {"retries", w.retries}, {"last_error", w.last_error}};
   }
-  return dump_printable(out, 2) + "\n";
+  make_printable(out);
+  return out;
 }
 
 }  // namespace pacer::report

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "report/run_report.h"
 
 namespace pacer::report {
@@ -14,7 +16,11 @@ namespace pacer::report {
 constexpr int kJsonSchemaVersion = 2;
 constexpr int kOldestReadSchemaVersion = 1;
 
-// Pretty-printed (2-space indent), newline-terminated.
+// Pretty-printed (2-space indent), newline-terminated: json_document's text.
 std::string render_json(const RunReport& report);
+
+// The JSON report as a document, its strings made printable: for the writers
+// that nest reports in their own JSON (--repeat's runs, --compare's page data).
+nlohmann::ordered_json json_document(const RunReport& report);
 
 }  // namespace pacer::report

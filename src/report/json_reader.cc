@@ -408,6 +408,14 @@ RunReport read_report(const json& doc) {
     r.connections_ramp_ns = root.at("connections_ramp_s").seconds_ns();
   }
   read_first_response(root, r);
+  if (root.has("gates")) {  // the verdicts only: --slo and --max-error-rate are not in the JSON
+    const Field failures = root.at("gates").at("failures");
+    if (!failures.value().is_array()) failures.fail("expected an array");
+    std::vector<std::string>& read = r.gate_failures_read.emplace();
+    for (std::size_t i = 0; i < failures.value().size(); ++i) {
+      read.push_back(Field(failures.value()[i], fmt::format("{}[{}]", failures.path(), i)).string());
+    }
+  }
   if (const Field counts = root.at("counts"); counts.has("sent_while_draining")) {  // absent from older reports
     const Field drained = counts.at("sent_while_draining");
     if (!drained.is_null()) r.sent_while_draining = drained.count();
@@ -440,13 +448,22 @@ RunReport read_report(const json& doc) {
 }  // namespace
 
 Result<RunReport> read_json_report(std::string_view text, const std::string& source_name) {
+  json doc;
   try {
-    const json doc = json::parse(text);
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return bad_input(fmt::format("{}: not valid JSON: {}", source_name, e.what()));
+  } catch (const std::exception& e) {  // std::bad_alloc: never a crash
+    return bad_input(fmt::format("{}: unreadable report: {}", source_name, e.what()));
+  }
+  return read_json_report_document(doc, source_name);
+}
+
+Result<RunReport> read_json_report_document(const nlohmann::json& doc, const std::string& source_name) {
+  try {
     return read_report(doc);
   } catch (const FieldError& e) {
     return bad_input(fmt::format("{}: {}: {}", source_name, e.path.empty() ? "(top level)" : e.path, e.reason));
-  } catch (const json::parse_error& e) {
-    return bad_input(fmt::format("{}: not valid JSON: {}", source_name, e.what()));
   } catch (const std::exception& e) {  // nlohmann's type errors, std::bad_alloc: never a crash
     return bad_input(fmt::format("{}: unreadable report: {}", source_name, e.what()));
   }

@@ -1,13 +1,16 @@
 // Reads a JSON report ("pacer-report", schema version 1) back into a RunReport: the
 // inverse of render_json for everything it writes, histograms included (decoded
-// losslessly from their HdrHistogram V2 strings). Used by `pacer merge`. Not read
-// back: the gates (--slo, --max-error-rate are not in the JSON) and --latency.
+// losslessly from their HdrHistogram V2 strings). Used by `pacer merge` and
+// `pacer report`. Not read back: the gates (--slo, --max-error-rate are not in the
+// JSON; their verdicts are, RunReport::gate_failures_read) and --latency.
 // Pure apart from read_json_report_file's read; main thread, setup only.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/expected.h"
 #include "report/run_report.h"
@@ -19,6 +22,9 @@ namespace pacer::report {
 // source_name and the field, e.g. "shard2.json: latency.histogram: <reason>".
 // Never throws. "req_per_s" is optional (reports from before it existed).
 Result<RunReport> read_json_report(std::string_view text, const std::string& source_name);
+
+// read_json_report of a document already parsed (a --repeat report's run).
+Result<RunReport> read_json_report_document(const nlohmann::json& doc, const std::string& source_name);
 
 // The text of the report file at path, at most max_bytes: kBadInput naming the
 // file and the system's reason, or the cap (a regular file is measured before it is

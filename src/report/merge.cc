@@ -247,6 +247,7 @@ Result<RunReport> merge_reports(const std::vector<RunReport>& shards, const std:
   }
   note_start_spread(info, shards, labels);
   RunReport merged = shards[0];  // the configuration, and the first shard's measurements
+  merged.gate_failures_read.reset();  // a shard's verdicts are on its own figures
   for (std::size_t i = 1; i < shards.size(); ++i) {
     if (Status added = add_shard(merged, shards[i], labels[i]); !added) return added.error();
   }

@@ -9,6 +9,8 @@ namespace {
 
 bool needs_printing(const std::string& text) { return stats::printable_name(text) != text; }
 
+}  // namespace
+
 void make_printable(nlohmann::ordered_json& node) {
   if (node.is_string()) {
     auto& text = node.get_ref<std::string&>();
@@ -27,8 +29,6 @@ void make_printable(nlohmann::ordered_json& node) {
     node = std::move(printed);
   }
 }
-
-}  // namespace
 
 std::string dump_printable(nlohmann::ordered_json& doc, int indent) {
   make_printable(doc);

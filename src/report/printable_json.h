@@ -13,6 +13,9 @@
 
 namespace pacer::report {
 
+// Makes every string of doc (values and keys) printable, in place.
+void make_printable(nlohmann::ordered_json& doc);
+
 // doc's text (nlohmann's dump(indent); -1: one line), its strings made printable in place.
 std::string dump_printable(nlohmann::ordered_json& doc, int indent);
 

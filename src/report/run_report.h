@@ -123,6 +123,10 @@ struct RunReport {
   bool compressed = false;                 // --compressed
   std::vector<LatencyGate> slo;            // --slo
   std::optional<double> max_error_rate;    // --max-error-rate
+  // A report read from a file (report/json_reader.h): its gates' verdicts as the
+  // file gave them (the gates themselves are not in the JSON), which failed_gates
+  // returns; nullopt for a live run and for a merge, whose gates are evaluated.
+  std::optional<std::vector<std::string>> gate_failures_read;
   // The I/O engine: "io_uring" or "epoll" ("" in older reports),
   // and why --io auto ran on epoll ("" when it did not fall back).
   std::string io_engine;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "report/json.h"
+#include "report/json_reader.h"
+#include "report/merge.h"
+
 namespace pacer::report {
 namespace {
 
@@ -86,6 +90,26 @@ TEST(Gates, NoLatencyMeansALatencyGateCannotPass) {
   RunReport r;
   r.slo = {gate(LatencyGate::Statistic::kPercentile, 99, kNsPerS, "p99<1s")};
   EXPECT_EQ(failed_gates(r), std::vector<std::string>{"gate failed: p99<1s (no latency was recorded)"});
+}
+
+TEST(Gates, AReportReadBackKeepsTheVerdictsItGaveAndAMergeEvaluatesAgain) {
+  RunReport r = run_with_tail();
+  r.url = "http://127.0.0.1/";
+  r.threads = 1;
+  r.connections = 1;
+  r.measured_ns = kNsPerS;
+  r.counters.requests_sent = 1000;
+  r.slo = {gate(LatencyGate::Statistic::kPercentile, 99.5, 250 * kNsPerMs, "p99.5<250ms")};
+  const std::string text = render_json(r);
+  auto read = read_json_report(text, "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_TRUE(read->slo.empty());  // not in the JSON
+  EXPECT_EQ(failed_gates(*read), failed_gates(r));
+  ASSERT_EQ(failed_gates(*read).size(), 1u);
+  EXPECT_EQ(render_json(*read), text);
+  auto merged = merge_reports({*read}, {"r.json"}, MergeRules{});
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_TRUE(failed_gates(*merged).empty());  // its gates are not known
 }
 
 }  // namespace
