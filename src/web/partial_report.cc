@@ -5,6 +5,7 @@
 
 #include "engine/run.h"
 #include "report/json.h"
+#include "report/printable_json.h"
 
 namespace pacer::web {
 
@@ -40,7 +41,7 @@ void PartialReport::add(const report::IntervalReport& interval) {
 }
 
 std::string PartialReport::render_json() const {
-  nlohmann::ordered_json out = nlohmann::ordered_json::parse(report::render_json(report_));
+  nlohmann::ordered_json out = report::json_document(report_);  // the writer's document, not its text parsed back
   // Only the final report has these (the intervals do not carry them).
   for (const char* key : {"bytes_read", "warmup_responses", "connects", "tls_handshakes", "tls_resumed", "redirects",
                           "bytes_decoded", "peak_backlog", "bytes_written", "length_mismatches"}) {
@@ -61,7 +62,7 @@ std::string PartialReport::render_json() const {
     out["counts"]["failed"] = nullptr;
     out["error_rate"] = nullptr;
   }
-  return out.dump(2) + "\n";
+  return report::dump_printable(out, 2) + "\n";
 }
 
 }  // namespace pacer::web

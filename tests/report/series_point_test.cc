@@ -39,14 +39,6 @@ void expect_same_histogram(const stats::Histogram& a, const stats::Histogram& b,
   EXPECT_EQ(a.highest_equivalent(a.max()), b.highest_equivalent(b.max())) << what;
 }
 
-// The point's object without its latency_ns summaries (derived from the
-// histograms, whose extremes come back as bucket bounds).
-nlohmann::ordered_json without_summaries(nlohmann::ordered_json j) {
-  j.erase("latency_ns");
-  for (auto& [name, endpoint] : j["endpoints"].items()) endpoint.erase("latency_ns");
-  return j;
-}
-
 stats::Histogram latency_of(std::initializer_list<std::pair<std::int64_t, std::int64_t>> values) {
   stats::Histogram h = stats::Histogram::for_latency_ns();
   for (const auto& [ns, n] : values) h.record_n(ns, n);
