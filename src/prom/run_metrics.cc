@@ -59,15 +59,7 @@ void RunMetrics::add_interval(const report::IntervalReport& interval) {
     connect_.reset();
     endpoints_.clear();
   }
-  counters_.requests_sent += interval.sent;
-  counters_.responses += interval.completed;
-  counters_.scheduled += interval.scheduled;
-  counters_.errors.merge(interval.errors);
-  counters_.bytes_read += interval.bytes_read;
-  counters_.bytes_written += interval.bytes_written;
-  for (std::size_t code = 0; code < interval.status_counts.size(); ++code) {
-    counters_.status_counts[code] += interval.status_counts[code];
-  }
+  report::add_to_run(counters_, interval);
   if (interval.scenario_errors) scenario_errors_.merge(*interval.scenario_errors);
   if (interval.latency != nullptr) latency_.merge(*interval.latency);
   if (interval.ttfb != nullptr) {

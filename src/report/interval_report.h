@@ -79,4 +79,25 @@ inline bool is_drain(const IntervalReport& in) { return in.drain_ns > 0 && in.dr
 std::string render_interval_ndjson(const IntervalReport& interval, bool with_histogram, int shard_index = 0,
                                    int shard_count = 1);
 
+// An interval's plain counts and the run total each adds up to: the one table the
+// interval sums (report/interval_sum.h) and the live Prometheus counters
+// (prom/run_metrics.h) walk, so a count added here reaches both.
+struct IntervalCountField {
+  const char* name;
+  std::uint64_t IntervalReport::*interval;
+  std::uint64_t stats::Counters::*run;
+};
+inline constexpr IntervalCountField kIntervalCounts[] = {
+    {"sent", &IntervalReport::sent, &stats::Counters::requests_sent},
+    {"completed", &IntervalReport::completed, &stats::Counters::responses},
+    {"scheduled", &IntervalReport::scheduled, &stats::Counters::scheduled},
+    {"bytes_read", &IntervalReport::bytes_read, &stats::Counters::bytes_read},
+    {"bytes_written", &IntervalReport::bytes_written, &stats::Counters::bytes_written},
+};
+
+// into += from: the counts above, the error classes, the status codes and a scenario's checks.
+void add_interval_counts(IntervalReport& into, const IntervalReport& from);
+// The run's counters gain the interval's (the same table, towards the run's names).
+void add_to_run(stats::Counters& run, const IntervalReport& interval);
+
 }  // namespace pacer::report

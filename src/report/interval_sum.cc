@@ -24,17 +24,7 @@ void IntervalSum::add(const IntervalReport& in) {
   sum_.stats_reset = sum_.stats_reset || in.stats_reset;  // a reset falls on the first one's start
   sum_.duration_ns += in.duration_ns;
   sum_.drain_ns += in.drain_ns;
-  sum_.sent += in.sent;
-  sum_.completed += in.completed;
-  sum_.scheduled += in.scheduled;
-  sum_.errors.merge(in.errors);
-  sum_.bytes_read += in.bytes_read;
-  sum_.bytes_written += in.bytes_written;
-  for (std::size_t code = 0; code < in.status_counts.size(); ++code) sum_.status_counts[code] += in.status_counts[code];
-  if (in.scenario_errors) {
-    if (!sum_.scenario_errors) sum_.scenario_errors.emplace();
-    sum_.scenario_errors->merge(*in.scenario_errors);
-  }
+  add_interval_counts(sum_, in);
   if (in.target_rate_per_s) {
     has_target_ = true;
     target_arrivals_ += *in.target_rate_per_s * static_cast<double>(in.duration_ns) / 1e9;
