@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -100,6 +102,32 @@ inline void read_histogram(const Field& f, stats::Histogram& into) {
     f.fail(fmt::format("layout {}..{} at {} digits is not the one pacer writes here", decoded->lowest_discernible(),
                        decoded->highest_trackable(), decoded->significant_figures()));
   }
+}
+
+// A UTC time as the writers give it, "2026-11-30T00:53:20.123Z" with `digits` (3 or
+// 6) of fraction, in nanoseconds since 1970: a field that is not one, or a time
+// int64 nanoseconds cannot hold (before 1677, after 2262), fails naming itself.
+inline std::int64_t read_utc_time(const Field& f, int digits) {
+  const std::string text = f.string();
+  const std::string format = fmt::format("%4d-%2d-%2dT%2d:%2d:%2d.%{}dZ%n", digits);
+  std::tm tm{};
+  int fraction = 0;
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), format.c_str(), &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                  &tm.tm_sec, &fraction, &consumed) != 7 ||
+      static_cast<std::size_t>(consumed) != text.size() || fraction < 0) {
+    f.fail(fmt::format("expected a UTC time like 2026-12-01T14:20:01.{}Z, got '{}'", std::string("123456").substr(0, digits),
+                       text));
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  // Checked in whole seconds before the nanosecond arithmetic, which would overflow.
+  const std::int64_t secs = static_cast<std::int64_t>(timegm(&tm));
+  constexpr std::int64_t kMinS = std::numeric_limits<std::int64_t>::min() / kNsPerS + 1;
+  constexpr std::int64_t kMaxS = std::numeric_limits<std::int64_t>::max() / kNsPerS - 1;
+  if (secs < kMinS || secs > kMaxS) f.fail(fmt::format("'{}' is outside 1677-2262 (int64 nanoseconds since 1970)", text));
+  const std::int64_t unit = digits == 3 ? kNsPerMs : 1000;
+  return secs * kNsPerS + std::int64_t{fraction} * unit;
 }
 
 }  // namespace pacer::report

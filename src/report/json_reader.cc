@@ -123,28 +123,6 @@ void read_config(const Field& c, RunReport& r) {
   if (r.load_model != LoadModel::kClosed) read_open_config(c, r);
 }
 
-// "2026-11-30T00:53:20.123Z", as render_json writes it.
-std::int64_t parse_start_time(const Field& f) {
-  const std::string text = f.string();
-  std::tm tm{};
-  int ms = 0;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                  &tm.tm_min, &tm.tm_sec, &ms, &consumed) != 7 ||
-      static_cast<std::size_t>(consumed) != text.size()) {
-    f.fail(fmt::format("expected a UTC time like 2026-11-30T12:00:00.000Z, got '{}'", text));
-  }
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  // Checked in whole seconds before the nanosecond arithmetic, where a time
-  // int64 nanoseconds since 1970 cannot hold (before 1677, after 2262) would overflow.
-  const std::int64_t secs = static_cast<std::int64_t>(timegm(&tm));
-  constexpr std::int64_t kMinS = std::numeric_limits<std::int64_t>::min() / kNsPerS + 1;
-  constexpr std::int64_t kMaxS = std::numeric_limits<std::int64_t>::max() / kNsPerS - 1;
-  if (secs < kMinS || secs > kMaxS) f.fail(fmt::format("'{}' is outside 1677-2262 (int64 nanoseconds since 1970)", text));
-  return secs * kNsPerS + std::int64_t{ms} * kNsPerMs;
-}
-
 // Issue 33's connection path: the proxy, --bind's count, the negotiated TLS.
 void read_connection_path(const Field& path, RunReport& r) {
   if (const Field proxy = path.at("proxy"); !proxy.is_null()) {
@@ -400,7 +378,7 @@ RunReport read_report(const json& doc) {
   }
   RunReport r;
   read_config(root.at("config"), r);
-  r.start_unix_ns = parse_start_time(root.at("start_time"));
+  r.start_unix_ns = read_utc_time(root.at("start_time"), 3);
   r.measured_ns = root.at("duration_s").seconds_ns();
   r.interrupted = root.at("interrupted").boolean();
   read_counts(root, r.counters);

@@ -11,26 +11,6 @@
 namespace pacer::report {
 namespace {
 
-// "2026-12-01T14:20:01.123456Z", as series_point_json writes it.
-std::int64_t read_rfc3339_us(const Field& f) {
-  const std::string text = f.string();
-  std::tm tm{};
-  int us = 0;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%6dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                  &tm.tm_min, &tm.tm_sec, &us, &consumed) != 7 ||
-      static_cast<std::size_t>(consumed) != text.size() || us < 0) {
-    f.fail(fmt::format("expected a UTC time like 2026-12-01T14:20:01.123456Z, got '{}'", text));
-  }
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  const std::int64_t secs = static_cast<std::int64_t>(timegm(&tm));
-  constexpr std::int64_t kMinS = std::numeric_limits<std::int64_t>::min() / kNsPerS + 1;
-  constexpr std::int64_t kMaxS = std::numeric_limits<std::int64_t>::max() / kNsPerS - 1;
-  if (secs < kMinS || secs > kMaxS) f.fail(fmt::format("'{}' is outside 1677-2262 (int64 nanoseconds since 1970)", text));
-  return secs * kNsPerS + std::int64_t{us} * 1000;
-}
-
 int read_int(const Field& f) {
   const std::uint64_t v = f.count();
   if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) f.fail("too large");
@@ -149,7 +129,7 @@ SeriesPoint read_series_point(const Field& entry) {
   SeriesPoint p;
   p.index = entry.at("interval").count();
   p.start_ns = entry.at("start_s").seconds_ns();
-  p.start_unix_ns = read_rfc3339_us(entry.at("start_time"));
+  p.start_unix_ns = read_utc_time(entry.at("start_time"), 6);
   p.duration_ns = entry.at("duration_s").seconds_ns();
   p.sent = entry.at("sent").count();
   p.completed = entry.at("completed").count();
