@@ -1,21 +1,20 @@
 #include "report/json.h"
 
-#include "report/ab_fields.h"
-
-#include "report/load_changes.h"
-
 #include <ctime>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "evidence/evidence_json.h"
 
+#include "report/ab_fields.h"
 #include "report/endpoints.h"
 #include "report/error_json.h"
 #include "report/printable_json.h"
 #include "report/series_json.h"
 #include "report/gates.h"
+#include "report/load_changes.h"
 #include "scenario/scenario_report.h"
 #include "stats/hdr_codec.h"
 
@@ -195,8 +194,10 @@ json endpoints_json(const RunReport& r) {
     for (const auto& f : stats::NameCounts::kFields) item[f.name] = c.*f.member;
     item["errors"] = std::move(errors);
     item["failed"] = endpoint_failures(r, e);
+    std::map<int, std::uint64_t> codes;  // ascending, as status_codes
+    c.status_errors.for_each([&](int code, std::uint64_t n) { codes[code] += n; });
     json by_code = json::object();
-    c.status_errors.for_each([&](int code, std::uint64_t n) { by_code[std::to_string(code)] = n; });
+    for (const auto& [code, n] : codes) by_code[std::to_string(code)] = n;
     if (c.status_errors.other() > 0) by_code["other"] = c.status_errors.other();
     item["status_errors"] = std::move(by_code);
     item["completed_per_s"] = secs > 0 ? static_cast<double>(c.responses) / secs : 0.0;

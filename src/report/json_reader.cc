@@ -420,6 +420,7 @@ RunReport read_report(const json& doc) {
   read_endpoints(root, r);
   read_scenario(root, r);
   read_report_fields(root, r);
+  read_run_evidence(root, r.evidence);  // issue 28's client and server, as the writer writes them
   return r;
 }
 

@@ -97,7 +97,62 @@ evidence::ScrapeSample read_scrape(const Field& f) {
   return s;
 }
 
+// A worker over the run: its wall time is written, its waited time follows from its busy share.
+evidence::WorkerLoad read_run_worker(const Field& w) {
+  evidence::WorkerLoad load;
+  load.wall_ns = w.at("wall_s").seconds_ns();
+  load.cpu_ns = w.at("cpu_s").seconds_ns();
+  if (w.has("runnable_s")) load.runnable_ns = w.at("runnable_s").seconds_ns();
+  load.involuntary_switches = w.at("involuntary_switches").count();
+  const double busy = w.at("busy").number();
+  if (busy < 0 || busy > 1) w.at("busy").fail(fmt::format("{} is not a share in [0, 1]", busy));
+  load.waited_ns = static_cast<TimeNs>(std::llround((1.0 - busy) * static_cast<double>(load.wall_ns)));
+  return load;
+}
+
+evidence::PidTotals read_pid_totals(const Field& f) {
+  evidence::PidTotals t;
+  t.pid = read_int(f.at("pid"));
+  t.cpu_user_ns = f.at("cpu_user_s").seconds_ns();
+  t.cpu_system_ns = f.at("cpu_system_s").seconds_ns();
+  t.peak_rss_bytes = f.at("peak_rss_bytes").count();
+  t.peak_threads = f.at("peak_threads").count();
+  if (const Field fds = f.at("peak_open_fds"); !fds.is_null()) t.peak_open_fds = fds.count();
+  t.failed_samples = f.at("failed_samples").count();
+  if (const Field error = f.at("last_error"); !error.is_null()) t.last_error = error.string();
+  return t;
+}
+
 }  // namespace
+
+void read_run_evidence(const Field& root, evidence::RunEvidence& run) {
+  if (root.has("client") && !root.at("client").is_null()) {
+    const Field c = root.at("client");
+    run.busy_threshold = c.at("busy_threshold").number();
+    for_each_item(c.at("workers"), [&](const Field& w) { run.workers.push_back(read_run_worker(w)); });
+    if (c.has("cpu_share")) {  // the process was sampled: its peaks
+      evidence::ProcessSample& p = run.peak.emplace();
+      if (const Field share = c.at("cpu_share"); !share.is_null()) p.cpu_share = share.number();
+      p.cpus_allowed = read_int(c.at("cpus_allowed"));
+      p.rss_bytes = c.at("peak_rss_bytes").count();
+      p.open_fds = c.at("peak_open_fds").count();
+      p.fd_limit = count_or_zero(c.at("fd_limit"));
+      p.port_range = count_or_zero(c.at("port_range"));
+      for_each_item(c.at("peak_ports"), [&](const Field& u) {
+        p.ports.push_back({u.at("local").string(), u.at("remote").string(), u.at("in_use").count()});
+      });
+    }
+    run.lag_busy_intervals = c.at("lag_busy_intervals").count();
+    run.client_bound = c.at("saturated").boolean();
+    for_each_item(c.at("verdicts"), [&](const Field& v) { run.verdicts.push_back(v.string()); });
+  }
+  if (root.has("server") && !root.at("server").is_null()) {
+    const Field s = root.at("server");
+    for_each_item(s.at("pids"), [&](const Field& f) { run.pids.push_back(read_pid_totals(f)); });
+    run.scrapes = s.at("scrapes").count();
+    run.failed_scrapes = s.at("failed_scrapes").count();
+  }
+}
 
 void read_interval_client(const Field& client, SeriesPoint& point) {
   for_each_item(client.at("workers"), [&](const Field& w) { point.workers.push_back(read_worker(w, point.duration_ns)); });

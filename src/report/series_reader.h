@@ -3,10 +3,9 @@
 // Internal to report/json_reader.cc: every read throws FieldError naming the
 // field (report/json_field.h), caught once by read_json_report. Main thread.
 //
-// What does not come back exactly: the histograms' min and max (V2 keeps no exact
-// extremes: a decoded histogram's are its buckets' bounds, so latency_ns's max,
-// and a percentile capped at it, render up to a bucket's width higher; the counts
-// are exact); start_time keeps microseconds (start_unix_ns reads back to the
+// What does not come back exactly: a histogram's min in reports older than
+// latency_ns's min (V2 keeps buckets: the summary's exact min and max are restored
+// where written); start_time keeps microseconds (start_unix_ns reads back to the
 // microsecond); backlog and schedule_lag_ns are written only
 // with a target (0 otherwise); scheduled is not written (0); the endpoints come
 // back in name order (the reader's JSON objects are sorted), their latency only
@@ -32,5 +31,11 @@ SeriesPoint read_series_point(const Field& entry);
 void read_interval_client(const Field& client, SeriesPoint& point);
 // The entry's "server" object into the evidence's pids and scrapes.
 void read_interval_server(const Field& server, evidence::IntervalEvidence& evidence);
+
+// The report's own "client" and "server" objects (evidence/evidence_json.h's
+// run_client_json and run_server_json), when present, into the run's evidence. A
+// worker's wall time and CPU come back exactly, its waited time made up from its
+// busy share (busy() gives it again); the peak sample's CPU time is not written.
+void read_run_evidence(const Field& root, evidence::RunEvidence& run);
 
 }  // namespace pacer::report
