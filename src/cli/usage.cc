@@ -218,7 +218,8 @@ Output:
                        locust: a history row per name per interval
       --log-requests FILE
                        one row per request (due and send times,
-                       latency, TTFB, status, bytes, name, error)
+                       latency, TTFB, status, bytes, name, error,
+                       a scenario's failed check)
       --log-format F   csv or ndjson              [from the extension]
       --log-sample F   log a seeded share of the requests (0.1, 10%)
       --trace N        print the first N exchanges on stderr as curl -v
