@@ -89,7 +89,7 @@ std::string stats_header() {
   return h + ",req_per_s,failures_per_s\n";
 }
 
-std::string render_stats(const RunReport& r) {
+std::string stats_file(const RunReport& r) {
   std::string out = stats_header();
   const double seconds = static_cast<double>(r.measured_ns) / 1e9;
   for (const EndpointReport& e : r.endpoints) {
@@ -99,7 +99,7 @@ std::string render_stats(const RunReport& r) {
                          r.latency, seconds);
 }
 
-std::string render_history(const RunReport& r) {
+std::string history_file(const RunReport& r) {
   std::string out = "interval,start_s,start_time,duration_s,drain,sent,completed,req_per_s,target_per_s,failures,"
                     "failures_per_s,p50_ms,p90_ms,p99_ms,max_ms,open_connections,in_flight,backlog";
   const std::vector<std::string> classes = error_classes(r);
@@ -147,7 +147,7 @@ std::string status_reason(const std::map<int, std::uint64_t>& codes) {
   return reason;
 }
 
-std::string render_failures(const RunReport& r) {
+std::string failures_file(const RunReport& r) {
   std::string out = "class,name,first_reason,count\n";
   const std::vector<std::string> classes = error_classes(r);
   const std::vector<FailureRow> rows = failure_rows(r);
@@ -194,7 +194,7 @@ std::string render_failures(const RunReport& r) {
 
 }  // namespace
 
-CsvFiles render_csv(const RunReport& r) { return CsvFiles{render_stats(r), render_history(r), render_failures(r)}; }
+CsvFiles render_csv(const RunReport& r) { return CsvFiles{stats_file(r), history_file(r), failures_file(r)}; }
 
 Status write_csv(const RunReport& r, const std::string& prefix) {
   const CsvFiles files = render_csv(r);

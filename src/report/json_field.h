@@ -104,6 +104,13 @@ inline void read_histogram(const Field& f, stats::Histogram& into) {
   }
 }
 
+// A count that must fit an int (a pid, a CPU count).
+inline int read_int(const Field& f) {
+  const std::uint64_t v = f.count();
+  if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) f.fail("too large");
+  return static_cast<int>(v);
+}
+
 // A UTC time as the writers give it, "2026-11-30T00:53:20.123Z" with `digits` (3 or
 // 6) of fraction, in nanoseconds since 1970: a field that is not one, or a time
 // int64 nanoseconds cannot hold (before 1677, after 2262), fails naming itself.

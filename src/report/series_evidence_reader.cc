@@ -17,12 +17,6 @@ void for_each_item(const Field& list, Fn&& fn) {
   for (std::size_t i = 0; i < list.value().size(); ++i) fn(Field(list.value()[i], fmt::format("{}[{}]", list.path(), i)));
 }
 
-int read_int(const Field& f) {
-  const std::uint64_t v = f.count();
-  if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) f.fail("too large");
-  return static_cast<int>(v);
-}
-
 std::uint64_t count_or_zero(const Field& f) { return f.is_null() ? 0 : f.count(); }
 
 // A worker's load from its busy share, CPU, run-queue time and switches. The line

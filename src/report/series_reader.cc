@@ -11,12 +11,6 @@
 namespace pacer::report {
 namespace {
 
-int read_int(const Field& f) {
-  const std::uint64_t v = f.count();
-  if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) f.fail("too large");
-  return static_cast<int>(v);
-}
-
 // The error classes present (those newer than the report are absent: none), and a
 // scenario's check and script after them.
 void read_errors(const Field& errors, SeriesPoint& p) {
