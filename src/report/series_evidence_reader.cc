@@ -2,6 +2,7 @@
 // see series_reader.h.
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -39,16 +40,18 @@ evidence::WorkerLoad read_worker(const Field& w, TimeNs interval_ns) {
   return load;
 }
 
-evidence::ProcessSample read_process(const Field& c) {
+// The process's sample: an interval's ("rss_bytes", ..., with its CPU time), or with
+// peak = "peak_" the run's peaks ("peak_rss_bytes", ...; no CPU time is written).
+evidence::ProcessSample read_process(const Field& c, const std::string& peak = "") {
   evidence::ProcessSample p;
-  p.cpu_ns = c.at("cpu_s").seconds_ns();
+  if (peak.empty()) p.cpu_ns = c.at("cpu_s").seconds_ns();
   if (const Field share = c.at("cpu_share"); !share.is_null()) p.cpu_share = share.number();  // null: not a number
   p.cpus_allowed = read_int(c.at("cpus_allowed"));
-  p.rss_bytes = c.at("rss_bytes").count();
-  p.open_fds = c.at("open_fds").count();
+  p.rss_bytes = c.at(peak + "rss_bytes").count();
+  p.open_fds = c.at(peak + "open_fds").count();
   p.fd_limit = count_or_zero(c.at("fd_limit"));
   p.port_range = count_or_zero(c.at("port_range"));
-  for_each_item(c.at("ports"), [&](const Field& u) {
+  for_each_item(c.at(peak + "ports"), [&](const Field& u) {
     p.ports.push_back({u.at("local").string(), u.at("remote").string(), u.at("in_use").count()});
   });
   return p;
@@ -124,18 +127,7 @@ void read_run_evidence(const Field& root, evidence::RunEvidence& run) {
     const Field c = root.at("client");
     run.busy_threshold = c.at("busy_threshold").number();
     for_each_item(c.at("workers"), [&](const Field& w) { run.workers.push_back(read_run_worker(w)); });
-    if (c.has("cpu_share")) {  // the process was sampled: its peaks
-      evidence::ProcessSample& p = run.peak.emplace();
-      if (const Field share = c.at("cpu_share"); !share.is_null()) p.cpu_share = share.number();
-      p.cpus_allowed = read_int(c.at("cpus_allowed"));
-      p.rss_bytes = c.at("peak_rss_bytes").count();
-      p.open_fds = c.at("peak_open_fds").count();
-      p.fd_limit = count_or_zero(c.at("fd_limit"));
-      p.port_range = count_or_zero(c.at("port_range"));
-      for_each_item(c.at("peak_ports"), [&](const Field& u) {
-        p.ports.push_back({u.at("local").string(), u.at("remote").string(), u.at("in_use").count()});
-      });
-    }
+    if (c.has("cpu_share")) run.peak = read_process(c, "peak_");  // the process was sampled: its peaks
     run.lag_busy_intervals = c.at("lag_busy_intervals").count();
     run.client_bound = c.at("saturated").boolean();
     for_each_item(c.at("verdicts"), [&](const Field& v) { run.verdicts.push_back(v.string()); });

@@ -66,8 +66,6 @@ struct ScenarioStats {
   // zeroed, the rows (tasks, names), the settings and users_started (the users
   // created, who keep running) kept; no allocation.
   void reset_counts();
-  // Failed requests the error rate adds for checks: those not already errors.
-  std::uint64_t extra_failures() const { return check - check_on_errors; }
 };
 
 }  // namespace pacer::scenario
