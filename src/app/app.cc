@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "app/capacity_run.h"
 #include "app/live_output.h"
 #include "app/load_steering.h"
 #include "app/prometheus_output.h"
@@ -101,17 +102,24 @@ Status write_report_outputs(const Config& config, const report::RunReport& resul
                            : report::write_csv(result, config.csv_prefix);
 }
 
+// Where a run's report goes besides its own outputs: --repeat's and the capacity
+// search's copy of it, and what they print themselves.
+struct RunSinks {
+  report::RunReport* keep = nullptr;  // a copy of the report (null: none)
+  bool text_to_stderr = false;        // stdout is --repeat's or the search's JSON
+  bool quiet = false;                 // a capacity step: no header, report or progress of its own
+};
+
 // Runs the load described by config and prints wrk's report (or writes the
 // report where --format/-o send it). With --web, tells web_view (may be null) of
 // each interval and of the final report.
-// keep: --repeat's copy of the report (null: none); text_to_stderr: stdout is --repeat's JSON.
 ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::LiveView* web_view,
-                           report::RunReport* keep = nullptr, bool text_to_stderr = false) {
+                           const RunSinks& sinks = {}) {
   // The time series may take stdout; the final report then goes to stderr.
   const bool series_on_stdout = config.timeseries_path == "-";
-  std::FILE* report_out = series_on_stdout || text_to_stderr ? stderr : stdout;
+  std::FILE* report_out = series_on_stdout || sinks.text_to_stderr ? stderr : stdout;
   // JSON on its stream must be nothing but JSON; otherwise people get wrk's text.
-  const bool text_report = !config.json_format || !config.output_path.empty();
+  const bool text_report = !sinks.quiet && (!config.json_format || !config.output_path.empty());
   // A script that does not load (syntax error, unreadable) stops here, before any output.
   std::unique_ptr<script::ScriptHost> script;
   if (!config.script_path.empty()) {
@@ -162,9 +170,9 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
     series = series_file.get();
   }
   // The live view only where the text report will be read: stdout, a terminal.
-  const ui::DisplayChoice display = ui::choose_display(isatty(STDOUT_FILENO) == 1, config.plain,
-                                                       !config.stdout_is_data(),
-                                                       ui::TerminalEnv::from_process());
+  ui::DisplayChoice display = ui::choose_display(isatty(STDOUT_FILENO) == 1, config.plain, !config.stdout_is_data(),
+                                                 ui::TerminalEnv::from_process());
+  if (sinks.quiet) display = ui::DisplayChoice{.silent = true};
 
   // --web's /metrics and --prometheus-remote-write (issue 29) take the intervals too.
   std::unique_ptr<PrometheusOutput> prometheus = PrometheusOutput::start(config, web_view);
@@ -208,15 +216,15 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   };
   if (web_view != nullptr) web_view->finish(result ? json_report() : web::failure_json(result.error()));
   if (!result) return fail_unless_stopped(result.error(), signals);
+  if (sinks.keep != nullptr) *sinks.keep = *result;  // --repeat, the capacity search
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {
     std::fputs(report::render_text(*result).c_str(), report_out);
     for (const std::string& line : gates) std::fprintf(report_out, "%s\n", line.c_str());
-  } else {
+  } else if (!sinks.quiet) {
     std::fputs(json_report().c_str(), report_out);
   }
   std::fflush(report_out);
-  if (keep != nullptr) *keep = *result;  // --repeat
   if (Status written = write_report_outputs(config, *result, json_report); !written) {
     return fail_unless_stopped(written.error(), signals);
   }
@@ -258,9 +266,17 @@ ExitCode run_and_report(const Config& config) {
     return run_repeated(
         config,
         [&](const Config& each, report::RunReport* keep) {
-          return run_and_report_to(each, signals, nullptr, keep, json_on_stdout);
+          return run_and_report_to(each, signals, nullptr, RunSinks{keep, json_on_stdout, false});
         },
         [&] { return signals.received() != 0; });
+  }
+  if (config.capacity.enabled()) {  // --capacity, --sweep (app/capacity_run.h); --web is refused with them
+    return run_capacity(
+        config,
+        [&](const Config& step, report::RunReport* keep) {
+          return run_and_report_to(step, signals, nullptr, RunSinks{keep, true, true});
+        },
+        [&] { return signals.received(); });
   }
   if (!config.web.enabled) return run_and_report_to(config, signals, nullptr);
   auto web_view = web::LiveView::start(config, &StopSignals::request_stop);

@@ -126,7 +126,7 @@ void LiveOutput::emit_interval(report::IntervalSum& sum) {
   }
   if (model_) {
     model_->on_interval(interval);
-  } else {
+  } else if (!display_.silent) {
     std::fputs(ui::render_plain_line(interval, run_info_, completed_).c_str(), stderr);
   }
   sum.clear();

@@ -46,6 +46,7 @@
 #include "cli/units.h"
 #include "proto/http1_request.h"
 #include "targets/target_file.h"
+#include "cli/capacity_options.h"
 #include "cli/evidence_options.h"
 #include "cli/prometheus_options.h"
 #include "cli/web_options.h"
@@ -105,7 +106,7 @@ constexpr auto kAllRunOptions = join_options(
                  tls::kOptions),
     join_options(join_options(join_options(join_options(kPrometheusOptions, connect::kOptions), cookies::kOptions),
                               request_log::kOptions),
-                 evidence_flags::kOptions));
+                 join_options(evidence_flags::kOptions, capacity_flags::kOptions)));
 
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
 
@@ -200,6 +201,7 @@ Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
       if (std::optional<Status> cookie = cookies::apply(option, config)) return std::move(*cookie);
       if (std::optional<Status> log = request_log::apply(option, config, draft.request_log)) return std::move(*log);
       if (std::optional<Status> evidence = evidence_flags::apply(option, config)) return std::move(*evidence);
+      if (std::optional<Status> capacity = capacity_flags::apply(option, config)) return std::move(*capacity);
       return Ok{};
   }
 }
@@ -282,6 +284,8 @@ Status load_targets(RunDraft& draft, bool no_url, int stdin_fd) {
 // Checks between options, then the derived settings.
 Status finish_run_draft(RunDraft& draft, Command command) {
   Config& config = draft.config;
+  // A capacity search's steps are open-model runs (-R is its start rate).
+  if (Status capacity = capacity_flags::finish(config, draft.load.stages_given); !capacity) return capacity;
   // The warm-up comes before the measured duration (the run lasts both), so it
   // need not be shorter than -d.
   if (Status load = finish_load_options(config, draft.load.stages_given, draft.load.arrival_given, draft.load.deadline_given);

@@ -154,7 +154,9 @@ std::optional<Status> apply(const ScannedOption& option, Config& config, Flags& 
       return store(parse_positive_duration(option, "duration"), config.duration_ns);
     case kTimeout: return store(parse_positive_duration(option, "timeout"), config.timeout_ns);
     case kGiveUp: return store(parse_positive_duration(option, "give-up period"), config.give_up_ns);
-    case kWarmup: return store(parse_duration(option.value, option.flag), config.warmup_ns);
+    case kWarmup:
+      config.warmup_given = true;
+      return store(parse_duration(option.value, option.flag), config.warmup_ns);
     case kRequests: {
       auto count = parse_count(option.value, option.flag);
       if (count && *count < 1) {

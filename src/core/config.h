@@ -103,6 +103,31 @@ struct EvidenceOptions {
   TimeNs repeat_pause_ns = 0;                     // --repeat-pause T
 };
 
+// One term of --capacity's objective ("p99<=50ms", "errors<=0.1%",
+// "server_cpu<=80%"); src/capacity/objective.h judges a step by it.
+struct ObjectiveTerm {
+  enum class Figure { kLatency, kErrors, kServerCpu };
+  Figure figure = Figure::kLatency;
+  LatencyGate latency;         // kLatency: the statistic, its limit and < or <=
+  double limit = 0;            // kErrors: a fraction of the requests; kServerCpu: CPUs (0.8: 80 % of one)
+  bool inclusive = true;       // "<=" (kErrors, kServerCpu; kLatency: latency.inclusive)
+  std::string text;            // as written, for messages
+};
+
+// The capacity search and the fixed sweep (issue 41, src/capacity/, app/capacity_run.h):
+// a series of open-model steps, each -d long after a --warmup of its own.
+struct CapacityOptions {
+  bool search = false;                    // --capacity OBJECTIVE
+  std::vector<double> sweep_rates;        // --sweep RATES (ascending); empty: no sweep
+  std::string objective_text;             // as given ("" for a sweep without --capacity)
+  std::vector<ObjectiveTerm> objective;
+  double start_rate_per_s = 0;            // -R with --capacity; 0: a closed-loop probe picks it
+  double precision = 0.03;                // --capacity-precision: the bracket's width, hi / lo - 1
+  TimeNs budget_ns = 600 * kNsPerS;       // --capacity-budget: the whole search's time
+  int step_repeat = 0;                    // --step-repeat N; 0: the mode's default (3 search, 1 sweep)
+  bool enabled() const { return search || !sweep_rates.empty(); }
+};
+
 // Prometheus (issue 29, src/prom/, docs/prometheus.md): the remote-write push and
 // the labels every exported series carries (the web view's /metrics has them too).
 struct PrometheusOptions {
@@ -164,6 +189,7 @@ struct Config {
   int connections = 10;
   TimeNs duration_ns = 10 * kNsPerS;
   bool duration_given = false;            // -d was on the command line
+  bool warmup_given = false;              // --warmup was on the command line
   TimeNs timeout_ns = 2 * kNsPerS;        // from t_send; 0 would mean no timeout (rejected by cli)
   TimeNs warmup_ns = 0;                   // nothing completed before this is recorded
   // --give-up: the run ends (exit 1) when no connection at all has been open this
@@ -279,6 +305,8 @@ struct Config {
   WebViewOptions web;                     // --web (live web view)
   PrometheusOptions prometheus;           // --prometheus-* (issue 29)
   EvidenceOptions evidence;               // --server-pid, --server-metrics, --repeat ... (issue 28)
+  CapacityOptions capacity;               // --capacity, --sweep (issue 41)
+  bool keep_series = false;               // keep the time series with no file asking (a capacity step's)
   // Files written at the end of the run (and of an interrupted one).
   std::string html_path;                  // --html FILE: the self-contained HTML report
   RequestLogOptions request_log;          // --log-requests, --log-format, --log-sample
@@ -288,7 +316,7 @@ struct Config {
   bool csv_full_history = false;          // --csv-full-history: Locust's history gets a row per name per interval
   // The JSON report (and these files) carry the time series.
   std::string command_line;               // the command as given, shell-quoted (the HTML report's header)
-  bool keeps_timeseries() const { return !timeseries_path.empty() || !html_path.empty() || !csv_prefix.empty(); }
+  bool keeps_timeseries() const { return keep_series || !timeseries_path.empty() || !html_path.empty() || !csv_prefix.empty(); }
   // stdout carries data for a program: the JSON report (--format json without -o)
   // or the time series (--timeseries -). Nothing else may be written there.
   bool stdout_is_data() const { return timeseries_path == "-" || (json_format && output_path.empty()); }

@@ -19,10 +19,7 @@ double error_rate(const RunReport& r) {
   return finished > 0 ? failed / finished : 0;
 }
 
-namespace {
-
-// The measured statistic, and whether it is only a lower bound.
-stats::Percentile measure(const RunReport& r, const LatencyGate& gate) {
+stats::Percentile measure_gate(const RunReport& r, const LatencyGate& gate) {
   const bool any_censored = r.latency_censored.total_count() > 0;
   switch (gate.statistic) {
     case LatencyGate::Statistic::kMean:
@@ -35,7 +32,9 @@ stats::Percentile measure(const RunReport& r, const LatencyGate& gate) {
   return {};
 }
 
-}  // namespace
+bool gate_holds(const LatencyGate& gate, std::int64_t value_ns) {
+  return gate.inclusive ? value_ns <= gate.limit_ns : value_ns < gate.limit_ns;
+}
 
 std::vector<std::string> failed_gates(const RunReport& r) {
   if (r.gate_failures_read) return *r.gate_failures_read;
@@ -45,8 +44,8 @@ std::vector<std::string> failed_gates(const RunReport& r) {
       failures.push_back(fmt::format("gate failed: {} (no latency was recorded)", gate.text));
       continue;
     }
-    const stats::Percentile v = measure(r, gate);
-    const bool within = gate.inclusive ? v.value <= gate.limit_ns : v.value < gate.limit_ns;
+    const stats::Percentile v = measure_gate(r, gate);
+    const bool within = gate_holds(gate, v.value);
     const std::string measured = format_time_ns(static_cast<double>(v.value));
     if (!within) {
       failures.push_back(fmt::format("gate failed: {} (measured {}{})", gate.text, v.is_lower_bound ? ">=" : "",

@@ -18,6 +18,14 @@ double error_rate(const RunReport& report);
 // a scenario's checks on requests that had not failed otherwise (error_rate's numerator).
 std::uint64_t failed_requests(const RunReport& report);
 
+// A latency gate's statistic as the run measured it, and whether it is only a
+// lower bound (it falls on timed-out requests). Also the capacity search's
+// latency terms (capacity/objective.h).
+stats::Percentile measure_gate(const RunReport& report, const LatencyGate& gate);
+
+// Whether value_ns is within the gate's limit (< or <=).
+bool gate_holds(const LatencyGate& gate, std::int64_t value_ns);
+
 // One line per failed gate, naming the gate and the measured value, e.g.
 // "gate failed: p99<250ms (measured 312.40ms)". A percentile that is only a lower
 // bound (it falls on timed-out requests) fails a gate it does not prove, and says so.

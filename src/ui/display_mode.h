@@ -28,6 +28,7 @@ struct DisplayChoice {
   bool live = false;     // the redrawn view on stdout; otherwise plain lines on stderr
   bool colour = false;   // only ever with `live`
   bool unicode = false;  // block characters in the live view
+  bool silent = false;   // neither: a capacity search's step, whose row the search prints
 };
 
 // stdout_is_terminal: isatty(1). text_report_on_stdout: the final text report

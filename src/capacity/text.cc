@@ -1,0 +1,145 @@
+#include "capacity/text.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/labelled.h"
+#include "report/units.h"
+
+namespace pacer::capacity {
+
+namespace {
+
+std::string latency(std::int64_t ns) { return report::format_time_ns(static_cast<double>(ns)); }
+
+bool any_cpu(const CapacityResult& r) {
+  return std::any_of(r.steps.begin(), r.steps.end(), [](const Step& s) { return s.figures.server_cpu.has_value(); });
+}
+
+std::string verdict_cell(const CapacityResult& r, const Step& s) {
+  if (s.probe) return "probe";
+  std::string out = verdict_name(s.verdict);
+  if (s.repeats > 1) out += fmt::format(" {}/{}", s.repeat, s.repeats);
+  if (s.near && s.verdict == Verdict::kHolds && !r.sweep) out += " (near)";
+  return out;
+}
+
+std::string arrivals(const SearchSetup& s) { return s.poisson ? "Poisson" : "uniform"; }
+
+}  // namespace
+
+std::string render_intro(const CapacityResult& r) {
+  const SearchSetup& s = r.setup;
+  std::string out = fmt::format("{} {}\n", r.sweep ? "Capacity sweep of" : "Capacity search of", r.url);
+  if (!r.objective_text.empty()) out += fmt::format("  objective   {}\n", r.objective_text);
+  out += fmt::format("  steps       {} each after a {} warm-up, {} arrivals, {} connections, {} threads\n",
+                     report::format_duration_short(s.step_duration_ns), report::format_duration_short(s.step_warmup_ns),
+                     arrivals(s), s.connections, s.threads);
+  if (!r.sweep) {
+    out += fmt::format("  search      from {} ({}), doubling, then halving the bracket to {:g}%; a rate near a limit "
+                       "runs up to {} times; budget {}\n",
+                       s.start_rate_per_s > 0 ? rate_text(s.start_rate_per_s) : "the probe's rate",
+                       s.start_from == "probe" ? "half the closed-loop probe's" : "-R", s.precision * 100,
+                       s.step_repeat, report::format_duration_short(s.budget_ns));
+  } else if (s.step_repeat > 1) {
+    out += fmt::format("  sweep       every rate {} times\n", s.step_repeat);
+  }
+  out += fmt::format("\n  {:>4} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8}{} {}\n", "step", "target/s", "achieved/s",
+                     "p50", "p90", "p99", "max", "errors", any_cpu(r) ? fmt::format(" {:>6}", "cpu") : "", "verdict");
+  return out;
+}
+
+std::string render_row(const CapacityResult& r, const Step& s) {
+  const StepFigures& f = s.figures;
+  std::string cpu;
+  if (any_cpu(r)) cpu = fmt::format(" {:>6}", f.server_cpu ? fmt::format("{:.0f}%", *f.server_cpu * 100) : "-");
+  std::string row = fmt::format("  {:>4} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>7.2f}%{} {}", s.index,
+                                s.probe ? "probe" : fmt::format("{:.0f}", f.target_rate_per_s),
+                                fmt::format("{:.1f}", f.achieved_rate_per_s), latency(f.p50_ns), latency(f.p90_ns),
+                                latency(f.p99_ns), latency(f.max_ns), f.error_rate * 100, cpu, verdict_cell(r, s));
+  if (s.verdict == Verdict::kBreaks && !s.broken_by.empty()) row += "  " + s.broken_by;
+  return row + "\n";
+}
+
+std::string render_answer(const CapacityResult& r) {
+  const Answer& a = r.answer;
+  std::string out = "\n" + report::labelled("Answer:", answer_sentence(a, !r.terms.empty()));
+  if (!a.client_limit.empty()) out += report::labelled("Client:", a.client_limit);
+  if (a.kind == AnswerKind::kFound || (a.kind == AnswerKind::kSweep && a.holds_at_per_s && a.breaks_at_per_s)) {
+    out += report::labelled("Meaning:", "the capacity of this server, from this client, over this network, for these "
+                                        "requests; another client machine, path or mix can differ.");
+  }
+  const std::string curve = render_curve(r);
+  if (!curve.empty()) out += "\n" + curve;
+  out += fmt::format("\n  {} steps in {}\n", r.steps.size(), report::format_duration_short(a.elapsed_ns));
+  return out;
+}
+
+std::string render_text(const CapacityResult& r) {
+  std::string out = render_intro(r);
+  for (const Step& s : r.steps) out += render_row(r, s);
+  return out + render_answer(r);
+}
+
+std::string render_curve(const CapacityResult& r, int width, int height) {
+  std::vector<const Step*> points;
+  for (const Step& s : r.steps) {
+    if (!s.probe && s.figures.p99_ns > 0) points.push_back(&s);
+  }
+  if (points.size() < 2) return "";
+  double x_max = 0;
+  double y_min = 1e300;
+  double y_max = 0;
+  for (const Step* s : points) {
+    x_max = std::max(x_max, s->figures.achieved_rate_per_s);
+    y_min = std::min(y_min, static_cast<double>(std::max<std::int64_t>(s->figures.p50_ns, 1)));
+    y_max = std::max(y_max, static_cast<double>(s->figures.p99_ns));
+  }
+  std::vector<std::pair<double, std::string>> limits;
+  for (const ObjectiveTerm& t : r.terms) {
+    if (t.figure != ObjectiveTerm::Figure::kLatency) continue;
+    const auto limit = static_cast<double>(t.latency.limit_ns);
+    limits.emplace_back(limit, t.text);
+    y_min = std::min(y_min, limit);
+    y_max = std::max(y_max, limit);
+  }
+  if (x_max <= 0) return "";
+  if (y_max <= y_min) y_max = y_min * 10;
+  const double log_min = std::log10(y_min);
+  const double log_span = std::log10(y_max) - log_min;
+  const auto row_of = [&](double ns) {
+    const double share = (std::log10(std::max(ns, y_min)) - log_min) / log_span;
+    return height - 1 - std::clamp(static_cast<int>(std::lround(share * (height - 1))), 0, height - 1);
+  };
+  const auto col_of = [&](double rate) {
+    return std::clamp(static_cast<int>(std::lround(rate / x_max * (width - 1))), 0, width - 1);
+  };
+  std::vector<std::string> grid(static_cast<std::size_t>(height), std::string(static_cast<std::size_t>(width), ' '));
+  std::vector<std::string> right(static_cast<std::size_t>(height));
+  for (const auto& [limit, text] : limits) {
+    const auto row = static_cast<std::size_t>(row_of(limit));
+    std::fill(grid[row].begin(), grid[row].end(), '-');
+    right[row] = " " + text;
+  }
+  for (const Step* s : points) {
+    const auto col = static_cast<std::size_t>(col_of(s->figures.achieved_rate_per_s));
+    grid[static_cast<std::size_t>(row_of(static_cast<double>(s->figures.p50_ns)))][col] = 'o';
+    grid[static_cast<std::size_t>(row_of(static_cast<double>(s->figures.p99_ns)))][col] =
+        s->verdict == Verdict::kBreaks || s->verdict == Verdict::kClient ? 'X' : '*';
+  }
+  std::string out = "  latency (log) against achieved requests/s: * p99, X p99 of a step that broke, o p50\n";
+  for (int row = 0; row < height; ++row) {
+    std::string label;
+    if (row == 0) label = report::format_time_ns(y_max);
+    if (row == height - 1) label = report::format_time_ns(y_min);
+    out += fmt::format("  {:>9} |{}{}\n", label, grid[static_cast<std::size_t>(row)], right[static_cast<std::size_t>(row)]);
+  }
+  out += fmt::format("  {:>9} +{}\n", "", std::string(static_cast<std::size_t>(width), '-'));
+  const std::string max_label = rate_text(x_max);
+  out += fmt::format("  {:>9}  0{:>{}}\n", "", max_label, width - 1);
+  return out;
+}
+
+}  // namespace pacer::capacity
