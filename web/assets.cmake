@@ -17,6 +17,7 @@ set(PACER_WEB_ASSETS
     ${PACER_UPLOT_DIR}/uPlot.min.css
     ${PACER_WEB_DIR}/charts.js
     ${PACER_WEB_DIR}/report.js
+    ${PACER_WEB_DIR}/capacity.js
     ${PACER_WEB_DIR}/report.css
     # The live web view's page (--web, src/web/assets.cc serves these).
     ${PACER_WEB_DIR}/live.html
@@ -29,6 +30,6 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -DOUTPUT=${PACER_WEB_ASSETS_CC} "-DINPUTS=${PACER_WEB_ASSETS}"
           -P ${PACER_WEB_DIR}/embed.cmake
   DEPENDS ${PACER_WEB_ASSETS} ${PACER_WEB_DIR}/embed.cmake
-  COMMENT "Embedding web assets (uPlot, charts.js, report.js, report.css)"
+  COMMENT "Embedding web assets (uPlot, charts.js, report.js, capacity.js, report.css)"
   VERBATIM)
 target_sources(pacer_lib PRIVATE ${PACER_WEB_ASSETS_CC})

@@ -22,15 +22,17 @@
  *   PacerCharts.percentileChart(el, spec) -> handle
  *       The latency distribution on HdrHistogram's percentile axis (x = 1/(1-q), log,
  *       labelled 0% 90% 99% 99.9%...; y = latency). spec: {title, series: [{label,
- *       hist, censored?, color?, dash?}]} with decoded Histograms; `censored` (the
- *       timed-out samples) marks the part of the curve that is a lower bound with
- *       red points. handle as above (no setData).
+ *       hist, censored?, color?, dash?}], log?} with decoded Histograms; `censored`
+ *       (the timed-out samples) marks the part of the curve that is a lower bound
+ *       with red points. The y axis is log when log is true, or (log not given) when
+ *       the latencies span more than 50x. handle as above (no setData).
  *
  *   PacerCharts.table(el, spec) -> <table>
  *       spec: {columns: [{key, label, num?, format?}], rows: [{key: value}],
- *       sortable?}. A value may be {value, text}: shown as text, sorted by value.
- *       With sortable, a click on a header sorts by that column (again:
- *       reversed). Numeric cells keep their raw value in data-value.
+ *       sortable?, rowClass?}. A value may be {value, text}: shown as text, sorted by
+ *       value. With sortable, a click on a header sorts by that column (again:
+ *       reversed). Numeric cells keep their raw value in data-value. rowClass(row)
+ *       -> the class of the row's <tr> (kept when sorted).
  *
  *   PacerCharts.fmtNs(ns), fmtCount(n), fmtRate(perS), fmtPct(fraction)
  *       The report's number formats ("1.23ms", "12,345", "1.2k/s", "12.5%").
@@ -39,6 +41,11 @@
  *
  *   PacerCharts.charts: every chart handle made so far ({title, kind, points,
  *       uplot}), for tests and for the live view's updates.
+ *
+ *   For a page's own kind of chart (web/capacity.js): chartBox(el) -> the <div> to
+ *       give uPlot, chartWidth(el), axisValues(unit) (uPlot axis labels for "ms",
+ *       "/s" or plain numbers), register(kind, title, uplot, points) -> handle (in
+ *       `charts`, and resized with the page like the others).
  */
 (function (global) {
   'use strict';
@@ -331,7 +338,7 @@
     });
     const maxMs = Math.max(1e-6, ...present.map((s) => s.hist.max / 1e6));
     const minMs = Math.max(1e-6, Math.min(...present.map((s) => Math.max(1, s.hist.min) / 1e6)));
-    const logY = maxMs / minMs > 50;
+    const logY = spec.log ?? maxMs / minMs > 50;
     const opts = {
       title: spec.title, width: chartWidth(el), height: spec.height || 300,
       cursor: {drag: {x: true, y: false}},
@@ -366,6 +373,7 @@
       body.textContent = '';
       for (const r of rows) {
         const tr = body.insertRow();
+        if (spec.rowClass) tr.className = spec.rowClass(r) || '';
         for (const c of spec.columns) {
           const td = tr.insertCell();
           const v = r[c.key];
@@ -411,5 +419,6 @@
   }
 
   global.PacerCharts = {decodeHistogram, makeHistogram, timeChart, percentileChart, table,
-    fmtNs, fmtMs, fmtCount, fmtRate, fmtPct, charts, COLORS, ERROR_CLASSES};
+    fmtNs, fmtMs, fmtCount, fmtRate, fmtPct, charts, COLORS, ERROR_CLASSES,
+    chartBox: box, chartWidth, axisValues, register};
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -8,6 +8,8 @@
  *       baseline, candidate (reports), baseline_name, candidate_name, changes: [{figure,
  *       label, baseline, candidate, change, higher_is_worse}], bounds: [{figure, limit,
  *       change, broken}]}
+ *   A capacity search's page ("pacer-capacity", "pacer-capacity-compare") is
+ *   web/capacity.js's (PacerCapacity); boot() hands it those documents.
  *
  * Every headline figure is an element with data-figure="NAME" and data-value (the
  * JSON's raw number), so tests compare the page with the report. When the page is
@@ -453,6 +455,8 @@
       const data = JSON.parse(document.getElementById('pacer-data').textContent);
       if (data.schema === 'pacer-compare') await renderCompare(root, data);
       else if (data.schema === 'pacer-repeat') await renderRepeat(root, data);
+      else if (data.schema === 'pacer-capacity') await global.PacerCapacity.render(root, data);
+      else if (data.schema === 'pacer-capacity-compare') await global.PacerCapacity.renderCompare(root, data);
       else await render(root, data);
       document.documentElement.dataset.ready = 'true';
     } catch (e) {

@@ -7,9 +7,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "app/repeat.h"
 #include "core/atomic_file.h"
@@ -30,6 +33,87 @@ namespace {
 ExitCode fail(const Error& error) {
   std::fprintf(stderr, "pacer report: %s\n", stats::printable_name(error.message).c_str());
   return error.kind == ErrorKind::kRuntime ? ExitCode::kRunFailed : ExitCode::kBadArguments;
+}
+
+// ---- Capacity searches (issue 41): their pages are drawn from their JSON as it is.
+
+// Reads a document's top-level "schema" string and stops there: a run's report of
+// many megabytes is not parsed twice to learn it is not a capacity search's.
+class SchemaSniffer : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::string schema;
+  bool null() override { return next(); }
+  bool boolean(bool) override { return next(); }
+  bool number_integer(number_integer_t) override { return next(); }
+  bool number_unsigned(number_unsigned_t) override { return next(); }
+  bool number_float(number_float_t, const string_t&) override { return next(); }
+  bool string(string_t& value) override {
+    if (at_schema_) schema = value;
+    return next();
+  }
+  bool binary(binary_t&) override { return next(); }
+  bool start_object(std::size_t) override { return open(); }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& name) override {
+    at_schema_ = depth_ == 1 && name == "schema";
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool next() { return !std::exchange(at_schema_, false) || schema.empty(); }  // stop once it is read
+  bool open() {
+    at_schema_ = false;
+    ++depth_;
+    return true;
+  }
+  bool close() {
+    --depth_;
+    return true;
+  }
+  int depth_ = 0;
+  bool at_schema_ = false;
+};
+
+// The text of a regular file whose schema is "pacer-capacity", or nothing (another
+// kind of file, or one the run readers will name the fault of). Pipes are left to the
+// run readers, which read them once.
+std::optional<std::string> capacity_text(const std::string& path, std::uint64_t max_bytes) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  auto text = report::read_report_file_text(path, max_bytes);
+  if (!text) return std::nullopt;
+  SchemaSniffer sniffer;
+  nlohmann::json::sax_parse(*text, &sniffer, nlohmann::json::input_format_t::json, false);
+  if (sniffer.schema != "pacer-capacity") return std::nullopt;
+  return std::move(*text);
+}
+
+// `pacer report CAPACITY.json -o PAGE` and `pacer report --compare A B -o PAGE` of two
+// capacity searches: their pages (the comparison's text comes later). Nothing when the
+// files are not capacity searches' documents.
+std::optional<ExitCode> report_capacity(const cli::ReportOptions& options) {
+  if (options.paths.size() != (options.compare ? 2u : 1u)) return std::nullopt;
+  std::vector<std::string> texts;
+  for (const std::string& path : options.paths) {
+    auto text = capacity_text(path, options.max_report_bytes);
+    if (!text) break;
+    texts.push_back(std::move(*text));
+  }
+  if (texts.empty()) return std::nullopt;
+  if (texts.size() != options.paths.size()) {
+    return fail(bad_input(fmt::format("--compare: '{}' is a capacity search's report and '{}' is not",
+                                      options.paths[0], options.paths[1])));
+  }
+  if (!options.csv_prefix.empty()) {
+    return fail(bad_input(fmt::format("--csv: '{}' is a capacity search's report; give one step's run report", options.paths[0])));
+  }
+  const Status written = options.compare ? html::write_capacity_compare_page(texts[0], texts[1], options.paths[0],
+                                                                             options.paths[1], options.output_path)
+                                         : html::write_capacity_page(texts[0], options.output_path);
+  return written ? ExitCode::kOk : fail(written.error());
 }
 
 // One side of --compare: a report, a --repeat report, or FILE,FILE,... (single
@@ -111,6 +195,7 @@ ExitCode compare(const cli::ReportOptions& options) {
 }  // namespace
 
 ExitCode run_report_command(const cli::ReportOptions& options) {
+  if (std::optional<ExitCode> done = report_capacity(options)) return *done;
   if (options.compare) return compare(options);
   auto read = read_runs(options);
   if (!read) return fail(read.error());

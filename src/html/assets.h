@@ -1,6 +1,6 @@
 // The browser assets built into pacer (web/assets.cmake embeds them at build time):
 // uPlot (uPlot.iife.min.js, uPlot.min.css, from npm), and the project's own
-// charts.js, report.js and report.css. Read-only static data; any thread.
+// charts.js, report.js, capacity.js and report.css. Read-only static data; any thread.
 #pragma once
 
 #include <string_view>

@@ -57,6 +57,8 @@ std::string render_page(std::string_view title, std::string_view data_json) {
   page += "\n</script>\n<script>\n";
   page += embedded_asset("charts.js");
   page += "\n</script>\n<script>\n";
+  page += embedded_asset("capacity.js");  // before report.js, whose boot() hands it capacity documents
+  page += "\n</script>\n<script>\n";
   page += embedded_asset("report.js");
   page += "\n</script>\n</body>\n</html>\n";
   return page;

@@ -10,8 +10,9 @@
 
 namespace pacer::html {
 
-// data_json: a JSON report (render_json's text) or a "pacer-compare" object
-// (html/compare.h). title goes into <title> (escaped).
+// data_json: a JSON report (render_json's text), a "pacer-compare" object
+// (html/compare.h), a --repeat report or a capacity search's document (or two:
+// html/report_files.h). title goes into <title> (escaped).
 std::string render_page(std::string_view title, std::string_view data_json);
 
 // JSON text made safe inside <script type="application/json">: every '<' (which in

@@ -16,6 +16,7 @@ TEST(HtmlAssets, EveryAssetIsEmbeddedWhole) {
   EXPECT_NE(embedded_asset("uPlot.min.css").find(".uplot"), std::string_view::npos);
   EXPECT_NE(embedded_asset("charts.js").find("PacerCharts"), std::string_view::npos);
   EXPECT_NE(embedded_asset("report.js").find("PacerReport"), std::string_view::npos);
+  EXPECT_NE(embedded_asset("capacity.js").find("PacerCapacity"), std::string_view::npos);
   EXPECT_NE(embedded_asset("report.css").find("@media print"), std::string_view::npos);
   EXPECT_TRUE(embedded_asset("no-such-file.js").empty());
   // A whole file: the last byte of charts.js (its closing line) is there.
@@ -29,6 +30,8 @@ TEST(HtmlPage, HoldsTheDataAndEveryAssetInline) {
             std::string::npos);
   EXPECT_NE(page.find(std::string(embedded_asset("charts.js"))), std::string::npos);
   EXPECT_NE(page.find(std::string(embedded_asset("uPlot.iife.min.js"))), std::string::npos);
+  // capacity.js before report.js, whose boot() hands it the capacity documents.
+  EXPECT_LT(page.find(std::string(embedded_asset("capacity.js"))), page.find(std::string(embedded_asset("report.js"))));
   // Nothing that would make the browser ask another host.
   EXPECT_EQ(page.find("<script src"), std::string::npos);
   EXPECT_EQ(page.find("<link"), std::string::npos);
