@@ -12,19 +12,22 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "app/repeat.h"
+#include "capacity/result_json.h"
+#include "capacity/text.h"
 #include "core/atomic_file.h"
 #include "html/compare.h"
 #include "html/html_page.h"
 #include "html/report_files.h"
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/gates.h"
 #include "report/json_reader.h"
 #include "report/locust_csv.h"
 #include "report/merge.h"
 #include "report/report_runs.h"
+#include "report/text.h"
 #include "stats/name_table.h"
 
 namespace pacer::app {
@@ -35,84 +38,53 @@ ExitCode fail(const Error& error) {
   return error.kind == ErrorKind::kRuntime ? ExitCode::kRunFailed : ExitCode::kBadArguments;
 }
 
-// ---- Capacity searches (issue 41): their pages are drawn from their JSON as it is.
+// ---- Capacity searches (issue 41): read into capacity::CapacityResult, printed
+// and drawn from it as the search printed and drew it.
 
-// Reads a document's top-level "schema" string and stops there: a run's report of
-// many megabytes is not parsed twice to learn it is not a capacity search's.
-class SchemaSniffer : public nlohmann::json_sax<nlohmann::json> {
- public:
-  std::string schema;
-  bool null() override { return next(); }
-  bool boolean(bool) override { return next(); }
-  bool number_integer(number_integer_t) override { return next(); }
-  bool number_unsigned(number_unsigned_t) override { return next(); }
-  bool number_float(number_float_t, const string_t&) override { return next(); }
-  bool string(string_t& value) override {
-    if (at_schema_) schema = value;
-    return next();
-  }
-  bool binary(binary_t&) override { return next(); }
-  bool start_object(std::size_t) override { return open(); }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(); }
-  bool end_array() override { return close(); }
-  bool key(string_t& name) override {
-    at_schema_ = depth_ == 1 && name == "schema";
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-
- private:
-  bool next() { return !std::exchange(at_schema_, false) || schema.empty(); }  // stop once it is read
-  bool open() {
-    at_schema_ = false;
-    ++depth_;
-    return true;
-  }
-  bool close() {
-    --depth_;
-    return true;
-  }
-  int depth_ = 0;
-  bool at_schema_ = false;
-};
-
-// The text of a regular file whose schema is "pacer-capacity", or nothing (another
-// kind of file, or one the run readers will name the fault of). Pipes are left to the
-// run readers, which read them once.
+// The text of a regular file that is a capacity search's JSON, or nothing (another
+// kind of file, or one the run readers will name the fault of). Pipes are left to
+// the run readers, which read them once.
 std::optional<std::string> capacity_text(const std::string& path, std::uint64_t max_bytes) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   auto text = report::read_report_file_text(path, max_bytes);
-  if (!text) return std::nullopt;
-  SchemaSniffer sniffer;
-  nlohmann::json::sax_parse(*text, &sniffer, nlohmann::json::input_format_t::json, false);
-  if (sniffer.schema != "pacer-capacity") return std::nullopt;
+  if (!text || !capacity::is_capacity_json(*text)) return std::nullopt;
   return std::move(*text);
 }
 
-// `pacer report CAPACITY.json -o PAGE` and `pacer report --compare A B -o PAGE` of two
-// capacity searches: their pages (the comparison's text comes later). Nothing when the
-// files are not capacity searches' documents.
+// `pacer report SEARCH.json [-o PAGE]`: the search's text on stdout, its page with -o;
+// `pacer report A.json B.json --compare [-o PAGE]`: the two answers side by side and
+// the page drawing both curves. Nothing when the files are not capacity searches'.
 std::optional<ExitCode> report_capacity(const cli::ReportOptions& options) {
   if (options.paths.size() != (options.compare ? 2u : 1u)) return std::nullopt;
-  std::vector<std::string> texts;
+  std::vector<capacity::CapacityResult> searches;
   for (const std::string& path : options.paths) {
     auto text = capacity_text(path, options.max_report_bytes);
     if (!text) break;
-    texts.push_back(std::move(*text));
+    auto read = capacity::read_capacity_json(*text, path);
+    if (!read) return fail(read.error());
+    searches.push_back(std::move(*read));
   }
-  if (texts.empty()) return std::nullopt;
-  if (texts.size() != options.paths.size()) {
+  if (searches.empty()) return std::nullopt;
+  if (searches.size() != options.paths.size()) {
     return fail(bad_input(fmt::format("--compare: '{}' is a capacity search's report and '{}' is not",
                                       options.paths[0], options.paths[1])));
   }
   if (!options.csv_prefix.empty()) {
-    return fail(bad_input(fmt::format("--csv: '{}' is a capacity search's report; give one step's run report", options.paths[0])));
+    return fail(bad_input(
+        fmt::format("--csv: '{}' is a capacity search's report; give one step's run report", options.paths[0])));
   }
-  const Status written = options.compare ? html::write_capacity_compare_page(texts[0], texts[1], options.paths[0],
-                                                                             options.paths[1], options.output_path)
-                                         : html::write_capacity_page(texts[0], options.output_path);
+  if (!options.compare) {
+    std::fputs(capacity::render_text(searches[0]).c_str(), stdout);
+    std::fflush(stdout);
+    const Status written = html::write_capacity_page(capacity::render_capacity_json(searches[0]), options.output_path);
+    return written ? ExitCode::kOk : fail(written.error());
+  }
+  std::fputs(capacity::render_compare_text(searches[0], searches[1], options.paths[0], options.paths[1]).c_str(), stdout);
+  std::fflush(stdout);
+  const Status written = html::write_capacity_compare_page(
+      capacity::render_capacity_json(searches[0]), capacity::render_capacity_json(searches[1]), options.paths[0],
+      options.paths[1], options.output_path);
   return written ? ExitCode::kOk : fail(written.error());
 }
 
@@ -199,6 +171,19 @@ ExitCode run_report_command(const cli::ReportOptions& options) {
   if (options.compare) return compare(options);
   auto read = read_runs(options);
   if (!read) return fail(read.error());
+  if (options.output_path.empty() && options.csv_prefix.empty()) {  // the text, as the run printed it
+    std::string text;
+    if (read->repeat) {
+      text = render_repeat_text(repeat_figures(read->runs), read->runs.size(), read->repeat_pause_ns);
+    } else {
+      const report::RunReport& run = read->runs.front();
+      text = report::render_header(run) + report::render_text(run);
+      for (const std::string& line : report::failed_gates(run)) text += line + "\n";
+    }
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+    return ExitCode::kOk;
+  }
   if (read->repeat) {  // its page draws its runs; the CSV files are one run's
     if (!options.csv_prefix.empty()) {
       return fail(bad_input(fmt::format("--csv: '{}' is a --repeat report; give one run's report", options.paths[0])));

@@ -33,20 +33,22 @@ std::string arrivals(const SearchSetup& s) { return s.poisson ? "Poisson" : "uni
 std::string render_intro(const CapacityResult& r) {
   const SearchSetup& s = r.setup;
   std::string out = fmt::format("{} {}\n", r.sweep ? "Capacity sweep of" : "Capacity search of", r.url);
-  if (!r.objective_text.empty()) out += fmt::format("  objective   {}\n", r.objective_text);
-  out += fmt::format("  steps       {} each after a {} warm-up, {} arrivals, {} connections, {} threads\n",
-                     report::format_duration_short(s.step_duration_ns), report::format_duration_short(s.step_warmup_ns),
-                     arrivals(s), s.connections, s.threads);
+  if (!r.objective_text.empty()) out += report::labelled("Objective:", r.objective_text);
+  out += report::labelled("Steps:", fmt::format("{} each after a {} warm-up, {} arrivals, {} connections, {} threads",
+                                                report::format_duration_short(s.step_duration_ns),
+                                                report::format_duration_short(s.step_warmup_ns), arrivals(s),
+                                                s.connections, s.threads));
   if (!r.sweep) {
-    out += fmt::format("  search      from {} ({}), doubling, then halving the bracket to {:g}%; a rate near a limit "
-                       "runs up to {} times; budget {}\n",
-                       s.start_rate_per_s > 0 ? rate_text(s.start_rate_per_s) : "the probe's rate",
-                       s.start_from == "probe" ? "half the closed-loop probe's" : "-R", s.precision * 100,
-                       s.step_repeat, report::format_duration_short(s.budget_ns));
+    out += report::labelled(
+        "Search:", fmt::format("from {}, doubling until a step breaks, then halving the bracket to {:g}%; a "
+                               "rate near a limit runs up to {} times; budget {}",
+                               s.start_from == "probe" ? std::string("half the closed-loop probe's rate")
+                                                       : rate_text(s.start_rate_per_s) + " (-R)",
+                               s.precision * 100, s.step_repeat, report::format_duration_short(s.budget_ns)));
   } else if (s.step_repeat > 1) {
-    out += fmt::format("  sweep       every rate {} times\n", s.step_repeat);
+    out += report::labelled("Sweep:", fmt::format("every rate {} times", s.step_repeat));
   }
-  out += fmt::format("\n  {:>4} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8}{} {}\n", "step", "target/s", "achieved/s",
+  out += fmt::format("\n  {:>4} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>7}{} {}\n", "step", "target/s", "achieved/s",
                      "p50", "p90", "p99", "max", "errors", any_cpu(r) ? fmt::format(" {:>6}", "cpu") : "", "verdict");
   return out;
 }
@@ -55,7 +57,7 @@ std::string render_row(const CapacityResult& r, const Step& s) {
   const StepFigures& f = s.figures;
   std::string cpu;
   if (any_cpu(r)) cpu = fmt::format(" {:>6}", f.server_cpu ? fmt::format("{:.0f}%", *f.server_cpu * 100) : "-");
-  std::string row = fmt::format("  {:>4} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>7.2f}%{} {}", s.index,
+  std::string row = fmt::format("  {:>4} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>6.2f}%{} {}", s.index,
                                 s.probe ? "probe" : fmt::format("{:.0f}", f.target_rate_per_s),
                                 fmt::format("{:.1f}", f.achieved_rate_per_s), latency(f.p50_ns), latency(f.p90_ns),
                                 latency(f.p99_ns), latency(f.max_ns), f.error_rate * 100, cpu, verdict_cell(r, s));
@@ -73,7 +75,7 @@ std::string render_answer(const CapacityResult& r) {
   }
   const std::string curve = render_curve(r);
   if (!curve.empty()) out += "\n" + curve;
-  out += fmt::format("\n  {} steps in {}\n", r.steps.size(), report::format_duration_short(a.elapsed_ns));
+  out += fmt::format("\n  {} steps in {}\n", r.steps.size(), report::format_time_ns(static_cast<double>(a.elapsed_ns)));
   return out;
 }
 
@@ -81,6 +83,40 @@ std::string render_text(const CapacityResult& r) {
   std::string out = render_intro(r);
   for (const Step& s : r.steps) out += render_row(r, s);
   return out + render_answer(r);
+}
+
+std::string render_compare_text(const CapacityResult& base, const CapacityResult& cand, const std::string& base_name,
+                                const std::string& cand_name) {
+  const auto rate_or = [](const std::optional<double>& v) { return v ? rate_text(*v) : std::string("-"); };
+  std::string out = fmt::format("Capacity: {} (baseline) vs {} (candidate)\n", base_name, cand_name);
+  out += fmt::format("  {:<10} {:<20} {:<20} {}\n", "", "baseline", "candidate", "change");
+  out += fmt::format("  {:<10} {:<20} {:<20}\n", "objective", base.objective_text.empty() ? "-" : base.objective_text,
+                     cand.objective_text.empty() ? "-" : cand.objective_text);
+  std::string change = "-";
+  const Answer& a = base.answer;
+  const Answer& b = cand.answer;
+  if (a.holds_at_per_s && b.holds_at_per_s && *a.holds_at_per_s > 0) {
+    change = fmt::format("{:+.1f}%", (*b.holds_at_per_s / *a.holds_at_per_s - 1) * 100);
+  }
+  out += fmt::format("  {:<10} {:<20} {:<20} {}\n", "holds at", rate_or(a.holds_at_per_s), rate_or(b.holds_at_per_s),
+                     change);
+  out += fmt::format("  {:<10} {:<20} {:<20}\n", "breaks at", rate_or(a.breaks_at_per_s), rate_or(b.breaks_at_per_s));
+  out += fmt::format("  {:<10} {:<20} {:<20}\n", "steps", base.steps.size(), cand.steps.size());
+  out += report::labelled("Baseline:", answer_sentence(a, !base.terms.empty()));
+  out += report::labelled("Candidate:", answer_sentence(b, !cand.terms.empty()));
+  std::string verdict;
+  if (base.objective_text != cand.objective_text) {
+    verdict = "the objectives differ: the answers are not comparable.";
+  } else if (a.kind != AnswerKind::kFound || b.kind != AnswerKind::kFound) {
+    verdict = "not both searches found a bracket: compare the tables, not the answers.";
+  } else if (*b.holds_at_per_s >= *a.breaks_at_per_s) {
+    verdict = "higher: the candidate held at a rate where the baseline broke (the brackets do not overlap).";
+  } else if (*b.breaks_at_per_s <= *a.holds_at_per_s) {
+    verdict = "lower: the candidate broke at a rate where the baseline held (the brackets do not overlap).";
+  } else {
+    verdict = "no change the searches can tell: the brackets overlap.";
+  }
+  return out + report::labelled("Change:", verdict);
 }
 
 std::string render_curve(const CapacityResult& r, int width, int height) {
@@ -129,7 +165,7 @@ std::string render_curve(const CapacityResult& r, int width, int height) {
     grid[static_cast<std::size_t>(row_of(static_cast<double>(s->figures.p99_ns)))][col] =
         s->verdict == Verdict::kBreaks || s->verdict == Verdict::kClient ? 'X' : '*';
   }
-  std::string out = "  latency (log) against achieved requests/s: * p99, X p99 of a step that broke, o p50\n";
+  std::string out = "  latency (log) against achieved requests/s: * p99, o p50, X p99 of a step that broke (or the client limited)\n";
   for (int row = 0; row < height; ++row) {
     std::string label;
     if (row == 0) label = report::format_time_ns(y_max);

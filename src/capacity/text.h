@@ -16,6 +16,12 @@ std::string render_row(const CapacityResult& result, const Step& step);
 std::string render_answer(const CapacityResult& result);
 std::string render_text(const CapacityResult& result);
 
+// Two searches side by side (`pacer report A.json B.json --compare`): their
+// objectives, answers and brackets, the change of holds_at, and whether the
+// brackets overlap (no change beyond the searches' precision) or not.
+std::string render_compare_text(const CapacityResult& baseline, const CapacityResult& candidate,
+                                const std::string& baseline_name, const std::string& candidate_name);
+
 // The curve: p99 (*, X where the step broke) and p50 (o) against the achieved
 // rate, latency on a log scale, each latency term's limit as a row of '-'.
 // width x height characters of plot; "" with fewer than two steps.

@@ -84,9 +84,6 @@ Status check_report_options(const ReportOptions& r) {
   }
   if (!r.max_regression.empty() && !r.compare) return bad_argument("report: --max-regression needs --compare");
   if (r.strict && r.max_regression.empty()) return bad_argument("report: --strict needs --max-regression");
-  if (!r.compare && r.output_path.empty() && r.csv_prefix.empty()) {
-    return bad_argument("report: give -o FILE (the HTML report) or --csv PREFIX");
-  }
   if (r.compare && !r.csv_prefix.empty()) return bad_argument("report: --csv draws one run, not a --compare");
   if (r.csv_prefix.empty() && r.csv_locust) return bad_argument("report: --csv-format needs --csv PREFIX");
   if (r.csv_full_history && !r.csv_locust) return bad_argument("report: --csv-full-history needs --csv-format locust");
