@@ -80,9 +80,9 @@ ExitCode signal_code(int sig) { return sig == SIGTERM ? ExitCode::kSigterm : Exi
 class StepRunner {
  public:
   StepRunner(const Config& config, const RunStep& run_step, const std::function<int()>& received,
-             CapacityResult& result, const Printer& printer)
+             CapacityResult& result, const Printer& printer, const SearchListener& listener)
       : config_(config), run_step_(run_step), received_(received), result_(result), printer_(printer),
-        started_ns_(monotonic_now_ns()) {}
+        listener_(listener), started_ns_(monotonic_now_ns()) {}
 
   // Whether another step of the configured length fits the budget.
   bool fits_budget() const {
@@ -99,6 +99,7 @@ class StepRunner {
     shown.probe = rate == 0;
     shown.figures.target_rate_per_s = rate;
     printer_.running(shown, step);
+    if (listener_.step_started) listener_.step_started(shown.index, rate, result_);
     report::RunReport kept;
     bool got = false;
     const ExitCode code = run_step_(step, &kept);
@@ -116,6 +117,7 @@ class StepRunner {
     result_.steps.push_back(std::move(judged));
     capacity::number_repeats(result_.steps);
     printer_.text(capacity::render_row(result_, result_.steps.back()));
+    if (listener_.step_done) listener_.step_done(result_);
     return &result_.steps.back();
   }
 
@@ -128,6 +130,7 @@ class StepRunner {
   const std::function<int()>& received_;
   CapacityResult& result_;
   const Printer& printer_;
+  const SearchListener& listener_;
   TimeNs started_ns_;
   ExitCode failed_ = ExitCode::kOk;
 };
@@ -262,7 +265,8 @@ Step judge_step(const Config& config, report::RunReport run, std::optional<doubl
   return s;
 }
 
-ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::function<int()>& received) {
+ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::function<int()>& received,
+                      const SearchListener& listener) {
   CapacityResult result;
   result.sweep = !config.capacity.sweep_rates.empty();
   result.url = config.target.url;
@@ -273,7 +277,7 @@ ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::
   const bool json_on_stdout = config.json_format && config.output_path.empty();
   const Printer printer{json_on_stdout ? stderr : stdout, isatty(STDERR_FILENO) == 1};
   printer.text(capacity::render_intro(result));
-  StepRunner runner(config, run_step, received, result, printer);
+  StepRunner runner(config, run_step, received, result, printer, listener);
   if (result.sweep) {
     run_sweep(config, runner, received, result);
   } else {
@@ -282,6 +286,7 @@ ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::
   result.answer.elapsed_ns = runner.elapsed_ns();
   printer.text(capacity::render_answer(result));
   const std::string json = capacity::render_capacity_json(result);
+  if (listener.finished) listener.finished(json);
   if (json_on_stdout) {
     std::fputs(json.c_str(), stdout);
     std::fflush(stdout);
@@ -292,6 +297,10 @@ ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::
       std::fprintf(stderr, "pacer: %s\n", written.error().message.c_str());
       return ExitCode::kRunFailed;
     }
+  }
+  if (Status page = html::write_capacity_page(json, config.html_path); !page) {
+    std::fprintf(stderr, "pacer: %s\n", page.error().message.c_str());
+    return ExitCode::kRunFailed;
   }
   return exit_code_of(result, received, runner.failed());
 }

@@ -20,8 +20,18 @@ namespace pacer::app {
 // got as far as one (a signal's partial run too). The exit code is the run's.
 using RunStep = std::function<ExitCode(const Config& step, report::RunReport* keep)>;
 
+// Told of the search as it goes (the live web view): a step about to run (its
+// index, its rate, 0 for the probe), the result so far after each step, and the
+// search's JSON at the end. Any member may be empty.
+struct SearchListener {
+  std::function<void(int index, double rate_per_s, const capacity::CapacityResult& so_far)> step_started;
+  std::function<void(const capacity::CapacityResult& so_far)> step_done;
+  std::function<void(const std::string& capacity_json)> finished;
+};
+
 // received(): the signal that asked the search to stop (0: none).
-ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::function<int()>& received);
+ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::function<int()>& received,
+                      const SearchListener& listener = {});
 
 // The configuration of one step: the run's, at `rate` (0: the closed-loop
 // probe), with the search's own outputs taken off it and its series kept.

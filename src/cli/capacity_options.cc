@@ -122,6 +122,7 @@ Status finish(Config& config, bool stages_given) {
   if (config.web.enabled) return refuse(c, "--web", "the live web view follows one run");
   if (!config.timeseries_path.empty()) return refuse(c, "--timeseries", "each step's series is in the JSON report");
   if (!config.csv_prefix.empty()) return refuse(c, "--csv", "the CSV files are one run's; the JSON report has every step");
+  if (!config.request_log.path.empty()) return refuse(c, "--log-requests", "the per-request log is one run's");
   if (!config.hgrm_path.empty()) return refuse(c, "--hdr", "each step's histogram is in the JSON report");
   if (!config.slo.empty() || config.max_error_rate) {
     return refuse(c, "--slo or --max-error-rate", "the objective is the search's gate: --capacity 'p99<=50ms,errors<=1%'");

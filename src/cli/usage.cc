@@ -275,6 +275,24 @@ Is it the client or the server? (see docs/output.md, "client", "server"):
                        median, min, max and spread of the headline figures
       --repeat-pause T wait T between the runs                       [0]
 
+How much can the server take? (docs/capacity.md):
+      --capacity OBJECTIVE
+                       find the highest rate meeting OBJECTIVE, e.g.
+                       "p99<=50ms,errors<=0.1%,server_cpu<=80%": open-
+                       model steps of -d (5s) after --warmup (1s),
+                       doubling from -R (or half a closed-loop probe's
+                       rate) until one breaks, then bisecting; prints
+                       each step, the answer as a bracket and the curve
+      --sweep RATES    run each rate once instead: 100,200,400 or
+                       FROM:TO:STEP (with --capacity: judged by it)
+      --step-repeat N  --capacity: run a rate near a limit up to N
+                       times, held only if every run holds; --sweep:
+                       run every rate N times         [3 search, 1 sweep]
+      --capacity-precision PCT
+                       stop when the bracket is this narrow      [3%]
+      --capacity-budget T
+                       the whole search's time, at most          [10m]
+
 Many machines (merge the JSON reports with pacer merge):
       --shard i/N      run shard i (0..N-1) of N: 1/N of -c, -n, -R;
                        everything it prints is about its share
@@ -317,9 +335,11 @@ Commands:
 
 Exit codes:
   0  ok
-  1  run failed, or no request succeeded
+  1  run failed, or no request succeeded, or pacer itself limited a
+     --capacity search (the answer says what to change)
   2  bad arguments or unreadable input file
-  3  a gate (--slo, --max-error-rate) failed
+  3  a gate (--slo, --max-error-rate) failed, or no rate met the
+     --capacity objective
   130, 143  stopped by SIGINT, SIGTERM (the partial report is printed)
 )";
 }
@@ -425,12 +445,14 @@ Options:                                                      [default]
 }
 
 std::string report_usage() {
-  return R"(Usage: pacer report [options] RUN.json... -o report.html
+  return R"(Usage: pacer report [options] RUN.json... [-o report.html]
        pacer report BASELINE.json CANDIDATE.json --compare [-o diff.html]
 
 Draws pacer's JSON reports as one self-contained HTML page (the page --html
-writes): several files are the shards of one run, merged as pacer merge
-merges them. With --compare, the change of each headline figure from the
+writes), or, without -o and --csv, prints the report's text as the run
+printed it: several files are the shards of one run, merged as pacer merge
+merges them. A --capacity search's JSON prints its steps, answer and curve
+(and draws them with -o); two of them --compare their answers. With --compare, the change of each headline figure from the
 baseline to the candidate is printed as a table, and drawn overlaid.
 A side may be a --repeat report, or single runs as A1.json,A2.json,...
 (run the two sides interleaved: a machine whose speed drifts then
@@ -438,7 +460,8 @@ moves both alike). A report drawn over time needs its time series
 (run with --timeseries, --html or --csv).
 
 Options:                                                      [default]
-  -o, --output FILE    write the HTML page to FILE, atomically
+  -o, --output FILE    write the HTML page to FILE, atomically (without
+                       it and --csv: print the text report)
       --csv PREFIX     also write PREFIX_stats.csv, PREFIX_history.csv
                        and PREFIX_failures.csv (one run only)
       --csv-format F   pacer, or locust: Locust 2.x's four files
