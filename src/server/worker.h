@@ -1,6 +1,6 @@
 // One `pacer serve` worker: a thread running its own epoll loop. It shares the
 // listening socket with the other workers (EPOLLEXCLUSIVE, so one wakes per new
-// connection), owns the connections it accepted, their /delay timers and a pool of
+// connection), owns the connections it accepted, their /delay and /pool timers, a pool of
 // connection objects reused across connections. Timers fire at their nanosecond
 // (net::EventWait, timer slack 1 ns), never early. Stop is signalled by SharedState's
 // stop flag plus this worker's eventfd (wake()), which also ends a freeze wait.
