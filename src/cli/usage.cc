@@ -368,6 +368,8 @@ Routes:
   /                       a small 200 response
   /bytes/N                200 with an N-byte body
   /delay/MS               answers after MS milliseconds
+  /pool/W/MS              W workers of MS milliseconds each (W <= 1024,
+                          MS <= 60000): W*1000/MS requests/s, the rest queue
   /status/CODE            answers with status CODE
   /fail/N                 every Nth request answers 500
   /never                  never answers

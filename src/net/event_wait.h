@@ -13,8 +13,9 @@ namespace pacer::net {
 
 class EventWait {
  public:
-  // Waits up to timeout_ns (>= 0) for events on epoll_fd. Returns what the
-  // underlying call returns (the number of events, or -1 with errno).
+  // Waits up to timeout_ns for events on epoll_fd; a negative timeout_ns waits
+  // until an event comes. Returns what the underlying call returns (the number of
+  // events, or -1 with errno).
   int wait(int epoll_fd, epoll_event* events, int max_events, TimeNs timeout_ns);
 
  private:

@@ -5,6 +5,7 @@
 #include "server/connection.h"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 namespace pacer::server {
@@ -161,6 +162,19 @@ void Connection::complete_request(LoopContext& ctx) {
       state_ = State::kDelayed;
       ctx.timers.push(TimerEntry{ctx.now_ns + reply.delay_ns, ref()});
       break;
+    case ReplyAction::kQueue: {
+      // The pool's place is taken now, for good: a client that leaves before its
+      // reply does not give it back.
+      const std::optional<TimeNs> finish_ns = ctx.shared.pools.finish_ns(route_.value, reply.delay_ns, ctx.now_ns);
+      if (!finish_ns) {
+        queue_reply(too_many_pools_reply());
+        break;
+      }
+      delayed_reply_ = reply;
+      state_ = State::kDelayed;
+      ctx.timers.push(TimerEntry{*finish_ns, ref()});
+      break;
+    }
     case ReplyAction::kNever:
       state_ = State::kNever;
       in_end_ = parse_pos_ = request_start_ = 0;

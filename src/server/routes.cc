@@ -9,12 +9,17 @@
 #include <optional>
 
 #include "core/bearer.h"
+#include "server/calibration_pools.h"
 
 namespace pacer::server {
 namespace {
 
 constexpr std::string_view kRootBody = "hello, pacer\n";
 constexpr std::string_view kDelayBody = "ok\n";
+constexpr std::string_view kPoolBody = "pool\n";
+constexpr std::string_view kTooManyPoolsBody =
+    "too many pools: pacer serve keeps at most 64 distinct /pool/W/MS pairs\n";
+static_assert(kMaxCalibrationPools == 64, "kTooManyPoolsBody names the limit");
 constexpr std::string_view kOctetStream = "application/octet-stream";
 constexpr std::string_view kLoginBody = R"({"token":"pacer-token-1"})";
 static_assert(kLoginBody.find(kLoginToken) != std::string_view::npos);
@@ -71,6 +76,21 @@ Route numeric_route(RouteKind kind, std::string_view digits) {
   return Route{kind, value};
 }
 
+// /pool/W/MS after "/pool/": two decimal parameters. A part that is not a number
+// (or a missing or extra part) is not found; a number too large to parse is a bad
+// parameter. The ranges are plan_reply's to check.
+Route pool_route(std::string_view parameters) {
+  const std::size_t slash = parameters.find('/');
+  if (slash == std::string_view::npos) return Route{RouteKind::kNotFound, 0};
+  const Route workers = numeric_route(RouteKind::kPool, parameters.substr(0, slash));
+  const Route service = numeric_route(RouteKind::kPool, parameters.substr(slash + 1));
+  if (workers.kind == RouteKind::kNotFound || service.kind == RouteKind::kNotFound) return Route{RouteKind::kNotFound, 0};
+  if (workers.kind == RouteKind::kBadParameter || service.kind == RouteKind::kBadParameter) {
+    return Route{RouteKind::kBadParameter, 0};
+  }
+  return Route{RouteKind::kPool, workers.value, service.value};
+}
+
 // Appends to a fixed buffer; remembers overflow instead of writing past the end.
 class HeadWriter {
  public:
@@ -123,6 +143,8 @@ Route match_route(std::string_view target) {
   for (const Prefix& p : kNumeric) {
     if (target.starts_with(p.text)) return numeric_route(p.kind, target.substr(p.text.size()));
   }
+  constexpr std::string_view kPoolPrefix = "/pool/";
+  if (target.starts_with(kPoolPrefix)) return pool_route(target.substr(kPoolPrefix.size()));
   static constexpr Prefix kExact[] = {
       {"/", RouteKind::kRoot},         {"/never", RouteKind::kNever}, {"/close", RouteKind::kClose},
       {"/redirect", RouteKind::kRedirect}, {"/echo", RouteKind::kEcho},   {"/stats", RouteKind::kStats},
@@ -206,6 +228,14 @@ Reply status_reply(int status) {
   return reply;
 }
 
+Reply too_many_pools_reply() {
+  Reply reply;
+  reply.status = 503;
+  reply.text = kTooManyPoolsBody;
+  reply.body_bytes = kTooManyPoolsBody.size();
+  return reply;
+}
+
 namespace {
 
 // A JSON body held by the program (status 200 unless given).
@@ -241,6 +271,16 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
       reply.delay_ns = static_cast<TimeNs>(route.value) * kNsPerMs;
       reply.text = kDelayBody;
       reply.body_bytes = kDelayBody.size();
+      return reply;
+    case RouteKind::kPool:
+      if (route.value == 0 || route.value > kMaxPoolWorkers || route.service_ms == 0 ||
+          route.service_ms > kMaxPoolServiceMs) {
+        return status_reply(400);
+      }
+      reply.action = ReplyAction::kQueue;
+      reply.delay_ns = static_cast<TimeNs>(route.service_ms) * kNsPerMs;
+      reply.text = kPoolBody;
+      reply.body_bytes = kPoolBody.size();
       return reply;
     case RouteKind::kStatus:
       return status_reply(route.value >= 200 && route.value <= 599 ? static_cast<int>(route.value) : 400);

@@ -17,6 +17,8 @@ namespace pacer::server {
 constexpr std::uint64_t kMaxBodyBytes = std::uint64_t{1} << 30;  // /bytes/N and /chunked/N: 1 GiB
 constexpr std::uint64_t kMaxDelayMs = 3'600'000;                 // /delay/MS: one hour
 constexpr std::uint64_t kTruncatedContentLength = 100;           // /close announces, never sends
+constexpr std::uint64_t kMaxPoolWorkers = 1024;                  // /pool/W/MS: W in 1..1024
+constexpr std::uint64_t kMaxPoolServiceMs = 60'000;              // /pool/W/MS: MS in 1..60000 (one minute)
 
 enum class RouteKind : std::uint8_t {
   kRoot, kBytes, kDelay, kStatus, kFail, kNever, kClose, kChunked, kRedirect, kEcho, kStats,
@@ -30,6 +32,7 @@ enum class RouteKind : std::uint8_t {
   // Session cookies (the scenario cookie jar's tests, README.md, docs/scenarios.md "Cookies"):
   kSessionLogin,  // /session/login: 200 setting the session cookie (kSessionCookie)
   kSessionPage,   // /session/page: 200 with "Cookie: ...<kSessionCookie>...", else 401
+  kPool,          // /pool/W/MS: served by a pool of W workers of MS each (calibration_pools.h)
   kNotFound,      // no such path (also /bytes/abc: a parameter that is not a number)
   kBadParameter,  // a numeric parameter too large to parse
 };
@@ -37,7 +40,8 @@ enum class RouteKind : std::uint8_t {
 struct Route {
   RouteKind kind = RouteKind::kNotFound;
   std::uint64_t value = 0;  // N, MS or CODE for the routes that take one; kAuth, kSessionPage: 1 if authorized;
-                            // kJson: 1 if the Content-Type is JSON
+                            // kJson: 1 if the Content-Type is JSON; kPool: W, the workers
+  std::uint64_t service_ms = 0;  // kPool: MS, each request's service time
 };
 
 // The token /login hands out and /auth expects.
@@ -66,6 +70,7 @@ enum class ReplyAction : std::uint8_t {
   kDelay,     // send after delay_ns
   kNever,     // never send; discard further input until the peer closes
   kTruncate,  // send the head (Content-Length: 100) without the body, then close
+  kQueue,     // send when the route's pool (SharedState::pools) finishes it; delay_ns is its service time
 };
 
 enum class BodyKind : std::uint8_t {
@@ -102,6 +107,10 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
 
 // A reply with a small text body for status (400, 414, 431, ...).
 Reply status_reply(int status);
+
+// The 503 for a /pool/W/MS request past the server's kMaxCalibrationPools distinct
+// pools, its text body saying so.
+Reply too_many_pools_reply();
 
 enum class ConnectionHeader : std::uint8_t { kNone, kKeepAlive, kClose };
 

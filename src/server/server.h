@@ -6,6 +6,12 @@
 //   /               200, "hello, pacer\n"
 //   /bytes/N        200, exactly N bytes (N <= 1 GiB, else 400) of body_pattern()
 //   /delay/MS       200 after MS ms (MS <= 1 hour, else 400); the worker serves others meanwhile
+//   /pool/W/MS      200 "pool\n" once a pool of W workers of MS ms each has served it: first
+//                   come, first served, so W*1000/MS per second at most (W in 1..1024, MS in
+//                   1..60000, else 400). One pool per distinct W and MS, shared by all threads,
+//                   at most 64 (then 503 saying so); calibration_pools.h. A connection's
+//                   pipelined requests enter the pool one at a time, each once the reply
+//                   before it is sent (as behind /delay)
 //   /status/CODE    CODE for 200..599 (else 400); 204 and 304 carry no body
 //   /fail/N         500 for every Nth /fail request, 200 otherwise (one server-wide
 //                   counter for all N; N = 0 is 400)
@@ -29,7 +35,9 @@
 // accepted by the kernel. /close and /stats replies never count; the 400/431 for a
 // malformed request does. If the peer closes (EOF, RDHUP, error) before a reply is
 // fully written (a /delay in progress, /never, a freeze) that reply is cancelled and
-// not counted; a half-closed peer counts as closed. /stats requests are invisible:
+// not counted; a half-closed peer counts as closed. A /pool request cancelled so keeps
+// its place in its pool: the worker's time is spent all the same, as a real server
+// finishes work it has queued. /stats requests are invisible:
 // not counted as received, not logged, never start the freeze clock, and a
 // connection whose first request is /stats is taken out of connections_accepted
 // (put back if it later sends another route), so /stats reports the counts as they

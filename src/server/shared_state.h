@@ -1,7 +1,8 @@
 // State shared by the worker threads of one Server: per-worker counters (each slot
 // written only by its worker, read by anyone as relaxed sums), the /fail counter,
-// the first-request time that anchors --freeze-at, and the stop flag. Everything
-// mutable is atomic; nothing here takes a lock.
+// the first-request time that anchors --freeze-at, the stop flag, and the /pool
+// route's virtual pools. Everything else mutable is atomic; only the pools take a
+// lock (calibration_pools.h).
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 
 #include "core/clock.h"
 #include "net/tls_context.h"
+#include "server/calibration_pools.h"
 #include "server/path_counts.h"
 #include "server/serve_config.h"
 
@@ -45,6 +47,7 @@ class SharedState {
   // Requests received per "METHOD path" (for /stats), one table per worker, same index.
   std::vector<std::unique_ptr<PathCounts>> path_counts;
   std::atomic<std::uint64_t> fail_route_requests{0};
+  CalibrationPools pools{kMaxCalibrationPools};  // /pool/W/MS
   std::atomic<bool> stop_requested{false};
 
   std::uint64_t sum(std::atomic<std::uint64_t> WorkerCounters::*field) const {

@@ -6,12 +6,13 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <limits>
 
 namespace pacer::server {
 namespace {
@@ -69,6 +70,9 @@ void Worker::wake() {
 }
 
 void Worker::run() {
+  // A reply due at t goes out at t, not up to 50 us later (the default slack):
+  // /delay/MS and /pool/W/MS are measured to the microsecond.
+  ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   std::array<epoll_event, kMaxEvents> events{};
   LoopContext ctx{shared_,
                   shared_.counters[static_cast<std::size_t>(index_)],
@@ -79,7 +83,7 @@ void Worker::run() {
                   wake_fd_.get(),
                   monotonic_now_ns()};
   while (!shared_.stop_requested.load(std::memory_order_acquire)) {
-    const int ready = ::epoll_wait(epoll_fd_.get(), events.data(), kMaxEvents, wait_timeout_ms());
+    const int ready = event_wait_.wait(epoll_fd_.get(), events.data(), kMaxEvents, wait_timeout_ns());
     if (shared_.stop_requested.load(std::memory_order_acquire)) break;
     // Inside a freeze window nothing is processed until it ends; events queue up.
     ctx.now_ns = shared_.wait_out_freeze(monotonic_now_ns(), wake_fd_.get());
@@ -139,15 +143,13 @@ void Worker::run_again_list(LoopContext& ctx) {
   again_running_.clear();
 }
 
-int Worker::wait_timeout_ms() const {
+TimeNs Worker::wait_timeout_ns() const {
   if (!again_.empty()) return 0;
   if (timers_.empty()) return -1;
   // A fresh reading: the wake-up's clock is stale by however long its work took.
-  const TimeNs wait_ns = timers_.top().due_ns - monotonic_now_ns();
-  if (wait_ns <= 0) return 0;
-  // Round up: a timer must never fire early.
-  const TimeNs wait_ms = (wait_ns + kNsPerMs - 1) / kNsPerMs;
-  return static_cast<int>(std::min<TimeNs>(wait_ms, std::numeric_limits<int>::max()));
+  // The kernel sleeps at least this long and fire_timers compares with the clock
+  // read after the wake-up, so a timer never fires early.
+  return std::max<TimeNs>(timers_.top().due_ns - monotonic_now_ns(), 0);
 }
 
 void Worker::recycle_if_closed(Connection* connection, bool was_open) {

@@ -1,7 +1,8 @@
 // One `pacer serve` worker: a thread running its own epoll loop. It shares the
 // listening socket with the other workers (EPOLLEXCLUSIVE, so one wakes per new
-// connection), owns the connections it accepted, their /delay timers and a pool of
-// connection objects reused across connections. Stop is signalled by SharedState's
+// connection), owns the connections it accepted, their /delay and /pool timers, a pool of
+// connection objects reused across connections. Timers fire at their nanosecond
+// (net::EventWait, timer slack 1 ns), never early. Stop is signalled by SharedState's
 // stop flag plus this worker's eventfd (wake()), which also ends a freeze wait.
 // Everything but wake() runs on the worker's thread; arrivals() is read after join.
 #pragma once
@@ -12,6 +13,7 @@
 
 #include "core/expected.h"
 #include "core/unique_fd.h"
+#include "net/event_wait.h"
 #include "server/connection.h"
 #include "server/loop_context.h"
 #include "server/shared_state.h"
@@ -49,7 +51,9 @@ class Worker {
   void accept_connection(LoopContext& ctx);
   void fire_timers(LoopContext& ctx);
   void run_again_list(LoopContext& ctx);
-  int wait_timeout_ms() const;
+  // How long the loop may sleep: until the next timer, 0 with turns to run, or
+  // negative (no timer) for as long as it takes.
+  TimeNs wait_timeout_ns() const;
   // Returns a connection that closed during the call just made to the pool.
   void recycle_if_closed(Connection* connection, bool was_open);
 
@@ -58,6 +62,7 @@ class Worker {
   int listen_fd_;
   UniqueFd epoll_fd_;
   UniqueFd wake_fd_;
+  net::EventWait event_wait_;
   ConnectionPool pool_;
   TimerHeap timers_;
   std::vector<ConnectionRef> again_;

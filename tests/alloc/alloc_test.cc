@@ -165,6 +165,18 @@ TEST(Allocations, PipelinedRequestsAfterSetupAllocateNothing) {
   EXPECT_LT(runs.large - runs.small, 50) << runs;
 }
 
+// pacer serve's /pool/W/MS allocates its pool's ring at the pool's first request
+// (in the short run) and nothing per request after it. 32 connections keep its 64
+// workers of 1 ms half busy.
+TEST(Allocations, PoolRouteRequestsAllocateNothingAfterThePoolsFirst) {
+  auto srv = testing::start_loopback_server(1);
+  ASSERT_NE(srv, nullptr);
+  Config c = run_config(*srv, "/pool/64/1");
+  c.connections = 32;
+  const Runs runs = small_and_large(c);
+  EXPECT_LT(runs.large - runs.small, 50) << runs;
+}
+
 // --targets: ten different requests (paths, a header, a body), each order,
 // pipelined or not, with per-name intervals: choosing and recording a target
 // per request allocates nothing.

@@ -86,7 +86,7 @@ TEST(Usage, RunUsageExplainsUnitsCommandsAndExitCodes) {
 TEST(Usage, ServeUsageListsOptionsAndRoutes) {
   expect_mentions(serve_usage(), {"--listen ADDR:PORT", "-t, --threads", "--freeze-at",
                                   "--freeze-for", "--log-arrivals FILE", "-h, --help",
-                                  "[127.0.0.1:8080]", "/bytes/N", "/delay/MS", "/status/CODE",
+                                  "[127.0.0.1:8080]", "/bytes/N", "/delay/MS", "/pool/W/MS", "/status/CODE",
                                   "/fail/N", "/never", "/close", "/chunked/N", "/redirect",
                                   "/echo", "/stats"});
 }

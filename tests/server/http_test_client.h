@@ -148,6 +148,8 @@ class TestClient {
 
   void close() { fd_.reset(); }
   bool connected() const { return connected_; }
+  // The socket, to poll several clients at once; read through read_response.
+  int fd() const { return fd_.get(); }
 
  private:
   bool fill(Clock::time_point deadline) {

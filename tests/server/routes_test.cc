@@ -40,6 +40,49 @@ TEST(Routes, MatchRouteTreatsNonNumbersAsNotFoundAndHugeNumbersAsBadParameter) {
   EXPECT_EQ(match_route("/never/").kind, RouteKind::kNotFound);
 }
 
+TEST(Routes, PoolRouteReadsTheWorkersAndTheServiceTime) {
+  const Route route = match_route("/pool/4/25?x=1");
+  EXPECT_EQ(route.kind, RouteKind::kPool);
+  EXPECT_EQ(route.value, 4u);
+  EXPECT_EQ(route.service_ms, 25u);
+  EXPECT_EQ(match_route("http://example.test/pool/1024/60000").service_ms, 60000u);
+}
+
+TEST(Routes, PoolRouteTreatsMissingExtraOrNonNumericPartsAsNotFound) {
+  for (const char* target : {"/pool", "/pool/", "/pool/4", "/pool/4/", "/pool//25", "/pool/4/25/", "/pool/4/25/1",
+                             "/pool/x/25", "/pool/4/2.5", "/pool/4/-1", "/pool/+4/25", "/pool/4/25us", "/pools/4/25"}) {
+    EXPECT_EQ(match_route(target).kind, RouteKind::kNotFound) << target;
+  }
+  EXPECT_EQ(match_route("/pool/99999999999999999999999/1").kind, RouteKind::kBadParameter);
+  EXPECT_EQ(match_route("/pool/1/99999999999999999999999").kind, RouteKind::kBadParameter);
+}
+
+TEST(Routes, PoolReplyQueuesForTheServiceTimeAndRefusesParametersOutOfRange) {
+  std::atomic<std::uint64_t> fail_requests{0};
+  std::array<char, 128> scratch{};
+  const Reply reply = plan_reply(match_route("/pool/4/25"), fail_requests, {}, scratch);
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_EQ(reply.action, ReplyAction::kQueue);
+  EXPECT_EQ(reply.delay_ns, 25 * kNsPerMs);
+  EXPECT_EQ(reply.text, "pool\n");
+  EXPECT_TRUE(reply.counted);
+  EXPECT_EQ(plan_reply(match_route("/pool/1024/60000"), fail_requests, {}, scratch).action, ReplyAction::kQueue);
+  EXPECT_EQ(plan_reply(match_route("/pool/1/1"), fail_requests, {}, scratch).action, ReplyAction::kQueue);
+  for (const char* target : {"/pool/0/25", "/pool/1025/25", "/pool/4/0", "/pool/4/60001", "/pool/99999999999999999999999/1"}) {
+    const Reply refused = plan_reply(match_route(target), fail_requests, {}, scratch);
+    EXPECT_EQ(refused.status, 400) << target;
+    EXPECT_EQ(refused.action, ReplyAction::kAnswer) << target;
+  }
+}
+
+TEST(Routes, TooManyPoolsIsA503SayingWhy) {
+  const Reply reply = too_many_pools_reply();
+  EXPECT_EQ(reply.status, 503);
+  EXPECT_EQ(reply.action, ReplyAction::kAnswer);
+  EXPECT_EQ(reply.text, "too many pools: pacer serve keeps at most 64 distinct /pool/W/MS pairs\n");
+  EXPECT_EQ(reply.body_bytes, reply.text.size());
+}
+
 TEST(Routes, PlanReplyMakesEveryNthFailRequestA500) {
   std::atomic<std::uint64_t> fail_requests{0};
   std::array<char, 128> scratch{};
