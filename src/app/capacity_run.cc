@@ -236,6 +236,9 @@ Config step_config(const Config& config, double rate_per_s) {
   step.html_path.clear();
   step.json_format = false;
   step.keep_series = true;
+  // Ten batches per step at least (the verdict's spread is judged batch to batch,
+  // capacity/objective.h), each of 100 ms at least.
+  step.interval_ns = std::min(config.interval_ns, std::max<TimeNs>(config.duration_ns / 10, 100 * kNsPerMs));
   if (rate_per_s > 0) {
     step.load_model = LoadModel::kConstant;
     step.rate_per_s = rate_per_s;

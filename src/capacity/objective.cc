@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/gate_options.h"
 #include "report/gates.h"
+#include "stats/counters.h"
 #include "report/units.h"
 
 namespace pacer::capacity {
@@ -15,11 +17,12 @@ namespace {
 
 // A verdict one run cannot tell: a latency term's figure within this share of
 // its limit, server_cpu's within this share (a sampled figure), or a count of
-// requests past the limit that a Poisson count with the allowed mean would give
-// more often than kTailShare of the time (the histogram's own confidence).
+// requests past the limit within kCountSpread of its standard deviations of the
+// count the objective allows (the histogram's own confidence).
 constexpr double kLatencyMargin = 0.05;
 constexpr double kCpuMargin = 0.10;
-constexpr double kTailShare = 0.05;
+constexpr double kCountSpread = 2.0;
+constexpr std::size_t kMinBatches = 4;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -27,28 +30,64 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// P(X <= k) for X ~ Poisson(mean): exact below a mean of 200, the normal
-// approximation (with its continuity correction) above.
-double poisson_cdf(double k, double mean) {
-  if (k < 0) return 0;
-  if (mean <= 0) return 1;
-  if (mean > 200) return 0.5 * std::erfc(-((k + 0.5 - mean) / std::sqrt(mean)) / std::sqrt(2.0));
-  double term = std::exp(-mean);
-  double sum = term;
-  for (int i = 1; i <= static_cast<int>(k); ++i) {
-    term *= mean / i;
-    sum += term;
+// The counts one step's intervals gave (requests past a latency limit, or failed
+// requests): batches of the step. Requests in a queue are not independent (a
+// burst puts many past the limit at once), so the spread of a count is judged
+// from how it varied from batch to batch (the batch-means method), not from a
+// Poisson count's alone.
+struct Batches {
+  std::vector<double> counts;
+  double total() const {
+    double t = 0;
+    for (double c : counts) t += c;
+    return t;
   }
-  return std::min(sum, 1.0);
+  // The standard deviation of the total: sqrt(B x the batches' variance), at least
+  // a Poisson count's (sqrt of the total); a Poisson count's alone with fewer than
+  // kMinBatches batches.
+  double total_spread() const {
+    const double k = total();
+    double spread = std::sqrt(k);
+    const auto b = static_cast<double>(counts.size());
+    if (counts.size() >= kMinBatches) {
+      const double mean = k / b;
+      double sum_sq = 0;
+      for (double c : counts) sum_sq += (c - mean) * (c - mean);
+      spread = std::max(spread, std::sqrt(b * sum_sq / (b - 1)));
+    }
+    return spread;
+  }
+};
+
+Batches latency_batches(const report::RunReport& run, TimeNs limit_ns) {
+  Batches out;
+  if (!run.timeseries) return out;
+  for (const report::SeriesPoint& p : *run.timeseries) {
+    if (report::is_drain(p) || p.latency.total_count() == 0) continue;
+    const stats::Histogram h = p.latency.unpack();
+    out.counts.push_back(static_cast<double>(h.total_count() - h.count_at_or_below(limit_ns)));
+  }
+  return out;
 }
 
-// Counts past the limit (k) against the allowed mean: whether k sits where a
-// rate exactly at the limit would put it often (neither tail is thin).
-bool count_is_near(double k, double allowed_mean) {
-  if (allowed_mean <= 0) return false;  // nothing allowed: one is a break, none a hold
-  const double at_most_k = poisson_cdf(k, allowed_mean);
-  const double at_least_k = 1 - poisson_cdf(k - 1, allowed_mean);
-  return at_most_k >= kTailShare && at_least_k >= kTailShare;
+Batches error_batches(const report::RunReport& run) {
+  Batches out;
+  if (!run.timeseries) return out;
+  for (const report::SeriesPoint& p : *run.timeseries) {
+    if (report::is_drain(p)) continue;
+    out.counts.push_back(static_cast<double>(
+        stats::failed_requests(p.errors, p.scenario_errors ? &*p.scenario_errors : nullptr)));
+  }
+  return out;
+}
+
+// Counts past the limit (k, or failed requests) against the allowed mean: whether
+// k lies within two of its standard deviations (spread) of the allowance, so that
+// another run at the same rate could land on the other side. None past the limit
+// is a clear hold: nothing suggests the limit is near.
+bool count_is_near(double k, double allowed_mean, double spread) {
+  if (k <= 0) return false;
+  return std::abs(k - allowed_mean) < kCountSpread * std::max(spread, std::sqrt(k));
 }
 
 Result<ObjectiveTerm> parse_term(std::string_view term, std::string_view flag) {
@@ -137,14 +176,15 @@ TermReading read_latency(const ObjectiveTerm& term, const report::RunReport& run
   if (g.statistic == LatencyGate::Statistic::kPercentile) {
     const auto n = static_cast<double>(run.latency.total_count());
     const double past = n - static_cast<double>(run.latency.count_at_or_below(g.limit_ns));
-    r.near = r.near || count_is_near(past, n * (100 - g.percentile) / 100);
+    r.near = r.near || count_is_near(past, n * (100 - g.percentile) / 100,
+                                     latency_batches(run, g.limit_ns).total_spread());
   }
   r.phrase = fmt::format("{} {}{} {} {}", name, v.is_lower_bound ? ">=" : "", report::format_time_ns(r.value),
                          relation(r.holds, g.inclusive), limit);
   return r;
 }
 
-TermReading read_errors(const ObjectiveTerm& term, const StepFigures& f) {
+TermReading read_errors(const ObjectiveTerm& term, const report::RunReport& run, const StepFigures& f) {
   TermReading r;
   r.text = term.text;
   if (f.requests == 0) {
@@ -154,7 +194,8 @@ TermReading read_errors(const ObjectiveTerm& term, const StepFigures& f) {
   }
   r.value = f.error_rate;
   r.holds = within(r.value, term.limit, term.inclusive);
-  r.near = count_is_near(static_cast<double>(f.errors), static_cast<double>(f.requests) * term.limit);
+  r.near = count_is_near(static_cast<double>(f.errors), static_cast<double>(f.requests) * term.limit,
+                         error_batches(run).total_spread());
   r.phrase = fmt::format("errors {} {} {}", share_text(r.value), relation(r.holds, term.inclusive),
                          limit_share_text(term.limit));
   return r;
@@ -203,7 +244,7 @@ std::vector<TermReading> read_terms(const std::vector<ObjectiveTerm>& terms, con
   for (const ObjectiveTerm& t : terms) {
     switch (t.figure) {
       case ObjectiveTerm::Figure::kLatency: out.push_back(read_latency(t, run)); break;
-      case ObjectiveTerm::Figure::kErrors: out.push_back(read_errors(t, figures)); break;
+      case ObjectiveTerm::Figure::kErrors: out.push_back(read_errors(t, run, figures)); break;
       case ObjectiveTerm::Figure::kServerCpu: out.push_back(read_cpu(t, figures)); break;
     }
   }

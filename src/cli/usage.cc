@@ -454,8 +454,9 @@ Draws pacer's JSON reports as one self-contained HTML page (the page --html
 writes), or, without -o and --csv, prints the report's text as the run
 printed it: several files are the shards of one run, merged as pacer merge
 merges them. A --capacity search's JSON prints its steps, answer and curve
-(and draws them with -o); two of them --compare their answers. With --compare, the change of each headline figure from the
-baseline to the candidate is printed as a table, and drawn overlaid.
+(and draws them with -o); two of them --compare their answers. With
+--compare, the change of each headline figure from the baseline to the
+candidate is printed as a table, and drawn overlaid.
 A side may be a --repeat report, or single runs as A1.json,A2.json,...
 (run the two sides interleaved: a machine whose speed drifts then
 moves both alike). A report drawn over time needs its time series

@@ -23,7 +23,8 @@ json interval_client_json(const std::vector<WorkerLoad>& workers, const Interval
   json ws = json::array();
   for (const WorkerLoad& w : workers) {
     ws.push_back({{"busy", w.busy()}, {"cpu_s", seconds(w.cpu_ns)}, {"runnable_s", seconds(w.runnable_ns)},
-                  {"involuntary_switches", w.involuntary_switches}});
+                  {"involuntary_switches", w.involuntary_switches}, {"wall_s", seconds(w.wall_ns)},
+                  {"waited_s", seconds(w.waited_ns)}});
   }
   json out = {{"workers", std::move(ws)}};
   if (sample != nullptr && sample->process) {
@@ -82,6 +83,7 @@ json run_client_json(const RunEvidence& run) {
                   {"cpu_s", seconds(w.cpu_ns)},
                   {"cpu_share", w.cpu_share()},
                   {"wall_s", seconds(w.wall_ns)},
+                  {"waited_s", seconds(w.waited_ns)},
                   {"runnable_s", seconds(w.runnable_ns)},
                   {"involuntary_switches", w.involuntary_switches}});
   }

@@ -20,10 +20,20 @@ void for_each_item(const Field& list, Fn&& fn) {
 
 std::uint64_t count_or_zero(const Field& f) { return f.is_null() ? 0 : f.count(); }
 
-// A worker's load from its busy share, CPU, run-queue time and switches. The line
-// has no wall or waited time: the wall is taken as the interval's (longer when the
-// CPU alone would pass the share) and the waited time as the rest of the share, so
-// that busy() gives the written share again (to a nanosecond of the wall).
+// A worker's wall and waited time as written (exact: busy() gives the written share
+// again), or, in reports from before they were, none: false.
+bool read_wall_and_wait(const Field& w, evidence::WorkerLoad& load) {
+  if (!w.has("wall_s") || !w.has("waited_s")) return false;
+  load.wall_ns = w.at("wall_s").seconds_ns();
+  load.waited_ns = w.at("waited_s").seconds_ns();
+  if (load.waited_ns > load.wall_ns) w.at("waited_s").fail("is longer than wall_s");
+  return true;
+}
+
+// A worker's load from its busy share, CPU, run-queue time and switches. An older
+// line has no wall or waited time: the wall is taken as the interval's (longer when
+// the CPU alone would pass the share) and the waited time as the rest of the share,
+// so that busy() gives the written share again (to a nanosecond of the wall).
 evidence::WorkerLoad read_worker(const Field& w, TimeNs interval_ns) {
   evidence::WorkerLoad load;
   load.cpu_ns = w.at("cpu_s").seconds_ns();
@@ -31,6 +41,7 @@ evidence::WorkerLoad read_worker(const Field& w, TimeNs interval_ns) {
   load.involuntary_switches = w.at("involuntary_switches").count();
   const double busy = w.at("busy").number();
   if (busy > 1) w.at("busy").fail(fmt::format("{} is above 1", busy));
+  if (read_wall_and_wait(w, load)) return load;
   if (busy == 0 && load.cpu_ns > 0) return load;  // no wall time: busy() is 0
   double wall_ns = static_cast<double>(std::max<TimeNs>(interval_ns, 1));
   if (busy > 0) wall_ns = std::max(wall_ns, std::ceil(static_cast<double>(load.cpu_ns) / busy));
@@ -94,7 +105,8 @@ evidence::ScrapeSample read_scrape(const Field& f) {
   return s;
 }
 
-// A worker over the run: its wall time is written, its waited time follows from its busy share.
+// A worker over the run: its wall and waited time (an older report: its waited
+// time follows from its busy share).
 evidence::WorkerLoad read_run_worker(const Field& w) {
   evidence::WorkerLoad load;
   load.wall_ns = w.at("wall_s").seconds_ns();
@@ -103,6 +115,7 @@ evidence::WorkerLoad read_run_worker(const Field& w) {
   load.involuntary_switches = w.at("involuntary_switches").count();
   const double busy = w.at("busy").number();
   if (busy < 0 || busy > 1) w.at("busy").fail(fmt::format("{} is not a share in [0, 1]", busy));
+  if (read_wall_and_wait(w, load)) return load;
   load.waited_ns = static_cast<TimeNs>(std::llround((1.0 - busy) * static_cast<double>(load.wall_ns)));
   return load;
 }

@@ -79,7 +79,10 @@ TEST(Objective, ACountPastTheLimitNearTheAllowedOneIsNear) {
   const auto read = read_terms(terms, r, step_figures(r));
   EXPECT_TRUE(read[0].holds);
   EXPECT_TRUE(read[0].near);
-  // 100,000 requests with none past it: a clear hold; 0.5 % past: a clear hold too.
+  // 12 past it is a break, as near; 100,000 requests with 0.5 % past it: a clear hold.
+  const report::RunReport over = run_of(5 * kNsPerMs, 988, 200 * kNsPerMs, 12);
+  EXPECT_FALSE(read_terms(terms, over, step_figures(over))[0].holds);
+  EXPECT_TRUE(read_terms(terms, over, step_figures(over))[0].near);
   const report::RunReport big = run_of(5 * kNsPerMs, 99'500, 200 * kNsPerMs, 500);
   EXPECT_FALSE(read_terms(terms, big, step_figures(big))[0].near);
 }
@@ -91,6 +94,8 @@ TEST(Objective, ErrorsAreJudgedByTheirCount) {
   auto read = read_terms(terms, r, step_figures(r));
   EXPECT_TRUE(read[0].holds);
   EXPECT_FALSE(read[0].near);
+  r.counters.errors.status = 0;  // none: a clear hold, however small the allowance
+  EXPECT_FALSE(read_terms(parse("errors<=0.1%"), r, step_figures(r))[0].near);
   r.counters.errors.status = 98;
   read = read_terms(terms, r, step_figures(r));
   EXPECT_TRUE(read[0].holds);
@@ -119,6 +124,44 @@ TEST(Objective, ATimedOutPercentileProvesNothingBelowTheLimit) {
   const auto read = read_terms(terms, r, step_figures(r));
   EXPECT_FALSE(read[0].holds);
   EXPECT_NE(read[0].phrase.find(">="), std::string::npos) << read[0].phrase;
+}
+
+}  // namespace
+}  // namespace pacer::capacity
+
+namespace pacer::capacity {
+namespace {
+
+// A run of 10 intervals of 100 requests at 5 ms, where `past[i]` of interval i's
+// took 200 ms instead.
+report::RunReport batched(const std::vector<int>& past) {
+  report::RunReport r;
+  r.timeseries.emplace();
+  r.measured_ns = kNsPerS;
+  for (int slow : past) {
+    stats::Histogram h = stats::Histogram::for_latency_ns();
+    h.record_n(5 * kNsPerMs, 100 - slow);
+    if (slow > 0) h.record_n(200 * kNsPerMs, slow);
+    r.latency.merge(h);
+    report::SeriesPoint p;
+    p.duration_ns = 100 * kNsPerMs;
+    p.latency = stats::PackedHistogram(h);
+    r.timeseries->push_back(std::move(p));
+  }
+  r.counters.responses = static_cast<std::uint64_t>(r.latency.total_count());
+  return r;
+}
+
+TEST(Objective, ABurstPastTheLimitIsJudgedByTheBatchesSpread) {
+  const auto terms = parse("p99.5<=50ms");  // 1,000 requests: 5 may be past it
+  // 1 past the limit in each of two intervals: spread evenly, a clear hold.
+  const report::RunReport even = batched({0, 1, 0, 0, 0, 1, 0, 0, 0, 0});
+  EXPECT_FALSE(read_terms(terms, even, step_figures(even))[0].near);
+  // The same 2 in one burst: the batches say a count this bursty could as well be 5.
+  const report::RunReport burst = batched({0, 0, 0, 0, 2, 0, 0, 0, 0, 0});
+  const auto read = read_terms(terms, burst, step_figures(burst));
+  EXPECT_TRUE(read[0].holds);
+  EXPECT_TRUE(read[0].near);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ TEST(ReportOptions, CompareTakesTwoFilesAndBounds) {
 }
 
 TEST(ReportOptions, SomethingToWriteAndAFileAreRequired) {
-  EXPECT_NE(error_of({"report", "a.json"}).find("give -o FILE"), std::string::npos);
+  EXPECT_TRUE(parse_args({"report", "a.json"}).ok());  // prints the report's text
   EXPECT_NE(error_of({"report", "-o", "/tmp/x.html"}).find("at least one JSON report"), std::string::npos);
   EXPECT_NE(error_of({"report", "a.json", "-o", "/no/such/dir/x.html"}).find("-o"), std::string::npos);
 }

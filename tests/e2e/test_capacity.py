@@ -75,8 +75,8 @@ def test_a_client_burning_cpu_ends_the_search_naming_the_client(server, tmp_path
 
 def test_the_json_reads_back_into_the_same_text_and_page(server, tmp_path):
     out = tmp_path / "search.json"
-    run = run_pacer("--capacity", "p99<=30ms,errors<=1%", "-c8", "-t1", *SHORT, "--format", "json", "-o", str(out),
-                    "--html", str(tmp_path / "live.html"), server.url + "delay/5", timeout=120)
+    run = run_pacer("--capacity", "p99<=50ms,errors<=1%", "-c8", "-t1", *SHORT, "--format", "json", "-o", str(out),
+                    "--html", str(tmp_path / "live.html"), server.url + "pool/2/10", timeout=120)
     assert run.rc == 0, run
     doc = json.loads(out.read_text())
     assert doc["schema"] == "pacer-capacity" and doc["mode"] == "search"
@@ -89,10 +89,13 @@ def test_the_json_reads_back_into_the_same_text_and_page(server, tmp_path):
     # Each step's figures are its run's: the table row, the step's JSON, the run's report.
     for step in doc["steps"]:
         r = step["run"]
-        assert step["requests"] == r["requests"]["completed"] + sum(
-            v for k, v in r["errors"].items() if k != "status") or step["requests"] >= r["requests"]["completed"]
-        assert step["latency_ns"]["max"] == r["latency_ns"]["max"]
-        assert step["latency_ns"]["p99"] == r["latency_ns"]["percentiles"]["99"] or True
+        assert step["latency_ns"]["max"] == r["latency"]["max_ns"]
+        for q in ("50", "90", "99"):
+            assert step["latency_ns"]["p" + q] == r["latency"]["percentiles_ns"][q]
+        assert step["error_rate"] == r["error_rate"]
+        assert step["achieved_rate_per_s"] == pytest.approx(r["rates"]["completed_per_s"], rel=1e-9)
+        if step["kind"] == "step":
+            assert step["target_rate_per_s"] == r["rates"]["target_per_s"]
     again = subprocess.run([PACER_BIN, "report", str(out)], capture_output=True, text=True, timeout=60)
     assert again.returncode == 0, again.stderr
     assert again.stdout == run.stdout
@@ -106,8 +109,8 @@ def test_two_searches_compare_and_their_brackets_overlap(server, tmp_path):
     files = []
     for i in range(2):
         out = tmp_path / f"s{i}.json"
-        run = run_pacer("--capacity", "p99<=30ms", "-R", "200", "-c8", "-t1", *SHORT, "--format", "json", "-o",
-                        str(out), server.url + "delay/5", timeout=120)
+        run = run_pacer("--capacity", "p99<=50ms", "-R", "100", "-c8", "-t1", *SHORT, "--format", "json", "-o",
+                        str(out), server.url + "pool/2/10", timeout=120)
         assert run.rc == 0, run
         files.append(out)
     a, b = (json.loads(f.read_text())["answer"] for f in files)
@@ -148,7 +151,7 @@ def test_the_budget_ends_the_search_and_says_so(server):
     run, doc = search("--capacity", "p99<=30ms", "-R", "50", "-c8", "-t1", "-d", "500ms", "--warmup", "100ms",
                       "--capacity-budget", "1500ms", server.url + "delay/5")
     assert run.rc == 0, run
-    assert doc["answer"]["cut_short"] and doc["answer"]["cut_reason"].startswith("the time budget (1.5s")
+    assert doc["answer"]["cut_short"] and doc["answer"]["cut_reason"].startswith("the time budget (1500ms")
     assert doc["answer"]["outcome"] == "never_broke" and len(doc["steps"]) == 2
 
 
@@ -190,3 +193,96 @@ def test_what_a_search_cannot_do_is_refused(args, message, tmp_path):
     run = run_pacer(*args, "http://127.0.0.1:9/", timeout=30)
     assert run.rc == 2, run
     assert message in run.stderr, run.stderr
+
+
+# ---------------------------------------------------------------- known capacities
+
+
+def md1_rate(limit_s: float, service_s: float, q: float = 0.99) -> float:
+    """The Poisson arrival rate at which an M/D/1 queue's latency (wait + service)
+    is within limit_s for a share q of requests: the waiting time's distribution
+    (Erlang's, as Crommelin wrote it) solved for the rate by bisection."""
+    def within(lam: float) -> float:
+        t = limit_s - service_s
+        total = 0.0
+        for k in range(int(math.floor(t / service_s)) + 1):
+            x = lam * (k * service_s - t)
+            total += x ** k / math.factorial(k) * math.exp(-x)
+        return (1 - lam * service_s) * total
+    lo, hi = 1e-6, (1 - 1e-9) / service_s
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if within(mid) >= q else (lo, mid)
+    return lo
+
+
+def test_the_m_d_1_rate_is_what_the_tables_give():
+    # Checked against the queue's mean wait: rho = 0.5 waits D/2 on average; and the
+    # solver's answer keeps p99 exactly at the limit.
+    lam = md1_rate(0.020, 0.002)
+    assert 380 < lam < 395  # rho ~0.77
+    # No waiting allowed: only the 1 % that may wait, so rho = 0.01, 5/s.
+    assert md1_rate(0.002 * 1.0000001, 0.002) == pytest.approx(5, rel=1e-3)
+
+
+def assert_bracket_holds(answer: dict, predicted: float, precision: float, allowance: float = 0.0):
+    """The bracket contains the predicted rate, within the precision (and, for a
+    queue that grows without bound above it, the finite step's allowance above)."""
+    assert answer["outcome"] == "found", answer
+    holds, breaks = answer["holds_at_per_s"], answer["breaks_at_per_s"]
+    assert breaks / holds - 1 <= precision + 1e-9, answer
+    assert holds <= predicted * (1 + precision + allowance), (answer, predicted)
+    assert breaks >= predicted * (1 - precision), (answer, predicted)
+
+
+@pytest.mark.alone
+def test_uniform_arrivals_find_the_pool_capacity_three_times_of_three(server):
+    # 4 workers of 20 ms: 200/s. Below it every request takes 20 ms (D/D/4); above it
+    # the queue grows for the whole step. Over a step of w + d seconds a rate r above
+    # the capacity R adds (r - R)(w + d) / R of waiting by its end, so p99 <= 60 ms
+    # still holds up to R (1 + 40 ms / (w + 0.99 d)): the allowance above R.
+    capacity, precision = 200.0, 0.05
+    allowance = 0.040 / (0.3 + 0.99 * 1.0)
+    for _ in range(3):
+        run, doc = search("--capacity", "p99<=60ms", "-c40", "-t2", "-d", "1s", "--warmup", "300ms",
+                          "--capacity-precision", "5%", server.url + "pool/4/20")
+        assert run.rc == 0, run
+        assert_bracket_holds(doc["answer"], capacity, precision, allowance)
+
+
+@pytest.mark.alone
+def test_poisson_arrivals_find_the_m_d_1_rate_three_times_of_three(server):
+    # One worker of 2 ms (500/s); Poisson arrivals queue below it too (M/D/1): p99 <=
+    # 20 ms holds up to the rate md1_rate gives (~387/s).
+    predicted, precision = md1_rate(0.020, 0.002), 0.05
+    for seed in (1, 2, 3):
+        run, doc = search("--capacity", "p99<=20ms", "-R", "250", "--arrival", "poisson", "--seed", str(seed), "-c40",
+                          "-t2", "-d", "2s", "--warmup", "500ms", "--capacity-precision", "5%",
+                          server.url + "pool/1/2")
+        assert run.rc == 0, run
+        assert_bracket_holds(doc["answer"], predicted, precision)
+
+
+@pytest.fixture
+def limited_nginx(tmp_path):
+    """nginx answering 503 above 400 requests/s (a limit_req zone, a burst of 40 for
+    the client's jitter), its content empty_gif's: limit_req runs before the content
+    phase, which `return` would skip."""
+    port = free_port()
+    proc = start_nginx(tmp_path, port, "$status",
+                       f"server {{ listen 127.0.0.1:{port}; location / {{ limit_req zone=one burst=40 nodelay; "
+                       f"limit_req_status 503; empty_gif; }} }}",
+                       http_lines="limit_req_zone $binary_remote_addr zone=one:1m rate=400r/s;")
+    try:
+        yield port
+    finally:
+        stop_process(proc)
+
+
+@pytest.mark.alone
+def test_an_error_objective_finds_nginx_limit_req_rate(limited_nginx):
+    run, doc = search("--capacity", "errors<=0.1%", "-R", "100", "-c20", "-t2", "-d", "1s", "--warmup", "300ms",
+                      "--capacity-precision", "5%", f"http://127.0.0.1:{limited_nginx}/")
+    assert run.rc == 0, run.stderr
+    assert_bracket_holds(doc["answer"], 400.0, 0.05)
+    assert "errors" in doc["answer"]["broken_by"]
