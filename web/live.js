@@ -224,6 +224,7 @@
     for (const id of ['lv-figures', 'lv-errors', 'lv-charts']) document.getElementById(id).hidden = true;
     const section = document.getElementById('lv-final');
     section.querySelector('h2').textContent = 'Final result';
+    section.classList.add('lv-final-alone');  // nothing above it but the header
     section.hidden = false;
     try {
       await window.PacerCapacity.render(document.getElementById('pacer-report'), doc);
