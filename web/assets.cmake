@@ -22,6 +22,7 @@ set(PACER_WEB_ASSETS
     # The live web view's page (--web, src/web/assets.cc serves these).
     ${PACER_WEB_DIR}/live.html
     ${PACER_WEB_DIR}/live.js
+    ${PACER_WEB_DIR}/search.js
     ${PACER_WEB_DIR}/live.css)
 
 set(PACER_WEB_ASSETS_CC ${PROJECT_BINARY_DIR}/generated/html_assets.cc)

@@ -18,6 +18,8 @@
  *       picks the nearest point of each series by x. Registered as kind "curve".
  *   PacerCapacity.holdsChange(baseDoc, candDoc) -> fraction | null   the change of
  *       answer.holds_at_per_s, candidate against baseline.
+ *   PacerCapacity.stepsTable(el, doc), rateText(perS): the steps' table (the live
+ *       view's search panel draws it from its progress documents, web/search.js).
  *
  * "pacer-capacity" (version 1): {schema, version, mode ("search" | "sweep"), url,
  *   command_line, objective ("p99<=50ms,errors<=0.1%", "" for a sweep without one),
@@ -490,5 +492,5 @@
     }
   }
 
-  global.PacerCapacity = {render, renderCompare, curveChart, holdsChange};
+  global.PacerCapacity = {render, renderCompare, curveChart, holdsChange, stepsTable, rateText};
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -39,7 +39,7 @@
  *
  *   PacerCharts.ERROR_CLASSES: the error classes the pages list first, in order.
  *
- *   PacerCharts.charts: every chart handle made so far ({title, kind, points,
+ *   PacerCharts.charts: every chart handle made so far and not destroyed ({title, kind, points,
  *       uplot}), for tests and for the live view's updates.
  *
  *   For a page's own kind of chart (web/capacity.js): chartBox(el) -> the <div> to
@@ -230,6 +230,12 @@
     charts.push(handle);
     return handle;
   }
+  // A destroyed chart leaves `charts` (the live view remakes its charts at each search step).
+  function unregister(handle) {
+    handle.uplot.destroy();
+    const i = charts.indexOf(handle);
+    if (i >= 0) charts.splice(i, 1);
+  }
 
   function timeChart(el, spec) {
     const div = box(el, spec.title);
@@ -258,7 +264,7 @@
     const u = new uPlot(opts, cleanForLog(data, spec.log), div);
     const handle = register('time', spec.title, u, spec.x.length);
     handle.setData = (x, ys) => { handle.points = x.length; u.setData(cleanForLog([x].concat(ys), spec.log)); };
-    handle.destroy = () => u.destroy();
+    handle.destroy = () => unregister(handle);
     return handle;
   }
 
@@ -349,7 +355,7 @@
     };
     const u = new uPlot(opts, data, div);
     const handle = register('percentile', spec.title, u, xs.length);
-    handle.destroy = () => u.destroy();
+    handle.destroy = () => unregister(handle);
     return handle;
   }
 

@@ -5,13 +5,18 @@
  * ends draws the final report with PacerReport (web/report.js). Stop posts to
  * /stop, which ends the run as Ctrl-C does. With a token (a non-loopback bind) the
  * page is opened as /?token=T and passes it on. Fetches nothing from elsewhere.
+ * A capacity search or sweep (--capacity, --sweep) streams "search" events too (its
+ * progress, at each step's start and end): PacerSearch (web/search.js) shows them
+ * above the charts, which start again with each step; at the end the page draws
+ * the search's page with PacerCapacity (web/capacity.js) instead of a report.
  *
  * For tests: <html data-state> is connecting|running|stopping|ended|disconnected,
  * data-intervals counts the intervals drawn, data-final="ready" once the final
  * report is drawn; each figure is an element with data-figure and data-value;
  * data-users-asked is the user count the last POST /users from the form set,
  * data-rate-asked the rate the last POST /rate from the rate form set,
- * data-reset-at the time (s) the last Reset statistics click restarts them at.
+ * data-reset-at the time (s) the last Reset statistics click restarts them at;
+ * data-search is "search" or "sweep" once the page knows it follows one.
  */
 (function () {
   'use strict';
@@ -28,6 +33,8 @@
   let errorClassesShown = '';
   let redrawPending = false;
   let ended = false;
+  let search = null;            // the newest capacity search progress, if this is one
+  let runningStep = null;       // the index of the search's step whose intervals come now
 
   function setState(state, text) {
     root.dataset.state = state;
@@ -185,13 +192,56 @@
     setTimeout(redraw, 50);  // a page that joins late gets the history in one burst: one redraw for it
   }
 
+  // ---- A capacity search ------------------------------------------------------
+
+  // A step's run: its intervals alone on the charts and figures (the probe is a
+  // closed loop, the steps are not: the charts are made again for each).
+  function startStep() {
+    points.length = 0;
+    completed = 0;
+    for (const k of Object.keys(errorTotals)) delete errorTotals[k];
+    if (charts) for (const c of Object.values(charts)) c.destroy();
+    charts = null;
+    document.getElementById('lv-charts').textContent = '';
+    root.dataset.intervals = '0';
+  }
+
+  function onSearch(doc) {
+    if (!search) {
+      root.dataset.search = doc.mode;
+      document.getElementById('lv-reset').hidden = true;  // a step's statistics are the search's
+      document.getElementById('lv-target').textContent = (doc.mode === 'sweep' ? 'capacity sweep' : 'capacity search') +
+        (doc.objective ? ' for ' + doc.objective : '') + ' · ' + doc.url;
+    }
+    search = doc;
+    const running = window.PacerSearch.show(document.getElementById('lv-search'), doc);
+    if (running && running.index !== runningStep) startStep();
+    runningStep = running ? running.index : runningStep;
+  }
+
+  async function onSearchEnd(doc) {
+    document.getElementById('lv-search').hidden = true;  // the page below has every step
+    for (const id of ['lv-figures', 'lv-errors', 'lv-charts']) document.getElementById(id).hidden = true;
+    const section = document.getElementById('lv-final');
+    section.querySelector('h2').textContent = 'Final result';
+    section.classList.add('lv-final-alone');  // nothing above it but the header
+    section.hidden = false;
+    try {
+      await window.PacerCapacity.render(document.getElementById('pacer-report'), doc);
+      root.dataset.final = 'ready';
+    } catch (e) {
+      message('Cannot draw the search\'s page: ' + e);
+      console.error(e);
+    }
+  }
+
   // ---- The run ---------------------------------------------------------------
 
   function onInterval(p) {
     points.push(p);
     // A closed-model scenario's first interval: its user count can change now.
     if (points.length === 1 && p.users != null && p.target_rate_per_s == null) loadUsers();
-    if (points.length === 1 && p.target_rate_per_s != null) loadRate();
+    if (points.length === 1 && p.target_rate_per_s != null && !search) loadRate();
     if (p.stats_reset) {  // POST /stats/reset: the totals start again at this interval
       completed = 0;
       for (const k of Object.keys(errorTotals)) delete errorTotals[k];
@@ -213,6 +263,10 @@
   async function onEnd(report) {
     ended = true;
     redraw();
+    if (report.schema === 'pacer-capacity') {
+      setState('ended', report.answer && report.answer.cut_short ? 'stopped' : 'ended');
+      return onSearchEnd(report);
+    }
     setState('ended', report.interrupted ? 'stopped' : 'ended');
     if (report.error) {
       message('The run failed: ' + report.error);
@@ -243,6 +297,7 @@
       message('');
     };
     events.onmessage = (e) => onInterval(JSON.parse(e.data));
+    events.addEventListener('search', (e) => onSearch(JSON.parse(e.data)));
     events.addEventListener('end', (e) => {
       events.close();
       onEnd(JSON.parse(e.data));

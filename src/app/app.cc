@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "app/capacity_run.h"
+#include "app/capacity_web.h"
 #include "app/live_output.h"
 #include "app/load_steering.h"
 #include "app/prometheus_output.h"
@@ -270,12 +271,13 @@ ExitCode run_and_report(const Config& config) {
         },
         [&] { return signals.received() != 0; });
   }
-  if (config.capacity.enabled()) {  // --capacity, --sweep (app/capacity_run.h); --web is refused with them
+  if (config.capacity.enabled()) {  // --capacity, --sweep (app/capacity_run.h), with --web one page for all steps
+    const auto run_step = [&](const Config& step, report::RunReport* keep, web::LiveView* view) {
+      return run_and_report_to(step, signals, view, RunSinks{keep, true, true});
+    };
+    if (config.web.enabled) return run_capacity_on_web(config, signals, run_step);
     return run_capacity(
-        config,
-        [&](const Config& step, report::RunReport* keep) {
-          return run_and_report_to(step, signals, nullptr, RunSinks{keep, true, true});
-        },
+        config, [&](const Config& step, report::RunReport* keep) { return run_step(step, keep, nullptr); },
         [&] { return signals.received(); });
   }
   if (!config.web.enabled) return run_and_report_to(config, signals, nullptr);

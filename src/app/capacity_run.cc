@@ -229,6 +229,17 @@ ExitCode exit_code_of(const CapacityResult& result, const std::function<int()>& 
 
 }  // namespace
 
+CapacityResult search_asked(const Config& config) {
+  CapacityResult result;
+  result.sweep = !config.capacity.sweep_rates.empty();
+  result.url = config.target.url;
+  result.command_line = config.command_line;
+  result.objective_text = config.capacity.objective_text;
+  result.terms = config.capacity.objective;
+  result.setup = setup_of(config);
+  return result;
+}
+
 Config step_config(const Config& config, double rate_per_s) {
   Config step = config;
   step.capacity = {};
@@ -270,13 +281,7 @@ Step judge_step(const Config& config, report::RunReport run, std::optional<doubl
 
 ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::function<int()>& received,
                       const SearchListener& listener) {
-  CapacityResult result;
-  result.sweep = !config.capacity.sweep_rates.empty();
-  result.url = config.target.url;
-  result.command_line = config.command_line;
-  result.objective_text = config.capacity.objective_text;
-  result.terms = config.capacity.objective;
-  result.setup = setup_of(config);
+  CapacityResult result = search_asked(config);
   const bool json_on_stdout = config.json_format && config.output_path.empty();
   const Printer printer{json_on_stdout ? stderr : stdout, isatty(STDERR_FILENO) == 1};
   printer.text(capacity::render_intro(result));
@@ -289,7 +294,7 @@ ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::
   result.answer.elapsed_ns = runner.elapsed_ns();
   printer.text(capacity::render_answer(result));
   const std::string json = capacity::render_capacity_json(result);
-  if (listener.finished) listener.finished(json);
+  if (listener.finished) listener.finished(result, json);
   if (json_on_stdout) {
     std::fputs(json.c_str(), stdout);
     std::fflush(stdout);

@@ -20,18 +20,23 @@ namespace pacer::app {
 // got as far as one (a signal's partial run too). The exit code is the run's.
 using RunStep = std::function<ExitCode(const Config& step, report::RunReport* keep)>;
 
-// Told of the search as it goes (the live web view): a step about to run (its
-// index, its rate, 0 for the probe), the result so far after each step, and the
-// search's JSON at the end. Any member may be empty.
+// Told of the search as it goes (the live web view, app/capacity_web.h): a step
+// about to run (its index, its rate, 0 for the probe), the result so far after
+// each step, and the whole result with its JSON at the end (always called, a
+// search cut short too). Any member may be empty. Main thread.
 struct SearchListener {
   std::function<void(int index, double rate_per_s, const capacity::CapacityResult& so_far)> step_started;
   std::function<void(const capacity::CapacityResult& so_far)> step_done;
-  std::function<void(const std::string& capacity_json)> finished;
+  std::function<void(const capacity::CapacityResult& result, const std::string& capacity_json)> finished;
 };
 
 // received(): the signal that asked the search to stop (0: none).
 ExitCode run_capacity(const Config& config, const RunStep& run_step, const std::function<int()>& received,
                       const SearchListener& listener = {});
+
+// The search before its first step: what was asked (the objective, the
+// settings), no step, no answer.
+capacity::CapacityResult search_asked(const Config& config);
 
 // The configuration of one step: the run's, at `rate` (0: the closed-loop
 // probe), with the search's own outputs taken off it and its series kept.

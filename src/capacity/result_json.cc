@@ -33,26 +33,6 @@ ojson term_json(const ObjectiveTerm& t) {
   return {};
 }
 
-ojson step_json(const Step& s) {
-  const StepFigures& f = s.figures;
-  return {{"index", s.index},
-          {"kind", s.probe ? "probe" : "step"},
-          {"target_rate_per_s", f.target_rate_per_s},
-          {"achieved_rate_per_s", f.achieved_rate_per_s},
-          {"repeat", s.repeat},
-          {"repeats", s.repeats},
-          {"latency_ns", {{"p50", f.p50_ns}, {"p90", f.p90_ns}, {"p99", f.p99_ns}, {"max", f.max_ns}}},
-          {"requests", f.requests},
-          {"errors", f.errors},
-          {"error_rate", f.error_rate},
-          {"server_cpu", optional_rate(f.server_cpu)},
-          {"verdict", verdict_name(s.verdict)},
-          {"near", s.near},
-          {"broken_by", s.broken_by},
-          {"client_limit", s.client_limit},
-          {"run", report::json_document(s.run)}};
-}
-
 Verdict read_verdict(const report::Field& f) {
   const std::string v = f.string();
   for (Verdict k : {Verdict::kHolds, Verdict::kBreaks, Verdict::kClient, Verdict::kMeasured}) {
@@ -79,13 +59,52 @@ int read_count_int(const report::Field& f) { return report::read_int(f); }
 
 }  // namespace
 
+ojson terms_json(const std::vector<ObjectiveTerm>& terms) {
+  ojson out = ojson::array();
+  for (const ObjectiveTerm& t : terms) out.push_back(term_json(t));
+  return out;
+}
+
+ojson settings_json(const SearchSetup& s) {
+  return {{"step_duration_s", static_cast<double>(s.step_duration_ns) / 1e9},
+          {"step_warmup_s", static_cast<double>(s.step_warmup_ns) / 1e9},
+          {"precision", s.precision},
+          {"budget_s", static_cast<double>(s.budget_ns) / 1e9},
+          {"step_repeat", s.step_repeat},
+          {"arrival", s.poisson ? "poisson" : "uniform"},
+          {"connections", s.connections},
+          {"threads", s.threads},
+          {"start_rate_per_s", s.start_rate_per_s},
+          {"start_from", s.start_from}};
+}
+
+ojson step_summary_json(const Step& s) {
+  const StepFigures& f = s.figures;
+  return {{"index", s.index},
+          {"kind", s.probe ? "probe" : "step"},
+          {"target_rate_per_s", f.target_rate_per_s},
+          {"achieved_rate_per_s", f.achieved_rate_per_s},
+          {"repeat", s.repeat},
+          {"repeats", s.repeats},
+          {"latency_ns", {{"p50", f.p50_ns}, {"p90", f.p90_ns}, {"p99", f.p99_ns}, {"max", f.max_ns}}},
+          {"requests", f.requests},
+          {"errors", f.errors},
+          {"error_rate", f.error_rate},
+          {"server_cpu", optional_rate(f.server_cpu)},
+          {"verdict", verdict_name(s.verdict)},
+          {"near", s.near},
+          {"broken_by", s.broken_by},
+          {"client_limit", s.client_limit}};
+}
+
 std::string render_capacity_json(const CapacityResult& r) {
-  ojson terms = ojson::array();
-  for (const ObjectiveTerm& t : r.terms) terms.push_back(term_json(t));
-  const SearchSetup& s = r.setup;
   const Answer& a = r.answer;
   ojson steps = ojson::array();
-  for (const Step& step : r.steps) steps.push_back(step_json(step));
+  for (const Step& step : r.steps) {
+    ojson entry = step_summary_json(step);
+    entry["run"] = report::json_document(step.run);
+    steps.push_back(std::move(entry));
+  }
   const ojson doc = {
       {"schema", "pacer-capacity"},
       {"version", 1},
@@ -93,18 +112,8 @@ std::string render_capacity_json(const CapacityResult& r) {
       {"url", r.url},
       {"command_line", r.command_line},
       {"objective", r.objective_text},
-      {"terms", std::move(terms)},
-      {"settings",
-       {{"step_duration_s", static_cast<double>(s.step_duration_ns) / 1e9},
-        {"step_warmup_s", static_cast<double>(s.step_warmup_ns) / 1e9},
-        {"precision", s.precision},
-        {"budget_s", static_cast<double>(s.budget_ns) / 1e9},
-        {"step_repeat", s.step_repeat},
-        {"arrival", s.poisson ? "poisson" : "uniform"},
-        {"connections", s.connections},
-        {"threads", s.threads},
-        {"start_rate_per_s", s.start_rate_per_s},
-        {"start_from", s.start_from}}},
+      {"terms", terms_json(r.terms)},
+      {"settings", settings_json(r.setup)},
       {"answer",
        {{"outcome", answer_kind_name(a.kind)},
         {"holds_at_per_s", optional_rate(a.holds_at_per_s)},

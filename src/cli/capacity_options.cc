@@ -119,7 +119,6 @@ Status finish(Config& config, bool stages_given) {
   if (!c.sweep_rates.empty() && config.load_model == LoadModel::kConstant) {
     return refuse(c, "-R", "--sweep gives the rates");
   }
-  if (config.web.enabled) return refuse(c, "--web", "the live web view follows one run");
   if (!config.timeseries_path.empty()) return refuse(c, "--timeseries", "each step's series is in the JSON report");
   if (!config.csv_prefix.empty()) return refuse(c, "--csv", "the CSV files are one run's; the JSON report has every step");
   if (!config.request_log.path.empty()) return refuse(c, "--log-requests", "the per-request log is one run's");

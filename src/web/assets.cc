@@ -1,6 +1,7 @@
-// The live page's files: web/live.html, live.js, live.css, and the HTML report's
-// chart module, page script and style with uPlot, all embedded by the build
-// (web/assets.cmake, html::embedded_asset). Served by name at the root.
+// The live page's files: web/live.html, live.js, search.js, live.css, and the HTML
+// report's chart module, page scripts (report.js, capacity.js) and style with
+// uPlot, all embedded by the build (web/assets.cmake, html::embedded_asset).
+// Served by name at the root.
 #include "web/assets.h"
 
 #include <array>
@@ -17,9 +18,11 @@ struct Served {
   std::string_view content_type;
 };
 
-constexpr std::array<Served, 8> kServed{{
+constexpr std::array<Served, 10> kServed{{
     {"/", "live.html", "text/html; charset=utf-8"},
     {"/live.js", "live.js", "text/javascript; charset=utf-8"},
+    {"/search.js", "search.js", "text/javascript; charset=utf-8"},
+    {"/capacity.js", "capacity.js", "text/javascript; charset=utf-8"},
     {"/live.css", "live.css", "text/css; charset=utf-8"},
     {"/charts.js", "charts.js", "text/javascript; charset=utf-8"},
     {"/report.js", "report.js", "text/javascript; charset=utf-8"},

@@ -150,7 +150,7 @@ class Loop {
     c.next_event = std::max(c.next_event, feed_.begin_seq());  // fell behind the history kept: skip
     const bool had_output = c.pending();
     while (c.out.size() - c.out_sent < kStreamQueueBytes && c.next_event < end) {
-      if (auto event = feed_.event(c.next_event)) c.out += format_event(c.next_event, *event);
+      if (auto event = feed_.event(c.next_event)) c.out += format_event(c.next_event, event->json, event->name);
       ++c.next_event;
     }
     if (state.final && c.next_event >= end && !c.end_queued) {

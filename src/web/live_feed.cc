@@ -9,19 +9,37 @@ namespace pacer::web {
 LiveFeed::LiveFeed()
     : report_(std::make_shared<const std::string>("{}")), wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
 
-void LiveFeed::publish_interval(std::string json) {
-  auto event = std::make_shared<const std::string>(std::move(json));
+void LiveFeed::publish_interval(std::string json) { push_event(FeedEvent{{}, std::move(json)}); }
+
+void LiveFeed::push_event(FeedEvent event) {
+  auto shared = std::make_shared<const FeedEvent>(std::move(event));
   {
     std::lock_guard lock(mutex_);
-    history_bytes_ += event->size();
-    history_.push_back(std::move(event));
+    history_bytes_ += shared->json.size();
+    history_.push_back(std::move(shared));
     while (history_bytes_ > kHistoryMaxBytes && history_.size() > 1) {
-      history_bytes_ -= history_.front()->size();
+      history_bytes_ -= history_.front()->json.size();
       history_.pop_front();
       ++begin_seq_;
     }
   }
   wake();
+}
+
+void LiveFeed::publish_search(std::string json) {
+  replace_search(json);
+  push_event(FeedEvent{"search", std::move(json)});
+}
+
+void LiveFeed::replace_search(std::string json) {
+  auto doc = std::make_shared<const std::string>(std::move(json));
+  std::lock_guard lock(mutex_);
+  search_ = std::move(doc);
+}
+
+std::shared_ptr<const std::string> LiveFeed::search() const {
+  std::lock_guard lock(mutex_);
+  return search_;
 }
 
 void LiveFeed::publish_report(std::string json) {
@@ -64,7 +82,7 @@ std::uint64_t LiveFeed::end_seq() const {
   return begin_seq_ + history_.size();
 }
 
-std::shared_ptr<const std::string> LiveFeed::event(std::uint64_t seq) const {
+std::shared_ptr<const FeedEvent> LiveFeed::event(std::uint64_t seq) const {
   std::lock_guard lock(mutex_);
   if (seq < begin_seq_ || seq >= begin_seq_ + history_.size()) return nullptr;
   return history_[static_cast<std::size_t>(seq - begin_seq_)];

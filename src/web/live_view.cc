@@ -74,7 +74,32 @@ std::function<void(const report::IntervalReport&, const std::string&)> LiveView:
 
 std::string failure_json(const Error& error) { return nlohmann::json{{"error", error.message}}.dump(); }
 
-void LiveView::finish(const std::string& report_json) { feed_.publish_final(report_json); }
+void LiveView::lend_steering(LoadSteering* steering) {
+  if (!searching_) feed_.lend_steering(steering);
+}
+
+void LiveView::finish(const std::string& report_json) {
+  if (searching_) {
+    feed_.publish_report(report_json);
+  } else {
+    feed_.publish_final(report_json);
+  }
+}
+
+void LiveView::begin_search(std::string progress_json) {
+  searching_ = true;
+  feed_.publish_search(std::move(progress_json));
+}
+
+void LiveView::begin_step(const Config& step) {
+  so_far_ = PartialReport(step);
+  feed_.publish_report(so_far_.render_json());
+}
+
+void LiveView::finish_search(std::string progress_json, const std::string& capacity_json) {
+  feed_.replace_search(std::move(progress_json));
+  feed_.publish_final(capacity_json);
+}
 
 void LiveView::linger(TimeNs linger_ns, const std::atomic<bool>& stop) {
   if (linger_ns <= 0 || !server_) return;

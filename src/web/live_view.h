@@ -1,7 +1,10 @@
 // The live web view of a run (--web): binds before the run, says where on
 // stderr, publishes each --interval's figures (the time series' NDJSON object,
 // as it is) and the report so far, then the final report, and keeps serving
-// it for --web-linger. Main thread; the server has its own (web/http_server.h).
+// it for --web-linger. A capacity search (issue 41) is one page for all its
+// steps: each step's run streams its intervals as a run does, but only the
+// search's end ends the page. Main thread; the server has its own
+// (web/http_server.h).
 #pragma once
 
 #include <atomic>
@@ -40,10 +43,27 @@ class LiveView {
   void publish_metrics(std::string text, std::string openmetrics) {
     feed_.publish_metrics(std::move(text), std::move(openmetrics));
   }
-  // A running scenario's user count, for POST /users (null takes it back).
-  void lend_steering(LoadSteering* steering) { feed_.lend_steering(steering); }
+  // A running scenario's user count, for POST /users (null takes it back). Never
+  // during a capacity search: a step's rate is the search's to choose.
+  void lend_steering(LoadSteering* steering);
   // The run is over: the final report (or why the run failed, as {"error": ...}).
+  // A search's step: that step is over, its report is /report.json's until the
+  // next step starts, and the page goes on.
   void finish(const std::string& report_json);
+
+  // A capacity search or sweep: the runs that follow are its steps. progress_json
+  // (capacity/progress_json.h) is /search.json's and a "search" event's, replaced
+  // whole at each publish_search.
+  void begin_search(std::string progress_json);
+  void publish_search(std::string progress_json) { feed_.publish_search(std::move(progress_json)); }
+  // The next run is a step of the search, configured as `step`: the report so far
+  // starts again.
+  void begin_step(const Config& step);
+  // The search is over: its last progress (with its result) and its
+  // "pacer-capacity" JSON, which /report.json and the end event carry from now on.
+  void finish_search(std::string progress_json, const std::string& capacity_json);
+  // Whether the page has had its end: a run's finish, or finish_search.
+  bool finished() const { return feed_.finished(); }
   // Keeps serving the final page for linger_ns, or until `stop` is set.
   void linger(TimeNs linger_ns, const std::atomic<bool>& stop);
   // Stops the server, giving open pages a moment to take the end event.
@@ -55,6 +75,7 @@ class LiveView {
   std::string token_;
   LiveFeed feed_;
   PartialReport so_far_;
+  bool searching_ = false;  // begin_search came: finish() ends a step, not the page
   std::function<void()> on_stop_;
   std::unique_ptr<HttpServer> server_;
 };

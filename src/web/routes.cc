@@ -98,6 +98,14 @@ std::string error_json(std::string_view message) {
   return nlohmann::json{{"error", message}}.dump() + "\n";
 }
 
+// A capacity search's progress (issue 41): 404 when the run is not one.
+Reply search_reply(const LiveFeed& feed) {
+  const auto doc = feed.search();
+  if (!doc) return make_reply(404, "application/json", error_json("not a capacity search (--capacity, --sweep)"));
+  return make_reply(200, "application/json", *doc,
+                    feed.finished() ? "X-Pacer-Run: finished\r\n" : "X-Pacer-Run: running\r\n");
+}
+
 // A number from the query: the whole text, finite, within [0, most].
 std::optional<double> number_param(std::string_view query, std::string_view name, double most) {
   const std::string_view text = query_param(query, name);
@@ -211,12 +219,13 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
   if (path == "/rate") return rate_reply(request, feed);
   if (path == "/stats/reset") return reset_reply(request, feed);
   const Asset* asset = find_asset(path);
-  if (asset == nullptr && path != "/events" && path != "/report.json" && path != "/metrics") {
+  if (asset == nullptr && path != "/events" && path != "/report.json" && path != "/metrics" && path != "/search.json") {
     return make_reply(404, "text/plain; charset=utf-8", "404: not here\n");
   }
   if (request.method != "GET") return make_reply(405, "text/plain; charset=utf-8", "405: GET only\n", "Allow: GET\r\n");
   if (path == "/events") return events_reply(request);
   if (path == "/metrics") return metrics_reply(request, feed);
+  if (path == "/search.json") return search_reply(feed);
   if (path == "/report.json") {
     const LiveFeed::ReportState state = feed.report_state();
     return make_reply(200, "application/json", *state.json,
@@ -235,7 +244,8 @@ Reply error_reply(int status, std::string_view why) {
   return make_reply(status, "text/plain; charset=utf-8", fmt::format("{}: {}\n", status, why));
 }
 
-std::string format_event(std::uint64_t seq, const std::string& json) {
+std::string format_event(std::uint64_t seq, const std::string& json, std::string_view name) {
+  if (!name.empty()) return fmt::format("event: {}\nid: {}\ndata: {}\n\n", name, seq, json);
   return fmt::format("id: {}\ndata: {}\n\n", seq, json);
 }
 

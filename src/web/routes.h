@@ -1,8 +1,10 @@
 // The web view's routes, as a pure function of one request: who may ask (the
 // token, or a loopback bind's Host check), then the page and its files at `/`,
 // the interval events at `/events`, the report so far at `/report.json`, the
-// Prometheus metrics at `/metrics`, a scenario's user count at `/users` (GET,
-// and POST to change it while the run goes) and the stop action at `POST /stop`. The server (web/http_server.h) does the I/O.
+// Prometheus metrics at `/metrics`, a capacity search's progress at
+// `/search.json`, a scenario's user count at `/users` (GET, and POST to change it
+// while the run goes), the open model's rate at `/rate`, `POST /stats/reset` and
+// the stop action at `POST /stop`. The server (web/http_server.h) does the I/O.
 // Web thread.
 #pragma once
 
@@ -45,8 +47,9 @@ Reply route(const HttpRequest& request, const AccessRules& rules, const LiveFeed
 // cap, 503 when the server holds its most connections.
 Reply error_reply(int status, std::string_view why);
 
-// One interval as a Server-Sent Event: "id: N\ndata: JSON\n\n".
-std::string format_event(std::uint64_t seq, const std::string& json);
+// One interval as a Server-Sent Event: "id: N\ndata: JSON\n\n"; with a name
+// (a search's progress), "event: NAME\n" first.
+std::string format_event(std::uint64_t seq, const std::string& json, std::string_view name = {});
 // The run's end: "event: end\ndata: ...\n\n" carrying the final report.
 std::string format_end_event(const std::string& report_json);
 

@@ -100,10 +100,13 @@ def with_token(path: str, token: str | None) -> str:
 
 class EventStream:
     """GET /events, read as Server-Sent Events on a thread: `intervals` (the JSON
-    objects, in order, with the time each arrived) and `end` (the final report)."""
+    objects, in order, with the time each arrived), `end` (the final report) and
+    `events` (every event in order as (name, JSON): "message" for an interval,
+    "search" for a capacity search's progress, "end")."""
 
     def __init__(self, port: int, token: str | None = None, host: str = "127.0.0.1"):
         self.intervals: list[tuple[float, dict]] = []
+        self.events: list[tuple[str, dict]] = []
         self.ids: list[int] = []
         self.end: dict | None = None
         self.status: int | None = None
@@ -152,9 +155,10 @@ class EventStream:
         if not data:
             return  # retry:, comments
         doc = json.loads("\n".join(data))
+        self.events.append((name, doc))
         if name == "end":
             self.end = doc
-        else:
+        elif name == "message":
             self.intervals.append((time.monotonic(), doc))
             self.ids.append(event_id)
             self.got_interval.set()

@@ -103,6 +103,22 @@ TEST(HttpServer, EventStreamSendsHistoryThenNewIntervalsThenTheEnd) {
             "id: 2\ndata: {\"interval\":2}\n\nevent: end\ndata: {\"final\":true}\n\n");
 }
 
+TEST(HttpServer, SearchEventsComeInOrderWithTheIntervals) {
+  Running web;
+  web.feed.publish_search("{\"running\":1}");
+  web.feed.publish_interval("{\"interval\":0}");
+  web.feed.publish_search("{\"running\":2}");
+  web.feed.publish_interval("{\"interval\":0}");
+  web.feed.publish_final("{\"schema\":\"pacer-capacity\"}");
+  const std::string stream = exchange(web.port(), "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  const std::size_t body = stream.find("\r\n\r\n");
+  ASSERT_NE(body, std::string::npos) << "[" << stream << "]";
+  EXPECT_EQ(stream.substr(body + 4),
+            "retry: 1000\n\nevent: search\nid: 0\ndata: {\"running\":1}\n\nid: 1\ndata: {\"interval\":0}\n\n"
+            "event: search\nid: 2\ndata: {\"running\":2}\n\nid: 3\ndata: {\"interval\":0}\n\n"
+            "event: end\ndata: {\"schema\":\"pacer-capacity\"}\n\n");
+}
+
 TEST(HttpServer, LastEventIdSkipsWhatThePageHad) {
   Running web;
   for (int i = 0; i < 3; ++i) web.feed.publish_interval("{\"interval\":" + std::to_string(i) + "}");

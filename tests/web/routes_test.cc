@@ -33,6 +33,29 @@ TEST(Routes, LoopbackWithoutTokenServesThePageReportAndEvents) {
   EXPECT_EQ(route(request("POST", "/report.json"), rules, feed).status, 405);
 }
 
+TEST(Routes, SearchProgressIsServedOnlyDuringACapacitySearch) {
+  LiveFeed feed;
+  const AccessRules rules;
+  const Reply none = route(request("GET", "/search.json"), rules, feed);
+  EXPECT_EQ(none.status, 404);
+  EXPECT_NE(none.body.find("not a capacity search"), std::string::npos) << none.body;
+  feed.publish_search("{\"steps\":[1]}");
+  const Reply running = route(request("GET", "/search.json"), rules, feed);
+  EXPECT_EQ(running.status, 200);
+  EXPECT_EQ(running.body, "{\"steps\":[1]}");
+  EXPECT_NE(running.head.find("X-Pacer-Run: running\r\n"), std::string::npos);
+  feed.replace_search("{\"steps\":[1,2]}");
+  feed.publish_final("{}");
+  const Reply finished = route(request("GET", "/search.json"), rules, feed);
+  EXPECT_EQ(finished.body, "{\"steps\":[1,2]}");
+  EXPECT_NE(finished.head.find("X-Pacer-Run: finished\r\n"), std::string::npos);
+  EXPECT_EQ(route(request("POST", "/search.json"), rules, feed).status, 405);
+  // Only the streamed one is an event: the last state's result rides the end event.
+  EXPECT_EQ(feed.end_seq(), 1u);
+  ASSERT_NE(feed.event(0), nullptr);
+  EXPECT_EQ(feed.event(0)->name, "search");
+}
+
 TEST(Routes, StopOnlyOnPost) {
   LiveFeed feed;
   const AccessRules rules;
@@ -105,8 +128,8 @@ TEST(Routes, ThePageAndEveryFileItLoadsAreEmbedded) {
   ASSERT_EQ(page.status, 200);
   EXPECT_NE(page.head.find("Content-Type: text/html"), std::string::npos);
   // Every script and stylesheet the page names is served, non-empty, by the same process.
-  for (const char* file : {"/live.js", "/live.css", "/charts.js", "/report.js", "/report.css", "/uPlot.iife.min.js",
-                           "/uPlot.min.css"}) {
+  for (const char* file : {"/live.js", "/search.js", "/capacity.js", "/live.css", "/charts.js", "/report.js",
+                           "/report.css", "/uPlot.iife.min.js", "/uPlot.min.css"}) {
     EXPECT_NE(page.body.find(std::string_view(file).substr(1)), std::string::npos) << file;
     const Reply asset = route(request("GET", file), AccessRules{}, feed);
     EXPECT_EQ(asset.status, 200) << file;
@@ -116,6 +139,7 @@ TEST(Routes, ThePageAndEveryFileItLoadsAreEmbedded) {
 
 TEST(Routes, EventsAreFramedForServerSentEvents) {
   EXPECT_EQ(format_event(7, "{\"a\":1}"), "id: 7\ndata: {\"a\":1}\n\n");
+  EXPECT_EQ(format_event(8, "{\"b\":2}", "search"), "event: search\nid: 8\ndata: {\"b\":2}\n\n");
   EXPECT_EQ(format_end_event("{\n  \"a\": 1\n}\n"), "event: end\ndata: {\ndata:   \"a\": 1\ndata: }\n\n");
 }
 
