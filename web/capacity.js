@@ -120,7 +120,8 @@
           (p ? `, within the search's precision (${(p * 100).toFixed(p < 0.01 ? 1 : 0)}%)` : '')};
       }
       case 'client_limited':
-        return {cls: 'warn', text: 'the client was the limit, not the server: ' + (a.client_limit || 'pacer could not offer the rate') +
+        return {cls: 'warn', text: 'the client was the limit, not the server: ' +
+          (a.client_limit || 'pacer could not offer the rate').replace(/\.$/, '') +
           (a.holds_at_per_s != null ? `. The server held at ${rateText(a.holds_at_per_s)}; its own limit was not reached.` : '')};
       case 'no_rate_held':
         return {cls: 'bad', text: `no rate held the objective, not even the lowest tried (${rateText(Math.min(...targets))})` +
@@ -393,7 +394,7 @@
       p50: lat(x, 'p50'), p90: lat(x, 'p90'), p99: lat(x, 'p99'), max: lat(x, 'max'),
       requests: x.requests, errors: x.errors, error_rate: x.error_rate, cpu: x.server_cpu,
       verdict_text: VERDICT_WORDS[x.verdict] || x.verdict, repeat: {value: x.repeat, text: `${x.repeat}/${x.repeats}`},
-      note: x.broken_by || x.client_limit || (x.kind === 'probe' ? 'a closed loop: picks the start rate' : x.near ? 'near the limit: repeated' : '')}));
+      note: x.broken_by || x.client_limit || (x.kind === 'probe' ? 'a closed loop: picks the start rate' : x.near && x.repeats > 1 ? 'near the limit: repeated' : x.near ? 'near the limit' : '')}));
     const columns = [{key: 'index', label: '#', num: true}, {key: 'kind', label: 'kind'},
       {key: 'target', label: 'target', num: true, format: (v) => v.text}, {key: 'achieved', label: 'achieved', num: true, format: (v) => v.text},
       ...['p50', 'p90', 'p99', 'max'].map((k) => ({key: k, label: k, num: true, format: (v) => v.text})),

@@ -22,7 +22,14 @@ std::string client_limit(const report::RunReport& run, const StepFigures& figure
                     run.counters.errors.ports));
   }
   if (!out.empty() || !baseline_service_ns) return out;
-  const std::optional<report::Capacity> short_of = report::run_shortfall(run);
+  // Little's law on the step's own service time: the connections could not carry
+  // its rate, whether or not the step fell far enough behind to give arrivals up.
+  const std::optional<report::Capacity> short_of =
+      run.load_model == LoadModel::kClosed
+          ? std::nullopt
+          : report::capacity_for(run.connections, run.requests_per_connection,
+                                 run.protocol == "h2" || run.protocol == "h3", figures.mean_service_ns,
+                                 run.target_rate_per_s);
   if (!short_of || !short_of->is_bottleneck()) return out;
   if (figures.mean_service_ns > kServerQueueGrowth * *baseline_service_ns) return out;  // the server's queue
   return fmt::format("the connections: {} (the service time stayed near the {} measured at a lower rate, so the "

@@ -125,10 +125,12 @@ std::string render_curve(const CapacityResult& r, int width, int height) {
     if (!s.probe && s.figures.p99_ns > 0) points.push_back(&s);
   }
   if (points.size() < 2) return "";
+  double x_min = 1e300;
   double x_max = 0;
   double y_min = 1e300;
   double y_max = 0;
   for (const Step* s : points) {
+    x_min = std::min(x_min, s->figures.achieved_rate_per_s);
     x_max = std::max(x_max, s->figures.achieved_rate_per_s);
     y_min = std::min(y_min, static_cast<double>(std::max<std::int64_t>(s->figures.p50_ns, 1)));
     y_max = std::max(y_max, static_cast<double>(s->figures.p99_ns));
@@ -142,6 +144,8 @@ std::string render_curve(const CapacityResult& r, int width, int height) {
     y_max = std::max(y_max, limit);
   }
   if (x_max <= 0) return "";
+  // From the lowest achieved rate (or 0 when that is under a third of the highest).
+  if (x_min < x_max / 3 || x_min >= x_max) x_min = 0;
   if (y_max <= y_min) y_max = y_min * 10;
   const double log_min = std::log10(y_min);
   const double log_span = std::log10(y_max) - log_min;
@@ -150,7 +154,7 @@ std::string render_curve(const CapacityResult& r, int width, int height) {
     return height - 1 - std::clamp(static_cast<int>(std::lround(share * (height - 1))), 0, height - 1);
   };
   const auto col_of = [&](double rate) {
-    return std::clamp(static_cast<int>(std::lround(rate / x_max * (width - 1))), 0, width - 1);
+    return std::clamp(static_cast<int>(std::lround((rate - x_min) / (x_max - x_min) * (width - 1))), 0, width - 1);
   };
   std::vector<std::string> grid(static_cast<std::size_t>(height), std::string(static_cast<std::size_t>(width), ' '));
   std::vector<std::string> right(static_cast<std::size_t>(height));
@@ -165,7 +169,7 @@ std::string render_curve(const CapacityResult& r, int width, int height) {
     grid[static_cast<std::size_t>(row_of(static_cast<double>(s->figures.p99_ns)))][col] =
         s->verdict == Verdict::kBreaks || s->verdict == Verdict::kClient ? 'X' : '*';
   }
-  std::string out = "  latency (log) against achieved requests/s: * p99, o p50, X p99 of a step that broke (or the client limited)\n";
+  std::string out = "  latency (log) by achieved rate: * p99, o p50, X p99 where the step broke\n";
   for (int row = 0; row < height; ++row) {
     std::string label;
     if (row == 0) label = report::format_time_ns(y_max);
@@ -173,8 +177,9 @@ std::string render_curve(const CapacityResult& r, int width, int height) {
     out += fmt::format("  {:>9} |{}{}\n", label, grid[static_cast<std::size_t>(row)], right[static_cast<std::size_t>(row)]);
   }
   out += fmt::format("  {:>9} +{}\n", "", std::string(static_cast<std::size_t>(width), '-'));
-  const std::string max_label = rate_text(x_max);
-  out += fmt::format("  {:>9}  0{:>{}}\n", "", max_label, width - 1);
+  const std::string min_label = x_min > 0 ? rate_text(x_min) : "0";
+  out += fmt::format("  {:>9}  {}{:>{}}\n", "", min_label, rate_text(x_max),
+                     width - static_cast<int>(min_label.size()));
   return out;
 }
 

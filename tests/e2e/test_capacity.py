@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 import subprocess
 import time
@@ -142,8 +143,10 @@ def test_ctrl_c_ends_with_the_best_answer_so_far(server, tmp_path):
     assert proc.returncode == 130, err
     doc = json.loads(out.read_text())
     assert doc["answer"]["cut_short"] is True and doc["answer"]["cut_reason"] == "Ctrl-C"
-    assert doc["answer"]["holds_at_per_s"] == 200
-    assert len(doc["steps"]) == 2  # the step Ctrl-C cut is not a step
+    held = [s["target_rate_per_s"] for s in doc["steps"] if s["verdict"] == "holds"]
+    assert held and doc["answer"]["holds_at_per_s"] == max(held)
+    rows = [line for line in (seen + rest).splitlines() if re.match(r"^\s+\d+\s+\d+\s+\d+\.\d", line)]
+    assert len(doc["steps"]) == len(rows)  # the step Ctrl-C cut is not a step
     assert "cut short by Ctrl-C" in (seen + rest).replace("\n              ", " ")
 
 
@@ -235,32 +238,49 @@ def assert_bracket_holds(answer: dict, predicted: float, precision: float, allow
     assert breaks >= predicted * (1 - precision), (answer, predicted)
 
 
+def searches_side_by_side(start_server, path: str, runs: list[list[str]]) -> list[dict]:
+    """Runs the searches at once, each against a pacer serve of its own (a pool is
+    its server's), and returns their answers."""
+    servers = [start_server() for _ in runs]
+    procs = [subprocess.Popen([PACER_BIN, *args, "--format", "json", server.url + path], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for args, server in zip(runs, servers)]
+    answers = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=240)
+            assert proc.returncode == 0, err
+            answers.append(json.loads(out)["answer"])
+    finally:
+        for proc in procs:
+            proc.kill()
+    return answers
+
+
 @pytest.mark.alone
-def test_uniform_arrivals_find_the_pool_capacity_three_times_of_three(server):
+def test_uniform_arrivals_find_the_pool_capacity_three_times_of_three(start_server):
     # 4 workers of 20 ms: 200/s. Below it every request takes 20 ms (D/D/4); above it
     # the queue grows for the whole step. Over a step of w + d seconds a rate r above
     # the capacity R adds (r - R)(w + d) / R of waiting by its end, so p99 <= 60 ms
     # still holds up to R (1 + 40 ms / (w + 0.99 d)): the allowance above R.
     capacity, precision = 200.0, 0.05
     allowance = 0.040 / (0.3 + 0.99 * 1.0)
-    for _ in range(3):
-        run, doc = search("--capacity", "p99<=60ms", "-c40", "-t2", "-d", "1s", "--warmup", "300ms",
-                          "--capacity-precision", "5%", server.url + "pool/4/20")
-        assert run.rc == 0, run
-        assert_bracket_holds(doc["answer"], capacity, precision, allowance)
+    args = ["--capacity", "p99<=60ms", "-c40", "-t1", "-d", "1s", "--warmup", "300ms", "--capacity-precision", "5%"]
+    for answer in searches_side_by_side(start_server, "pool/4/20", [args] * 3):
+        assert_bracket_holds(answer, capacity, precision, allowance)
 
 
 @pytest.mark.alone
-def test_poisson_arrivals_find_the_m_d_1_rate_three_times_of_three(server):
-    # One worker of 2 ms (500/s); Poisson arrivals queue below it too (M/D/1): p99 <=
-    # 20 ms holds up to the rate md1_rate gives (~387/s).
-    predicted, precision = md1_rate(0.020, 0.002), 0.05
-    for seed in (1, 2, 3):
-        run, doc = search("--capacity", "p99<=20ms", "-R", "250", "--arrival", "poisson", "--seed", str(seed), "-c40",
-                          "-t2", "-d", "2s", "--warmup", "500ms", "--capacity-precision", "5%",
-                          server.url + "pool/1/2")
-        assert run.rc == 0, run
-        assert_bracket_holds(doc["answer"], predicted, precision)
+def test_poisson_arrivals_find_the_m_d_1_rate_three_times_of_three(start_server):
+    # One worker of 1 ms (1,000/s); Poisson arrivals queue below it too (M/D/1): p99 <=
+    # 10 ms holds up to the rate md1_rate gives (~773/s). A step's p99 over its ~1,500
+    # requests is a sample (a queue's slow requests come in bursts): measured here,
+    # searches with 2 s steps answered within 8 % of the theory's rate, and 10 s steps
+    # within 3 % (docs/capacity.md); the bracket's precision is 5 %.
+    predicted, precision, sampling = md1_rate(0.010, 0.001), 0.05, 0.08
+    runs = [["--capacity", "p99<=10ms", "-R", "400", "--arrival", "poisson", "--seed", str(seed), "-c40", "-t1",
+             "-d", "2s", "--warmup", "500ms", "--capacity-precision", "5%"] for seed in (1, 2, 3)]
+    for answer in searches_side_by_side(start_server, "pool/1/1", runs):
+        assert_bracket_holds(answer, predicted, precision + sampling)
 
 
 @pytest.fixture
@@ -286,3 +306,14 @@ def test_an_error_objective_finds_nginx_limit_req_rate(limited_nginx):
     assert run.rc == 0, run.stderr
     assert_bracket_holds(doc["answer"], 400.0, 0.05)
     assert "errors" in doc["answer"]["broken_by"]
+
+
+def test_server_cpu_is_read_from_the_server_pid_and_judged(server):
+    run, doc = search("--sweep", "100,200", "--capacity", "server_cpu<=400%", "--server-pid", str(server.proc.pid),
+                      "-c4", "-t1", "-d", "500ms", "--warmup", "100ms", server.url)
+    assert run.rc == 0, run
+    for step in doc["steps"]:
+        assert step["server_cpu"] is not None and 0 <= step["server_cpu"] < 4, step["server_cpu"]
+        assert step["verdict"] == "holds"
+    head = next(line.split() for line in run.stderr.splitlines() if line.split()[:1] == ["step"])
+    assert "cpu" in head  # the table's column

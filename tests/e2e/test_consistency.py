@@ -27,7 +27,7 @@ import time
 
 import pytest
 
-from conftest import COUNTER_SETTLE_S, parse_duration, parse_report
+from conftest import COUNTER_SETTLE_S, PACER_BIN, parse_duration, parse_report
 from progress import drain_blocks, interval_blocks, progress_lines_too_wide
 from request_log_check import check_request_log
 
@@ -489,3 +489,36 @@ def test_connection_path_figures_agree_in_text_json_and_series(start_server, pac
     finally:
         if squid:
             squid.stop()
+
+
+def test_a_capacity_sweep_agrees_in_its_table_json_page_and_each_steps_run(start_server, pacer, tmp_path):
+    """Issue 41: a sweep's figures, one step per row: the text table, the search's JSON,
+    each step's own run report inside it, the page's embedded document and `pacer
+    report`'s text; and every response the steps recorded is one the server answered."""
+    server = start_server()
+    out, page = tmp_path / "sweep.json", tmp_path / "sweep.html"
+    run = pacer("--sweep", "100,200", "--capacity", "p99<=1s,errors<=1%", "-c4", "-t2", "-d", "500ms", "--warmup",
+                "200ms", "--format", "json", "-o", str(out), "--html", str(page), server.url)
+    assert run.rc == 0, run
+    doc = json.loads(out.read_text())
+    rows = [line.split() for line in run.stdout.splitlines() if re.match(r"^\s+\d+\s+\d+\s+\d+\.\d", line)]
+    assert len(rows) == len(doc["steps"]) == 2
+    recorded = 0
+    for row, step in zip(rows, doc["steps"]):
+        r = step["run"]
+        assert int(row[0]) == step["index"] and float(row[1]) == step["target_rate_per_s"] == r["rates"]["target_per_s"]
+        assert float(row[2]) == pytest.approx(step["achieved_rate_per_s"], abs=0.05)
+        assert step["achieved_rate_per_s"] == pytest.approx(r["rates"]["completed_per_s"], rel=1e-9)
+        for cell, key, q in zip(row[3:7], ("p50", "p90", "p99", "max"), ("50", "90", "99", "100")):
+            assert step["latency_ns"][key] == r["latency"]["percentiles_ns"][q]
+            assert parse_duration(cell) == pytest.approx(step["latency_ns"][key] / 1e9, rel=0.01, abs=1e-5)
+        assert float(row[7].rstrip("%")) == pytest.approx(step["error_rate"] * 100, abs=0.005)
+        assert step["error_rate"] == r["error_rate"] and step["requests"] >= r["counts"]["responses"]
+        assert row[8] == step["verdict"]
+        recorded += r["counts"]["responses"] + r["counts"]["warmup_responses"]
+    m = re.search(r'<script type="application/json" id="pacer-data">(.*?)</script>', page.read_text(), re.S)
+    assert m and json.loads(m.group(1)) == doc
+    again = subprocess.run([PACER_BIN, "report", str(out)],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and again.stdout == run.stdout, again.stderr
+    assert server.wait_for("requests_answered", recorded) == recorded
