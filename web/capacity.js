@@ -25,7 +25,7 @@
  *   command_line, objective ("p99<=50ms,errors<=0.1%", "" for a sweep without one),
  *   terms: [{figure, limit, unit ("ns" | "fraction"), text}], settings: {step_duration_s,
  *   step_warmup_s, precision, budget_s, step_repeat, arrival, connections, threads,
- *   start_rate_per_s, start_from}, answer: {outcome ("found" | "client_limited" |
+ *   start_rate_per_s, start_from, server_sampled}, answer: {outcome ("found" | "client_limited" |
  *   "no_rate_held" | "never_broke" | "sweep"), holds_at_per_s, breaks_at_per_s (or
  *   null), broken_by, client_limit, sentence, cut_short, cut_reason, elapsed_s},
  *   steps: [{index (1-based, as run), kind ("probe" | "step"), target_rate_per_s (0 for

@@ -69,6 +69,7 @@ capacity::SearchSetup setup_of(const Config& config) {
   s.threads = config.threads;
   s.start_rate_per_s = config.capacity.start_rate_per_s;
   s.start_from = !config.capacity.sweep_rates.empty() ? "sweep" : s.start_rate_per_s > 0 ? "given" : "probe";
+  s.server_sampled = !config.evidence.server_pids.empty() || !config.evidence.server_metrics_urls.empty();
   return s;
 }
 

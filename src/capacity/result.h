@@ -54,6 +54,7 @@ struct SearchSetup {
   int threads = 0;
   double start_rate_per_s = 0;
   std::string start_from;                 // "given" (-R), "probe", "sweep"
+  bool server_sampled = false;            // --server-pid or --server-metrics: the table has a cpu column
 };
 
 struct CapacityResult {

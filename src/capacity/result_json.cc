@@ -75,7 +75,8 @@ ojson settings_json(const SearchSetup& s) {
           {"connections", s.connections},
           {"threads", s.threads},
           {"start_rate_per_s", s.start_rate_per_s},
-          {"start_from", s.start_from}};
+          {"start_from", s.start_from},
+          {"server_sampled", s.server_sampled}};
 }
 
 ojson step_summary_json(const Step& s) {
@@ -165,6 +166,7 @@ Result<CapacityResult> read_capacity_json(std::string_view text, const std::stri
     r.setup.threads = read_count_int(s.at("threads"));
     r.setup.start_rate_per_s = s.at("start_rate_per_s").number();
     r.setup.start_from = s.at("start_from").string();
+    r.setup.server_sampled = s.at("server_sampled").boolean();
     const report::Field a = root.at("answer");
     r.answer.kind = read_answer_kind(a.at("outcome"));
     r.answer.holds_at_per_s = read_optional_rate(a.at("holds_at_per_s"));

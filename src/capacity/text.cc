@@ -14,9 +14,8 @@ namespace {
 
 std::string latency(std::int64_t ns) { return report::format_time_ns(static_cast<double>(ns)); }
 
-bool any_cpu(const CapacityResult& r) {
-  return std::any_of(r.steps.begin(), r.steps.end(), [](const Step& s) { return s.figures.server_cpu.has_value(); });
-}
+// Decided before the first step, so the head printed then fits every row.
+bool any_cpu(const CapacityResult& r) { return r.setup.server_sampled; }
 
 std::string verdict_cell(const CapacityResult& r, const Step& s) {
   if (s.probe) return "probe";

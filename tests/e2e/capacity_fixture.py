@@ -112,5 +112,5 @@ def capacity_document(pacer_bin: str, url: str, plan: list[tuple[int | None, int
             "settings": {"step_duration_s": float(duration.removesuffix("ms")) / 1000, "step_warmup_s": 0,
                          "precision": 0.05, "budget_s": 600, "step_repeat": max(n for _, n in plan),
                          "arrival": "uniform", "connections": 2, "threads": 1, "start_rate_per_s": first,
-                         "start_from": "probe" if probe else "given"},
+                         "start_from": "probe" if probe else "given", "server_sampled": True},
             "answer": answer(steps, time.monotonic() - start), "steps": steps}

@@ -29,6 +29,11 @@ namespace pacer::server::testkit {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
+// Milliseconds since `since`, as a double.
+inline double elapsed_ms(Clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
 inline std::unique_ptr<Server> start_server(ServeConfig config = {}) {
   config.listen_host = "127.0.0.1";
   config.listen_port = 0;

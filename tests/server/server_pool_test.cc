@@ -17,14 +17,12 @@ namespace pacer::server {
 namespace {
 
 using testkit::Clock;
+using testkit::elapsed_ms;
 using testkit::get;
 using testkit::start_server;
 using testkit::TestClient;
 using testkit::wait_until;
 
-double elapsed_ms(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
 
 // When each client's response became readable, in ms after since, in the order
 // of clients; -1 for one that did not answer within 5 s.

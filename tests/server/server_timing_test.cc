@@ -18,15 +18,13 @@ namespace pacer::server {
 namespace {
 
 using testkit::Clock;
+using testkit::elapsed_ms;
 using testkit::get;
 using testkit::start_server;
 using testkit::TestClient;
 using testkit::wait_until;
 using namespace std::chrono_literals;
 
-double elapsed_ms(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
 
 TEST(ServerTiming, DelayRouteAnswersAfterTheRequestedTime) {
   auto server = start_server();
