@@ -51,27 +51,8 @@
   const SIDES = {baseline: '#1f6fd1', candidate: '#e07020'};
   const VERDICT_WORDS = {holds: 'holds', breaks: 'breaks', client: 'client-limited', measured: 'measured'};
 
-  // ---- Small DOM helpers (as report.js's) ------------------------------------------
-
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v == null) continue;
-      if (k === 'class') e.className = v; else if (k.startsWith('data-')) e.setAttribute(k, v); else e[k] = v;
-    }
-    for (const c of children) if (c != null) e.append(c instanceof Node ? c : String(c));
-    return e;
-  }
-  function section(el, title, cls) {
-    const s = h('section', {class: 'pr-section ' + (cls || '')});
-    s.append(h('h2', {}, title));
-    el.append(s);
-    return s;
-  }
-  function figure(name, label, value, text, note) {
-    return h('div', {class: 'pr-figure', 'data-figure': name, 'data-value': value == null ? '' : String(value)},
-      h('div', {class: 'pr-value'}, text), h('div', {class: 'pr-label'}, label), note ? h('div', {class: 'pr-note'}, note) : null);
-  }
+  const {h, figure} = global.PacerCharts;  // the DOM helpers (charts.js)
+  const section = (el, title, cls) => global.PacerCharts.section(el, title, undefined, cls);
 
   // ---- Reading the document --------------------------------------------------------
 

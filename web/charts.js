@@ -424,7 +424,33 @@
     window.addEventListener('beforeprint', resizeAll);
   }
 
-  global.PacerCharts = {decodeHistogram, makeHistogram, timeChart, percentileChart, table,
+  // ---- Small DOM helpers, shared by the pages (report.js, capacity.js, search.js) ----
+
+  // An element: attributes (class, data-*, else a property; null ones skipped), then
+  // children (nodes, or text).
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null) continue;
+      if (k === 'class') e.className = v; else if (k.startsWith('data-')) e.setAttribute(k, v); else e[k] = v;
+    }
+    for (const c of children) if (c != null) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+  // A titled section appended to el (id and an extra class optional).
+  function section(el, title, id, cls) {
+    const s = h('section', {class: 'pr-section' + (cls ? ' ' + cls : ''), id});
+    s.append(h('h2', {}, title));
+    el.append(s);
+    return s;
+  }
+  // One headline figure: its value in data-value (what tests compare), its text shown.
+  function figure(name, label, value, text, note) {
+    return h('div', {class: 'pr-figure', 'data-figure': name, 'data-value': value == null ? '' : String(value)},
+      h('div', {class: 'pr-value'}, text), h('div', {class: 'pr-label'}, label), note ? h('div', {class: 'pr-note'}, note) : null);
+  }
+
+  global.PacerCharts = {decodeHistogram, makeHistogram, timeChart, percentileChart, table, h, section, figure,
     fmtNs, fmtMs, fmtCount, fmtRate, fmtPct, charts, COLORS, ERROR_CLASSES,
     chartBox: box, chartWidth, axisValues, register};
 })(typeof window !== 'undefined' ? window : globalThis);

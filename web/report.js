@@ -20,27 +20,7 @@
   const C = global.PacerCharts;
   const ERROR_CLASSES = C.ERROR_CLASSES;
 
-  // ---- Small DOM helpers ---------------------------------------------------------
-
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v == null) continue;
-      if (k === 'class') e.className = v; else if (k.startsWith('data-')) e.setAttribute(k, v); else e[k] = v;
-    }
-    for (const c of children) if (c != null) e.append(c instanceof Node ? c : String(c));
-    return e;
-  }
-  function section(el, title, id) {
-    const s = h('section', {class: 'pr-section', id});
-    s.append(h('h2', {}, title));
-    el.append(s);
-    return s;
-  }
-  function figure(name, label, value, text, note) {
-    return h('div', {class: 'pr-figure', 'data-figure': name, 'data-value': value == null ? '' : String(value)},
-      h('div', {class: 'pr-value'}, text), h('div', {class: 'pr-label'}, label), note ? h('div', {class: 'pr-note'}, note) : null);
-  }
+  const {h, section, figure} = C;  // the DOM helpers (charts.js)
 
   // ---- Reading the report --------------------------------------------------------
 

@@ -212,3 +212,20 @@ class Page:
         data = base64.b64decode(printed["data"])
         Path(path).write_bytes(data)
         return data
+
+
+# Every chart a page drew (PacerCharts.charts): its title, kind, points, series and
+# how many of its canvas pixels are inked. Read with chart_state(page).
+CHART_STATE = """JSON.stringify(PacerCharts.charts.map(c => {
+  const canvas = c.uplot.root.querySelector('canvas');
+  const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let inked = 0;
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i]) inked++;
+  return {title: c.title, kind: c.kind, points: c.points, inked,
+          hasData: c.uplot.data.slice(1).some(col => col.some(v => v != null)),
+          series: c.uplot.series.slice(1).map(s => s.label)};
+}))"""
+
+
+def chart_state(page) -> list[dict]:
+    return json.loads(page.evaluate(CHART_STATE))

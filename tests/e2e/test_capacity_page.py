@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from browser import CHROMIUM, Browser
+from browser import chart_state as browser_chart_state
 from capacity_fixture import capacity_document
 from conftest import PACER_BIN, PacerServer, run_pacer
 
@@ -87,19 +88,8 @@ def open_page(browser: Browser, path: Path, shot_name: str | None):
     return page
 
 
-CHART_STATE = """JSON.stringify(PacerCharts.charts.map(c => {
-  const canvas = c.uplot.root.querySelector('canvas');
-  const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  let inked = 0;
-  for (let i = 3; i < pixels.length; i += 4) if (pixels[i]) inked++;
-  return {title: c.title, kind: c.kind, points: c.points, inked,
-          hasData: c.uplot.data.slice(1).some(col => col.some(v => v != null)),
-          series: c.uplot.series.slice(1).map(s => s.label)};
-}))"""
-
-
 def chart_state(page) -> list[dict]:
-    charts = json.loads(page.evaluate(CHART_STATE))
+    charts = browser_chart_state(page)
     for c in charts:
         assert c["inked"] > 1000 and c["hasData"], c
     return charts

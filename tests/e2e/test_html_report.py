@@ -19,7 +19,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from browser import CHROMIUM, Browser
+from browser import CHROMIUM, Browser, chart_state
 from conftest import PACER_BIN, REPO, run_pacer
 
 ARTIFACTS = Path(PACER_BIN).resolve().parent / "e2e-artifacts"
@@ -53,19 +53,6 @@ def open_report(browser: Browser, path: Path, shot_name: str):
     return page
 
 
-CHART_STATE = """JSON.stringify(PacerCharts.charts.map(c => {
-  const canvas = c.uplot.root.querySelector('canvas');
-  const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  let inked = 0;
-  for (let i = 3; i < pixels.length; i += 4) if (pixels[i]) inked++;
-  return {title: c.title, kind: c.kind, points: c.points, inked,
-          hasData: c.uplot.data.slice(1).some(col => col.some(v => v != null)),
-          series: c.uplot.series.slice(1).map(s => s.label)};
-}))"""
-
-
-def chart_state(page) -> list[dict]:
-    return json.loads(page.evaluate(CHART_STATE))
 
 
 def figures(page) -> dict[str, str]:
