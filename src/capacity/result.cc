@@ -86,7 +86,10 @@ std::string answer_sentence(const Answer& a, bool has_objective) {
       }
       break;
   }
-  if (a.cut_short) out += fmt::format(" (cut short by {}: the bracket is not within the precision)", a.cut_reason);
+  if (a.cut_short) {
+    out += fmt::format(" (cut short by {}{})", a.cut_reason,
+                       a.holds_at_per_s && a.breaks_at_per_s ? ": the bracket is not within the precision" : "");
+  }
   return out;
 }
 

@@ -336,3 +336,17 @@ def test_server_cpu_is_read_from_the_server_pid_and_judged(server):
         assert step["verdict"] == "holds"
     head = next(line.split() for line in run.stderr.splitlines() if line.split()[:1] == ["step"])
     assert "cpu" in head  # the table's column
+
+
+def test_an_open_model_scenario_is_swept_in_tasks_per_second(server, tmp_path):
+    scenario = tmp_path / "pool.lua"
+    scenario.write_text('local user = {}\n'
+                        'user.tasks = { {1, function(u) u:get("/pool/2/10", nil, "pool") end, "pool"} }\n'
+                        'return user\n')
+    run, doc = search("--scenario", str(scenario), "--sweep", "50,100", "--capacity", "p99<=60ms", "-c20", "-t1",
+                      "-d", "500ms", "--warmup", "200ms", server.url)
+    assert run.rc == 0, run
+    assert [s["verdict"] for s in doc["steps"]] == ["holds", "holds"]
+    for s in doc["steps"]:
+        assert s["run"]["endpoints"][0]["name"] == "pool"
+        assert s["achieved_rate_per_s"] == pytest.approx(s["target_rate_per_s"], rel=0.1)
