@@ -230,7 +230,9 @@ Live web view (see docs/web.md):
       --web [ADDR]     serve a live page while the run goes: charts,
                        figures, a Stop button (ends the run as Ctrl-C);
                        /events (one JSON per --interval), /report.json,
-                       POST /stop. ADDR: HOST:PORT, :PORT [127.0.0.1:8089]
+                       POST /stop; a --capacity search's steps too
+                       (/search.json). ADDR: HOST:PORT, :PORT
+                                                      [127.0.0.1:8089]
       --web-token TOKEN
                        require TOKEN (?token= or Bearer) on every
                        request; any non-loopback ADDR needs one (else
