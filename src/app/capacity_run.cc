@@ -15,6 +15,7 @@
 #include "capacity/result_json.h"
 #include "capacity/search.h"
 #include "capacity/text.h"
+#include "cli/load_options.h"
 #include "core/atomic_file.h"
 #include "html/report_files.h"
 #include "report/units.h"
@@ -149,6 +150,7 @@ void run_search(const Config& config, StepRunner& runner, const std::function<in
   capacity::Answer& answer = result.answer;
   double start = config.capacity.start_rate_per_s;
   if (start <= 0) {
+    if (!runner.fits_budget()) return cut(answer, received, config, true);
     const Step* probe = runner.run(0);
     if (probe == nullptr) return cut(answer, received, config, false);
     if (probe->figures.achieved_rate_per_s <= 0) {
@@ -163,6 +165,7 @@ void run_search(const Config& config, StepRunner& runner, const std::function<in
   settings.start_rate_per_s = start;
   settings.precision = config.capacity.precision;
   settings.max_runs = config.capacity.step_repeat;
+  settings.max_rate_per_s = cli::kMaxRatePerProcess;
   capacity::Search search(settings);
   while (const std::optional<double> rate = search.next_rate()) {
     if (!runner.fits_budget()) {
@@ -184,6 +187,7 @@ void run_search(const Config& config, StepRunner& runner, const std::function<in
     case capacity::Outcome::kFound: answer.kind = capacity::AnswerKind::kFound; break;
     case capacity::Outcome::kClientLimited: answer.kind = capacity::AnswerKind::kClientLimited; break;
     case capacity::Outcome::kNoRateHeld: answer.kind = capacity::AnswerKind::kNoRateHeld; break;
+    case capacity::Outcome::kNeverBroke: answer.kind = capacity::AnswerKind::kNeverBroke; break;
     case capacity::Outcome::kSearching:
       answer.kind = !answer.breaks_at_per_s ? capacity::AnswerKind::kNeverBroke
                     : !answer.holds_at_per_s ? capacity::AnswerKind::kNoRateHeld

@@ -43,7 +43,11 @@ void Search::record(const StepVerdict& v) {
 void Search::choose_next() {
   runs_at_rate_ = 0;
   if (!breaks_at_) {  // climbing
-    rate_ = round_rate(*holds_at_ * settings_.factor);
+    if (*holds_at_ >= settings_.max_rate_per_s) {
+      outcome_ = Outcome::kNeverBroke;
+      return;
+    }
+    rate_ = std::min(round_rate(*holds_at_ * settings_.factor), settings_.max_rate_per_s);
     return;
   }
   if (!holds_at_) {  // descending from a first step that broke

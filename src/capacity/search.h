@@ -28,6 +28,7 @@ enum class Outcome {
   kFound,          // a bracket within the precision
   kClientLimited,  // a step was capped by pacer, not the server: no capacity figure
   kNoRateHeld,     // down to the lowest rate, and it broke
+  kNeverBroke,     // up to the highest rate pacer schedules, and it held
 };
 
 struct SearchSettings {
@@ -36,6 +37,7 @@ struct SearchSettings {
   int max_runs = 3;             // runs of a rate near the limit
   double factor = 2;            // the climb's and the descent's step
   double min_rate_per_s = 1;    // the descent's floor
+  double max_rate_per_s = 10e6; // the climb's ceiling (cli::kMaxRatePerProcess)
 };
 
 class Search {

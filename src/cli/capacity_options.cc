@@ -143,6 +143,12 @@ Status finish(Config& config, bool stages_given) {
   if (c.step_repeat == 0) c.step_repeat = c.sweep_rates.empty() ? 3 : 1;
   if (!config.duration_given) config.duration_ns = kDefaultStepNs;
   if (!config.warmup_given) config.warmup_ns = kDefaultStepWarmupNs;
+  if (c.budget_ns < config.duration_ns + config.warmup_ns) {
+    return bad_argument(fmt::format("--capacity-budget: {:g}s is shorter than one step (-d {:g}s after --warmup {:g}s)",
+                                    static_cast<double>(c.budget_ns) / 1e9,
+                                    static_cast<double>(config.duration_ns) / 1e9,
+                                    static_cast<double>(config.warmup_ns) / 1e9));
+  }
   if (c.sweep_rates.empty()) {
     c.start_rate_per_s = config.load_model == LoadModel::kConstant ? config.rate_per_s : 0;
   }

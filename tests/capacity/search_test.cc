@@ -117,6 +117,17 @@ TEST(Search, TheClientLimitEndsTheSearchWithNoFigure) {
   EXPECT_FALSE(search.next_rate());
 }
 
+TEST(Search, TheClimbStopsAtTheHighestRatePacerSchedules) {
+  SearchSettings settings;
+  settings.start_rate_per_s = 3000;
+  settings.max_rate_per_s = 10'000;
+  Search search(settings);
+  const std::vector<double> tried = drive(search, [](double) { return StepVerdict{Verdict::kHolds, false, "", ""}; });
+  EXPECT_EQ(tried, (std::vector<double>{3000, 6000, 10'000}));
+  EXPECT_EQ(search.outcome(), Outcome::kNeverBroke);
+  EXPECT_EQ(*search.holds_at(), 10'000);
+}
+
 TEST(Search, RatesAreRoundedAsPeopleReadThem) {
   EXPECT_EQ(round_rate(11'812.4), 11'812);
   EXPECT_EQ(round_rate(12.345), 12.3);

@@ -191,6 +191,7 @@ def test_a_sweep_runs_each_rate_and_judges_it_by_the_objective(server):
     (["--capacity", "p99<=50ms", "--timeseries", "x.ndjson"], "not with --timeseries"),
     (["--step-repeat", "2"], "need --capacity or --sweep"),
     (["--capacity", "p99<=50ms", "--capacity-precision", "70%"], "at most 50%"),
+    (["--capacity", "p99<=50ms", "--capacity-budget", "3s"], "shorter than one step (-d 5s after --warmup 1s)"),
 ])
 def test_what_a_search_cannot_do_is_refused(args, message, tmp_path):
     run = run_pacer(*args, "http://127.0.0.1:9/", timeout=30)
