@@ -74,6 +74,10 @@ std::optional<ExitCode> report_capacity(const cli::ReportOptions& options) {
     return fail(bad_input(
         fmt::format("--csv: '{}' is a capacity search's report; give one step's run report", options.paths[0])));
   }
+  if (!options.max_regression.empty()) {
+    return fail(bad_input("--max-regression: not for capacity searches (their answers are brackets; the comparison "
+                          "says whether they overlap)"));
+  }
   if (!options.compare) {
     std::fputs(capacity::render_text(searches[0]).c_str(), stdout);
     std::fflush(stdout);

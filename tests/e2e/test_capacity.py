@@ -120,6 +120,9 @@ def test_two_searches_compare_and_their_brackets_overlap(server, tmp_path):
                          text=True, timeout=60)
     assert cmp.returncode == 0, cmp.stderr
     assert "no change the searches can tell: the brackets overlap" in cmp.stdout.replace("\n              ", " ")
+    bounded = subprocess.run([PACER_BIN, "report", str(files[0]), str(files[1]), "--compare", "--max-regression",
+                              "p99=10%"], capture_output=True, text=True, timeout=60)
+    assert bounded.returncode == 2 and "not for capacity searches" in bounded.stderr, bounded.stderr
 
 
 # ---------------------------------------------------------------- cut short
