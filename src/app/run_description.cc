@@ -24,7 +24,29 @@ std::string utc_time(std::int64_t unix_ns) {
   return text;
 }
 
+// --capacity, --sweep: the steps, not one run (each step's length is the header's).
+std::string capacity_line(const Config& c) {
+  const CapacityOptions& k = c.capacity;
+  std::string out;
+  if (!k.sweep_rates.empty()) {
+    std::string rates;
+    for (double r : k.sweep_rates) rates += fmt::format("{}{:g}", rates.empty() ? "" : ", ", r);
+    out = fmt::format("a capacity sweep: open-model steps at {} requests/s, each run {} time{}", rates,
+                      k.step_repeat, k.step_repeat == 1 ? "" : "s");
+    if (k.search) out += ", judged by " + k.objective_text;
+  } else {
+    out = fmt::format("a capacity search for {}: open-model steps from {}, doubling, then bisecting to {:g}%; a "
+                      "rate near a limit runs up to {} times; budget {}",
+                      k.objective_text,
+                      k.start_rate_per_s > 0 ? fmt::format("{:g} requests/s", k.start_rate_per_s)
+                                             : std::string("half a closed-loop probe's rate"),
+                      k.precision * 100, k.step_repeat, report::format_duration_short(k.budget_ns));
+  }
+  return out + (c.poisson ? ", Poisson arrivals" : ", uniform arrivals");
+}
+
 std::string load_line(const Config& c) {
+  if (c.capacity.enabled()) return capacity_line(c);
   std::string out;
   switch (c.load_model) {
     case LoadModel::kClosed: out = "closed loop (each connection sends when its response is in)"; break;

@@ -182,7 +182,9 @@ Result<CapacityResult> read_capacity_json(std::string_view text, const std::stri
       const report::Field f(steps.value()[i], fmt::format("steps[{}]", i));
       Step step;
       step.index = read_count_int(f.at("index"));
-      step.probe = f.at("kind").string() == "probe";
+      const std::string kind = f.at("kind").string();
+      if (kind != "probe" && kind != "step") f.at("kind").fail(fmt::format("expected probe or step, got '{}'", kind));
+      step.probe = kind == "probe";
       step.verdict = read_verdict(f.at("verdict"));
       step.near = f.at("near").boolean();
       step.broken_by = f.at("broken_by").string();
