@@ -75,6 +75,28 @@ TEST(ReadBack, AReportFileRendersAsTheRunDid) {
   EXPECT_EQ(back->endpoints[0].counts.status_errors.total(), 10u);
 }
 
+// Issue 41: a capacity search's page is drawn from its steps read back, so the time
+// series' worker loads come back exactly: their busy shares are not derived again
+// from a share and a duration (which drifted by 1e-6), and a wait that straddled the
+// interval's end (longer than its wall time) is read as written.
+TEST(ReadBack, TheSeriesWorkerLoadsComeBackExactly) {
+  RunReport run = a_run();
+  SeriesPoint p;
+  p.duration_ns = kNsPerS;
+  p.workers.push_back({999'999'937, 990'081'607, 9'918'392, 3, 60'069});
+  p.workers.push_back({1'000'000'011, 1'000'400'000, 5'000'000, 0, 0});  // waited past the wall
+  p.evidence.emplace();
+  run.timeseries.emplace().push_back(std::move(p));
+  const std::string json = render_json(run);
+  auto back = read_json_report(json, "run.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(render_json(*back), json);
+  const std::vector<evidence::WorkerLoad>& loads = back->timeseries->front().workers;
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(loads[0].waited_ns, 990'081'607);
+  EXPECT_EQ(loads[1].busy(), run.timeseries->front().workers[1].busy());
+}
+
 TEST(ReadBack, StatusErrorsThatDoNotAddUpAreRefusedNamingTheField) {
   std::string json = render_json(a_run());
   const std::string codes = R"("503": 7)";
