@@ -166,7 +166,7 @@ Result<CapacityResult> read_capacity_json(std::string_view text, const std::stri
     r.setup.threads = read_count_int(s.at("threads"));
     r.setup.start_rate_per_s = s.at("start_rate_per_s").number();
     r.setup.start_from = s.at("start_from").string();
-    r.setup.server_sampled = s.at("server_sampled").boolean();
+    r.setup.server_sampled = s.has("server_sampled") && s.at("server_sampled").boolean();  // absent: an early file
     const report::Field a = root.at("answer");
     r.answer.kind = read_answer_kind(a.at("outcome"));
     r.answer.holds_at_per_s = read_optional_rate(a.at("holds_at_per_s"));

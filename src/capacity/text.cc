@@ -17,12 +17,16 @@ std::string latency(std::int64_t ns) { return report::format_time_ns(static_cast
 // Decided before the first step, so the head printed then fits every row.
 bool any_cpu(const CapacityResult& r) { return r.setup.server_sampled; }
 
+// "holds", "holds (near)", "breaks (run 2)": a row is printed as its step ends, before
+// anyone knows whether its rate runs again, so it says which run it is, not of how many.
 std::string verdict_cell(const CapacityResult& r, const Step& s) {
   if (s.probe) return "probe";
+  std::vector<std::string> notes;
+  if (s.near && s.verdict == Verdict::kHolds && !r.sweep) notes.emplace_back("near");
+  if (s.repeat > 1) notes.push_back(fmt::format("run {}", s.repeat));
   std::string out = verdict_name(s.verdict);
-  if (s.repeats > 1) out += fmt::format(" {}/{}", s.repeat, s.repeats);
-  if (s.near && s.verdict == Verdict::kHolds && !r.sweep) out += " (near)";
-  return out;
+  for (std::size_t i = 0; i < notes.size(); ++i) out += (i == 0 ? " (" : ", ") + notes[i];
+  return notes.empty() ? out : out + ")";
 }
 
 std::string arrivals(const SearchSetup& s) { return s.poisson ? "Poisson" : "uniform"; }
