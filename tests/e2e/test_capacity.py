@@ -106,12 +106,14 @@ def test_the_json_reads_back_into_the_same_text_and_page(server, tmp_path):
     assert page.read_text() == (tmp_path / "live.html").read_text()
 
 
+@pytest.mark.alone  # two searches of one target agree only as far as the machine's noise lets them
 def test_two_searches_compare_and_their_brackets_overlap(server, tmp_path):
     files = []
     for i in range(2):
         out = tmp_path / f"s{i}.json"
-        run = run_pacer("--capacity", "p99<=50ms", "-R", "100", "-c8", "-t1", *SHORT, "--format", "json", "-o",
-                        str(out), server.url + "pool/2/10", timeout=120)
+        run = run_pacer("--capacity", "p99<=50ms", "-R", "100", "-c8", "-t1", "-d", "1s", "--warmup", "300ms",
+                        "--capacity-precision", "5%", "--format", "json", "-o", str(out), server.url + "pool/2/10",
+                        timeout=120)
         assert run.rc == 0, run
         files.append(out)
     a, b = (json.loads(f.read_text())["answer"] for f in files)
