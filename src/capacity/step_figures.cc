@@ -46,7 +46,9 @@ std::optional<double> server_cpu(const report::RunReport& run) {
 
 StepFigures step_figures(const report::RunReport& run) {
   StepFigures f;
-  f.target_rate_per_s = run.load_model == LoadModel::kClosed ? 0 : run.target_rate_per_s;
+  // The rate the step asked for (its -R), not the schedule's arrivals over the window
+  // (run.target_rate_per_s), which a float division can put a hair off it.
+  f.target_rate_per_s = run.load_model == LoadModel::kClosed ? 0 : run.rate_per_s;
   f.achieved_rate_per_s =
       run.measured_ns > 0 ? static_cast<double>(run.counters.responses) * 1e9 / static_cast<double>(run.measured_ns) : 0;
   if (run.latency.total_count() > 0) {

@@ -12,7 +12,7 @@
 namespace pacer::capacity {
 
 struct StepFigures {
-  double target_rate_per_s = 0;    // the schedule's (0: the closed-loop probe)
+  double target_rate_per_s = 0;    // the step's -R (0: the closed-loop probe)
   double achieved_rate_per_s = 0;  // responses per second of the measured window
   std::int64_t p50_ns = 0;
   std::int64_t p90_ns = 0;

@@ -96,7 +96,8 @@ def test_the_json_reads_back_into_the_same_text_and_page(server, tmp_path):
         assert step["error_rate"] == r["error_rate"]
         assert step["achieved_rate_per_s"] == pytest.approx(r["rates"]["completed_per_s"], rel=1e-9)
         if step["kind"] == "step":
-            assert step["target_rate_per_s"] == r["rates"]["target_per_s"]
+            assert step["target_rate_per_s"] == r["config"]["rate_per_s"]
+            assert r["rates"]["target_per_s"] == pytest.approx(step["target_rate_per_s"], rel=1e-9)
     again = subprocess.run([PACER_BIN, "report", str(out)], capture_output=True, text=True, timeout=60)
     assert again.returncode == 0, again.stderr
     assert again.stdout == run.stdout

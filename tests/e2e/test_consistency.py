@@ -506,7 +506,8 @@ def test_a_capacity_sweep_agrees_in_its_table_json_page_and_each_steps_run(start
     recorded = 0
     for row, step in zip(rows, doc["steps"]):
         r = step["run"]
-        assert int(row[0]) == step["index"] and float(row[1]) == step["target_rate_per_s"] == r["rates"]["target_per_s"]
+        assert int(row[0]) == step["index"] and float(row[1]) == step["target_rate_per_s"] == r["config"]["rate_per_s"]
+        assert r["rates"]["target_per_s"] == pytest.approx(step["target_rate_per_s"], rel=1e-9)
         assert float(row[2]) == pytest.approx(step["achieved_rate_per_s"], abs=0.05)
         assert step["achieved_rate_per_s"] == pytest.approx(r["rates"]["completed_per_s"], rel=1e-9)
         for cell, key, q in zip(row[3:7], ("p50", "p90", "p99", "max"), ("50", "90", "99", "100")):
