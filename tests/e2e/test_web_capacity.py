@@ -65,7 +65,7 @@ def end_linger(run, limit_s=15.0):
 def test_search_progress_streams_each_step_and_ends_as_the_searchs_json(server, tmp_path):
     out = tmp_path / "search.json"
     with WebRun(*SEARCH, *STEP, "-d", "0.5s", "--format", "json", "-o", str(out), "--web", "127.0.0.1:0",
-                "--web-linger", "30s", server.url + "delay/5") as run:
+                "--web-linger", "30s", server.url + "pool/2/10") as run:  # 200/s: a light search
         stream = EventStream(run.port)
         seen = watch_search(run)
         assert stream.wait_closed(10), "the event stream did not end with the search"
