@@ -107,7 +107,10 @@ def test_the_json_reads_back_into_the_same_text_and_page(server, tmp_path):
     assert page.read_text() == (tmp_path / "live.html").read_text()
 
 
-@pytest.mark.alone  # two searches of one target agree only as far as the machine's noise lets them
+# Two searches of one target agree only as far as the machine's noise lets them: alone,
+# and the uninstrumented build's (a sanitizer's slowdown is noise in every latency).
+@pytest.mark.alone
+@pytest.mark.no_sanitizer
 def test_two_searches_compare_and_their_brackets_overlap(server, tmp_path):
     files = []
     for i in range(2):
