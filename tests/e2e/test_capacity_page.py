@@ -24,7 +24,10 @@ from conftest import PACER_BIN, PacerServer, run_pacer
 
 ARTIFACTS = Path(PACER_BIN).resolve().parent / "e2e-artifacts"
 
-pytestmark = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"{CHROMIUM} missing: scripts/setup.sh")
+# The documents' verdicts come from real runs' latencies (capacity_fixture.py): on a
+# loaded machine a step at 150/s can pass 20 ms, so the file runs alone.
+pytestmark = [pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"{CHROMIUM} missing: scripts/setup.sh"),
+              pytest.mark.alone]
 
 # Two connections over a 5 ms answer carry ~380/s, over 4 ms ~470/s: each search's last
 # rates pass its server's limit. (None: the probe, a closed loop.)
