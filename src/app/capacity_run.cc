@@ -92,8 +92,8 @@ class StepRunner {
     return monotonic_now_ns() - started_ns_ + step_ns <= config_.capacity.budget_ns;
   }
 
-  // Runs a step at rate (0: the probe); nullopt when it did not end with a report
-  // of its own (a signal, a run that failed before measuring).
+  // Runs a step at rate (0: the probe); null when it did not end with a report of
+  // its own (a signal, a run that failed before measuring).
   const Step* run(double rate) {
     const Config step = step_config(config_, rate);
     Step shown;
@@ -103,10 +103,9 @@ class StepRunner {
     printer_.running(shown, step);
     if (listener_.step_started) listener_.step_started(shown.index, rate, result_);
     report::RunReport kept;
-    bool got = false;
     const ExitCode code = run_step_(step, &kept);
     printer_.done_running();
-    got = kept.measured_ns > 0 || kept.counters.requests_sent > 0 || kept.counters.responses > 0;
+    const bool got = kept.measured_ns > 0 || kept.counters.requests_sent > 0 || kept.counters.responses > 0;
     if (received_() != 0) return nullptr;
     if (!got) {
       failed_ = code == ExitCode::kOk ? ExitCode::kRunFailed : code;

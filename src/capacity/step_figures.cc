@@ -29,7 +29,7 @@ std::optional<double> server_cpu(const report::RunReport& run) {
     double rate = 0;
     for (const evidence::ScrapeSample& scrape : p.evidence->scrapes) {
       for (const evidence::MetricValue& v : scrape.values) {
-        if (!v.is_rate || !v.value || std::string_view(v.series).substr(0, 25) != "process_cpu_seconds_total") continue;
+        if (!v.is_rate || !v.value || !std::string_view(v.series).starts_with("process_cpu_seconds_total")) continue;
         scraped = true;
         rate += *v.value;
       }
