@@ -114,8 +114,10 @@ struct RunSinks {
 // Runs the load described by config and prints wrk's report (or writes the
 // report where --format/-o send it). With --web, tells web_view (may be null) of
 // each interval and of the final report.
-ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::LiveView* web_view,
+ExitCode run_and_report_to(const Config& asked, StopSignals& signals, web::LiveView* web_view,
                            const RunSinks& sinks = {}) {
+  // The scenario's load shape, once loaded, is part of what the run is (its end is the shape's).
+  Config config = asked;
   // The time series may take stdout; the final report then goes to stderr.
   const bool series_on_stdout = config.timeseries_path == "-";
   std::FILE* report_out = series_on_stdout || sinks.text_to_stderr ? stderr : stdout;
@@ -142,13 +144,15 @@ ExitCode run_and_report_to(const Config& config, StopSignals& signals, web::Live
   std::unique_ptr<engine::LoadControl> control = make_load_control(config, test_hooks.get());
   if (control) {
     if (Status first = control->first_step(); !first) return fail(first.error());
+    config.load_shaped = control->has_shape();
+    // The web view's report so far starts again with the run as it now is.
+    if (config.load_shaped && web_view != nullptr) web_view->begin_run(config);
   }
   report::RunReport header = header_fields(config);
   if (control) {
     header.load_shaped = control->has_shape();
     if (control->kind() == engine::LoadControl::Kind::kUsers) header.users_at_start = control->users();
     if (control->is_rate() && header.load_shaped) header.rate_per_s = control->target().rate_per_s;
-    if (header.load_shaped && !config.duration_given) header.duration_ns = 0;
   }
   if (const std::string note = unsynchronised_start_note(config); !note.empty()) {
     std::fprintf(stderr, "pacer: note: %s\n", note.c_str());

@@ -42,7 +42,7 @@ ExitCode run_capacity_on_web(const Config& config, StopSignals& signals, const R
   const ExitCode code = run_capacity(
       config,
       [&](const Config& step, report::RunReport* keep) {
-        page.begin_step(step);
+        page.begin_run(step);
         return run_step(step, keep, &page);
       },
       [&] { return signals.received(); }, progress_listener(page));

@@ -23,7 +23,7 @@ ui::RunInfo run_info_for(const Config& config) {
   info.threads = static_cast<int>(connections_per_worker(config.threads, config.connections).size());
   info.connections = config.connections;
   info.warmup_ns = config.warmup_ns;
-  info.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  info.duration_ns = config.duration_bounds_run() ? config.duration_ns : 0;
   info.request_count = config.request_count;
   info.open_model = config.is_open_model();
   info.requests_per_connection = config.requests_per_connection();
@@ -83,7 +83,8 @@ void LiveOutput::on_engine_interval(const report::IntervalReport& interval) {
   // The engine cuts the interval that holds -d's end there (Recorder::cut_interval):
   // what follows is the drain (responses still in flight, arrivals still waiting),
   // summed into one record of its own, marked as the drain and with no target.
-  const bool in_drain = run_info_.duration_ns > 0 && interval.start_ns >= run_info_.duration_ns;
+  // Without a -d that ends the run (a load shape ends it), the engine says which record is the drain.
+  const bool in_drain = run_info_.duration_ns > 0 ? interval.start_ns >= run_info_.duration_ns : report::is_drain(interval);
   if (in_drain) {
     if (!sum_.empty()) emit_interval(sum_);  // the run's last (partial) interval first
     drain_.add(interval);
@@ -103,8 +104,8 @@ void LiveOutput::emit_interval(report::IntervalSum& sum) {
     // behind and the engine could not cut at the end.
     interval.drain_ns = std::clamp<TimeNs>(interval.start_ns + interval.duration_ns - run_info_.duration_ns, 0,
                                            interval.duration_ns);
-    if (interval.drain_ns == interval.duration_ns && interval.duration_ns > 0) interval.target_rate_per_s.reset();
   }
+  if (report::is_drain(interval)) interval.target_rate_per_s.reset();
   completed_ += interval.completed;
   if (watch_ != nullptr) watch_->sample(interval);  // the client's health and the server's side, now
   if (series_ != nullptr || listener_ || kept_series_) {

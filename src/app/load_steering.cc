@@ -25,6 +25,7 @@ std::unique_ptr<engine::LoadControl> make_load_control(const Config& config, sce
   } else {
     control = std::make_unique<engine::LoadControl>(engine::FixedLoad{});  // its statistics may still be reset
   }
+  if (hooks != nullptr) control->set_user_types(hooks->types());  // a count per type, by name
   if (hooks != nullptr && hooks->has_shape()) {
     const bool rate = control->is_rate();
     control->set_shape([hooks, rate](double run_s) { return hooks->shape_at(run_s, rate); });
@@ -40,7 +41,7 @@ LentSteering::~LentSteering() {
   if (view_ != nullptr && control_ != nullptr) view_->lend_steering(nullptr);
 }
 
-Status LentSteering::set_users(int users, std::optional<double> spawn_rate_per_s) {
+Status LentSteering::set_users(const scenario::MixRequest& users, std::optional<double> spawn_rate_per_s) {
   return control_->set_users(users, spawn_rate_per_s, "web", monotonic_now_ns());
 }
 

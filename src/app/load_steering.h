@@ -27,7 +27,7 @@ class LentSteering final : public web::LoadSteering {
   LentSteering(const LentSteering&) = delete;
   LentSteering& operator=(const LentSteering&) = delete;
 
-  Status set_users(int users, std::optional<double> spawn_rate_per_s) override;
+  Status set_users(const scenario::MixRequest& users, std::optional<double> spawn_rate_per_s) override;
   Status set_rate(double rate_per_s) override;
   std::string_view load_kind() const override;
   Result<double> reset_stats() override;

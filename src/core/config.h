@@ -189,6 +189,9 @@ struct Config {
   int connections = 10;
   TimeNs duration_ns = 10 * kNsPerS;
   bool duration_given = false;            // -d was on the command line
+  // The scenario's load shape ends the run (set once the file is loaded, app.cc):
+  // -d bounds it only when given (duration_bounds_run).
+  bool load_shaped = false;
   bool warmup_given = false;              // --warmup was on the command line
   TimeNs timeout_ns = 2 * kNsPerS;        // from t_send; 0 would mean no timeout (rejected by cli)
   TimeNs warmup_ns = 0;                   // nothing completed before this is recorded
@@ -321,6 +324,10 @@ struct Config {
   // or the time series (--timeseries -). Nothing else may be written there.
   bool stdout_is_data() const { return timeseries_path == "-" || (json_format && output_path.empty()); }
   bool is_open_model() const { return load_model != LoadModel::kClosed; }
+  // Whether -d's end ends the run (and so its recorded window): -d given, or its
+  // default when nothing else ends the run (-n, a load shape). The engine, the
+  // report, the intervals and the live view all ask this.
+  bool duration_bounds_run() const { return duration_given || (!request_count && !load_shaped); }
   // Every file this run writes: each is checked before the run starts.
   // A new file option adds itself here. ("--timeseries -" is stdout: not listed.)
   std::vector<OutputFile> output_files() const;

@@ -49,6 +49,8 @@ void IntervalCollector::emit() {
   TimeNs end = shared_.record_from_ns + out.start_ns;
   stats::ScenarioErrorCounts scenario_errors;
   std::uint64_t users = 0;
+  bool drain = true;  // every worker's part is its drain (after the run's end)
+  bool any = false;
   // The per-worker loads go into the vector of the last interval, capacity kept:
   // no allocation per interval.
   out.workers = std::move(worker_loads_);
@@ -58,6 +60,8 @@ void IntervalCollector::emit() {
     out.workers.emplace_back();  // per worker, in order (a finished one's stays empty)
     if (ring.published() <= next_) continue;
     const IntervalSnapshot& s = ring.slot(next_);
+    drain = drain && s.drain;
+    any = true;
     out.workers.back() = s.load;
     out.sent += s.sent;
     out.completed += s.completed;
@@ -85,6 +89,8 @@ void IntervalCollector::emit() {
     ring.consume(next_);
   }
   out.duration_ns = end - (shared_.record_from_ns + out.start_ns);
+  // The drain, as the workers say (the run's end may not be known before: a load shape's).
+  if (any && drain) out.drain_ns = out.duration_ns;
   next_start_ns_ = out.start_ns + out.duration_ns;
   if (shared_.profile != nullptr && out.duration_ns > 0) {
     const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;

@@ -16,7 +16,7 @@ report::RunReport make_report(const Config& config) {
   r.url = config.target.url;
   r.method = config.method;
   r.connections = config.connections;
-  r.duration_ns = config.duration_given || !config.request_count ? config.duration_ns : 0;
+  r.duration_ns = config.duration_bounds_run() ? config.duration_ns : 0;
   r.request_count = config.request_count;
   r.timeout_ns = config.timeout_ns;
   r.warmup_ns = config.warmup_ns;

@@ -49,8 +49,7 @@ std::vector<std::optional<std::uint64_t>> split_quota(const Config& config, std:
 // (or -d) ends it; its later steps come through the control.
 std::optional<load::RateProfile> make_profile(const Config& config, const LoadControl* control) {
   const bool shaped = control != nullptr && control->has_shape();
-  const bool time_bounded = config.duration_given || (!config.request_count && !shaped);
-  const TimeNs duration = time_bounded ? config.duration_ns : kUnboundedRunNs;
+  const TimeNs duration = config.duration_bounds_run() ? config.duration_ns : kUnboundedRunNs;
   std::optional<load::RateProfile> profile;
   if (shaped && config.is_open_model()) return load::RateProfile::constant(control->target().rate_per_s, duration + config.warmup_ns);
   switch (config.load_model) {
@@ -201,9 +200,8 @@ Result<report::RunReport> run(const Config& config, const std::atomic<bool>& sto
   shared.start_unix_ns = static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec;
   shared.record_from_ns = shared.start_ns + config.warmup_ns;
   // A load shape ends the run itself: -d bounds it only when given.
-  const bool shaped = control != nullptr && control->has_shape();
-  const bool time_bounded = config.duration_given || (!config.request_count && !shaped);
-  shared.end_ns = time_bounded ? shared.record_from_ns + config.duration_ns : std::numeric_limits<TimeNs>::max();
+  shared.end_ns = config.duration_bounds_run() ? shared.record_from_ns + config.duration_ns
+                                               : std::numeric_limits<TimeNs>::max();
   // A statistics reset falls on a boundary of the intervals the outputs print
   // (--interval; the engine's own may be finer, for the live view, and divide it).
   if (control != nullptr) {

@@ -192,7 +192,11 @@ void Worker::on_wake(TimeNs now_ns) {
     clock_.draining = true;  // -d's end, or a load shape's: the wait never sleeps past it
     // The interval it falls in ends there, before this wake-up's events: what they
     // send (a freed connection takes a due arrival) belongs to the drain.
-    recorder_.cut_interval(std::min(now_ns, shared_.end_ns), now_ns, [this] { return gauges(); });
+    TimeNs end_ns = shared_.end_ns;
+    if (shared_.control != nullptr && shared_.control->ended() && shared_.control->ended_at_ns() > 0) {
+      end_ns = std::min(end_ns, shared_.control->ended_at_ns());  // the shape's end
+    }
+    recorder_.cut_interval(std::min(now_ns, end_ns), now_ns, [this] { return gauges(); });
   }
   budget_.begin(now_ns);
   // The connections left with unread bytes by earlier wake-ups, oldest first,

@@ -361,6 +361,15 @@ std::vector<LoadChangeReport> read_load_changes(const Field& list) {
     if (c.has("reset")) change.reset = c.at("reset").boolean();  // newer reports
     change.by = c.at("by").string();
     if (const Field note = c.at("note"); !note.is_null()) change.note = note.string();
+    if (c.has("users_by_type") && !c.at("users_by_type").is_null()) {  // newer reports
+      const Field types = c.at("users_by_type");
+      if (!types.value().is_object()) types.fail("expected an object");
+      for (const auto& [name, value] : types.value().items()) {
+        const std::uint64_t n = Field(value, types.path() + "." + name).count();
+        if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) types.fail("too many users");
+        change.users_by_type.emplace_back(name, static_cast<int>(n));
+      }
+    }
     out.push_back(std::move(change));
   }
   return out;

@@ -5,6 +5,16 @@
 
 namespace pacer::report {
 
+namespace {
+// {"A": 10, "B": 40} in the file's order; null when the change named no types.
+nlohmann::ordered_json by_type_json(const std::vector<std::pair<std::string, int>>& users) {
+  if (users.empty()) return nullptr;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [name, n] : users) out[name] = n;
+  return out;
+}
+}  // namespace
+
 nlohmann::ordered_json load_changes_json(const std::vector<LoadChangeReport>& changes) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const LoadChangeReport& c : changes) {
@@ -21,7 +31,8 @@ nlohmann::ordered_json load_changes_json(const std::vector<LoadChangeReport>& ch
                    {"ended", c.ended},
                    {"reset", c.reset},
                    {"by", c.by},
-                   {"note", c.note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.note)}});
+                   {"note", c.note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.note)},
+                   {"users_by_type", by_type_json(c.users_by_type)}});
   }
   return out;
 }
@@ -37,10 +48,13 @@ std::string load_change_text(const LoadChangeReport& c) {
     out = fmt::format("at {:.1f} s: rate {:g}/s -> {:g}/s, by {}", c.at_s, c.rate_from_per_s.value_or(0),
                       *c.rate_to_per_s, by);
   } else {
-    const std::string rate = c.users_to > c.users_from && c.spawn_rate_per_s > 0
-                                 ? fmt::format(" ({:g}/s)", c.spawn_rate_per_s)
-                                 : std::string();
-    out = fmt::format("at {:.1f} s: users {} -> {}{}, by {}", c.at_s, c.users_from, c.users_to, rate, by);
+    std::string detail;
+    for (const auto& [name, n] : c.users_by_type) detail += fmt::format("{}{} {}", detail.empty() ? "" : ", ", name, n);
+    if (c.users_to != c.users_from && c.spawn_rate_per_s > 0) {
+      detail += fmt::format("{}{:g}/s", detail.empty() ? "" : "; ", c.spawn_rate_per_s);
+    }
+    out = fmt::format("at {:.1f} s: users {} -> {}{}, by {}", c.at_s, c.users_from, c.users_to,
+                      detail.empty() ? std::string() : " (" + detail + ")", by);
   }
   if (!c.note.empty()) out += fmt::format(" ({})", c.note);
   return out;

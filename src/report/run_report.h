@@ -72,6 +72,9 @@ struct LoadChangeReport {
   bool reset = false;           // the statistics started again here (POST /stats/reset)
   std::string by;               // "shape" or "web"
   std::string note;             // a count clamped to --max-users, or empty
+  // The users per type the change asked for, when it named types (issue 42;
+  // empty: every type, by their weights and fixed counts), in the file's order.
+  std::vector<std::pair<std::string, int>> users_by_type;
 };
 
 struct RunReport {

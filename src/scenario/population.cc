@@ -11,16 +11,19 @@ namespace pacer::scenario {
 Population::Population(std::vector<User>& users, Agenda& agenda, UserScripts& scripts, UserTally& tally)
     : users_(users), agenda_(agenda), scripts_(scripts), tally_(tally) {}
 
-void Population::prepare(Port& port, bool open_model, std::size_t typed_users) {
+void Population::prepare(Port& port, bool open_model, std::size_t typed_users, const std::vector<UserType>& types) {
   port_ = &port;
+  types_ = &types;
   open_ = open_model;
   typed_users_ = typed_users;
 }
 
-void Population::start(TimeNs start_ns, int users, double spawn_rate_per_s) {
+void Population::start(TimeNs start_ns, const TypeCounts& want, double spawn_rate_per_s) {
   if (open_) return;
-  const std::size_t first = users < 0 ? users_.size() : std::min(users_.size(), static_cast<std::size_t>(users));
+  const std::vector<int> order = spawn_order(*types_, want);
+  const std::size_t first = std::min(users_.size(), order.size());
   for (std::size_t i = 0; i < first; ++i) {
+    users_[i].type = static_cast<std::uint8_t>(order[i]);
     if (!(spawn_rate_per_s > 0)) {
       spawn(static_cast<int>(i), start_ns);
       continue;
@@ -36,8 +39,8 @@ bool Population::spawn(int index, TimeNs now_ns) {
   User& u = user(index);
   born_ = std::max(born_, index + 1);
   u.spawn_due = false;
-  // Every type has a fixed count and they are all running: this user has none.
-  if (u.id >= typed_users_) {
+  // The open model: every type has a fixed count and they are all running: this user has none.
+  if (open_ && u.id >= typed_users_) {
     u.state = User::State::kDead;
     return false;
   }
@@ -51,34 +54,84 @@ bool Population::spawn(int index, TimeNs now_ns) {
   return true;
 }
 
-void Population::set_target(int users, double spawn_rate_per_s, TimeNs stop_timeout_ns, TimeNs now_ns) {
+namespace {
+// A user set_target counts for its type: running (or ended, not yet stopped) or
+// due to start, and not leaving.
+bool holds(const User& u) {
+  if (u.state == User::State::kUnborn) return u.spawn_due;
+  return u.co != nullptr && !u.retiring && !u.stop_due;
+}
+}  // namespace
+
+void Population::set_target(const TypeCounts& want, double spawn_rate_per_s, TimeNs stop_timeout_ns, TimeNs now_ns) {
   if (open_) return;  // the open model's load is its rate
-  const int target = std::clamp(users, 0, count());
-  int started = 0;
-  for (int i = 0; i < target; ++i) {
-    User& u = user(i);
-    if (u.retiring) {
-      u.retiring = false;  // wanted again: it goes on
-      continue;
-    }
-    if (u.state != User::State::kUnborn || u.spawn_due) continue;
-    const double at_s = spawn_rate_per_s > 0 ? static_cast<double>(started++) / spawn_rate_per_s : 0.0;
-    u.spawn_due = true;
-    u.wake_ns = now_ns + static_cast<TimeNs>(at_s * 1e9);
-    if (u.wake_ns <= now_ns) {
-      spawn(i, now_ns);
-    } else {
-      agenda_.add_timer(i, u.wake_ns);
-    }
+  stop_timeout_ns_ = std::max<TimeNs>(stop_timeout_ns, 0);
+  const auto wanted = [&](std::size_t type) { return type < want.size() ? std::max(want[type], 0) : 0; };
+  staying_.fill(0);
+  for (const User& u : users_) {
+    if (holds(u)) ++staying_[u.type];
   }
-  for (int i = count() - 1; i >= target; --i) {
+  // Users leaving whose type is wanted again go on, the lowest index first.
+  for (User& u : users_) {
+    if (!(u.retiring || u.stop_due) || u.co == nullptr || staying_[u.type] >= wanted(u.type)) continue;
+    u.retiring = false;  // its retire timer finds it no longer retiring
+    u.stop_due = false;  // its stop timer finds it no longer due
+    ++staying_[u.type];
+  }
+  // Types past their count, from the highest index: a user due to start no
+  // longer is (its timer finds it not due), the others leave at the rate.
+  int leaving = 0;
+  for (int i = count() - 1; i >= 0; --i) {
     User& u = user(i);
+    if (!holds(u) || staying_[u.type] <= wanted(u.type)) continue;
+    --staying_[u.type];
     if (u.state == User::State::kUnborn) {
-      u.spawn_due = false;  // its timer finds it no longer due
-    } else if (!u.retiring && u.co != nullptr) {
-      retire(u, now_ns + std::max<TimeNs>(stop_timeout_ns, 0));
+      u.spawn_due = false;
+    } else {
+      leave(u, leaving++, spawn_rate_per_s, now_ns);
     }
   }
+  // Types short of their count: new users in the free slots, the types interleaved.
+  TypeCounts need(want.size(), 0);
+  for (std::size_t t = 0; t < want.size(); ++t) need[t] = std::max(wanted(t) - staying_[t], 0);
+  std::size_t slot = 0;
+  int arriving = 0;
+  for (const int type : spawn_order(*types_, need)) {
+    while (slot < users_.size() && (users_[slot].state != User::State::kUnborn || users_[slot].spawn_due)) ++slot;
+    if (slot == users_.size()) break;  // no slot left: the users allocated hold the count
+    arrive(users_[slot], type, arriving++, spawn_rate_per_s, now_ns);
+  }
+}
+
+void Population::leave(User& u, int k, double spawn_rate_per_s, TimeNs now_ns) {
+  const double at_s = spawn_rate_per_s > 0 ? static_cast<double>(k) / spawn_rate_per_s : 0.0;
+  const TimeNs at_ns = now_ns + static_cast<TimeNs>(at_s * 1e9);
+  if (at_ns <= now_ns) {
+    u.stop_due = false;
+    retire(u, now_ns + stop_timeout_ns_);
+    return;
+  }
+  u.stop_due = true;  // a timer armed before for another time is stale: stop_ns no longer matches
+  u.stop_ns = at_ns;
+  agenda_.add_timer(u.index, at_ns);
+}
+
+void Population::arrive(User& u, int type, int k, double spawn_rate_per_s, TimeNs now_ns) {
+  const double at_s = spawn_rate_per_s > 0 ? static_cast<double>(k) / spawn_rate_per_s : 0.0;
+  u.type = static_cast<std::uint8_t>(type);
+  u.spawn_due = true;
+  u.wake_ns = now_ns + static_cast<TimeNs>(at_s * 1e9);
+  if (u.wake_ns <= now_ns) {
+    spawn(u.index, now_ns);
+  } else {
+    agenda_.add_timer(u.index, u.wake_ns);
+  }
+}
+
+void Population::stop_timer(User& u, TimeNs at_ns) {
+  u.stop_due = false;
+  if (u.retiring || u.co == nullptr) return;
+  retire(u, at_ns + stop_timeout_ns_);
 }
 
 void Population::retire(User& u, TimeNs at_ns) {
@@ -96,6 +149,7 @@ void Population::stop_user(User& u) {
   if (u.co == nullptr) return;
   u.in_task = false;  // a task cut short is not counted (and is no error)
   u.retiring = false;
+  u.stop_due = false;
   scripts_.run_on_stop(u, "user stopped");
   scripts_.drop(u);
   u.state = User::State::kUnborn;

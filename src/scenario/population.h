@@ -7,11 +7,13 @@
 // coroutine).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
 #include "core/clock.h"
 #include "scenario/agenda.h"
+#include "scenario/type_mix.h"
 #include "scenario/user.h"
 #include "scenario/user_scripts.h"
 #include "scenario/user_tally.h"
@@ -25,25 +27,33 @@ class Population {
 
   // Before the run: users whose id is typed_users or more have no type (every
   // type has a fixed count, all taken): they never start.
-  void prepare(Port& port, bool open_model, std::size_t typed_users);
+  // types: the file's user types (the order new users of several types start in).
+  void prepare(Port& port, bool open_model, std::size_t typed_users, const std::vector<UserType>& types);
 
-  // Closed model, the run starts at start_ns: the first `users` users (-1: all)
-  // start, spawn_rate_per_s apart by id (0: at once). The open model starts none.
-  void start(TimeNs start_ns, int users, double spawn_rate_per_s);
+  // Closed model, the run starts at start_ns: this worker's share of each type
+  // (type_mix.h) starts in the first slots, the types interleaved, spawn_rate_per_s
+  // apart by id (0: at once). The open model starts none.
+  void start(TimeNs start_ns, const TypeCounts& want, double spawn_rate_per_s);
   // Creates user `index` at now_ns (its first step is due then) and queues its
   // first resume; false when it has no type (it is kDead, never started).
   bool spawn(int index, TimeNs now_ns);
 
   // Closed model, a changing user count (issue 27: a load shape, the web view's
-  // POST /users), called by the engine about once a second with this worker's
-  // share: users 0..users-1 run, the missing ones started at spawn_rate_per_s
-  // (0: at once) from now_ns; the ones past it stop from the highest index:
-  // each ends its current task (at most stop_timeout_ns; 0: at once, its task
-  // cut and not counted), runs on_stop (its requests not sent), and its
-  // connection is released (Port::release). A stopped user is no error, and a
-  // user started again later is a new one (on_start again). users is clamped
-  // to 0..count(). Call it after start().
-  void set_target(int users, double spawn_rate_per_s, TimeNs stop_timeout_ns, TimeNs now_ns);
+  // POST /users), called by the engine when it changes, with this worker's
+  // share of each type (want[t]; a type past its end: none). A type short of
+  // its count gets new users in the free slots (the lowest first), the types
+  // interleaved, started at spawn_rate_per_s (0: at once) from now_ns; a user
+  // leaving whose type is wanted again goes on. A type past its count loses
+  // users from the highest index at the same rate (as Locust stops them: the
+  // k-th at now_ns + k / rate): each then ends its current task (at most
+  // stop_timeout_ns; 0: at once, its task cut and not counted), runs on_stop
+  // (its requests not sent), and its connection is released (Port::release).
+  // A stopped user is no error, and a user started again later is a new one
+  // (on_start again). More users than the slots are held at the slots. Call it
+  // after start().
+  void set_target(const TypeCounts& want, double spawn_rate_per_s, TimeNs stop_timeout_ns, TimeNs now_ns);
+  // u's stop timer (set_target's ramp-down) at at_ns: it begins to stop.
+  void stop_timer(User& u, TimeNs at_ns);
   // u stops now (set_target's, at its task's end or its retire time): on_stop,
   // its connection released, back to kUnborn.
   void stop_user(User& u);
@@ -60,6 +70,10 @@ class Population {
   int count() const { return static_cast<int>(users_.size()); }
   // set_target's: u stops at its next task boundary, or at at_ns whatever it does.
   void retire(User& u, TimeNs at_ns);
+  // set_target's: u leaves k-th of this change (at now_ns + k / rate).
+  void leave(User& u, int k, double spawn_rate_per_s, TimeNs now_ns);
+  // set_target's: a free slot becomes a user of type `type`, started k-th.
+  void arrive(User& u, int type, int k, double spawn_rate_per_s, TimeNs now_ns);
 
   std::vector<User>& users_;
   Agenda& agenda_;
@@ -69,6 +83,9 @@ class Population {
   bool open_ = false;
   bool stopping_ = false;
   std::size_t typed_users_ = 0;
+  const std::vector<UserType>* types_ = nullptr;
+  TimeNs stop_timeout_ns_ = 0;  // the latest set_target's
+  std::array<int, 256> staying_{};  // set_target's: users per type running or due, not leaving
   int born_ = 0;
   int running_ = 0;
 };

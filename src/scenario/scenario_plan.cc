@@ -135,7 +135,31 @@ local TYPE_KEYS = set_of({"tasks", "wait", "on_start", "on_stop", "sequential", 
 -- users = n[, spawn_rate = r]} for its own duration, after which the run ends.
 -- In the open model (-R) the shape gives a rate of tasks per second: the
 -- function returns it, a stage is {duration = s, rate = r}.
-local STAGE_KEYS = open_model and set_of({"duration", "rate"}) or set_of({"duration", "users", "spawn_rate"})
+local STAGE_KEYS = open_model and set_of({"duration", "rate"}) or set_of({"duration", "users", "spawn_rate", "types"})
+-- A stage's users: a whole number (for every type, or for those its `types`
+-- lists), or a count per type by name ({A = 10, B = 40}).
+local function check_stage_users(st, w)
+  if type(st.users) == "table" then
+    if st.types ~= nil then fail(w .. ": give users per type ({A = n, ...}) or types, not both") end
+    for name, n in pairs(st.users) do
+      if type(name) ~= "string" then fail(w .. ".users: a count per type is {TypeName = n, ...}") end
+      if type(n) ~= "number" or n < 0 or n ~= math.floor(n) or n > 1e9 then
+        fail(w .. ".users." .. name .. " must be a whole number >= 0")
+      end
+    end
+    return
+  end
+  if type(st.users) ~= "number" or st.users < 0 or st.users ~= math.floor(st.users) or st.users > 1e9 then
+    fail(w .. ".users must be a whole number >= 0, or a count per type ({A = n, ...})")
+  end
+  if st.types ~= nil then
+    if type(st.types) ~= "table" or #st.types == 0 then fail(w .. ".types must be a list of user type names") end
+    for _, name in ipairs(st.types) do
+      if type(name) ~= "string" then fail(w .. ".types must be a list of user type names") end
+    end
+  end
+end
+local stage_type_names = {}  -- every type a stage names, checked once the types are known
 local function build_shape(s, where)
   if s == nil or type(s) == "function" then return s end
   where = where .. ".shape"
@@ -160,18 +184,20 @@ local function build_shape(s, where)
       if type(st.rate) ~= "number" or not (st.rate >= 0 and st.rate < math.huge) then
         fail(w .. ".rate must be a number of tasks per second >= 0")
       end
-    elseif type(st.users) ~= "number" or st.users < 0 or st.users ~= math.floor(st.users) or st.users > 1e9 then
-      fail(w .. ".users must be a whole number >= 0")
+    else
+      check_stage_users(st, w)
+      for name in pairs(type(st.users) == "table" and st.users or {}) do stage_type_names[name] = w .. ".users" end
+      for _, name in ipairs(st.types or {}) do stage_type_names[name] = w .. ".types" end
     end
     if st.spawn_rate ~= nil and not (type(st.spawn_rate) == "number" and st.spawn_rate >= 0 and st.spawn_rate < math.huge) then
       fail(w .. ".spawn_rate must be a number of users per second >= 0")
     end
     ends = ends + st.duration
-    stages[i] = {ends = ends, value = open_model and st.rate or st.users, spawn_rate = st.spawn_rate}
+    stages[i] = {ends = ends, value = open_model and st.rate or st.users, spawn_rate = st.spawn_rate, types = st.types}
   end
   return function(t)
     for _, st in ipairs(stages) do
-      if t < st.ends then return st.value, st.spawn_rate end
+      if t < st.ends then return st.value, st.spawn_rate, st.types end
     end
     return nil
   end
@@ -219,6 +245,14 @@ for _, list_name in ipairs({"--tags", "--exclude-tags"}) do
   end
 end
 if #plan.types == 0 then fail("--tags/--exclude-tags leave no task to run (an empty tag selection)") end
+do
+  local named = {}
+  for _, ty in ipairs(plan.types) do named[ty.name] = (named[ty.name] or 0) + 1 end
+  for name, w in pairs(stage_type_names) do
+    if named[name] == nil then fail(w .. ": no user type is named '" .. name .. "' (a type's name is its name field)") end
+    if named[name] > 1 then fail(w .. ": two user types are named '" .. name .. "': give them different names") end
+  end
+end
 for _, ty in ipairs(plan.types) do
   if ty.on_stop then has_stop = true end
 end

@@ -15,6 +15,7 @@
 
 #include "core/config.h"
 #include "core/expected.h"
+#include "scenario/type_mix.h"
 #include "script/lua_state.h"
 
 namespace pacer::scenario {
@@ -26,6 +27,9 @@ struct ShapeStep {
   int users = 0;
   std::optional<double> spawn_rate_per_s;
   double rate_per_s = 0;
+  std::vector<std::string> types;                   // the types `users` is for (empty: every type)
+  std::vector<std::pair<std::string, int>> counts;  // or a count per type, by name (users: their sum)
+  MixRequest mix() const { return MixRequest{users, types, counts}; }
 };
 
 class TestHooks {
@@ -38,20 +42,24 @@ class TestHooks {
   // The file's load shape (`shape`: a function, or stages made one), in this
   // state, on the main thread: its step at run_s seconds since the run started,
   // nullopt when it ends the run; a Lua error, or a value that is not a whole
-  // number of users (and a spawn rate), is an error naming it.
+  // number of users or a count per type (and a spawn rate, and the types the
+  // count is for), is an error naming it.
   bool has_shape() const { return has_shape_; }
+  // The file's user types (after --tags), in plan order.
+  const std::vector<UserType>& types() const { return types_; }
   // rate: the run is the open model, so the shape's number is a rate (any
   // number >= 0), not a whole count of users.
   Result<std::optional<ShapeStep>> shape_at(double run_s, bool rate);
 
   // start() makes them: a loaded state and the registry reference of its plan.
-  TestHooks(script::LuaStatePtr state, int definition_ref, std::string path, bool has_shape);
+  TestHooks(script::LuaStatePtr state, int definition_ref, std::string path, PlanShape plan);
 
  private:
   script::LuaStatePtr state_;
   int definition_ref_;
   std::string path_;
   bool has_shape_ = false;
+  std::vector<UserType> types_;
   bool stopped_ = false;
 };
 

@@ -63,6 +63,7 @@ struct User {
   bool last_recorded = false;    // the last response was recorded (after the warm-up)
   bool spawn_due = false;        // kUnborn: a spawn timer at wake_ns is armed (set_target may cancel it)
   bool retiring = false;         // set_target stops it at its next task boundary, or at retire_ns
+  bool stop_due = false;         // set_target's ramp-down: a stop timer at stop_ns is armed (it then retires)
   bool checked = false;          // u:fail already counted on the last request
   bool last_failed = false;      // the last request failed or had a status >= 400
   bool capturing = false;
@@ -84,6 +85,7 @@ struct User {
   TimeNs wake_ns = 0;            // kSleeping, kThinking
   TimeNs task_start_ns = 0;      // the running task's scheduled start
   TimeNs retire_ns = 0;          // retiring: when it is stopped whatever it is doing (--stop-timeout)
+  TimeNs stop_ns = 0;            // stop_due: when it begins to stop (users leave at the spawn rate)
   std::string request;           // the bytes of the request being sent
   proto::ResponseCapture capture;  // headers always (the jar's Set-Cookie); the body when the scenario reads it
   cookie::CookieJar cookies;        // u.cookies (scenario/user_cookies.cc); a new user starts empty

@@ -37,10 +37,11 @@ Status Users::prepare(Port& port, watchdog::LuaBeat* beat) {
   scripts_.set_beat(beat);
   auto shape = scripts_.load(this);
   if (!shape) return shape.error();
+  types_ = shape->plan.types;
   const std::vector<std::uint8_t> type_of_id =
       assign_user_types(shape->plan.types, users_.size() * static_cast<std::size_t>(workers_));
   tally_.prepare(port, shape->plan.task_names, open_, users_.size());
-  population_.prepare(port, open_, type_of_id.size());
+  population_.prepare(port, open_, type_of_id.size(), types_);
   open_tasks_.prepare(port);
   set_up_users(shape->captures, type_of_id);
   return Ok{};
@@ -71,7 +72,9 @@ void Users::set_up_users(bool captures, const std::vector<std::uint8_t>& type_of
   }
 }
 
-void Users::start(TimeNs start_ns, int users) { population_.start(start_ns, users, config_.spawn_rate_per_s); }
+void Users::start(TimeNs start_ns, const TypeCounts& share) {
+  population_.start(start_ns, share, config_.spawn_rate_per_s);
+}
 
 void Users::resume_answered(int index) {
   const User& u = user(index);
@@ -89,6 +92,8 @@ void Users::run_due(TimeNs now_ns) {
       if (u.spawn_due && u.wake_ns == t.at_ns) population_.spawn(t.user, t.at_ns);
     } else if (u.retiring && u.retire_ns == t.at_ns) {
       population_.stop_user(u);  // --stop-timeout is over
+    } else if (u.stop_due && u.stop_ns == t.at_ns) {
+      population_.stop_timer(u, t.at_ns);  // its turn to leave (the ramp-down's rate)
     } else if (u.wake_ns == t.at_ns) {
       agenda_.wake(u);
     }

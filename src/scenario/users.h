@@ -73,8 +73,12 @@ class Users {
   const User& user(int index) const { return users_[static_cast<std::size_t>(index)]; }
 
   // The run starts at start_ns: the closed model spawns users (--spawn-rate):
-  // the first `users` of them (a load shape's or the web view's count; -1: all).
-  void start(TimeNs start_ns, int users = -1);
+  // this worker's share of each type (engine::ScenarioDriver's of a load
+  // shape's or the web view's count); by default, every slot by the types' rules.
+  void start(TimeNs start_ns, const TypeCounts& share);
+  void start(TimeNs start_ns) { start(start_ns, counts_by_rules(types_, count())); }
+  // The file's user types (after --tags), in plan order.
+  const std::vector<UserType>& types() const { return types_; }
   // Timers due (spawns, sleeps, think times, retirements), then the queued resumes.
   void run_due(TimeNs now_ns);
   TimeNs next_due_ns() const;  // INT64_MAX when nothing waits; now when users are queued
@@ -119,6 +123,7 @@ class Users {
   const bool open_;
   Port* port_ = nullptr;
   std::vector<User> users_;
+  std::vector<UserType> types_;
   RequestContext requests_;
   UserScripts scripts_;
   UserTally tally_;

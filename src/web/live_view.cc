@@ -91,8 +91,8 @@ void LiveView::begin_search(std::string progress_json) {
   feed_.publish_search(std::move(progress_json));
 }
 
-void LiveView::begin_step(const Config& step) {
-  so_far_ = PartialReport(step);
+void LiveView::begin_run(const Config& run) {
+  so_far_ = PartialReport(run);
   feed_.publish_report(so_far_.render_json());
 }
 

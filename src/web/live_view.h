@@ -56,9 +56,9 @@ class LiveView {
   // whole at each publish_search.
   void begin_search(std::string progress_json);
   void publish_search(std::string progress_json) { feed_.publish_search(std::move(progress_json)); }
-  // The next run is a step of the search, configured as `step`: the report so far
-  // starts again.
-  void begin_step(const Config& step);
+  // The next run is configured as `run` (a step of the search, or a run whose
+  // load shape was loaded and ends it): the report so far starts again.
+  void begin_run(const Config& run);
   // The search is over: its last progress (with its result) and its
   // "pacer-capacity" JSON, which /report.json and the end event carry from now on.
   void finish_search(std::string progress_json, const std::string& capacity_json);

@@ -8,16 +8,18 @@
 #include <string_view>
 
 #include "core/expected.h"
+#include "scenario/type_mix.h"
 
 namespace pacer::web {
 
 class LoadSteering {
  public:
   virtual ~LoadSteering() = default;
-  // Asks for `users` users, started at spawn_rate_per_s (none: the run's
-  // --spawn-rate). Refused (kBadArgument, the reason) above the ceiling or when
-  // the run is ending. Any thread.
-  virtual Status set_users(int users, std::optional<double> spawn_rate_per_s) = 0;
+  // Asks for `users` users (a count, for every type or the types named, or a
+  // count per type), started at spawn_rate_per_s (none: the run's
+  // --spawn-rate). Refused (kBadArgument, the reason) above the ceiling, for a
+  // type the file does not have, or when the run is ending. Any thread.
+  virtual Status set_users(const scenario::MixRequest& users, std::optional<double> spawn_rate_per_s) = 0;
   // Asks for the whole test's new rate (requests, or a scenario's tasks, per
   // second) for the rest of the run. Refused (kBadArgument) in the closed model,
   // above the highest rate, or when the run is ending. Any thread.

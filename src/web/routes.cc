@@ -11,6 +11,7 @@
 #include "core/bearer.h"
 #include "prom/exposition.h"
 #include "web/assets.h"
+#include "web/users_query.h"
 
 namespace pacer::web {
 
@@ -144,20 +145,18 @@ Reply steering_reply(const HttpRequest& request, const LiveFeed& feed, std::stri
   return make_reply(202, "application/json", feed.steering_state().value_or("{}\n"));
 }
 
-// POST /users?users=N[&spawn_rate=R]: a closed-model scenario's user count.
+// POST /users?users=N[&spawn_rate=R]: a closed-model scenario's user count (users_query.h).
 Reply users_reply(const HttpRequest& request, const LiveFeed& feed) {
   return steering_reply(request, feed, "/users", [&]() -> Result<std::function<Status(LoadSteering&)>> {
-    const std::optional<double> users = number_param(request.query, "users", 1e9);
-    if (!users || *users != std::floor(*users)) {
-      return bad_argument("users: give a whole number >= 0 (POST /users?users=N)");
-    }
+    auto mix = parse_users_query(request.query);
+    if (!mix) return mix.error();
     std::optional<double> spawn_rate;
     if (!query_param(request.query, "spawn_rate").empty()) {
       spawn_rate = number_param(request.query, "spawn_rate", 1e9);
       if (!spawn_rate) return bad_argument("spawn_rate: give users per second, 0 or more");
     }
     return std::function<Status(LoadSteering&)>(
-        [n = static_cast<int>(*users), spawn_rate](LoadSteering& s) { return s.set_users(n, spawn_rate); });
+        [mix = std::move(*mix), spawn_rate](LoadSteering& s) { return s.set_users(mix, spawn_rate); });
   });
 }
 

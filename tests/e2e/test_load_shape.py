@@ -7,46 +7,15 @@ run is bounded (the shape's own end or -d, and a subprocess timeout)."""
 from __future__ import annotations
 
 import json
-import re
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from user_clock import UserClock
 from webview import WebRun, request
 
 pytestmark = [pytest.mark.alone, pytest.mark.tsan]
-
-
-class UserClock:
-    """A tiny HTTP/1.1 server (raw sockets, one thread per connection): notes when
-    each request came and which user sent it (/t?u=ID), answers 200 at once."""
-
-    def __init__(self, hostile_server, status: int = 200):
-        self.seen: list[tuple[float, int]] = []
-        self._lock = threading.Lock()
-        self._response = f"HTTP/1.1 {status} X\r\nContent-Length: 0\r\n\r\n".encode()
-        self.server = hostile_server(self._serve)
-        self.url = self.server.url
-
-    def _serve(self, conn, stop) -> None:
-        buf = b""
-        while not stop.is_set():
-            while b"\r\n\r\n" not in buf:
-                chunk = conn.recv(65536)
-                if not chunk:
-                    return
-                buf += chunk
-            head, _, buf = buf.partition(b"\r\n\r\n")
-            m = re.search(rb"[?&]u=(\d+)", head.split(b"\r\n", 1)[0])
-            with self._lock:
-                self.seen.append((time.monotonic(), int(m.group(1)) if m else -1))
-            conn.sendall(self._response)
-
-    def users_between(self, t0: float, a: float, b: float) -> set[int]:
-        with self._lock:
-            return {u for t, u in self.seen if t0 + a <= t < t0 + b}
 
 
 USER = """

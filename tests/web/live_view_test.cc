@@ -48,7 +48,7 @@ std::uint16_t port_of(const LiveView& view) {
 
 class FixedRate final : public LoadSteering {
  public:
-  Status set_users(int, std::optional<double>) override { return Ok{}; }
+  Status set_users(const scenario::MixRequest&, std::optional<double>) override { return Ok{}; }
   Status set_rate(double) override { return Ok{}; }
   std::string_view load_kind() const override { return "rate"; }
   Result<double> reset_stats() override { return 0.0; }
@@ -71,14 +71,14 @@ TEST(LiveView, AStepsEndIsNotTheSearchsEnd) {
   EXPECT_EQ(get(port, "/search.json").rfind("HTTP/1.1 404", 0), 0u);
 
   page.begin_search("{\"state\":\"running\",\"steps\":[]}");
-  page.begin_step(config);
+  page.begin_run(config);
   page.finish("{\"step\":1}");
   EXPECT_FALSE(page.finished());
   const std::string report = get(port, "/report.json");
   EXPECT_EQ(body_of(report), "{\"step\":1}");  // the step's final report, as the report so far
   EXPECT_NE(report.find("X-Pacer-Run: running"), std::string::npos) << report;
 
-  page.begin_step(config);  // the next step's report so far starts again
+  page.begin_run(config);  // the next step's report so far starts again
   EXPECT_NE(body_of(get(port, "/report.json")), "{\"step\":1}");
 
   page.finish_search("{\"state\":\"finished\"}", "{\"schema\":\"pacer-capacity\"}");

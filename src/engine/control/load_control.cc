@@ -10,6 +10,16 @@ namespace pacer::engine {
 
 namespace {
 constexpr TimeNs kShapePeriodNs = kNsPerS;  // Locust asks its LoadTestShape every second
+
+// Counts per type held to `most` users in all: the last types give up theirs first.
+void trim_to(scenario::TypeCounts& counts, int most) {
+  int over = scenario::total_users(counts) - most;
+  for (std::size_t t = counts.size(); t-- > 0 && over > 0;) {
+    const int taken = std::min(counts[t], over);
+    counts[t] -= taken;
+    over -= taken;
+  }
+}
 }  // namespace
 
 LoadControl::LoadControl(int users, int ceiling, double spawn_rate_per_s)
@@ -34,22 +44,26 @@ void LoadControl::started(TimeNs start_ns, TimeNs record_from_ns, TimeNs end_ns,
   next_tick_ns_ = start_ns + kShapePeriodNs;
 }
 
-Status LoadControl::set_users(int users, std::optional<double> spawn_rate_per_s, std::string_view by, TimeNs now_ns) {
+Status LoadControl::set_users(const scenario::MixRequest& users, std::optional<double> spawn_rate_per_s,
+                              std::string_view by, TimeNs now_ns) {
   if (kind_ != Kind::kUsers) {
     return bad_argument(is_rate() ? "users: this run's load is a rate (the open model): change it with POST /rate"
                                   : "users: this run's load is its connections (-c), which do not change");
   }
   if (ended()) return bad_argument("the run is ending: its load no longer changes");
-  if (users < 0) return bad_argument(fmt::format("users: {} is negative", users));
-  if (users > ceiling_) {
+  if (users.users < 0) return bad_argument(fmt::format("users: {} is negative", users.users));
+  auto per_type = counts_for(users);
+  if (!per_type) return bad_argument("users: " + per_type.error().message);
+  const int total = per_type->empty() ? users.users : scenario::total_users(*per_type);
+  if (total > ceiling_) {
     return bad_argument(fmt::format("users: {} is more than this run's ceiling of {} (the users allocated: "
                                     "--max-users, else -u)",
-                                    users, ceiling_));
+                                    total, ceiling_));
   }
   if (spawn_rate_per_s && !(*spawn_rate_per_s >= 0 && std::isfinite(*spawn_rate_per_s))) {
     return bad_argument("spawn rate: must be a number of users per second, 0 or more");
   }
-  change(users, spawn_rate_per_s.value_or(default_spawn_rate_), by, {}, now_ns);
+  change(total, std::move(*per_type), spawn_rate_per_s.value_or(default_spawn_rate_), by, {}, now_ns);
   return Ok{};
 }
 
@@ -69,15 +83,36 @@ Status LoadControl::set_rate(double rate_per_s, std::string_view by, TimeNs now_
   return Ok{};
 }
 
-void LoadControl::change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns) {
+void LoadControl::change(int users, scenario::TypeCounts per_type, double spawn_rate_per_s, std::string_view by,
+                         std::string note, TimeNs now_ns) {
   std::lock_guard lock(mutex_);
-  if (users == target_.users && spawn_rate_per_s == target_.spawn_rate_per_s && note.empty()) return;
+  if (users == target_.users && per_type == target_.per_type && spawn_rate_per_s == target_.spawn_rate_per_s &&
+      note.empty()) {
+    return;
+  }
   report::LoadChangeReport& c = record(by, std::move(note), now_ns);
   c.users_to = users;
   c.spawn_rate_per_s = spawn_rate_per_s;
+  for (std::size_t t = 0; t < per_type.size() && t < types_.size(); ++t) {
+    if (per_type[t] > 0) c.users_by_type.emplace_back(types_[t].name, per_type[t]);
+  }
   target_.users = users;
+  target_.per_type = std::move(per_type);
   target_.spawn_rate_per_s = spawn_rate_per_s;
   publish();
+}
+
+Result<scenario::TypeCounts> LoadControl::counts_for(const scenario::MixRequest& mix) const {
+  if (!mix.by_type()) return scenario::TypeCounts{};
+  if (types_.empty()) return bad_argument("this run's user types are not known here");
+  return scenario::resolve_mix(types_, mix);
+}
+
+Result<scenario::TypeCounts> LoadControl::counts_within_ceiling(scenario::MixRequest mix) const {
+  if (mix.counts.empty()) mix.users = std::clamp(mix.users, 0, ceiling_);  // the rules, over the users allowed
+  auto counts = counts_for(mix);
+  if (counts) trim_to(*counts, ceiling_);
+  return counts;
 }
 
 void LoadControl::change_rate(double rate_per_s, std::string_view by, std::string note, TimeNs now_ns) {
@@ -118,7 +153,8 @@ void LoadControl::end(std::string_view by, std::string note, TimeNs now_ns) {
   std::lock_guard lock(mutex_);
   if (ended_.load(std::memory_order_relaxed)) return;
   record(by, std::move(note), now_ns).ended = true;
-  ended_.store(true, std::memory_order_relaxed);
+  ended_at_ns_.store(now_ns, std::memory_order_release);
+  ended_.store(true, std::memory_order_release);
 }
 
 report::LoadChangeReport& LoadControl::record(std::string_view by, std::string note, TimeNs now_ns) {
@@ -142,12 +178,15 @@ Status LoadControl::first_step() {
   if (!*step) return bad_input("the scenario's shape ends the run at 0 s (it returned nil): nothing would run");
   const ShapeStep& s = **step;
   if (s.users < 0) return bad_input(fmt::format("the scenario's shape asks for {} users at 0 s", s.users));
+  auto per_type = is_rate() ? scenario::TypeCounts{} : counts_within_ceiling(s.mix());
+  if (!per_type) return bad_input("the scenario's shape at 0 s: " + per_type.error().message);
   std::lock_guard lock(mutex_);
   if (is_rate()) {
     target_.rate_per_s = std::clamp(s.rate_per_s, 0.0, max_rate_);  // the run's profile starts at it
     return Ok{};
   }
-  target_.users = std::min(s.users, ceiling_);
+  target_.users = per_type->empty() ? std::min(s.users, ceiling_) : scenario::total_users(*per_type);
+  target_.per_type = std::move(*per_type);
   target_.spawn_rate_per_s = s.spawn_rate_per_s.value_or(default_spawn_rate_);
   return Ok{};
 }
@@ -159,6 +198,7 @@ void LoadControl::tick(TimeNs now_ns) {
     std::lock_guard lock(mutex_);
     start = start_ns_;
   }
+  const TimeNs due_ns = next_tick_ns_;  // the second the shape is asked at (the main thread may be a little late)
   next_tick_ns_ += kShapePeriodNs;
   if (next_tick_ns_ <= now_ns) next_tick_ns_ = now_ns + kShapePeriodNs;  // the main thread was held up
   const double run_s = static_cast<double>(now_ns - start) / 1e9;
@@ -172,7 +212,8 @@ void LoadControl::tick(TimeNs now_ns) {
     return;
   }
   if (!*step) {
-    end("shape", {}, now_ns);
+    // The shape's end is its second's (as -d's end is exact): the intervals end there, with no sliver after.
+    end("shape", {}, due_ns);
     return;
   }
   take_step(**step, now_ns);
@@ -194,14 +235,24 @@ void LoadControl::take_step(const ShapeStep& s, TimeNs now_ns) {
     change_rate(rate, "shape", std::move(note), now_ns);
     return;
   }
+  auto per_type = counts_within_ceiling(s.mix());
+  if (!per_type) {
+    {
+      std::lock_guard lock(mutex_);
+      shape_error_ = per_type.error().message;
+    }
+    end("shape", per_type.error().message, now_ns);
+    return;
+  }
   int users = std::max(s.users, 0);
   if (users > ceiling_) {
     note = fmt::format("{} asked, {} at most (--max-users)", users, ceiling_);
     users = ceiling_;
   }
+  if (!per_type->empty()) users = scenario::total_users(*per_type);
   const double rate = s.spawn_rate_per_s && *s.spawn_rate_per_s >= 0 ? *s.spawn_rate_per_s : default_spawn_rate_;
   said_once();
-  change(users, rate, "shape", std::move(note), now_ns);
+  change(users, std::move(*per_type), rate, "shape", std::move(note), now_ns);
 }
 
 std::string LoadControl::shape_error() const {

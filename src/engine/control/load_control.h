@@ -24,6 +24,7 @@
 #include "load/schedule.h"
 #include "report/run_report.h"
 #include "scenario/test_hooks.h"
+#include "scenario/type_mix.h"
 
 namespace pacer::engine {
 
@@ -57,7 +58,11 @@ class LoadControl {
 
   // Any thread but a worker's. A count above the ceiling is refused with the
   // reason (kBadArgument); the shape's is clamped and the change says so.
-  Status set_users(int users, std::optional<double> spawn_rate_per_s, std::string_view by, TimeNs now_ns);
+  Status set_users(const scenario::MixRequest& users, std::optional<double> spawn_rate_per_s, std::string_view by,
+                   TimeNs now_ns);
+  // Main thread, before the run: the scenario's user types, against which a
+  // count per type (by name) is resolved (scenario/type_mix.h).
+  void set_user_types(std::vector<scenario::UserType> types) { types_ = std::move(types); }
   // Any thread but a worker's: the whole test's new rate, from now on, for the
   // rest of the run (it replaces what is left of -R's ramp or stages). Refused
   // (kBadArgument) for a users control, above the highest rate, or when ending.
@@ -94,6 +99,7 @@ class LoadControl {
   std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   struct Target {
     int users = 0;
+    scenario::TypeCounts per_type;  // users per type when a change gave them (empty: by the types' rules)
     double spawn_rate_per_s = 0;
     double rate_per_s = 0;  // a rate control's
     std::uint64_t generation = 0;
@@ -101,6 +107,8 @@ class LoadControl {
   Target target() const;
   // The shape ended the run (or failed): the workers drain as at -d's end.
   bool ended() const { return ended_.load(std::memory_order_relaxed); }
+  // When it ended (monotonic; 0 before): the second the shape was asked at, or the error's time.
+  TimeNs ended_at_ns() const { return ended_at_ns_.load(std::memory_order_acquire); }
 
   int ceiling() const { return ceiling_; }
   TimeNs start_ns() const;  // 0 before the start
@@ -113,7 +121,14 @@ class LoadControl {
   std::vector<report::LoadChangeReport> changes() const;
 
  private:
-  void change(int users, double spawn_rate_per_s, std::string_view by, std::string note, TimeNs now_ns);
+  void change(int users, scenario::TypeCounts per_type, double spawn_rate_per_s, std::string_view by, std::string note,
+              TimeNs now_ns);
+  // A request made counts: empty (every type, by the rules) or per type, by
+  // name (an unknown name is an error).
+  Result<scenario::TypeCounts> counts_for(const scenario::MixRequest& mix) const;
+  // A shape's: the same, held to the ceiling (a count before the rules; counts
+  // per type trimmed from the last type).
+  Result<scenario::TypeCounts> counts_within_ceiling(scenario::MixRequest mix) const;
   void change_rate(double rate_per_s, std::string_view by, std::string note, TimeNs now_ns);
   void publish();  // under mutex_: the workers see the target's next generation
   // The shape's step as this control takes it: a user count, or a rate.
@@ -129,6 +144,7 @@ class LoadControl {
   const double default_spawn_rate_;
   const double max_rate_;
   ShapeFn shape_;
+  std::vector<scenario::UserType> types_;
   TimeNs next_tick_ns_ = 0;
   mutable std::mutex mutex_;
   Target target_;  // under mutex_
@@ -147,6 +163,7 @@ class LoadControl {
   std::atomic<TimeNs> reset_at_ns_{0};  // written under mutex_ before reset_generation_
   std::atomic<std::uint64_t> reset_generation_{0};
   std::atomic<bool> ended_{false};
+  std::atomic<TimeNs> ended_at_ns_{0};  // stored before ended_
 };
 
 // The rate a run asked for over [from_ns, to_ns) (offsets from its start): its

@@ -53,19 +53,24 @@ Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
 void ScenarioDriver::start(ConnectionPool& pool) {
   if (arrivals_) arrivals_->start();
   pool.start(clock_.now, ConnectionPool::Opening::kOnDemand);
-  int users = -1;  // all
+  // Each user opens its own connection when it starts.
   if (shared_.control != nullptr && !shared_.control->is_rate()) {  // the open model's users are --max-users
     const LoadControl::Target target = shared_.control->target();
     control_seen_ = target.generation;
-    users = users_share(target.users);
+    users_->start(clock_.now, users_share(target.users, target.per_type));
+  } else {
+    users_->start(clock_.now);  // every slot
   }
-  users_->start(clock_.now, users);  // each user opens its own connection when it starts
 }
 
-int ScenarioDriver::users_share(int users) const {
+scenario::TypeCounts ScenarioDriver::users_share(int users, const scenario::TypeCounts& per_type) const {
   const LoadOptions& load = shared_.options.load;
-  return engine::users_share(users, load.shard_index * shared_.worker_count + worker_index_,
-                             shared_.worker_count * load.shard_count);
+  const int workers = shared_.worker_count * load.shard_count;
+  const scenario::TypeCounts test = per_type.empty() ? scenario::counts_by_rules(users_->types(), users) : per_type;
+  // Every worker's slots: its share of the ids below the ceiling (as its users were allocated).
+  std::vector<int> slots(static_cast<std::size_t>(workers));
+  for (int w = 0; w < workers; ++w) slots[static_cast<std::size_t>(w)] = engine::users_share(shared_.control->ceiling(), w, workers);
+  return scenario::worker_share(test, load.shard_index * shared_.worker_count + worker_index_, workers, slots);
 }
 
 void ScenarioDriver::follow_control() {
@@ -77,14 +82,14 @@ void ScenarioDriver::follow_control() {
   control_seen_ = target.generation;
   // The spawn rate is the run's: each worker starts its share of it.
   const double workers = static_cast<double>(shared_.worker_count * shared_.options.load.shard_count);
-  users_->population().set_target(users_share(target.users), target.spawn_rate_per_s / workers,
+  users_->population().set_target(users_share(target.users, target.per_type), target.spawn_rate_per_s / workers,
                                   shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
 void ScenarioDriver::finish_tasks() {
   finishing_ = true;
   // Each retires at its task's end.
-  users_->population().set_target(0, 0, shared_.options.load.stop_timeout_ns, clock_.now);
+  users_->population().set_target({}, 0, shared_.options.load.stop_timeout_ns, clock_.now);
 }
 
 bool ScenarioDriver::still_finishing(const Connection& c) const {

@@ -65,7 +65,9 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   };
 
   void send_request(Connection& c);  // c's user has a request to send
-  int users_share(int users) const;  // this worker's share of a run's user count
+  // This worker's share of each user type of a run's target: `users` by the
+  // types' rules, or per_type when given (scenario/type_mix.h).
+  scenario::TypeCounts users_share(int users, const scenario::TypeCounts& per_type) const;
   void follow_control();             // a new user count from the load shape or the web view
   // The run's end with --stop-timeout (closed model): every user ends its current
   // task first, for at most that long, and starts none; `finishing_` from then.

@@ -35,6 +35,7 @@ struct IntervalSnapshot {
   stats::NameHistograms ttfb_by_name;  // the interval's responses' time to first byte, by request name
   stats::Histogram connect = stats::Histogram::for_latency_ns();  // the interval's TCP connects (after the warm-up)
   TimeNs end_ns = 0;  // when the worker closed it (monotonic)
+  bool drain = false; // published after the run's end cut the intervals: the drain's
   // Gauges, read when the worker closed the interval.
   std::uint64_t open_connections = 0;  // connected sockets (not connecting, not backing off)
   std::uint64_t backlog = 0;           // open model: arrivals waiting for a connection

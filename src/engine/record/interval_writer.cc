@@ -64,10 +64,11 @@ void IntervalWriter::publish_due(TimeNs now_ns, bool final, const IntervalGauges
 
 void IntervalWriter::publish_cut(TimeNs at_ns, TimeNs now_ns, const IntervalGauges& gauges) {
   publish_due(std::min(now_ns, at_ns), false, gauges);  // the boundaries up to the end (it may be one)
-  if (filling_ == nullptr || at_ns <= closed_at_ns_ || at_ns < shared_.record_from_ns || !ring_->next_slot_free()) {
-    return;  // already cut there, still warming up, or the controller is behind (the drain stays folded in)
+  if (filling_ == nullptr || at_ns < shared_.record_from_ns || !ring_->next_slot_free()) {
+    return;  // still warming up, or the controller is behind (the drain stays folded in)
   }
-  publish(at_ns, now_ns, false, gauges);
+  if (at_ns > closed_at_ns_) publish(at_ns, now_ns, false, gauges);  // else already cut there (a boundary)
+  cut_ = true;  // what follows is the drain
 }
 
 void IntervalWriter::publish(TimeNs end_ns, TimeNs now_ns, bool final, const IntervalGauges& gauges) {
@@ -91,6 +92,7 @@ void IntervalWriter::publish(TimeNs end_ns, TimeNs now_ns, bool final, const Int
     scenario_errors_at_interval_start_ = s;
   }
   slot.end_ns = end_ns;
+  slot.drain = cut_;
   closed_at_ns_ = end_ns;
   slot.open_connections = gauges.open_connections;
   slot.backlog = gauges.backlog;

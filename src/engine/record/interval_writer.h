@@ -98,6 +98,7 @@ class IntervalWriter {
   TimeNs service_ns_sum_ = 0;             // open model: every recorded service time, summed
   TimeNs service_ns_at_interval_start_ = 0;
   TimeNs next_interval_ns_ = kNeverNs;
+  bool cut_ = false;  // the run's end cut the intervals: the next ones are the drain's
   TimeNs closed_at_ns_ = 0;  // the end of the last interval published
 };
 

@@ -1,0 +1,147 @@
+"""Locust parity, round two (issue 42): users leave at the stage's spawn rate as
+they come, a shape run without -d keeps its whole time series, and a stage, a
+shape function or POST /users says which user types run. Counted at the server
+(each user puts its id in the path, each type its own path), so the figures are
+the server's, not pacer's. Every run is bounded (the shape's end, -d, a timeout)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from user_clock import UserClock
+from webview import WebRun, request
+
+pytestmark = [pytest.mark.tsan]
+
+TYPES = """
+local a = {name = "A", wait = 0.05, tasks = {{1, function(u) u:get("/a?u=" .. u.id) end, "a"}}}
+local b = {name = "B", wait = 0.05, tasks = {{1, function(u) u:get("/b?u=" .. u.id) end, "b"}}}
+"""
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "shape.lua"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.alone
+def test_a_ramp_down_leaves_at_the_spawn_rate_and_the_shape_keeps_its_whole_time_series(pacer, hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    # 12 users, then 4 at 4/s: the 8 leave over 2 s. The shape is 11 s long,
+    # longer than -d's default of 10 s, and no -d is given: the shape's own end
+    # is the run's, and so is the end of its time series.
+    script = write(tmp_path, """
+local user = {wait = 0.05, tasks = {{1, function(u) u:get("/t?u=" .. u.id) end, "tick"}}}
+return {user, shape = {{duration = 2, users = 12, spawn_rate = 100}, {duration = 9, users = 4, spawn_rate = 4}}}
+""")
+    series = tmp_path / "series.ndjson"
+    run = pacer("-t1", "--scenario", script, "--max-users", "12", "--timeseries", str(series), "--interval", "1s",
+                "--format", "json", "-o", str(tmp_path / "r.json"), clock.url, timeout=60)
+    assert run.rc == 0, run
+    report = json.loads((tmp_path / "r.json").read_text())
+    drop = [c for c in report["load_changes"] if c["users_to"] == 4 and not c["ended"]]
+    assert len(drop) == 1 and drop[0]["spawn_rate_per_s"] == 4, report["load_changes"]
+    assert "users 12 -> 4 (4/s), by the shape" in " ".join(run.stdout.split()), run.stdout
+    points = [json.loads(line) for line in series.read_text().splitlines()]
+    # Eleven one-second rows, none of them the drain; a drain row, if any, is the last and short.
+    whole = [p for p in points if not p["drain"]]
+    assert len(whole) == 11, [(p["start_s"], p["duration_s"], p["drain"]) for p in points]
+    assert all(p["duration_s"] == pytest.approx(1.0, abs=0.01) for p in whole), whole
+    assert all(p["duration_s"] < 0.5 for p in points if p["drain"]), points
+    users = {round(p["start_s"] + p["duration_s"]): p["users"] for p in whole}
+    # The drop begins at 2 s; a user leaves every 0.25 s: about 7 are left at 3 s, 4 from 4 s on.
+    assert 5 <= users[3] <= 10, users
+    assert users[5] == 4 and users[11] == 4, users
+    # At the server: between 2.3 s and 2.7 s more than 4 users and fewer than 12 still sent.
+    with clock._lock:
+        first = clock.seen[0][0]
+    assert 4 < len(clock.users_between(first, 2.35, 2.65)) < 12, clock.users_between(first, 2.35, 2.65)
+    assert len(clock.users_between(first, 4.5, 10.5)) == 4
+
+
+@pytest.mark.alone
+def test_stages_and_a_shape_function_say_which_user_types_run(pacer, hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    # A only (Locust's user_classes), then 2 of A and 3 of B, then B alone; the
+    # function's stages are read at its second ticks.
+    script = write(tmp_path, TYPES + """
+return {a, b, shape = {{duration = 1, users = 2, types = {"A"}}, {duration = 2, users = {A = 2, B = 3}},
+                      {duration = 1, users = {B = 1}}}}
+""")
+    run = pacer("-t2", "--scenario", script, "--max-users", "6", "--format", "json", clock.url, timeout=60)
+    assert run.rc == 0, run
+    report = json.loads(run.stdout)
+    with clock._lock:
+        first = clock.seen[0][0]
+    assert len(clock.users_on("/a", first, 0.2, 0.9)) == 2 and not clock.users_on("/b", first, 0, 0.9)
+    assert len(clock.users_on("/a", first, 1.4, 2.8)) == 2 and len(clock.users_on("/b", first, 1.4, 2.8)) == 3
+    assert not clock.users_on("/a", first, 3.4, 3.9) and len(clock.users_on("/b", first, 3.4, 3.9)) == 1
+    changes = [(c["users_to"], c["users_by_type"]) for c in report["load_changes"] if not c["ended"]]
+    assert changes == [(5, {"A": 2, "B": 3}), (1, {"B": 1})], report["load_changes"]
+
+    # A function returns the count, the spawn rate and Locust's user_classes.
+    clock2 = UserClock(hostile_server)
+    script = write(tmp_path, TYPES + """
+return {a, b, shape = function(t)
+  if t < 1 then return 3, 0, {"B"} end
+  if t < 2 then return {A = 1} end
+  return nil
+end}
+""")
+    run = pacer("-t2", "--scenario", script, "--max-users", "4", "--format", "json", clock2.url, timeout=60)
+    assert run.rc == 0, run
+    with clock2._lock:
+        first = clock2.seen[0][0]
+    assert len(clock2.users_on("/b", first, 0.2, 0.9)) == 3 and not clock2.users_on("/a", first, 0, 0.9)
+    assert len(clock2.users_on("/a", first, 1.4, 1.9)) == 1 and not clock2.users_on("/b", first, 1.4, 1.9)
+
+
+@pytest.mark.parametrize(
+    "stage, message",
+    [
+        ('{duration = 1, users = 2, types = {"C"}}', "shape[1].types: no user type is named 'C'"),
+        ("{duration = 1, users = {A = 1.5}}", "shape[1].users.A must be a whole number >= 0"),
+        ('{duration = 1, users = {A = 1}, types = {"A"}}', "give users per type ({A = n, ...}) or types, not both"),
+    ],
+)
+def test_a_stage_naming_types_badly_exits_2(pacer, tmp_path, stage, message):
+    script = write(tmp_path, TYPES + f"return {{a, b, shape = {{{stage}}}}}\n")
+    run = pacer("--scenario", script, "http://127.0.0.1:1/", timeout=30)
+    assert run.rc == 2, run
+    assert message in run.stderr, run.stderr
+
+
+def test_a_shape_function_naming_an_unknown_type_ends_the_run_with_the_reason(pacer, hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, TYPES + """
+return {a, b, shape = function(t) if t < 1 then return 1 end return 2, 0, {"Nobody"} end}
+""")
+    run = pacer("-t1", "--scenario", script, "-d", "10s", clock.url, timeout=30)
+    assert run.rc == 1, run
+    assert "no user type is named 'Nobody' (the types: A, B)" in run.stderr, run.stderr
+
+
+def test_post_users_gives_counts_per_type_that_the_server_sees(hostile_server, tmp_path):
+    clock = UserClock(hostile_server)
+    script = write(tmp_path, TYPES + "return {a, b}\n")
+    with WebRun("-t2", "--scenario", script, "-u", "2", "--max-users", "6", "-d", "4s", "--web", "127.0.0.1:0",
+                "--format", "json", clock.url) as web:
+        deadline = time.monotonic() + 10
+        while request(web.port, "GET", "/users")[0] == 404 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        status, _, body = request(web.port, "POST", "/users?users=A:1,B:3")
+        assert status == 202, body
+        asked = time.monotonic()
+        status, _, body = request(web.port, "POST", "/users?users=2&types=C")
+        assert status == 409 and b"no user type is named 'C'" in body, body
+        status, _, body = request(web.port, "POST", "/users?users=A:x")
+        assert status == 400 and b"a count per type" in body, body
+        assert web.wait(30) == 0, web.stderr
+    report = json.loads(web.stdout)
+    assert [(c["users_to"], c["users_by_type"]) for c in report["load_changes"]] == [(4, {"A": 1, "B": 3})]
+    assert len(clock.users_on("/a", asked, 0.8, 2.5)) == 1 and len(clock.users_on("/b", asked, 0.8, 2.5)) == 3
