@@ -59,7 +59,9 @@ ProcessSample Watch::sample_process(TimeNs now_ns) {
   p.cpu_ns = cpu - last_cpu_ns_;
   p.cpus_allowed = cpus_allowed_;
   const TimeNs wall = now_ns - last_ns_;
-  p.cpu_share = wall > 0 ? static_cast<double>(p.cpu_ns) / (static_cast<double>(wall) * cpus_allowed_) : 0;
+  if (wall >= kMinShareWindowNs) {
+    p.cpu_share = static_cast<double>(p.cpu_ns) / (static_cast<double>(wall) * cpus_allowed_);
+  }
   last_cpu_ns_ = cpu;
   last_ns_ = now_ns;
   if (auto self = read_proc(0)) {
