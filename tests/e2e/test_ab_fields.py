@@ -98,7 +98,7 @@ def test_bytes_sent_count_post_heads_and_bodies_as_abs_total_body_sent(pacer, ng
         assert len(lengths) == 100 and len(set(lengths)) == 1, (path, lengths)
         # Every request is its head and its 308-byte body, and Sent is all of them.
         head = lengths[0] - (308 if bodies_logged else 0)
-        assert head > 100 and counts["bytes_written"] == 100 * (head + 308), (path, head, counts)
+        assert head > 40 and counts["bytes_written"] == 100 * (head + 308), (path, head, counts)
         assert sum(lengths) == counts["bytes_written"] - (0 if bodies_logged else 100 * 308), (path, counts)
         m = re.search(r"^Sent:\s+\S+ \((\d+) bytes: request heads and bodies\)", run.stdout, re.M)
         assert m is None or int(m[1]) == counts["bytes_written"], run.stdout

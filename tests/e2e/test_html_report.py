@@ -273,7 +273,6 @@ def test_compare_with_a_frozen_run_shows_the_regression_and_exits_3(browser, cal
 
 
 @pytest.mark.no_sanitizer
-@pytest.mark.no_sanitizer
 def test_the_client_chart_leaves_out_the_drains_instant(browser, calm_run):
     """Issue 43 (15): the drain's record (microseconds after -d's end) gave a worker that
     never waited in it busy 1.0, and the client chart ended in a spike to 100 %. A share
@@ -294,6 +293,7 @@ def test_the_client_chart_leaves_out_the_drains_instant(browser, calm_run):
     assert all(v is not None for s in shares for v, p in zip(s, ts) if p["duration_s"] >= 0.01), data
 
 
+@pytest.mark.no_sanitizer
 def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
     _, files = shards
     doc = json.loads(files[0].read_text())
