@@ -7,7 +7,7 @@
  *   PacerReport.renderCompare(el, compare) -> Promise   {schema: "pacer-compare",
  *       baseline, candidate (reports), baseline_name, candidate_name, changes: [{figure,
  *       label, baseline, candidate, change, higher_is_worse}], bounds: [{figure, limit,
- *       change, broken}]}
+ *       change, broken, regression, undecided, runs_to_settle}]}
  *   A capacity search's page ("pacer-capacity", "pacer-capacity-compare") is
  *   web/capacity.js's (PacerCapacity); boot() hands it those documents.
  *
@@ -173,13 +173,14 @@
   }
 
   // Issue 28: the client's health and the server's side on the run's timeline
-  // (the intervals' "client" and "server", docs/output.md). A failed sample is a gap.
+  // (the intervals' "client" and "server", docs/output.md). A failed sample is a gap,
+  // and so is a share over a window too short to measure (null: the drain's instant).
   function renderEvidenceCharts(s, ts, x) {
     const workers = Math.max(0, ...ts.map((p) => (p.client && p.client.workers ? p.client.workers.length : 0)));
     if (workers > 0) {
       const busy = [];
       for (let w = 0; w < Math.min(workers, 8); w++) {
-        busy.push({label: `worker ${w + 1} busy`, values: ts.map((p) => (p.client && p.client.workers[w] ? p.client.workers[w].busy * 100 : null))});
+        busy.push({label: `worker ${w + 1} busy`, values: ts.map((p) => (p.client && p.client.workers[w] && p.client.workers[w].busy != null ? p.client.workers[w].busy * 100 : null))});
       }
       busy.push({label: 'process CPU (of the CPUs allowed)', values: ts.map((p) => (p.client && p.client.cpu_share != null ? p.client.cpu_share * 100 : null)), dash: [6, 3]});
       const chart = C.timeChart(s, {title: 'The client: busy share per worker, process CPU', unit: '%', x, series: busy});
@@ -364,9 +365,14 @@
     dl.append(h('dt', {}, 'candidate'), h('dd', {}, `${cmp.candidate_name} (${cand.start_time}, ${loadModelText(cand.config)})`));
     el.firstChild.append(dl);
     const broken = (cmp.bounds || []).filter((b) => (b.regression != null ? b.regression : b.broken));
-    el.firstChild.append(h('div', {class: 'pr-verdict ' + (broken.length ? 'bad' : 'ok'), 'data-field': 'verdict'},
-      broken.length ? 'regression: ' + broken.map((b) => `${b.figure} ${changeText(b.change)} > ${(b.limit * 100).toFixed(2)}%`).join('; ')
-        : (cmp.bounds || []).length ? 'within --max-regression bounds' : 'no bound given'));
+    // Issue 43: a bound passed within noise too large to judge is neither a pass nor a regression (exit 4).
+    const undecided = (cmp.bounds || []).filter((b) => b.undecided);
+    const beyond = (b) => `${b.figure} ${changeText(b.change)} > ${(b.limit * 100).toFixed(2)}%`;
+    const settle = (b) => (b.runs_to_settle != null ? `about ${b.runs_to_settle} runs a side would settle it` : 'more than 100 runs a side would be needed');
+    el.firstChild.append(h('div', {class: 'pr-verdict ' + (broken.length ? 'bad' : undecided.length ? 'warn' : 'ok'), 'data-field': 'verdict'},
+      broken.length ? 'regression: ' + broken.map(beyond).join('; ')
+        : undecided.length ? 'undecided: ' + undecided.map((b) => `${beyond(b)} within the noise (${settle(b)})`).join('; ')
+          : (cmp.bounds || []).length ? 'within --max-regression bounds' : 'no bound given'));
     const s = section(el, 'Headline figures', 'changes');
     const t = C.table(s, {columns: [{key: 'label', label: 'figure'},
       {key: 'baseline', label: 'baseline', num: true, format: (v, row) => row.fmt(v)},

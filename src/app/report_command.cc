@@ -159,13 +159,24 @@ ExitCode compare(const cli::ReportOptions& options) {
     if (Status written = write_output_file("-o", options.output_path, page); !written) return fail(written.error());
   }
   std::string broken;
+  std::string undecided;
   for (const html::BoundResult& r : results) {
     if (r.counts(options.strict)) broken += fmt::format("{}{} (bound {:g}%)", broken.empty() ? "" : ", ", r.bound.figure, r.bound.limit * 100);
+    if (r.undecided(options.strict)) {
+      undecided += fmt::format("{}{} (bound {:g}%; {})", undecided.empty() ? "" : ", ", r.bound.figure,
+                               r.bound.limit * 100, html::settle_words(r.significance));
+    }
   }
-  if (broken.empty()) return ExitCode::kOk;
-  // Without --strict only the bounds broken beyond the noise (or where it cannot be told) are here.
-  std::fprintf(stderr, "pacer report: regression beyond --max-regression: %s\n", broken.c_str());
-  return ExitCode::kGateFailed;
+  if (!broken.empty()) {
+    // Without --strict only the bounds broken beyond the noise (or where it cannot be told) are here.
+    std::fprintf(stderr, "pacer report: regression beyond --max-regression: %s\n", broken.c_str());
+    return ExitCode::kGateFailed;
+  }
+  if (undecided.empty()) return ExitCode::kOk;
+  // A gate that cannot fail is no gate: passed bounds within too much noise are neither.
+  std::fprintf(stderr, "pacer report: undecided: beyond --max-regression but within the noise: %s\n",
+               undecided.c_str());
+  return ExitCode::kUndecided;
 }
 
 }  // namespace

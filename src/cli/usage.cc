@@ -490,7 +490,8 @@ Options:                                                      [default]
   -h, --help           print this help and exit
 
 Exit: 0 drawn, 2 bad arguments or unreadable report, 3 a bound broken
-beyond the noise (any bound broken with --strict).
+beyond the noise (any bound broken with --strict), 4 undecided: a bound
+broken within noise too large to judge, none beyond it.
 )";
 }
 

@@ -8,6 +8,8 @@ enum class ExitCode : int {
   kRunFailed = 1,     // could not start or finish, or not one request succeeded
   kBadArguments = 2,  // bad arguments or unreadable input file
   kGateFailed = 3,    // a gate (--slo, --max-error-rate) failed
+  kUndecided = 4,     // pacer report --compare: a --max-regression bound was passed, but
+                      // within noise too large to judge (and none beyond it)
   kSigint = 130,
   kSigterm = 143,
 };

@@ -77,6 +77,7 @@ void IntervalCollector::emit() {
     users += s.users;
     out.bytes_read += s.bytes_read;
     out.bytes_written += s.bytes_written;
+    out.connects += s.connects;
     for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
     out.service_ns_sum += s.service_ns_sum;
     merged_by_name_.merge(s.latency_by_name);

@@ -22,7 +22,9 @@ json nullable(const std::optional<std::uint64_t>& v) { return v ? json(*v) : jso
 json interval_client_json(const std::vector<WorkerLoad>& workers, const IntervalEvidence* sample) {
   json ws = json::array();
   for (const WorkerLoad& w : workers) {
-    ws.push_back({{"busy", w.busy()}, {"cpu_s", seconds(w.cpu_ns)}, {"runnable_s", seconds(w.runnable_ns)},
+    // A share over the drain's instant is no figure (kMinShareWindowNs): null.
+    const std::optional<double> busy = w.measured_busy();
+    ws.push_back({{"busy", busy ? json(*busy) : json(nullptr)}, {"cpu_s", seconds(w.cpu_ns)}, {"runnable_s", seconds(w.runnable_ns)},
                   {"involuntary_switches", w.involuntary_switches}, {"wall_s", seconds(w.wall_ns)},
                   {"waited_s", seconds(w.waited_ns)}});
   }
@@ -30,7 +32,7 @@ json interval_client_json(const std::vector<WorkerLoad>& workers, const Interval
   if (sample != nullptr && sample->process) {
     const ProcessSample& p = *sample->process;
     out["cpu_s"] = seconds(p.cpu_ns);
-    out["cpu_share"] = p.cpu_share;
+    out["cpu_share"] = p.cpu_share ? json(*p.cpu_share) : json(nullptr);
     out["cpus_allowed"] = p.cpus_allowed;
     out["rss_bytes"] = p.rss_bytes;
     out["open_fds"] = p.open_fds;
@@ -90,7 +92,7 @@ json run_client_json(const RunEvidence& run) {
   json out = {{"busy_threshold", run.busy_threshold}, {"workers", std::move(ws)}};
   if (run.peak) {
     const ProcessSample& p = *run.peak;
-    out["cpu_share"] = p.cpu_share;
+    out["cpu_share"] = p.cpu_share ? json(*p.cpu_share) : json(nullptr);
     out["cpus_allowed"] = p.cpus_allowed;
     out["peak_rss_bytes"] = p.rss_bytes;
     out["peak_open_fds"] = p.open_fds;

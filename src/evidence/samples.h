@@ -25,7 +25,10 @@ struct PortUse {
 struct ProcessSample {
   TimeNs cpu_ns = 0;             // user + system over the interval, all threads
   int cpus_allowed = 0;          // sched_getaffinity
-  double cpu_share = 0;          // cpu_ns / (interval x cpus_allowed)
+  // cpu_ns / (interval x cpus_allowed); none when the sample's window or the
+  // record it goes with is shorter than kMinShareWindowNs (worker_load.h: the
+  // drain's instant).
+  std::optional<double> cpu_share;
   std::uint64_t rss_bytes = 0;
   std::uint64_t open_fds = 0;
   std::uint64_t fd_limit = 0;    // RLIMIT_NOFILE (soft); 0: unlimited

@@ -59,7 +59,9 @@ ProcessSample Watch::sample_process(TimeNs now_ns) {
   p.cpu_ns = cpu - last_cpu_ns_;
   p.cpus_allowed = cpus_allowed_;
   const TimeNs wall = now_ns - last_ns_;
-  p.cpu_share = wall > 0 ? static_cast<double>(p.cpu_ns) / (static_cast<double>(wall) * cpus_allowed_) : 0;
+  if (wall >= kMinShareWindowNs) {  // else no share (kMinShareWindowNs); sample() also asks the record's
+    p.cpu_share = static_cast<double>(p.cpu_ns) / (static_cast<double>(wall) * cpus_allowed_);
+  }
   last_cpu_ns_ = cpu;
   last_ns_ = now_ns;
   if (auto self = read_proc(0)) {
@@ -121,6 +123,9 @@ void Watch::sample(report::IntervalReport& interval) {
   const TimeNs now = monotonic_now_ns();
   current_ = IntervalEvidence{};
   current_.process = sample_process(now);
+  // The record this sample goes with lasts too short a time for a share (the drain's
+  // instant): whatever the CPU since the last sample, it is no figure of that record.
+  if (interval.duration_ns < kMinShareWindowNs) current_.process->cpu_share.reset();
   current_.pids = sample_pids();
   if (scraper_) {
     current_.scrapes = scraper_->scrape(now);

@@ -11,10 +11,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "core/clock.h"
 
 namespace pacer::evidence {
+
+// A share of wall time (busy, CPU) over a window shorter than this is no figure:
+// the drain's record after -d's end lasts a few microseconds, in which a worker
+// that never waited reads 100 % busy. The shortest --refresh; the time series
+// writes such a share as null and the charts leave it out.
+inline constexpr TimeNs kMinShareWindowNs = 10 * kNsPerMs;
 
 struct WorkerLoad {
   TimeNs wall_ns = 0;
@@ -30,6 +37,10 @@ struct WorkerLoad {
     const double outside_wait = 1.0 - static_cast<double>(waited_ns) / static_cast<double>(wall_ns);
     const double b = outside_wait > cpu_share() ? outside_wait : cpu_share();
     return b < 0 ? 0 : (b > 1 ? 1 : b);
+  }
+  // busy() over a window long enough to measure (kMinShareWindowNs), else none.
+  std::optional<double> measured_busy() const {
+    return wall_ns >= kMinShareWindowNs ? std::optional<double>(busy()) : std::nullopt;
   }
   // Thread CPU over wall time (can pass 1 only by clock granularity; clamped).
   double cpu_share() const {

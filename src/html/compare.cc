@@ -185,6 +185,13 @@ std::vector<BoundResult> check_bounds(const std::vector<FigureChange>& changes,
   return out;
 }
 
+std::string settle_words(const Significance& s) {
+  if (s.runs_to_settle) {
+    return fmt::format("about {} runs a side (--repeat {}) would settle it", *s.runs_to_settle, *s.runs_to_settle);
+  }
+  return fmt::format("more than {} runs a side would be needed to settle it: quieten the machine", kMaxRunsToSettle);
+}
+
 std::string render_compare_text(const std::vector<FigureChange>& changes, const std::vector<BoundResult>& bounds,
                                 const std::string& baseline_name, const std::string& candidate_name) {
   std::string out = fmt::format("Baseline:  {}\nCandidate: {}\n\n", baseline_name, candidate_name);
@@ -206,10 +213,12 @@ std::string render_compare_text(const std::vector<FigureChange>& changes, const 
       }
       return "worse";
     }();
+    const std::string verdict = !b.broken ? "ok"
+                                : b.counts(false) ? "REGRESSION"
+                                                  : "UNDECIDED: beyond the bound, within the noise; " +
+                                                        settle_words(b.significance);
     out += fmt::format("  --max-regression {}={:g}%: {} ({}): {} ({})\n", b.bound.figure, b.bound.limit * 100,
-                       format_change(b.change), direction,
-                       !b.broken ? "ok" : (b.counts(false) ? "REGRESSION" : "beyond the bound, within the noise"),
-                       b.significance.words);
+                       format_change(b.change), direction, verdict, b.significance.words);
   }
   return out;
 }
@@ -228,7 +237,10 @@ std::string render_compare_json(const std::vector<report::RunReport>& baseline,
   for (const BoundResult& b : bounds) {
     bs.push_back({{"figure", b.bound.figure}, {"limit", b.bound.limit},
                   {"change", b.change ? json(*b.change) : json(nullptr)}, {"broken", b.broken},
-                  {"significant", b.significance.significant}, {"regression", b.counts(false)}});
+                  {"significant", b.significance.significant}, {"regression", b.counts(false)},
+                  {"undecided", b.undecided(false)},
+                  {"runs_to_settle", b.significance.runs_to_settle ? json(*b.significance.runs_to_settle)
+                                                                   : json(nullptr)}});
   }
   json out = {{"schema", "pacer-compare"},
               {"baseline_name", baseline_name},

@@ -44,6 +44,9 @@ struct BoundResult {
   // A regression that counts for the exit code: broken and significant, or broken
   // with significance unknown, or broken under --strict.
   bool counts(bool strict) const { return broken && (strict || significance.significant || !significance.known); }
+  // Broken, but within noise too large to judge (issue 43): neither a pass nor a
+  // regression; `pacer report` exits 4 (ExitCode::kUndecided) when no bound counts.
+  bool undecided(bool strict) const { return broken && !counts(strict); }
 };
 
 // Parses "p99=10%,rps=5%" (percentages; a figure named at most once). kBadArgument
@@ -57,6 +60,10 @@ std::vector<FigureChange> compare_reports(const std::vector<report::RunReport>& 
 
 std::vector<BoundResult> check_bounds(const std::vector<FigureChange>& changes,
                                       const std::vector<RegressionBound>& bounds);
+
+// What would settle an undecided bound: "about 12 runs a side (--repeat 12) would
+// settle it", or that more than kMaxRunsToSettle would be needed.
+std::string settle_words(const Significance& s);
 
 // The table printed on stdout: figure, baseline, candidate, change; then one line
 // per bound ("p99: +12.00% > 10.00%: regression").

@@ -20,6 +20,16 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
 }
 
+double standard_deviation(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  double sum = 0;
+  for (double x : v) sum += (x - mean) * (x - mean);
+  return std::sqrt(sum / static_cast<double>(v.size() - 1));
+}
+
 // One interval's figure; NaN when it has none (no response in it, or a figure
 // intervals do not carry). As the NDJSON line writes them: errors of every
 // class (a scenario's included), latency of responses and timeouts.
@@ -67,6 +77,15 @@ std::vector<double> figure_samples(std::span<const report::RunReport> runs, std:
     if (!std::isnan(v)) out.push_back(v);
   }
   return out;
+}
+
+std::optional<std::size_t> runs_to_settle(double change, double deviation, std::size_t have) {
+  if (!(std::abs(change) > 0) || !std::isfinite(change) || !std::isfinite(deviation)) return std::nullopt;
+  constexpr double kZ = 1.6449 + 0.8416;  // one-sided 5 %, 80 % power
+  const double needed = std::ceil(2 * kZ * kZ * (deviation / change) * (deviation / change));
+  if (!(needed <= static_cast<double>(kMaxRunsToSettle))) return std::nullopt;
+  const std::size_t n = std::max({static_cast<std::size_t>(needed), std::size_t{3}, have + 1});
+  return n <= kMaxRunsToSettle ? std::optional<std::size_t>(n) : std::nullopt;
 }
 
 Significance judge(const std::vector<double>& baseline, const std::vector<double>& candidate, bool over_runs,
@@ -127,6 +146,13 @@ Significance judge(const std::vector<double>& baseline, const std::vector<double
                         : fmt::format("within the interval-to-interval spread of {}: not significant", spread_text);
   } else {
     s.words = fmt::format("{}, p = {:.3f} > {:.2f}: not significant", what, s.p, alpha);
+  }
+  if (!s.significant && change) {
+    // The deviation the runs would show: over runs, theirs; over one run's intervals,
+    // the intervals' (a run's figure spans many of them, so this errs on more runs).
+    const double deviation = std::max(standard_deviation(baseline), standard_deviation(candidate));
+    s.runs_to_settle = runs_to_settle(*change, centre != 0 ? deviation / std::abs(centre) : INFINITY,
+                                      over_runs ? std::max(baseline.size(), candidate.size()) : 1);
   }
   return s;
 }

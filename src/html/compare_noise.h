@@ -23,6 +23,7 @@ namespace pacer::html {
 inline constexpr double kRunsAlpha = 0.05;
 inline constexpr double kIntervalsAlpha = 0.01;
 inline constexpr std::size_t kMinIntervals = 5;  // a side's intervals needed for a per-interval test
+inline constexpr std::size_t kMaxRunsToSettle = 100;  // --repeat's most
 
 struct Significance {
   bool known = false;          // there were samples enough to judge
@@ -36,7 +37,19 @@ struct Significance {
   // (significant: the change, worse or better, is beyond the noise; a regression
   // is a broken bound that is significant, compare.h)
   std::string words;           // "within the run-to-run spread of ± 15 %: not significant"
+  // Judged and not significant, for a change other than 0: the runs a side at which a
+  // test over runs would tell this change from the noise (runs_to_settle); none
+  // when more than kMaxRunsToSettle would be needed.
+  std::optional<std::size_t> runs_to_settle;
 };
+
+// The runs a side at which a comparison over runs has 80 % power, at kRunsAlpha,
+// to tell a change of `change` (a fraction of the baseline) from noise whose
+// standard deviation is `deviation` (the same fraction): 2 (z_0.95 + z_0.8)^2
+// (deviation / change)^2, at least 3 (the fewest with which the rank test over
+// runs can reach 5 %) and more than `have` (the runs a side already judged);
+// nullopt past kMaxRunsToSettle, or for no change.
+std::optional<std::size_t> runs_to_settle(double change, double deviation, std::size_t have);
 
 // The samples of `figure` (compare.h's names) on one side: each run's figure
 // (run_figure) when there are two or more runs, else the one run's intervals'

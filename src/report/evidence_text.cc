@@ -21,7 +21,7 @@ std::string client_line(const evidence::RunEvidence& e) {
   std::string out = fmt::format("workers busy {} (verdict from {} %)", busy, percent(e.busy_threshold));
   if (e.peak) {
     const evidence::ProcessSample& p = *e.peak;
-    out += fmt::format("; process CPU {} % of {} CPUs; peak RSS {}; peak fds {}", percent(p.cpu_share),
+    out += fmt::format("; process CPU {} % of {} CPUs; peak RSS {}; peak fds {}", percent(p.cpu_share.value_or(0)),
                        p.cpus_allowed, format_bytes(static_cast<double>(p.rss_bytes)), p.open_fds);
     if (p.fd_limit > 0) out += fmt::format(" of {}", p.fd_limit);
   }
@@ -29,7 +29,7 @@ std::string client_line(const evidence::RunEvidence& e) {
 }
 
 std::string pid_line(const evidence::PidTotals& t) {
-  std::string out = fmt::format("pid {}: CPU {:.2f} s user + {:.2f} s system; peak RSS {}; peak threads {}", t.pid,
+  std::string out = fmt::format("{}: CPU {:.2f} s user + {:.2f} s system; peak RSS {}; peak threads {}", t.pid,
                                 static_cast<double>(t.cpu_user_ns) / 1e9, static_cast<double>(t.cpu_system_ns) / 1e9,
                                 format_bytes(static_cast<double>(t.peak_rss_bytes)), t.peak_threads);
   if (t.peak_open_fds) out += fmt::format("; peak fds {}", *t.peak_open_fds);
@@ -44,11 +44,13 @@ std::string evidence_paragraphs(const RunReport& r) {
   std::string out;
   for (const std::string& verdict : e.verdicts) out += labelled("Bottleneck:", verdict);
   if (!e.verdicts.empty()) out += labelled("Client:", client_line(e));
-  for (const evidence::PidTotals& t : e.pids) out += labelled("Server:", pid_line(t));
+  // Not "Server:": that label is ab's Server header (ab_fields.h); a script that greps
+  // `^Server:` as for ab gets one answer.
+  for (const evidence::PidTotals& t : e.pids) out += labelled("Server pid:", pid_line(t));
   if (e.scrapes > 0) {
-    out += labelled("Server:", fmt::format("{} scrapes of --server-metrics, {} failed (marked in the time "
-                                                       "series, never read as zero).",
-                                                       e.scrapes, e.failed_scrapes));
+    out += labelled("Scrapes:", fmt::format("{} of --server-metrics, {} failed (marked in the time series, never "
+                                            "read as zero).",
+                                            e.scrapes, e.failed_scrapes));
   }
   return out;
 }

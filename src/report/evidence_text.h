@@ -1,7 +1,8 @@
 // The text report's lines on the evidence (issue 28), beside the connections'
 // Little's-law paragraph: each verdict as a "Bottleneck:" paragraph, the
-// client's health when a verdict blames it, and a "Server:" line per
-// --server-pid process and for the --server-metrics scrapes. Pure.
+// client's health when a verdict blames it, a "Server pid:" line per
+// --server-pid process and a "Scrapes:" line for the --server-metrics scrapes
+// ("Server:" is ab's Server header alone). Pure.
 #pragma once
 
 #include <string>

@@ -48,6 +48,7 @@ struct IntervalReport {
   std::optional<std::uint64_t> users;       // --scenario: users running at the interval's end
   std::uint64_t bytes_read = 0;             // bytes read from the server in the interval
   std::uint64_t bytes_written = 0;          // bytes written to it (request heads and bodies)
+  std::uint64_t connects = 0;               // connections opened (the first interval has the warm-up's)
   std::array<std::uint64_t, stats::kMaxStatusCode + 1> status_counts{};  // responses by status code
   // Issue 28: each worker's load over the interval (busy share, thread CPU), in
   // worker order, and what the main thread sampled at its end (the process, the
@@ -93,6 +94,7 @@ inline constexpr IntervalCountField kIntervalCounts[] = {
     {"scheduled", &IntervalReport::scheduled, &stats::Counters::scheduled},
     {"bytes_read", &IntervalReport::bytes_read, &stats::Counters::bytes_read},
     {"bytes_written", &IntervalReport::bytes_written, &stats::Counters::bytes_written},
+    {"connects", &IntervalReport::connects, &stats::Counters::connects},
 };
 
 // into += from: the counts above, the error classes, the status codes and a scenario's checks.

@@ -39,6 +39,10 @@ evidence::WorkerLoad read_worker(const Field& w, TimeNs interval_ns) {
   load.cpu_ns = w.at("cpu_s").seconds_ns();
   if (w.has("runnable_s")) load.runnable_ns = w.at("runnable_s").seconds_ns();  // absent from older reports
   load.involuntary_switches = w.at("involuntary_switches").count();
+  if (w.at("busy").is_null()) {  // a window too short to measure (the drain's): its wall and wait say it
+    if (!read_wall_and_wait(w, load)) w.at("busy").fail("null without wall_s and waited_s");
+    return load;
+  }
   const double busy = w.at("busy").number();
   if (busy > 1) w.at("busy").fail(fmt::format("{} is above 1", busy));
   if (read_wall_and_wait(w, load)) return load;
@@ -56,7 +60,7 @@ evidence::WorkerLoad read_worker(const Field& w, TimeNs interval_ns) {
 evidence::ProcessSample read_process(const Field& c, const std::string& peak = "") {
   evidence::ProcessSample p;
   if (peak.empty()) p.cpu_ns = c.at("cpu_s").seconds_ns();
-  if (const Field share = c.at("cpu_share"); !share.is_null()) p.cpu_share = share.number();  // null: not a number
+  if (const Field share = c.at("cpu_share"); !share.is_null()) p.cpu_share = share.number();  // null: too short a window
   p.cpus_allowed = read_int(c.at("cpus_allowed"));
   p.rss_bytes = c.at(peak + "rss_bytes").count();
   p.open_fds = c.at(peak + "open_fds").count();

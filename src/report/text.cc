@@ -256,6 +256,15 @@ std::string errors_text(const RunReport& r) {
 
 // Why no request succeeded, when one error class took them all: "; every request
 // ended in the redirect error class (first: ...)"; "" otherwise.
+// What "not one request succeeded" means for this run. With --follow-redirects a
+// redirect is a response below 400 that is not the request's end: say so.
+std::string failed_what(const RunReport& r) {
+  const stats::Counters& c = r.counters;
+  if (c.redirects == 0 && c.errors.redirect == 0) return "no response with a status below 400";
+  if (c.responses == 0) return "every response was a redirect; none led to a final response below 400";
+  return "no final response with a status below 400, after the redirects";
+}
+
 std::string failed_why(const RunReport& r) {
   const stats::ErrorCounts& e = r.counters.errors;
   const std::uint64_t failures = e.socket_total() + e.status;
@@ -347,7 +356,7 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
     out += labelled("Interrupted:", "the run was stopped early; these are partial results.");
   }
   if (no_request_succeeded(r)) {
-    out += labelled("Failed:", "not one request succeeded (no response with a status below 400)" + failed_why(r) + ".");
+    out += labelled("Failed:", "not one request succeeded (" + failed_what(r) + ")" + failed_why(r) + ".");
   }
 }
 
@@ -355,7 +364,8 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
 
 std::string render_header(const RunReport& r) {
   std::string what = r.duration_ns > 0 ? format_duration_short(r.duration_ns) + " test"
-                                       : fmt::format("{} requests", r.request_count.value_or(0));
+                                       : fmt::format("{} request{}", r.request_count.value_or(0),
+                                                     r.request_count.value_or(0) == 1 ? "" : "s");
   if (r.load_shaped) {
     what = r.duration_ns > 0 ? fmt::format("load-shaped test of at most {}", format_duration_short(r.duration_ns))
                              : "load-shaped test (its shape ends it)";
@@ -363,8 +373,9 @@ std::string render_header(const RunReport& r) {
   if (r.warmup_ns > 0) what = format_duration_short(r.warmup_ns) + " warm-up + " + what;  // the run lasts both
   std::string out = fmt::format("Running {} @ {}\n", what, stats::printable_name(r.url));
   if (!r.unix_socket.empty()) {  // the URL names the Host and path; the bytes go over the socket
-    out += fmt::format("  over the Unix socket {} (latency ends at the worker's wake-up: no kernel stamps)\n",
-                       stats::printable_name(r.unix_socket));
+    // Two lines: a socket's path is long enough to pass 80 columns with the note beside it.
+    out += fmt::format("  over the Unix socket {}\n", stats::printable_name(r.unix_socket));
+    out += "  (latency ends at the worker's wake-up: no kernel stamps)\n";
   }
   if (r.scenario.active && r.load_model != LoadModel::kClosed) {  // -c is --max-users there, not connections
     out += fmt::format("  {} thread{}, up to {} virtual users (--max-users), a connection each", r.threads,
@@ -425,13 +436,14 @@ std::string render_text(const RunReport& r) {
   }
 
   const double seconds = static_cast<double>(r.measured_ns) / 1e9;
-  out += fmt::format("  {} requests in {}, {} read\n", c.responses, format_time_ns(static_cast<double>(r.measured_ns)),
-                     format_bytes(static_cast<double>(c.bytes_read)));
+  out += fmt::format("  {} request{} in {}, {} read\n", c.responses, c.responses == 1 ? "" : "s",
+                     format_time_ns(static_cast<double>(r.measured_ns)), format_bytes(static_cast<double>(c.bytes_read)));
   const stats::ErrorCounts& e = c.errors;
   // -n counts requests, and a run of failures has no response: the line above counts responses.
   if ((r.request_count || c.responses == 0) && e.socket_total() > 0) {
-    out += fmt::format("  {} requests ended: {} with a response, {} without one (errors below)\n",
-                       c.responses + e.socket_total(), c.responses, e.socket_total());
+    out += fmt::format("  {} request{} ended: {} with a response, {} without one (errors below)\n",
+                       c.responses + e.socket_total(), c.responses + e.socket_total() == 1 ? "" : "s", c.responses,
+                       e.socket_total());
   }
   if (e.connect + e.read + e.write + e.timeout > 0) {
     out += fmt::format("  Socket errors: connect {}, read {}, write {}, timeout {}\n", e.connect, e.read, e.write,

@@ -23,10 +23,9 @@ void PartialReport::add(const report::IntervalReport& interval) {
     from_ns_ = interval.start_ns;
   }
   stats::Counters& c = report_.counters;
-  c.requests_sent += interval.sent;
-  c.responses += interval.completed;
-  c.scheduled += interval.scheduled;
-  c.errors.merge(interval.errors);
+  // The interval's counts, error classes and status codes, by the table the
+  // Prometheus counters add up too (bytes, connects: what /metrics has live).
+  report::add_to_run(c, interval);
   c.peak_backlog = std::max(c.peak_backlog, interval.backlog);
   if (interval.scenario_errors) {
     if (!scenario_errors_) scenario_errors_.emplace();
@@ -43,20 +42,19 @@ void PartialReport::add(const report::IntervalReport& interval) {
 std::string PartialReport::render_json() const {
   nlohmann::ordered_json out = report::json_document(report_);  // the writer's document, not its text parsed back
   // Only the final report has these (the intervals do not carry them).
-  for (const char* key : {"bytes_read", "warmup_responses", "connects", "tls_handshakes", "tls_resumed", "redirects",
-                          "bytes_decoded", "peak_backlog", "bytes_written", "length_mismatches"}) {
+  for (const char* key : {"warmup_responses", "tls_handshakes", "tls_resumed", "redirects", "bytes_decoded",
+                          "peak_backlog", "length_mismatches"}) {
     if (out["counts"].contains(key)) out["counts"][key] = nullptr;
   }
   if (out["connection_path"]["tls"].is_object()) {  // its counts are the final report's (as counts.tls_*)
     out["connection_path"]["tls"]["handshakes"] = nullptr;
     out["connection_path"]["tls"]["resumed"] = nullptr;
   }
-  for (const char* key : {"status_codes", "service_time", "queue_delay", "connect_time", "tls_handshake_time", "tunnel_time", "ttfb",
+  for (const char* key : {"service_time", "queue_delay", "connect_time", "tls_handshake_time", "tunnel_time", "ttfb",
                           "req_per_s", "endpoints", "endpoint_names", "first_error", "tls_first_error",
                           "no_request_succeeded", "hint", "gates", "scenario", "first_response"}) {
     if (out.contains(key)) out[key] = nullptr;
   }
-  out["rates"]["bytes_read_per_s"] = nullptr;
   if (scenario_errors_) {  // a failed check is an error here too; the failures count needs the final report
     for (const auto& f : stats::ScenarioErrorCounts::kFields) out["errors"][f.name] = *scenario_errors_.*f.member;
     out["counts"]["failed"] = nullptr;

@@ -1,8 +1,8 @@
 // The run's JSON report so far, for the web view's /report.json while the run
 // goes: the report's asked-for fields (engine::make_report) plus what the
-// intervals carry (requests, responses, errors by class, latency). Status codes
-// by value, connect/TLS times and the open model's service/queue split come
-// only with the final report. Main thread.
+// intervals carry (requests, responses, errors by class, status codes, bytes read
+// and written, connects, latency). Connect/TLS times and the open model's
+// service/queue split come only with the final report. Main thread.
 #pragma once
 
 #include <optional>
@@ -21,8 +21,8 @@ class PartialReport {
   void add(const report::IntervalReport& interval);
   const report::RunReport& report() const { return report_; }
   // The JSON report so far: the intervals' figures, and null for every figure they
-  // do not carry (bytes, connects, status codes, connect/TLS/TTFB/service/queue
-  // times, endpoints, gates): not yet known is null, never 0 (DESIGN.md 5b).
+  // do not carry (TLS counts, connect/TLS/TTFB/service/queue times, endpoints,
+  // gates): not yet known is null, never 0 (DESIGN.md 5b).
   std::string render_json() const;
 
  private:

@@ -36,11 +36,15 @@ end
 @pytest.fixture
 def nginx():
     d = Path(tempfile.mkdtemp(prefix="pacer_nginx_ab_"))
-    port, port2 = free_port(), free_port()
+    port, port2, inner = free_port(), free_port(), free_port()
+    # /read proxies to a server of its own (not logged): nginx reads a request's body
+    # before it proxies it, and counts it in $request_length; `return` discards it unread.
     locations = f"""location /doc {{ return 200 "{DOC.strip()}\\n"; }}
-    location /echo {{ return 200 "$args"; }}"""
+    location /echo {{ return 200 "$args"; }}
+    location /read {{ proxy_pass http://127.0.0.1:{inner}/doc; }}"""
     proc = start_nginx(d, port, "$request_length", f"""server {{ listen 127.0.0.1:{port}; {locations} }}
-  server {{ listen 127.0.0.1:{port2} http2; {locations} }}""")
+  server {{ listen 127.0.0.1:{port2} http2; {locations} }}
+  server {{ listen 127.0.0.1:{inner}; access_log off; location / {{ return 200 "{DOC.strip()}\\n"; }} }}""")
 
     class Peer:
         url = f"http://127.0.0.1:{port}"
@@ -76,6 +80,28 @@ def test_bytes_sent_equal_nginxs_request_lengths_and_the_server_header_is_nginxs
     assert re.fullmatch(r"nginx(/[0-9.]+)?", first["server"]), first
     assert first["document_bytes"] == len(DOC) and first["document_name"] == "GET /doc", first
     assert counts["length_mismatches"] == 0 and doc["errors"]["status"] == 0
+
+
+def test_bytes_sent_count_post_heads_and_bodies_as_abs_total_body_sent(pacer, nginx, tmp_path):
+    """Issue 43 (11): ab 2.3's "Total body sent" counts every byte written, heads and
+    bodies (docs/output.md, "ab's fields"); nginx's $request_length counts a body only
+    when it reads it: proxied, it equals Sent; discarded by `return`, it is the heads."""
+    body = tmp_path / "body"
+    body.write_bytes(b"b" * 308)
+    for path, bodies_logged in (("/read", True), ("/doc", False)):
+        before = len(nginx.request_lengths())
+        run, doc = json_run(pacer, tmp_path, "-t1", "-c2", "-n", "100", "-b", "@" + str(body),
+                            nginx.url + path)
+        counts = doc["counts"]
+        assert doc["status_codes"] == {"200": 100}, (path, run)
+        lengths = nginx.request_lengths()[before:]
+        assert len(lengths) == 100 and len(set(lengths)) == 1, (path, lengths)
+        # Every request is its head and its 308-byte body, and Sent is all of them.
+        head = lengths[0] - (308 if bodies_logged else 0)
+        assert head > 40 and counts["bytes_written"] == 100 * (head + 308), (path, head, counts)
+        assert sum(lengths) == counts["bytes_written"] - (0 if bodies_logged else 100 * 308), (path, counts)
+        m = re.search(r"^Sent:\s+\S+ \((\d+) bytes: request heads and bodies\)", run.stdout, re.M)
+        assert m is None or int(m[1]) == counts["bytes_written"], run.stdout
 
 
 @pytest.mark.tsan

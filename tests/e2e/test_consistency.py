@@ -41,10 +41,11 @@ class Case:
     server_args: tuple[str, ...] = ()
     open_model: bool = False
     path: str = ""  # appended to the server's URL
+    evidence: bool = False  # --server-pid of the server and --server-metrics of its /stats
 
 
 CASES = [
-    Case("closed", ("-t2", "-c8", "-d", "3s")),
+    Case("closed", ("-t2", "-c8", "-d", "3s"), evidence=True),
     Case("open", ("-t2", "-c8", "-R", "600", "-d", "3s"), open_model=True),
     Case("stages", ("-t2", "-c8", "--stages", "1s:300,1s:300,1s:0"), open_model=True),
     Case("freeze-open", ("-t2", "-c20", "-R", "300", "-d", "4s"), ("--freeze-at", "1s", "--freeze-for", "1s"),
@@ -129,6 +130,21 @@ def check_ab_fields(text, doc) -> None:
     m = text_field(text, r"^Sent:\s+\S+ \((\d+) bytes: request heads and bodies\), (\d+) bytes read$")
     assert (int(m[1]), int(m[2])) == (counts["bytes_written"], counts["bytes_read"]), (m[0], counts)
     assert counts["bytes_written"] > 0 and first["document_name"], (counts, first)
+
+
+def check_server_lines(text, doc) -> None:
+    """Issue 43 (4): `Server:` is ab's alone (the Server header, one line); the
+    --server-pid processes and the --server-metrics scrapes have lines of their own
+    that say what the JSON's `server` says."""
+    text = unwrapped(text)
+    assert len(re.findall(r"^Server:", text, re.M)) == (doc["first_response"]["server"] is not None), text
+    side = doc.get("server") or {"pids": [], "scrapes": 0}
+    lines = re.findall(r"^Server pid: +(\d+): CPU ([0-9.]+) s user \+ ([0-9.]+) s system;", text, re.M)
+    assert lines == [(str(p["pid"]), f"{p['cpu_user_s']:.2f}", f"{p['cpu_system_s']:.2f}") for p in side["pids"]], \
+        (lines, side)
+    scrapes = re.findall(r"^Scrapes: +(\d+) of --server-metrics, (\d+) failed", text, re.M)
+    assert scrapes == ([(str(side["scrapes"]), str(side["failed_scrapes"]))] if side["scrapes"] else []), \
+        (scrapes, side)
 
 
 def check_durations_and_rates(text, doc, rows, report) -> None:
@@ -293,7 +309,9 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     server = start_server(*case.server_args)
     report_path = tmp_path / "r.json"
     series_path = tmp_path / "series.ndjson"
-    run = pacer(*case.pacer_args, "--plain", "--interval", "1s", "--timeseries", str(series_path), "--format", "json",
+    evidence = ("--server-pid", str(server.proc.pid), "--server-metrics", server.url + "stats") if case.evidence \
+        else ()
+    run = pacer(*case.pacer_args, *evidence, "--plain", "--interval", "1s", "--timeseries", str(series_path), "--format", "json",
                 "-o", str(report_path), "--latency", "--csv", str(tmp_path / "locust"), "--csv-format", "locust",
                 "--log-requests", str(tmp_path / "requests.csv"), server.url + case.path, timeout=60)
     assert run.rc == 0, run
@@ -312,6 +330,9 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     check_pacer_csv(pacer, report_path, tmp_path, doc)
     check_request_log(tmp_path / "requests.csv", doc)  # one row per request; they rebuild the percentiles
     check_client(run.stdout, doc, rows)
+    check_server_lines(run.stdout, doc)
+    if case.evidence:
+        assert doc["server"]["pids"] and doc["server"]["scrapes"] > 0, doc["server"]
     # Latency: the text's distribution is the JSON's, rounded as printed.
     for label, key in (("50%", "50"), ("99%", "99"), ("100%", "100")):
         printed = parse_duration(report.distribution[label])

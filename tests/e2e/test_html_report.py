@@ -273,6 +273,27 @@ def test_compare_with_a_frozen_run_shows_the_regression_and_exits_3(browser, cal
 
 
 @pytest.mark.no_sanitizer
+def test_the_client_chart_leaves_out_the_drains_instant(browser, calm_run):
+    """Issue 43 (15): the drain's record (microseconds after -d's end) gave a worker that
+    never waited in it busy 1.0, and the client chart ended in a spike to 100 %. A share
+    over a window too short to measure is null in the series and a gap in the chart."""
+    out, doc = calm_run
+    ts = doc["timeseries"]
+    drain = ts[-1]
+    assert drain.get("drain") and drain["duration_s"] < 0.01, drain
+    assert [w["busy"] for w in drain["client"]["workers"]] == [None] and drain["client"]["cpu_share"] is None, drain
+    assert all(w["busy"] is not None and p["client"]["cpu_share"] is not None
+               for p in ts if p["duration_s"] >= 0.01 for w in p["client"]["workers"]), ts
+    page = open_report(browser, out / "run.html", "report-calm.png")
+    data = json.loads(page.evaluate(
+        "JSON.stringify(PacerCharts.charts.find(c => c.title.startsWith('The client')).uplot.data)"))
+    shares = data[1:]  # worker 1 busy, process CPU
+    assert len(shares) == 2 and all(len(s) == len(ts) for s in shares), data
+    assert all(s[-1] is None for s in shares), data  # the drain: a gap, not 100 % (or 0)
+    assert all(v is not None for s in shares for v, p in zip(s, ts) if p["duration_s"] >= 0.01), data
+
+
+@pytest.mark.no_sanitizer
 def test_endpoints_table_is_drawn_and_sorts(browser, shards, tmp_path):
     _, files = shards
     doc = json.loads(files[0].read_text())

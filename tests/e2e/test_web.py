@@ -35,7 +35,7 @@ def test_events_arrive_during_the_run_and_are_the_timeseries_lines(server, tmp_p
     assert events.end is not None and events.end["counts"]["responses"] == sum(l["completed"] for l in lines)
 
 
-def test_report_so_far_grows_during_the_run(server):
+def test_report_so_far_grows_during_the_run_with_its_bytes_connects_and_status_codes(server):
     with WebRun(*LOAD, "-d", "20s", "--web", "127.0.0.1:0", server.url) as run:
         events = EventStream(run.port)
         assert events.got_interval.wait(10), run.stderr
@@ -44,7 +44,13 @@ def test_report_so_far_grows_during_the_run(server):
         so_far = json.loads(body)
         assert so_far["config"]["url"] == server.url
         assert fields["x-pacer-run"] == "running"
-        assert so_far["counts"]["responses"] >= events.intervals[0][1]["completed"] > 0
+        counts = so_far["counts"]
+        assert counts["responses"] >= events.intervals[0][1]["completed"] > 0
+        # Issue 43 (13): what the intervals carry (and /metrics has live) is there, not left out.
+        assert so_far["status_codes"] == {"200": counts["responses"]}, so_far["status_codes"]
+        assert counts["bytes_read"] > 0 and counts["bytes_written"] > 0 and counts["connects"] >= 2, counts
+        assert so_far["rates"]["bytes_read_per_s"] == pytest.approx(counts["bytes_read"] / so_far["duration_s"],
+                                                                    rel=1e-3), so_far["rates"]
         run.proc.send_signal(signal.SIGINT)
         assert run.wait(20) == 130
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 namespace pacer::html {
 namespace {
 
@@ -88,6 +90,41 @@ TEST(CompareNoise, ABrokenBoundCountsOnlyBeyondTheNoiseUnlessStrict) {
   EXPECT_TRUE(unknown.counts(false));  // cannot be judged: the bound decides
   BoundResult kept{{"p99", 0.10}, 0.05, false, beyond.significance};
   EXPECT_FALSE(kept.counts(true));
+}
+
+// Issue 43 (8): a bound passed within noise too large to judge is undecided (pacer
+// report exits 4), not a pass, and says how many runs a side would settle it.
+TEST(CompareNoise, ABoundBrokenWithinTheNoiseIsUndecidedWithTheRunsToSettleIt) {
+  // p99 +309 %, the runs spread far more: not significant.
+  const Significance s = judge({100, 700, 150}, {409, 1200, 300}, true, 3.09, true);
+  ASSERT_TRUE(s.known);
+  ASSERT_FALSE(s.significant);
+  BoundResult within{{"p99", 0.10}, 3.09, true, s};
+  EXPECT_TRUE(within.undecided(false));
+  EXPECT_FALSE(within.counts(false));
+  EXPECT_FALSE(within.undecided(true));  // --strict: a regression
+  BoundResult unknown{{"p99", 0.10}, 0.40, true, judge({100}, {140}, false, 0.40, true)};
+  EXPECT_FALSE(unknown.undecided(false));  // cannot be judged: the bound decides (exit 3)
+  BoundResult held{{"p99", 0.10}, 0.05, false, s};
+  EXPECT_FALSE(held.undecided(false));
+  // The runs a side: 2 (1.645 + 0.842)^2 (deviation / change)^2, at least 3 and more than the 3 judged.
+  ASSERT_TRUE(s.runs_to_settle);
+  EXPECT_GE(*s.runs_to_settle, 4u);
+  EXPECT_NE(settle_words(s).find(fmt::format("about {} runs a side (--repeat {}) would settle it",
+                                             *s.runs_to_settle, *s.runs_to_settle)),
+            std::string::npos);
+}
+
+TEST(CompareNoise, RunsToSettleFollowTheDeviationOverTheChange) {
+  EXPECT_EQ(runs_to_settle(0.10, 0.10, 1), 13u);  // 12.37 -> 13
+  EXPECT_EQ(runs_to_settle(0.20, 0.10, 1), 4u);   // 3.09 -> 4
+  EXPECT_EQ(runs_to_settle(0.50, 0.01, 1), 3u);   // at least 3
+  EXPECT_EQ(runs_to_settle(0.50, 0.01, 5), 6u);   // more than a side has
+  EXPECT_EQ(runs_to_settle(-0.20, 0.10, 1), 4u);  // a fall: the same
+  EXPECT_FALSE(runs_to_settle(0.01, 0.10, 1));    // 1237: past --repeat's 100
+  EXPECT_FALSE(runs_to_settle(0, 0.10, 1));       // no change: nothing to settle
+  Significance none;
+  EXPECT_EQ(settle_words(none), "more than 100 runs a side would be needed to settle it: quieten the machine");
 }
 
 }  // namespace

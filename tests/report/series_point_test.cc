@@ -281,6 +281,33 @@ TEST(SeriesPoint, TheClosedLoopTheDrainAndNoEvidenceReadBackToo) {
   expect_same_point(p, round_trip(p));
 }
 
+// Issue 43 (15): the drain's record lasts microseconds; a worker that never waited in
+// it read busy 1.0 (the HTML report's client chart ended in a spike to 100 %), and
+// the process's CPU share over it 50 %. A share over so short a window is null, and
+// reads back as such.
+TEST(SeriesPoint, ASharesOverTheDrainsInstantAreNullAndReadBackNull) {
+  SeriesPoint p = full_point();
+  p.duration_ns = p.drain_ns = 4'000;  // 4 us
+  p.target_rate_per_s.reset();
+  p.backlog = 0;
+  p.schedule_lag_ns = 0;
+  p.workers = {{4'000, 0, 3'000, 0, 0}};  // never waited: busy() is 1
+  ASSERT_DOUBLE_EQ(p.workers[0].busy(), 1.0);
+  p.evidence->process->cpu_share.reset();  // the watch measured none over 4 us
+  const auto j = series_point_json(p, false);
+  EXPECT_TRUE(j["client"]["workers"][0]["busy"].is_null()) << j["client"];
+  EXPECT_TRUE(j["client"]["cpu_share"].is_null()) << j["client"];
+  EXPECT_EQ(j["client"]["workers"][0]["wall_s"], 4e-6);  // the window itself is still there
+  const SeriesPoint back = round_trip(p);
+  expect_same_point(p, back);
+  EXPECT_FALSE(back.evidence->process->cpu_share);
+  EXPECT_EQ(series_point_json(back, false), j);
+  // An interval as long as kMinShareWindowNs has its shares.
+  p.duration_ns = p.drain_ns = evidence::kMinShareWindowNs;
+  p.workers = {{evidence::kMinShareWindowNs, 0, 3'000, 0, 0}};
+  EXPECT_EQ(series_point_json(p, false)["client"]["workers"][0]["busy"], 1.0);
+}
+
 TEST(SeriesPoint, TheLineIsThePointsObjectOnOneLine) {
   const SeriesPoint p = full_point();
   const std::string line = render_series_ndjson(p, false);

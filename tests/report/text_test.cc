@@ -302,5 +302,27 @@ TEST(TextReport, PipelinedClosedLoopSaysWhatEachSlotDoes) {
   EXPECT_NE(text.find("responses come back in order"), std::string::npos) << text;
 }
 
+// Issue 43 (9): with --follow-redirects a run whose every response was a redirect
+// (each request ended in the redirect class: too many hops) had responses below 400;
+// its Failed line said there were none.
+TEST(TextReport, ARunOfOnlyRedirectsSaysEveryResponseWasARedirect) {
+  RunReport r;
+  r.url = "http://127.0.0.1:8080/redirect";
+  r.threads = r.connections = 1;
+  r.request_count = 10;
+  r.measured_ns = kNsPerS;
+  r.follow_redirects = 2;
+  r.counters.requests_sent = 30;
+  r.counters.redirects = 20;
+  r.counters.errors.redirect = 10;
+  const std::string text = unwrapped(render_text(r));
+  EXPECT_EQ(text.find("no response with a status below 400"), std::string::npos) << text;
+  EXPECT_NE(text.find("Failed:       not one request succeeded (every response was a redirect; none led to a "
+                      "final response below 400); every request ended in the redirect error class (at most 2 "
+                      "hops; 20 redirects followed)."),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace pacer::report

@@ -76,11 +76,38 @@ TEST(PartialReport, FiguresNotYetKnownAreNullNotZero) {
   const auto j = nlohmann::json::parse(so_far.render_json());
   EXPECT_EQ(j["counts"]["responses"], 9);
   EXPECT_EQ(j["errors"]["timeout"], 1);
-  for (const char* key : {"bytes_read", "connects", "tls_handshakes"}) EXPECT_TRUE(j["counts"][key].is_null()) << key;
-  for (const char* key : {"status_codes", "connect_time", "ttfb", "endpoints", "gates", "no_request_succeeded"}) {
+  for (const char* key : {"tls_handshakes", "tls_resumed"}) EXPECT_TRUE(j["counts"][key].is_null()) << key;
+  for (const char* key : {"connect_time", "ttfb", "endpoints", "gates", "no_request_succeeded"}) {
     EXPECT_TRUE(j[key].is_null()) << key;
   }
-  EXPECT_TRUE(j["rates"]["bytes_read_per_s"].is_null());
+}
+
+// Issue 43 (13): the bytes, connects and status codes the intervals carry (and
+// /metrics has live) are in the report so far, summed, not left out.
+TEST(PartialReport, BytesConnectsAndStatusCodesAreTheIntervalsSums) {
+  Config config;
+  config.target.url = "http://127.0.0.1:1/";
+  PartialReport so_far(config);
+  stats::Histogram latency = stats::Histogram::for_latency_ns();
+  report::IntervalReport a = interval(0, latency);
+  a.bytes_read = 1000;
+  a.bytes_written = 400;
+  a.connects = 4;
+  a.status_counts[200] = 7;
+  a.status_counts[503] = 2;
+  report::IntervalReport b = interval(1, latency);
+  b.bytes_read = 500;
+  b.bytes_written = 200;
+  b.connects = 1;
+  b.status_counts[200] = 9;
+  so_far.add(a);
+  so_far.add(b);
+  const auto j = nlohmann::json::parse(so_far.render_json());
+  EXPECT_EQ(j["counts"]["bytes_read"], 1500);
+  EXPECT_EQ(j["counts"]["bytes_written"], 600);
+  EXPECT_EQ(j["counts"]["connects"], 5);
+  EXPECT_EQ(j["status_codes"], nlohmann::json({{"200", 16}, {"503", 2}}));
+  EXPECT_DOUBLE_EQ(j["rates"]["bytes_read_per_s"].get<double>(), 750);  // over the 2 s so far
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ struct IntervalSnapshot {
   std::uint64_t users = 0;             // --scenario: users running
   std::uint64_t bytes_read = 0;        // bytes read from the server in the interval (after the warm-up)
   std::uint64_t bytes_written = 0;     // bytes written to it (request heads and bodies) alike
+  std::uint64_t connects = 0;          // connections opened (the warm-up's in the first), as counters.connects
   std::array<std::uint64_t, stats::kMaxStatusCode + 1> status_counts{};  // the interval's responses by status
   // Open model: the service times (t_done - t_send) of the interval's responses,
   // summed, for the mean behind the Little's-law line (completed is their count).

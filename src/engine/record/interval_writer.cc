@@ -81,6 +81,7 @@ void IntervalWriter::publish(TimeNs end_ns, TimeNs now_ns, bool final, const Int
   slot.errors.subtract(at_interval_start_.errors);
   slot.bytes_read = c.bytes_read - at_interval_start_.bytes_read;
   slot.bytes_written = c.bytes_written - at_interval_start_.bytes_written;
+  slot.connects = c.connects - at_interval_start_.connects;
   for (std::size_t code = 0; code < c.status_counts.size(); ++code) {
     slot.status_counts[code] = c.status_counts[code] - at_interval_start_.status_counts[code];
   }
@@ -113,6 +114,7 @@ void IntervalWriter::publish(TimeNs end_ns, TimeNs now_ns, bool final, const Int
   at_interval_start_.errors = c.errors;
   at_interval_start_.bytes_read = c.bytes_read;
   at_interval_start_.bytes_written = c.bytes_written;
+  at_interval_start_.connects = c.connects;
   at_interval_start_.status_counts = c.status_counts;
 }
 
