@@ -199,7 +199,9 @@ ExitCode run_and_report_to(const Config& asked, StopSignals& signals, web::LiveV
                             script.get(), control.get());
   live.finish();  // the terminal is back before anything else is printed
   if (test_hooks) {
-    if (Status stopped = test_hooks->stop(); !stopped) std::fprintf(stderr, "pacer: %s\n", stopped.error().message.c_str());
+    if (Status stopped = test_hooks->stop(result ? &result->scenario : nullptr); !stopped) {
+      std::fprintf(stderr, "pacer: %s\n", stopped.error().message.c_str());
+    }
   }
   if (result) {
     // Before any copy of the report is rendered (the web view's too).

@@ -289,6 +289,11 @@ void read_scenario(const Field& root, RunReport& r) {
   out.script = errors.at("script").count();
   out.check_on_errors = errors.at("check_on_errors").count();
   if (out.check_on_errors > out.check) errors.at("check_on_errors").fail("more than the check errors");
+  if (s.has("totals")) {  // newer reports: pacer.totals
+    const Field totals = s.at("totals");
+    if (!totals.value().is_object()) totals.fail("expected an object");
+    for (const auto& [key, value] : totals.value().items()) out.add_total(key, Field(value, totals.path() + "." + key).number());
+  }
   for (std::size_t i = 0; i < tasks.value().size(); ++i) {
     const Field item(tasks.value()[i], fmt::format("{}[{}]", tasks.path(), i));
     scenario::TaskRow& row = out.tasks.emplace_back(scenario::TaskRow{item.at("name").string()});

@@ -8,8 +8,9 @@
 
 namespace pacer::scenario {
 
-Population::Population(std::vector<User>& users, Agenda& agenda, UserScripts& scripts, UserTally& tally)
-    : users_(users), agenda_(agenda), scripts_(scripts), tally_(tally) {}
+Population::Population(std::vector<User>& users, Agenda& agenda, UserScripts& scripts, UserTally& tally,
+                       const RequestEvents& events)
+    : users_(users), agenda_(agenda), scripts_(scripts), tally_(tally), events_(events) {}
 
 void Population::prepare(Port& port, bool open_model, std::size_t typed_users, const std::vector<UserType>& types) {
   port_ = &port;
@@ -150,6 +151,7 @@ void Population::stop_user(User& u) {
   u.in_task = false;  // a task cut short is not counted (and is no error)
   u.retiring = false;
   u.stop_due = false;
+  if (events_.active()) events_.settle(scripts_.state(), u, tally_);  // its last request, before on_stop's
   scripts_.run_on_stop(u, "user stopped");
   scripts_.drop(u);
   u.state = User::State::kUnborn;
@@ -163,10 +165,12 @@ void Population::stop_user(User& u) {
 
 void Population::stop() {
   stopping_ = true;
-  if (!scripts_.has_stop()) return;
+  if (!scripts_.has_stop() && !events_.active()) return;
   for (int i = 0; i < born_; ++i) {
     User& u = user(i);
     if (u.co == nullptr) continue;
+    if (events_.active()) events_.settle(scripts_.state(), u, tally_);
+    if (!scripts_.has_stop()) continue;
     u.in_task = false;
     scripts_.run_on_stop(u, "run ended");
   }

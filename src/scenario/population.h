@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "scenario/agenda.h"
+#include "scenario/request_events.h"
 #include "scenario/type_mix.h"
 #include "scenario/user.h"
 #include "scenario/user_scripts.h"
@@ -23,7 +24,9 @@ namespace pacer::scenario {
 class Population {
  public:
   // users: the worker's users (index = connection), which the Population creates and stops.
-  Population(std::vector<User>& users, Agenda& agenda, UserScripts& scripts, UserTally& tally);
+  // events: a stopped user's last request gets its event before on_stop.
+  Population(std::vector<User>& users, Agenda& agenda, UserScripts& scripts, UserTally& tally,
+             const RequestEvents& events);
 
   // Before the run: users whose id is typed_users or more have no type (every
   // type has a fixed count, all taken): they never start.
@@ -79,6 +82,7 @@ class Population {
   Agenda& agenda_;
   UserScripts& scripts_;
   UserTally& tally_;
+  const RequestEvents& events_;
   Port* port_ = nullptr;
   bool open_ = false;
   bool stopping_ = false;

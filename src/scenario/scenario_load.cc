@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "scenario/request_events.h"
 #include "script/lua_state.h"
 
 namespace pacer::scenario {
@@ -156,6 +157,7 @@ Result<ScenarioShape> load_scenario(lua_State* L, const Config& config, Users* u
   auto code = read_source(path);
   if (!code) return code.error();
   install_api(L, users, config, refs);
+  create_totals(L);  // pacer.totals, before the file runs (request_events.h)
   const std::string chunk = "@" + std::filesystem::path(path).filename().string();
   if (luaL_loadbuffer(L, code->data(), code->size(), chunk.c_str()) != 0) {
     return bad_input("scenario " + path + ": " + script::pop_error(L));

@@ -1,5 +1,5 @@
 // See scenario_plan.h. The plan's shape (Lua):
-//   plan = {leaves = {{fn=, name=}, ...}, types = {type, ...}, has_stop=, on_test_start=, on_test_stop=, shape=}
+//   plan = {leaves = {{fn=, name=}, ...}, types = {type, ...}, has_stop=, on_test_start=, on_test_stop=, on_request=, shape=}
 //   type = {name=, weight=, fixed_count=, on_start=, on_stop=, root=set}
 //   set  = {entries = {{weight=, leaf=i} or {weight=, set=set}, ...}, cum = {running sums}, total=,
 //           sequential=, wait=, on_start=, on_stop=}
@@ -129,7 +129,7 @@ build_set = function(t, where, inherited, inherited_wait, keys)
 end
 
 local TYPE_KEYS = set_of({"tasks", "wait", "on_start", "on_stop", "sequential", "tags", "name", "weight", "fixed_count",
-                          "on_test_start", "on_test_stop", "shape"})
+                          "on_test_start", "on_test_stop", "on_request", "shape"})
 -- The load shape (Locust's LoadTestShape): a function(t) returning users[,
 -- spawn_rate] (nil: the run ends), or a list of stages, each {duration = s,
 -- users = n[, spawn_rate = r]} for its own duration, after which the run ends.
@@ -226,15 +226,16 @@ if not single then
     fail("user.tasks is missing or empty (a list of {weight, function}), and the table is no list of user " ..
          "definitions either ({user1, user2, ...})")
   end
-  check_keys(def, set_of({"on_test_start", "on_test_stop", "shape"}), "the returned list")
+  check_keys(def, set_of({"on_test_start", "on_test_stop", "on_request", "shape"}), "the returned list")
 end
 local plan = {leaves = leaves, types = {}, on_test_start = hook(def, "on_test_start", single and "user" or "the list"),
+              on_request = hook(def, "on_request", single and "user" or "the list"),
               on_test_stop = hook(def, "on_test_stop", single and "user" or "the list"),
               shape = build_shape(def.shape, single and "user" or "the list")}
 for i, t in ipairs(list) do
   local where = single and "user" or ("users[" .. i .. "]")
-  if not single and type(t) == "table" and (t.on_test_start or t.on_test_stop or t.shape) then
-    fail(where .. ": on_test_start, on_test_stop and shape belong to the returned list, not to a user type")
+  if not single and type(t) == "table" and (t.on_test_start or t.on_test_stop or t.on_request or t.shape) then
+    fail(where .. ": on_test_start, on_test_stop, on_request and shape belong to the returned list, not to a user type")
   end
   local ty = build_type(t, where, single and "user" or (type(t) == "table" and t.name or ("user" .. i)))
   if ty.root then plan.types[#plan.types + 1] = ty end

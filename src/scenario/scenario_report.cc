@@ -1,6 +1,8 @@
 // See scenario_report.h.
 #include "scenario/scenario_report.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "report/units.h"
@@ -47,6 +49,16 @@ std::string render_text(const ScenarioStats& s) {
                        any ? t(h.value_at_percentile(50)) : "-", any ? t(h.value_at_percentile(99)) : "-",
                        any ? t(h.max()) : "-");
   }
+  if (!s.totals.empty()) {  // pacer.totals (request_events.h)
+    std::string line = "Totals:      ";
+    for (std::size_t i = 0; i < s.totals.size(); ++i) {
+      const double v = s.totals[i].second;
+      const bool whole = v == std::floor(v) && std::fabs(v) < 1e15;  // a count or a sum of bytes: every digit
+      line += fmt::format("{} {} {}", i == 0 ? "" : ",", stats::printable_name(s.totals[i].first),
+                          whole ? fmt::format("{}", static_cast<long long>(v)) : fmt::format("{:g}", v));
+    }
+    out += line + " (pacer.totals)\n";
+  }
   // Per request name: the Endpoints table (requests, errors with their checks, latency).
   for (const Message& m : s.messages) {
     std::string line = fmt::format("  {} error{}: {}: {}", m.error_class == "check" ? "Check" : "Script",
@@ -72,6 +84,8 @@ nlohmann::ordered_json to_json(const ScenarioStats& s) {
     names.push_back({{"name", row.name}, {"requests", row.requests}, {"failed", row.failed}, {"checks", row.checks},
                      {"check_on_errors", row.check_on_errors}});
   }
+  nlohmann::ordered_json totals = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : s.totals) totals[key] = value;
   nlohmann::ordered_json messages = nlohmann::ordered_json::array();
   for (const Message& m : s.messages) messages.push_back({{"class", m.error_class}, {"where", m.where}, {"text", m.text}, {"count", m.count}});
   return {{"open_model", s.open_model},
@@ -80,7 +94,8 @@ nlohmann::ordered_json to_json(const ScenarioStats& s) {
           {"errors", {{"check", s.check}, {"script", s.script}, {"check_on_errors", s.check_on_errors}}},
           {"tasks", std::move(tasks)},
           {"names", std::move(names)},
-          {"first_messages", std::move(messages)}};
+          {"first_messages", std::move(messages)},
+          {"totals", std::move(totals)}};
 }
 
 }  // namespace pacer::scenario

@@ -1,6 +1,8 @@
 // See scenario_stats.h.
 #include "scenario/scenario_stats.h"
 
+#include <algorithm>
+
 namespace pacer::scenario {
 
 void ScenarioStats::reset_counts() {
@@ -40,6 +42,17 @@ void ScenarioStats::merge(const ScenarioStats& other) {
   users_started += other.users_started;
   for (const Message& m : other.messages) {
     note(m.error_class.c_str(), m.where, m.text, m.count);
+  }
+  for (const auto& [key, value] : other.totals) add_total(key, value);
+}
+
+void ScenarioStats::add_total(std::string_view key, double value) {
+  const auto at = std::lower_bound(totals.begin(), totals.end(), key,
+                                   [](const std::pair<std::string, double>& t, std::string_view k) { return t.first < k; });
+  if (at != totals.end() && at->first == key) {
+    at->second += value;
+  } else {
+    totals.emplace(at, std::string(key), value);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "stats/histogram.h"
@@ -52,6 +53,9 @@ struct ScenarioStats {
   std::uint64_t script = 0;            // `script` errors: uncaught Lua errors (on_start, a task, wait, on_stop)
   std::uint64_t users_started = 0;     // virtual users created
   std::vector<Message> messages;       // the first kMaxMessages distinct ones, with their counts
+  // pacer.totals (request_events.h): the numbers the users added up, summed by
+  // key across workers and shards, in key order. A statistics reset keeps them.
+  std::vector<std::pair<std::string, double>> totals;
 
   // Merges another worker's figures (tasks by index, names by name).
   void merge(const ScenarioStats& other);
@@ -60,6 +64,8 @@ struct ScenarioStats {
   // The row of a name id of the run's name table (stats::NameTable), adding rows
   // up to it the first time (allocates then only); its text is set at the end.
   NameRow& row(std::uint32_t id);
+  // Adds value to the total named key (a new key in key order).
+  void add_total(std::string_view key, double value);
   // Counts a message: once more if it is already kept, else kept while there is room.
   void note(const char* error_class, std::string_view where, std::string_view text, std::uint64_t count = 1);
   // The statistics start again (POST /stats/reset): every count and duration is

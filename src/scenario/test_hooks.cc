@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "scenario/request_events.h"
 #include "scenario/scenario_load.h"
 
 namespace pacer::scenario {
@@ -62,9 +63,10 @@ Result<std::unique_ptr<TestHooks>> TestHooks::start(const Config& config) {
   return hooks;
 }
 
-Status TestHooks::stop() {
+Status TestHooks::stop(const ScenarioStats* run) {
   if (stopped_) return Ok{};
   stopped_ = true;
+  if (run != nullptr) publish_totals(state_.get(), *run);  // what the users added up
   if (std::string error = call_hook(state_.get(), definition_ref_, "on_test_stop"); !error.empty()) {
     return runtime_error(fmt::format("scenario {}: on_test_stop: {}", path_, error));
   }

@@ -15,6 +15,7 @@
 
 #include "core/config.h"
 #include "core/expected.h"
+#include "scenario/scenario_stats.h"
 #include "scenario/type_mix.h"
 #include "script/lua_state.h"
 
@@ -36,8 +37,10 @@ class TestHooks {
  public:
   // Loads and checks the file (kBadInput, exit 2, as check_scenario), then runs on_test_start.
   static Result<std::unique_ptr<TestHooks>> start(const Config& config);
-  // on_test_stop, at most once; an error is returned for the caller to print.
-  Status stop();
+  // on_test_stop, at most once, its pacer.totals the run's (run: the report's
+  // scenario figures, null when the run failed); an error is returned for the
+  // caller to print.
+  Status stop(const ScenarioStats* run = nullptr);
 
   // The file's load shape (`shape`: a function, or stages made one), in this
   // state, on the main thread: its step at run_s seconds since the run started,

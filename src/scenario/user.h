@@ -68,6 +68,7 @@ struct User {
   bool last_failed = false;      // the last request failed or had a status >= 400
   bool capturing = false;
   bool has_request = false;      // made a request yet (u:fail names it)
+  bool event_pending = false;    // on_request: the last request's event waits for its outcome (request_events.h)
   Resume resume_kind = Resume::kStart;  // what the queued resume passes
   std::uint8_t type = 0;          // the user's type (scenario_plan.h), by its id
   std::uint32_t task_errors = 0; // failures in the running task (requests, checks, Lua errors)
@@ -86,6 +87,9 @@ struct User {
   TimeNs task_start_ns = 0;      // the running task's scheduled start
   TimeNs retire_ns = 0;          // retiring: when it is stopped whatever it is doing (--stop-timeout)
   TimeNs stop_ns = 0;            // stop_due: when it begins to stop (users leave at the spawn rate)
+  TimeNs event_due_ns = 0;       // event_pending: the request's due time (its latency's start)
+  std::uint64_t body_bytes = 0;  // the last response's body length
+  std::string check_message;     // on_request: u:fail's message on the last request
   std::string request;           // the bytes of the request being sent
   proto::ResponseCapture capture;  // headers always (the jar's Set-Cookie); the body when the scenario reads it
   cookie::CookieJar cookies;        // u.cookies (scenario/user_cookies.cc); a new user starts empty

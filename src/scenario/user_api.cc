@@ -234,6 +234,7 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   u.head = a.method == "HEAD";
   u.has_request = true;
   u.checked = false;
+  users.events().began(u);  // its event, once its outcome is final (request_events.h)
   u.state = User::State::kWantsSend;
   return lua_yield(L, 0);
 }
@@ -253,6 +254,7 @@ std::string_view optional_name(lua_State* L, int index) {
 int api_get(lua_State* L) {
   Users* users = users_of(L);
   User& u = running_user(L, users);
+  users->settle_event(u, L);  // the last request's outcome is final now: its event
   RequestArgs a;
   a.path = check_text(L, 2, "the path");
   a.headers = optional_table(L, 3, "the headers");
@@ -264,6 +266,7 @@ int api_get(lua_State* L) {
 int api_post(lua_State* L) {
   Users* users = users_of(L);
   User& u = running_user(L, users);
+  users->settle_event(u, L);  // the last request's outcome is final now: its event
   RequestArgs a;
   a.method = "POST";
   a.path = check_text(L, 2, "the path");
@@ -278,6 +281,7 @@ int api_post(lua_State* L) {
 int api_request(lua_State* L) {
   Users* users = users_of(L);
   User& u = running_user(L, users);
+  users->settle_event(u, L);  // the last request's outcome is final now: its event
   luaL_checktype(L, 2, LUA_TTABLE);
   lua_settop(L, 2);
   lua_getfield(L, 2, "method");  // 3
@@ -298,6 +302,7 @@ int api_request(lua_State* L) {
 int api_sleep(lua_State* L) {
   Users* users = users_of(L);
   User& u = running_user(L, users);
+  users->settle_event(u, L);  // the last request's outcome is final now: its event
   const double s = luaL_checknumber(L, 2);
   if (!(s >= 0)) luaL_error(L, "u:sleep(seconds): needs a number >= 0");
   constexpr double kMaxSleepNs = 1e18;  // ~31 years: longer than any run
@@ -347,6 +352,7 @@ int api_task_elapsed(lua_State* L) {
 int api_next_task(lua_State* L) {
   Users* users = users_of(L);
   User& u = running_user(L, users);
+  users->settle_event(u, L);  // the last request's outcome is final now: its event
   const double wait = lua_tonumber(L, 2);
   if (users->task_boundary(u, std::isfinite(wait) && wait > 0 ? wait : 0)) return lua_yield(L, 0);
   lua_pushinteger(L, 0);

@@ -58,6 +58,9 @@ class UserScripts {
   // The user whose coroutine runs now (null outside a resume).
   User* current() const { return current_; }
   bool has_stop() const { return has_stop_; }
+  // The worker's state and the plan in it (the request events, request_events.h).
+  lua_State* state() const { return state_.get(); }
+  int definition_ref() const { return refs_.definition; }
   // pacer.random(): the worker's stream, in [0, 1).
   double random() { return rng_.uniform(); }
 

@@ -56,6 +56,7 @@ void UserTally::fail_last(User& u, std::string_view message) {
   if (u.in_task) ++u.task_errors;
   if (u.has_request && u.checked) return;  // one check failure per request
   u.checked = true;
+  u.check_message.assign(message);  // the request's event says it (request_events.h)
   const std::uint32_t name = u.has_request ? u.name : name_index("(no request)");
   if (!port_->recorded(u.in_task ? u.task_start_ns : u.mark_ns)) return;
   ++stats_.check;

@@ -30,6 +30,10 @@ class UserTally {
   std::uint32_t name_index(std::string_view name) {
     return names_ != nullptr ? names_->intern(name) : stats_.name_index(name);
   }
+  // A request name's text.
+  std::string_view name_text(std::uint32_t id) {
+    return names_ != nullptr ? names_->name(id) : std::string_view(stats_.names[id].name);
+  }
   // "METHOD path": the name of a request that was given none (the query left out).
   std::uint32_t default_name(std::string_view method, std::string_view path);
   // After the run: the name rows get their text from the run's name table.

@@ -27,7 +27,7 @@ Users::Users(const Config& config, int worker, int workers, int users, std::size
       scripts_(config, worker),
       tally_(names),
       agenda_(users_.size()),
-      population_(users_, agenda_, scripts_, tally_),
+      population_(users_, agenda_, scripts_, tally_, events_),
       open_tasks_(backlog, users_, agenda_, population_) {}
 
 Users::~Users() = default;
@@ -38,6 +38,7 @@ Status Users::prepare(Port& port, watchdog::LuaBeat* beat) {
   auto shape = scripts_.load(this);
   if (!shape) return shape.error();
   types_ = shape->plan.types;
+  events_.prepare(scripts_.state(), scripts_.definition_ref());
   const std::vector<std::uint8_t> type_of_id =
       assign_user_types(shape->plan.types, users_.size() * static_cast<std::size_t>(workers_));
   tally_.prepare(port, shape->plan.task_names, open_, users_.size());
@@ -155,10 +156,11 @@ bool Users::task_boundary(User& u, double wait_s) {
   return true;
 }
 
-void Users::on_response(int index, int status, TimeNs done_ns, bool recorded) {
+void Users::on_response(int index, int status, TimeNs done_ns, bool recorded, std::uint64_t body_bytes) {
   User& u = user(index);
   if (u.state != User::State::kInFlight) return;
   u.status = status;
+  u.body_bytes = body_bytes;
   u.error = nullptr;
   u.mark_ns = done_ns;
   u.last_failed = status >= 400;
@@ -172,6 +174,7 @@ void Users::on_failed(int index, const char* error_class, TimeNs at_ns, bool rec
   User& u = user(index);
   if (u.state != User::State::kInFlight) return;
   u.status = 0;
+  u.body_bytes = 0;
   u.error = error_class;
   u.mark_ns = at_ns;
   u.last_failed = true;
@@ -182,6 +185,7 @@ void Users::on_failed(int index, const char* error_class, TimeNs at_ns, bool rec
 
 void Users::stop() {
   population_.stop();
+  collect_totals(scripts_.state(), tally_.stats());  // pacer.totals: the users' own (request_events.h)
   tally_.name_rows();
 }
 

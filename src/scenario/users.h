@@ -43,6 +43,7 @@
 #include "scenario/open_tasks.h"
 #include "scenario/population.h"
 #include "scenario/request_context.h"
+#include "scenario/request_events.h"
 #include "scenario/scenario_stats.h"
 #include "scenario/user.h"
 #include "scenario/user_scripts.h"
@@ -91,7 +92,8 @@ class Users {
   std::string_view request_bytes(int index) const { return user(index).request; }
   void sent(int index) { user(index).state = User::State::kInFlight; }
   // done_ns: the response's receive stamp.
-  void on_response(int index, int status, TimeNs done_ns, bool recorded);
+  // body_bytes: its body's length (the request's event, request_events.h).
+  void on_response(int index, int status, TimeNs done_ns, bool recorded, std::uint64_t body_bytes = 0);
   void on_failed(int index, const char* error_class, TimeNs at_ns, bool recorded);
   // The run ended: on_stop for every user created (its requests are not sent);
   // the name rows get their text.
@@ -110,6 +112,9 @@ class Users {
   OpenTasks& open_tasks() { return open_tasks_; }
   UserTally& tally() { return tally_; }
   UserScripts& scripts() { return scripts_; }
+  // The request events (on_request): u's last request is final now, in L (its coroutine).
+  void settle_event(User& u, lua_State* L) { events_.settle(L, u, tally_); }
+  const RequestEvents& events() const { return events_; }
   const RequestContext& requests() const { return requests_; }
 
  private:
@@ -127,6 +132,7 @@ class Users {
   RequestContext requests_;
   UserScripts scripts_;
   UserTally tally_;
+  RequestEvents events_;
   Agenda agenda_;
   Population population_;
   OpenTasks open_tasks_;

@@ -145,3 +145,66 @@ def test_post_users_gives_counts_per_type_that_the_server_sees(hostile_server, t
     report = json.loads(web.stdout)
     assert [(c["users_to"], c["users_by_type"]) for c in report["load_changes"]] == [(4, {"A": 1, "B": 3})]
     assert len(clock.users_on("/a", asked, 0.8, 2.5)) == 1 and len(clock.users_on("/b", asked, 0.8, 2.5)) == 3
+
+
+EVENTS = """
+-- Locust's examples/events.py, ported: a per-request listener adds up every
+-- response's body length; on_test_stop writes what all users counted.
+local user = {wait = 0.01, tasks = {
+  {3, function(u) u:get("/bytes/100", nil, "hundred") end},
+  {1, function(u)
+    local r = u:get("/bytes/37", nil, "odd")
+    if u.id % 2 == 0 then u:fail("even users fail it") end
+  end},
+}}
+return {user,
+  on_request = function(r, u)
+    pacer.totals.bytes = (pacer.totals.bytes or 0) + r.bytes
+    pacer.totals.requests = (pacer.totals.requests or 0) + 1
+    if r.error then pacer.totals.failed = (pacer.totals.failed or 0) + 1 end
+    if r.name == "odd" and r.error and r.error ~= "even users fail it" then error("odd error: " .. r.error) end
+    if not (r.latency_ms >= 0 and r.method == "GET" and r.status == 200) then error("bad event") end
+  end,
+  on_test_stop = function()
+    local f = io.open(pacer.args[1], "w")
+    f:write(string.format("%d %d %d", pacer.totals.bytes or -1, pacer.totals.requests or -1, pacer.totals.failed or 0))
+    f:close()
+  end,
+}
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_per_request_listeners_totals_reach_on_test_stop_and_equal_the_servers(pacer, server, tmp_path, threads):
+    script = write(tmp_path, EVENTS)
+    out = tmp_path / "totals.txt"
+    run = pacer(f"-t{threads}", "--scenario", script, "-u", "4", "-d", "0.5s", "--format", "json",
+                "-o", str(tmp_path / "r.json"), server.url + "/", str(out), timeout=60)
+    assert run.rc == 0, run
+    report = json.loads((tmp_path / "r.json").read_text())
+    by_name = server.stats()["requests_by_name"]
+    hundred, odd = by_name.get("GET /bytes/100", 0), by_name.get("GET /bytes/37", 0)
+    assert hundred > 0 and odd > 0, by_name
+    # Every request the server answered has its event: the bytes are the server's.
+    written_bytes, written_requests, written_failed = map(int, out.read_text().split())
+    assert written_bytes == 100 * hundred + 37 * odd, (written_bytes, by_name)
+    assert written_requests == hundred + odd
+    totals = report["scenario"]["totals"]
+    assert totals == {"bytes": written_bytes, "failed": written_failed, "requests": written_requests}, totals
+    # The failed ones are the checks the report counts: u:fail's, as the per-request log has them.
+    assert written_failed == report["scenario"]["errors"]["check"] > 0, report["scenario"]["errors"]
+    assert report["scenario"]["errors"]["script"] == 0, report["scenario"]["first_messages"]
+    line = f"Totals:       bytes {written_bytes}, failed {written_failed}, requests {written_requests}"
+    assert line in run.stdout, run.stdout
+    assert line in pacer("report", str(tmp_path / "r.json"), timeout=30).stdout, "pacer report reads them back"
+
+
+def test_a_listener_that_fails_is_a_script_error_named_on_request(pacer, server, tmp_path):
+    script = write(tmp_path, """
+local user = {wait = 0.01, tasks = {{1, function(u) u:get("/") end}}}
+return {user, on_request = function(r) error("listener broke") end}
+""")
+    run = pacer("-t1", "--scenario", script, "-u", "1", "-n", "3", "--format", "json", server.url, timeout=30)
+    report = json.loads(run.stdout)
+    assert report["scenario"]["errors"]["script"] >= 2, report["scenario"]
+    assert any("listener broke" in m["text"] and m["where"] == "on_request" for m in report["scenario"]["first_messages"])

@@ -119,7 +119,7 @@ void ScenarioDriver::send_request(Connection& c) {
 
 void ScenarioDriver::completed(Connection& c, const RequestSlot& slot, int status, TimeNs done_ns, bool recorded) {
   last_[static_cast<std::size_t>(c.index)] = LastResponse{slot.name, slot.t_sched, status};
-  users_->on_response(c.index, status, done_ns, recorded);
+  users_->on_response(c.index, status, done_ns, recorded, c.session->body_bytes(slot.token));
 }
 
 void ScenarioDriver::failed(Connection& c, const RequestSlot&, ErrorField error, bool recorded) {
