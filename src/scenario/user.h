@@ -85,6 +85,8 @@ struct User {
   TimeNs task_start_ns = 0;      // the running task's scheduled start
   TimeNs retire_ns = 0;          // retiring: when it is stopped whatever it is doing (--stop-timeout)
   std::string request;           // the bytes of the request being sent
+  bool jar_cookie_line = false;  // its Cookie header is the jar's (and -H's), not the call's own
+  std::string follow_up_cookie;  // a followed redirect's Cookie line (Users::on_redirect)
   proto::ResponseCapture capture;  // headers always (the jar's Set-Cookie); the body when the scenario reads it
   cookie::CookieJar cookies;        // u.cookies (scenario/user_cookies.cc); a new user starts empty
 };
