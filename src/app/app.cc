@@ -65,7 +65,7 @@ ExitCode exit_code_for(const Error& error) {
 
 ExitCode fail(const Error& error) {
   // A message may quote a target, -m, a server's or a script's text: never a raw
-  // control character (an ESC, a CR, a NUL that would cut it short).
+  // control character (an ESC, a CR, a NUL that would cut it short): one line.
   std::fprintf(stderr, "pacer: %s\n", stats::printable_name(error.message).c_str());
   return exit_code_for(error);
 }
@@ -154,8 +154,10 @@ ExitCode run_and_report_to(const Config& asked, StopSignals& signals, web::LiveV
     if (control->kind() == engine::LoadControl::Kind::kUsers) header.users_at_start = control->users();
     if (control->is_rate() && header.load_shaped) header.rate_per_s = control->target().rate_per_s;
   }
-  if (const std::string note = unsynchronised_start_note(config); !note.empty()) {
-    std::fprintf(stderr, "pacer: note: %s\n", note.c_str());
+  std::vector<std::string> notes = config.proxy_notes;
+  notes.push_back(unsynchronised_start_note(config));
+  for (const std::string& note : notes) {
+    if (!note.empty()) std::fprintf(stderr, "pacer: note: %s\n", stats::printable_name(note).c_str());
   }
   if (text_report) {
     std::fputs(report::render_header(header).c_str(), report_out);

@@ -125,6 +125,7 @@ std::string describe_run(const Config& config, std::int64_t now_unix_ns) {
   }
   const std::string note = unsynchronised_start_note(config);
   if (!note.empty()) out += "  Note:    " + note + "\n";
+  for (const std::string& proxy_note : config.proxy_notes) out += "  Note:    " + proxy_note + "\n";
   return out;
 }
 

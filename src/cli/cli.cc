@@ -22,6 +22,7 @@
 #include "cli/body_source.h"
 #include "cli/cert_options.h"
 #include "cli/config_layers.h"
+#include "cli/settings_toml.h"
 #include "cli/connect_options.h"
 #include "cli/csv_options.h"
 #include "cli/fd_limit.h"

@@ -22,7 +22,6 @@
 #define TOML_ENABLE_FORMATTERS 0
 #include <toml++/toml.h>
 
-#include "cli/secrets.h"
 #include "core/read_fd.h"
 #include "core/unique_fd.h"
 
@@ -251,7 +250,7 @@ void append(const Setting& s, LayeredArgs& out) {
     out.origins.push_back({"url", s.value, s.origin});
   } else if (s.is_flag) {
     out.args.push_back(fmt::format("--{}", s.spec->long_name));
-    out.origins.push_back({std::string(s.spec->long_name), "true", s.origin});
+    out.origins.push_back({std::string(s.spec->long_name), "true", s.origin, true});
   } else {
     out.args.push_back(fmt::format("--{}={}", s.spec->long_name, s.value));
     out.origins.push_back({std::string(s.spec->long_name), s.value, s.origin});
@@ -310,7 +309,8 @@ Result<LayeredArgs> apply_config_layers(std::span<const std::string> args, std::
   for (const ScannedOption& o : scan.options) {
     const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.id == o.id; });
     const std::string name = spec != specs.end() ? std::string(spec->long_name) : o.flag;
-    out.origins.push_back({name, o.value.empty() && spec != specs.end() && !spec->takes_value ? "true" : o.value, std::string(kCommandLine)});
+    const bool is_flag = o.value.empty() && spec != specs.end() && !spec->takes_value;
+    out.origins.push_back({name, is_flag ? "true" : o.value, std::string(kCommandLine), is_flag});
   }
   for (std::size_t i = 0; i < scan.positionals.size(); ++i) {
     out.origins.push_back({i == 0 ? "url" : "argument", scan.positionals[i], std::string(kCommandLine)});
@@ -331,16 +331,6 @@ Error with_origin(Error error, const LayeredArgs& layered) {
     }
   }
   return error;
-}
-
-std::string render_settings(const LayeredArgs& layered) {
-  std::string out = "# pacer's settings: command line > environment (PACER_*) > --config file\n";
-  for (const SettingOrigin& s : layered.origins) {
-    std::string value;
-    for (char c : shown_value(s.name, s.value)) value += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    out += fmt::format("{} = \"{}\"  # {}\n", s.name, value, s.origin);
-  }
-  return out;
 }
 
 }  // namespace pacer::cli

@@ -25,6 +25,7 @@ struct SettingOrigin {
   std::string name;    // the long option name ("connections"), or "url"
   std::string value;   // as it will be parsed; "true" for a flag without value
   std::string origin;  // "command line", "environment PACER_X", "file.toml:3"
+  bool is_flag = false;  // a flag given without a value ("true" above)
 };
 
 struct LayeredArgs {
@@ -46,9 +47,6 @@ Result<LayeredArgs> apply_config_layers(std::span<const std::string> args, std::
 // prefixed with where it came from ("pacer.toml:3 (connections): -c: ..." or
 // "environment PACER_CONNECTIONS (connections): ..."); others unchanged.
 Error with_origin(Error error, const LayeredArgs& layered);
-
-// The merged settings, one per line: `name = value    # origin`.
-std::string render_settings(const LayeredArgs& layered);
 
 // The process's PACER_* variables, "NAME=VALUE".
 std::vector<std::string> pacer_environment();

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "net/bind_list.h"
+#include "proxy/choose.h"
 #include "proxy/proxy_url.h"
 
 namespace pacer::cli::connect {
@@ -43,6 +44,7 @@ Status finish_proxy(Config& config, const Flags& flags, const proxy::EnvLookup& 
   auto chosen = proxy::choose_proxy(flags.proxy, config.target, env);
   if (!chosen) return chosen.error();
   config.proxy = std::move(*chosen);
+  config.proxy_notes = proxy::proxy_notes(flags.proxy, config.target, env, config.proxy.has_value());
   if (!config.proxy) {
     if (flags.proxy.proxy_user) return bad_argument("--proxy-user: no proxy is in use (give --proxy URL)");
     return Ok{};

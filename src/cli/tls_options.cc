@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <openssl/ssl.h>
@@ -37,6 +38,43 @@ Status store_nonempty(const ScannedOption& option, std::string& field) {
   return Ok{};
 }
 
+// --sni's value as a host name goes into the ClientHello: at most 255 bytes of
+// printable ASCII (an internationalised name in its xn-- form), no space.
+Status check_server_name(std::string_view name) {
+  if (name.empty()) return bad_argument("--sni: the value is empty");
+  if (name.size() > 255) {
+    return bad_argument(fmt::format("--sni: a host name is at most 255 bytes (got {})", name.size()));
+  }
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte <= 0x20 || byte >= 0x7F) {
+      return bad_argument(fmt::format("--sni: not a host name: byte 0x{:02X} (a host name is printable ASCII without "
+                                      "spaces; an internationalised name goes in its xn-- form)", byte));
+    }
+  }
+  return Ok{};
+}
+
+// The TLS options that act on no handshake: an http:// URL has none; a cipher list of
+// a version the bounds leave out is never used.
+Status check_knobs_apply(const Config& config) {
+  const TlsKnobs& k = config.tls_knobs;
+  if (!config.target.is_tls()) {
+    const char* given = k.min_version != 0 ? "--tls-min" : k.max_version != 0 ? "--tls-max" : !k.ciphers.empty() ? "--ciphers"
+                      : !k.tls13_ciphers.empty() ? "--tls13-ciphers" : k.sni ? "--sni" : k.no_sni ? "--no-sni" : nullptr;
+    if (given != nullptr) {
+      return bad_argument(fmt::format("{}: only with an https:// URL ({} has no TLS handshake)", given, config.target.url));
+    }
+  }
+  if (k.min_version == TLS1_3_VERSION && !k.ciphers.empty()) {
+    return bad_argument("--ciphers sets TLS 1.2's cipher list, which --tls-min 1.3 never uses: give --tls13-ciphers");
+  }
+  if (k.max_version == TLS1_2_VERSION && !k.tls13_ciphers.empty()) {
+    return bad_argument("--tls13-ciphers sets TLS 1.3's suites, which --tls-max 1.2 never uses: give --ciphers");
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 std::optional<Status> apply(const ScannedOption& option, Config& config) {
@@ -51,9 +89,8 @@ std::optional<Status> apply(const ScannedOption& option, Config& config) {
     case kCiphers: return store_nonempty(option, config.tls_knobs.ciphers);
     case kTls13Ciphers: return store_nonempty(option, config.tls_knobs.tls13_ciphers);
     case kSni: {
-      std::string name;
-      if (Status s = store_nonempty(option, name); !s) return s;
-      config.tls_knobs.sni = std::move(name);
+      if (Status s = check_server_name(option.value); !s) return s;
+      config.tls_knobs.sni = option.value;
       return Ok{};
     }
     case kNoSni: config.tls_knobs.no_sni = true; return Ok{};
@@ -67,6 +104,7 @@ Status finish(const Config& config) {
     return bad_argument("--tls-min 1.3 is above --tls-max 1.2: no version is left");
   }
   if (k.sni && k.no_sni) return bad_argument("--sni and --no-sni: give one");
+  if (Status applies = check_knobs_apply(config); !applies) return applies;
   if (config.http3) {
     if (k.max_version == TLS1_2_VERSION) return bad_argument("--tls-max 1.2: --http3 runs QUIC, which is TLS 1.3 only");
     if (!k.ciphers.empty() || !k.tls13_ciphers.empty()) {

@@ -206,6 +206,22 @@ std::string_view default_path(std::string_view request_path) {
   return request_path.substr(0, last);
 }
 
+namespace {
+
+// RFC 6265bis section 5.7, the cookie name prefixes (compared without case): a
+// __Secure- cookie must be Secure (and so set over https); a __Host- cookie also
+// host-only with Path=/, so no subdomain or plain-http page can plant one.
+bool prefix_allows(std::string_view name, const Attributes& a) {
+  const auto has_prefix = [&](std::string_view prefix) {
+    return name.size() >= prefix.size() && same_text(name.substr(0, prefix.size()), prefix);
+  };
+  if (has_prefix("__Secure-")) return a.secure;
+  if (has_prefix("__Host-")) return a.secure && !a.has_domain && a.has_path && a.path == "/";
+  return true;
+}
+
+}  // namespace
+
 Stored CookieJar::store(std::string_view set_cookie, const Origin& from, std::int64_t now_s) {
   // RFC 6265bis section 5.7: a control character (but HTAB) anywhere refuses the whole
   // header, so nothing stored can break the Cookie header it is sent back in.
@@ -243,6 +259,7 @@ Stored CookieJar::store(std::string_view set_cookie, const Origin& from, std::in
   const std::string_view domain(domain_lower, domain_len);
   if (a.has_domain && !domain_matches(from.host, domain)) return Stored::kIgnored;  // section 5.3, step 6
   if (a.secure && !from.secure) return Stored::kIgnored;
+  if (!prefix_allows(name, a)) return Stored::kIgnored;
   return put(name, value, a.has_domain ? domain : from.host, !a.has_domain,
              a.has_path ? a.path : default_path(from.path), expires_s, a.secure, a.http_only, now_s);
 }

@@ -8,7 +8,9 @@
 // attribute (default: the request path's directory) and path matching, Expires
 // and Max-Age (Max-Age wins, whatever their order; a date in the past or
 // Max-Age <= 0 deletes), Secure (sent only over https; a Secure cookie set over
-// plain http is refused, as RFC 6265bis says), HttpOnly (accepted and kept: a
+// plain http is refused, as RFC 6265bis says, and so are the name prefixes'
+// cookies that break their rules: __Secure- without Secure, __Host- without Secure,
+// with a Domain or with a Path other than /), HttpOnly (accepted and kept: a
 // load generator has no scripts to hide it from). Sent in the order section 5.4
 // asks: longer paths first, then older first. Not kept: the public suffix list
 // (a jar talks to one target host) and SameSite (no cross-site requests here).

@@ -241,7 +241,7 @@ struct Config {
   bool http3 = false;
   int requests_per_connection() const { return http2 || http3 ? streams : pipeline; }
   const char* protocol_name() const { return http3 ? "h3" : http2 ? "h2" : "http/1.1"; }  // as reports name it
-  // HTTPS (target.is_tls()); ignored for http:// URLs.
+  // HTTPS (target.is_tls()); ignored for http:// URLs (but the knobs below: cli/tls_options refuses them there).
   bool tls_verify = true;                 // false: -k/--insecure (no chain or host name check)
   std::string tls_ca_file;                // --cacert: trust only this CA bundle (else the system store)
   std::string tls_cert_file;              // --cert: client certificate (PEM), with tls_key_file
@@ -251,6 +251,7 @@ struct Config {
   TlsKnobs tls_knobs;                     // versions, ciphers, SNI
   // Connect path (issue 33): proxy, source addresses.
   std::optional<ProxyConfig> proxy;       // nullopt: connect directly
+  std::vector<std::string> proxy_notes;   // what stderr says of the proxy variables (HTTP_PROXY not used, ...)
   std::vector<std::string> bind_addresses;  // --bind: local IP literals, round-robin; empty: the kernel's choice
 
   // Where connections go, redirects, response decoding.

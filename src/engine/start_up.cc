@@ -96,6 +96,16 @@ Result<ConnectRoute> make_route(const Config& config) {
     auto list = net::parse_bind_list(joined);
     if (!list) return bad_input("--bind: " + list.error().message);
     route.bind = std::move(*list);
+    // Before the run: an address of another host would fail every connect as if ports were out.
+    if (const net::Unbindable bad = net::first_unbindable(route.bind); bad.address != nullptr) {
+      const std::string address = net::address_literal(*bad.address);
+      if (bad.err == EADDRNOTAVAIL) {
+        return bad_input(fmt::format("--bind {}: this host has no such address (no interface holds it); add it to "
+                                     "one first (ip addr add {}/{} dev eth0) or give addresses `ip addr` lists",
+                                     address, address, bad.address->family() == AF_INET6 ? 128 : 32));
+      }
+      return bad_input(fmt::format("--bind {}: {}", address, std::strerror(bad.err)));
+    }
   }
   if (config.proxy) {
     route.via_proxy = true;
@@ -165,9 +175,11 @@ Result<StartUp> start_up(const Config& config) {
                               : config.proxy ? "the proxy " + config.proxy->shown + " (from " + config.proxy->source + ")"
                                              : config.target.host + ":" + std::to_string(config.target.port);
     // Every local port to it is taken (TIME_WAIT of an earlier run, another client): say the arithmetic.
+    // (A --bind address this host lacks was refused in make_route.) One line: the
+    // printed message is one line, a raw break in it would be shown as '?'.
     const bool no_port = probe.error().message.find(std::strerror(EADDRNOTAVAIL)) != std::string::npos;
     return runtime_error("cannot connect to " + where + ": " + probe.error().message +
-                         (no_port ? "\n" + s.route.ports_exhausted : ""));
+                         (no_port ? "; " + s.route.ports_exhausted : ""));
   }
   s.probe = std::move(*probe);
   if (s.route.tunnels()) {

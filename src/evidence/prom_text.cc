@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "prom/exposition.h"
 
@@ -53,6 +54,65 @@ std::size_t labels_end(std::string_view line, std::size_t open) {
   return std::string_view::npos;
 }
 
+bool is_label_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_label_char(char c) { return is_label_start(c) || (c >= '0' && c <= '9'); }
+
+// The text between a sample's braces: `name="value"` pairs, comma-separated (a
+// trailing comma allowed), each name once, as Prometheus's parser requires.
+bool labels_valid(std::string_view labels) {
+  std::vector<std::string_view> names;
+  std::size_t i = 0;
+  const auto skip_spaces = [&] {
+    while (i < labels.size() && labels[i] == ' ') ++i;
+  };
+  skip_spaces();
+  while (i < labels.size()) {
+    const std::size_t start = i;
+    if (!is_label_start(labels[i])) return false;
+    while (i < labels.size() && is_label_char(labels[i])) ++i;
+    const std::string_view name = labels.substr(start, i - start);
+    for (std::string_view seen : names) {
+      if (seen == name) return false;
+    }
+    names.push_back(name);
+    skip_spaces();
+    if (i >= labels.size() || labels[i] != '=') return false;
+    ++i;
+    skip_spaces();
+    if (i >= labels.size() || labels[i] != '"') return false;
+    for (++i; i < labels.size() && labels[i] != '"'; ++i) {
+      if (labels[i] == '\\') ++i;
+    }
+    if (i >= labels.size()) return false;
+    ++i;
+    skip_spaces();
+    if (i < labels.size() && labels[i] != ',') return false;
+    if (i < labels.size()) ++i;
+    skip_spaces();
+  }
+  return true;
+}
+
+// What may follow a sample's value: nothing, or a timestamp (Prometheus's integer
+// milliseconds, OpenMetrics's decimal seconds), then perhaps an OpenMetrics exemplar.
+bool tail_valid(std::string_view tail) {
+  while (!tail.empty() && tail.front() == ' ') tail.remove_prefix(1);
+  if (tail.empty() || tail.starts_with("# ")) return true;
+  const std::size_t end = tail.find(' ');
+  const std::string_view stamp = tail.substr(0, end);
+  const std::string_view digits = stamp.starts_with('-') ? stamp.substr(1) : stamp;
+  const std::size_t dot = digits.find('.');
+  const std::string_view whole = digits.substr(0, dot);
+  const std::string_view fraction = dot == std::string_view::npos ? std::string_view("0") : digits.substr(dot + 1);
+  const auto all_digits = [](std::string_view t) {
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  if (!all_digits(whole) || !all_digits(fraction)) return false;
+  std::string_view rest = end == std::string_view::npos ? std::string_view() : tail.substr(end);
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  return rest.empty() || rest.starts_with("# ");
+}
+
 }  // namespace
 
 std::vector<PromSample> parse_prom_text(std::string_view text, std::size_t* bad_lines) {
@@ -82,7 +142,7 @@ std::vector<PromSample> parse_prom_text(std::string_view text, std::size_t* bad_
     std::size_t series_end = name_end;
     if (name_end < line.size() && line[name_end] == '{') {
       const std::size_t close = labels_end(line, name_end);
-      if (close == std::string_view::npos) {
+      if (close == std::string_view::npos || !labels_valid(line.substr(name_end + 1, close - name_end - 1))) {
         ++bad;
         continue;
       }
@@ -93,7 +153,8 @@ std::vector<PromSample> parse_prom_text(std::string_view text, std::size_t* bad_
     std::size_t value_end = value_start;
     while (value_end < line.size() && line[value_end] != ' ') ++value_end;
     double value = 0;
-    if (!prom::is_metric_name(name) || !parse_value(line.substr(value_start, value_end - value_start), value)) {
+    if (!prom::is_metric_name(name) || !parse_value(line.substr(value_start, value_end - value_start), value) ||
+        !tail_valid(line.substr(value_end))) {
       ++bad;
       continue;
     }

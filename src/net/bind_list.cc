@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <array>
 #include <cerrno>
@@ -127,6 +128,17 @@ int bind_before_connect(int fd, const Address& local) {
   ::setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
   if (::bind(fd, local.sockaddr_ptr(), local.length) != 0) return errno;
   return 0;
+}
+
+Unbindable first_unbindable(const std::vector<Address>& addresses) {
+  for (const Address& a : addresses) {
+    const int fd = ::socket(a.family(), SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return {&a, errno};
+    const int err = bind_before_connect(fd, a);
+    ::close(fd);
+    if (err != 0) return {&a, err};
+  }
+  return {};
 }
 
 PortRange local_port_range() {

@@ -28,6 +28,15 @@ std::string address_literal(const Address& address);
 // ephemeral range rather than each source address alone. 0 or errno.
 int bind_before_connect(int fd, const Address& local);
 
+// The first of `addresses` this host cannot bind (a test socket bound to ADDR:0
+// with the port deferred, so no port is taken), with its errno; {nullptr, 0} when
+// all can. EADDRNOTAVAIL: the address is on none of this host's interfaces.
+struct Unbindable {
+  const Address* address = nullptr;
+  int err = 0;
+};
+Unbindable first_unbindable(const std::vector<Address>& addresses);
+
 // The ephemeral port range (/proc/sys/net/ipv4/ip_local_port_range), for the
 // message when ports run out; {0, 0} when unreadable.
 struct PortRange {

@@ -53,6 +53,9 @@ class Http1Session final : public Session {
   // HEAD); the session expects that many responses, the earlier ones reported
   // through on_batch_response.
   void submit_bytes(std::uint32_t token, std::string_view bytes, std::uint32_t responses, std::uint64_t head_bits);
+  // The redirect chain of the request in flight (null without --follow-redirects):
+  // during on_redirect, its owner may replace the follow-up's Cookie header.
+  Redirector* redirector() { return redirector_.get(); }
   // Copies every response's headers and body into capture (a script's response()).
   void set_capture(ResponseCapture* capture) {
     parser_.set_capture(capture);

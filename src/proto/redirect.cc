@@ -182,6 +182,26 @@ void Redirector::build(std::string_view method, std::string_view target, bool dr
   current_ = out;
 }
 
+void Redirector::replace_cookie_line(std::string_view cookie_line) {
+  if (!builds_bytes_ || current_.empty()) return;
+  // Into the other buffer (it holds the request just answered, whose bytes are done with).
+  std::string& out = buffers_[static_cast<std::size_t>(next_buffer_)];
+  next_buffer_ ^= 1;
+  out.clear();
+  const std::size_t head_end = current_.find("\r\n\r\n");
+  std::size_t pos = current_.find("\r\n") + 2;
+  out.append(current_.substr(0, pos));
+  while (pos < head_end + 2) {
+    const std::size_t eol = current_.find("\r\n", pos);
+    const std::string_view header = current_.substr(pos, eol - pos);
+    if (!(header.size() > 7 && iequals(header.substr(0, 7), "cookie:"))) out.append(header).append("\r\n");
+    pos = eol + 2;
+  }
+  out.append(cookie_line).append("\r\n").append(current_.substr(head_end + 4));
+  method_ = std::string_view(out).substr(0, method_.size());
+  current_ = out;
+}
+
 Redirector::Step Redirector::redirect(int status, std::string_view location, bool location_too_long) {
   if (location_too_long) return fail("Location longer than 8 KiB (the Location cap)");
   if (location.empty()) return fail("a redirect without a Location header");
@@ -206,6 +226,7 @@ Redirector::Step Redirector::redirect(int status, std::string_view location, boo
   } else {
     method_ = method;  // the caller's method (stable for the run) or the literal "GET"
   }
+  answered_target_ = target_;
   target_ = next_target;
   return Step::kFollow;
 }

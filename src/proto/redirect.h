@@ -63,6 +63,12 @@ class Redirector {
   // The request in flight in this chain (after kFollow: the follow-up's).
   std::string_view method() const { return method_; }
   std::string_view target() const { return target_; }
+  // After kFollow: the target of the request that got the redirect (valid until the next redirect()).
+  std::string_view answered_target() const { return answered_target_; }
+  // HTTP/1.1, after kFollow: the follow-up's Cookie header lines replaced by `cookie_line`
+  // ("Cookie: ...\r\n", or empty for none): a scenario user's jar, with the redirect's
+  // own Set-Cookie stored, for the follow-up's path (RFC 6265 section 5.4 per hop).
+  void replace_cookie_line(std::string_view cookie_line);
   bool follow_up_is_head() const;
   // A hop turned the request into GET: its body and content headers are gone.
   bool body_dropped() const { return body_dropped_; }
@@ -91,6 +97,7 @@ class Redirector {
   int next_buffer_ = 0;
   std::string_view method_;           // of the request in flight
   std::string_view target_;
+  std::string_view answered_target_;
   std::array<std::string, 2> targets_;  // resolved targets, in turn (one is target_)
   int next_target_ = 0;
   std::array<std::uint64_t, kMaxHops + 1> visited_{};  // hashes of the chain's targets

@@ -30,7 +30,29 @@ std::optional<Found> from_environment(const Target& target, const EnvLookup& env
   return first_set(env, {"all_proxy", "ALL_PROXY"});
 }
 
+std::optional<Found> no_proxy_of(const ProxyFlags& flags, const EnvLookup& env) {
+  return flags.noproxy ? std::optional<Found>(Found{*flags.noproxy, "--noproxy"}) : first_set(env, {"no_proxy", "NO_PROXY"});
+}
+
 }  // namespace
+
+std::vector<std::string> proxy_notes(const ProxyFlags& flags, const Target& target, const EnvLookup& env, bool proxied) {
+  std::vector<std::string> out;
+  const std::optional<Found> no_proxy = no_proxy_of(flags, env);
+  const bool exempt = no_proxy && no_proxy_matches(no_proxy->value, target.host);
+  if (!proxied && !flags.proxy && !target.is_tls() && !from_environment(target, env) && !exempt &&
+      first_set(env, {"HTTP_PROXY"})) {
+    out.emplace_back("HTTP_PROXY is set but not used: as curl, pacer reads only the lower-case http_proxy for "
+                     "http:// targets (a CGI request's Proxy: header sets HTTP_PROXY); connecting directly. Set "
+                     "http_proxy or give --proxy URL to go through it");
+  }
+  if (proxied && no_proxy && !flags.noproxy) {
+    if (const auto flaw = no_proxy_flaw(no_proxy->value)) {
+      out.push_back(fmt::format("{}: {}; the entry never matches", no_proxy->name, *flaw));
+    }
+  }
+  return out;
+}
 
 Result<std::optional<ProxyConfig>> choose_proxy(const ProxyFlags& flags, const Target& target, const EnvLookup& env) {
   std::optional<Found> chosen;
@@ -40,9 +62,11 @@ Result<std::optional<ProxyConfig>> choose_proxy(const ProxyFlags& flags, const T
   } else {
     chosen = from_environment(target, env);
   }
+  if (flags.noproxy) {
+    if (const auto flaw = no_proxy_flaw(*flags.noproxy)) return bad_input(fmt::format("--noproxy {}", *flaw));
+  }
   if (!chosen) return std::optional<ProxyConfig>{};
-  const std::optional<Found> no_proxy =
-      flags.noproxy ? std::optional<Found>(Found{*flags.noproxy, "--noproxy"}) : first_set(env, {"no_proxy", "NO_PROXY"});
+  const std::optional<Found> no_proxy = no_proxy_of(flags, env);
   if (no_proxy && no_proxy_matches(no_proxy->value, target.host)) return std::optional<ProxyConfig>{};
 
   auto url = parse_proxy_url(chosen->value);

@@ -6,6 +6,7 @@
 //      request header under CGI, so curl ignores it) for http:// targets,
 //      https_proxy then HTTPS_PROXY for https://, then all_proxy, ALL_PROXY.
 //      An empty variable is unset.
+// A --noproxy entry that can never match (`host:port`, `10.0.0.0/33`) is refused.
 // --proxy-user USER:PASS replaces the URL's credentials. Pure (the environment
 // comes through `env`); main thread, once.
 #pragma once
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/config.h"
 #include "core/expected.h"
@@ -31,5 +33,12 @@ struct ProxyFlags {
 // nullopt: connect directly. `tunnel` is left false: the caller decides it.
 // Errors: kBadInput naming the flag or the variable and what is wrong with it.
 Result<std::optional<ProxyConfig>> choose_proxy(const ProxyFlags& flags, const Target& target, const EnvLookup& env);
+
+// What to say on stderr about the proxy variables (each a sentence, none when all
+// is as asked): HTTP_PROXY (upper case, which rule 3 ignores) naming a proxy while
+// the run goes direct to an http:// target it is not exempt from; a NO_PROXY entry
+// that can never match (a port, a prefix past the address's bits) while a proxy is
+// in use. proxied: whether choose_proxy chose one.
+std::vector<std::string> proxy_notes(const ProxyFlags& flags, const Target& target, const EnvLookup& env, bool proxied);
 
 }  // namespace pacer::proxy

@@ -40,11 +40,11 @@ ConnectReply parse_connect_reply(std::string_view bytes) {
   reply.header_bytes = std::min(crlf_end, lf_end);
   if (reply.header_bytes == std::string_view::npos) {
     reply.header_bytes = 0;
-    if (bytes.size() >= kMaxReplyBytes) reply.state = ConnectReply::State::kMalformed;
+    if (bytes.size() >= kMaxReplyBytes) reply.state = ConnectReply::State::kTooLarge;
     return reply;
   }
   if (reply.header_bytes > kMaxReplyBytes) {
-    reply.state = ConnectReply::State::kMalformed;
+    reply.state = ConnectReply::State::kTooLarge;
     return reply;
   }
   // "HTTP/1.x SSS reason"
@@ -95,6 +95,7 @@ TunnelProgress tunnel_step(int fd, std::string_view request, std::uint32_t& sent
   const ConnectReply reply = parse_connect_reply(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
   if (reply.state == ConnectReply::State::kIncomplete) return {TunnelStatus::kWantRead, 0, 0};
   if (reply.state == ConnectReply::State::kMalformed) return {TunnelStatus::kFailed, 0, EPROTO};
+  if (reply.state == ConnectReply::State::kTooLarge) return {TunnelStatus::kFailed, 0, EMSGSIZE};
   if (reply.status < 200 || reply.status > 299) return {TunnelStatus::kRefused, reply.status, 0};
   // Take exactly the reply: the tunnel's bytes after it stay for TLS or the session.
   ssize_t taken = 0;
@@ -129,6 +130,7 @@ Status tunnel_blocking(int fd, std::string_view request, TimeNs timeout_ns) {
     if (p.status == TunnelStatus::kFailed) {
       if (p.err == 0) return runtime_error("the proxy closed the connection before answering CONNECT");
       if (p.err == EPROTO) return runtime_error("the proxy's answer to CONNECT is not an HTTP/1.x response");
+      if (p.err == EMSGSIZE) return runtime_error(fmt::format("the proxy: {}", kReplyTooLarge));
       return runtime_error(fmt::format("CONNECT through the proxy: {}", std::strerror(p.err)));
     }
     const TimeNs left = deadline - monotonic_now_ns();

@@ -22,12 +22,14 @@
 namespace pacer::proxy {
 
 inline constexpr std::size_t kMaxReplyBytes = 8192;
+// Why a reply failed with EMSGSIZE (a head that is HTTP/1.x but does not end within the cap).
+inline constexpr const char* kReplyTooLarge = "its answer to CONNECT has a head longer than 8 KiB, the most pacer reads";
 
 // "CONNECT host:port HTTP/1.1", Host, Proxy-Authorization when the proxy has credentials.
 std::string connect_request(const Target& target, const ProxyConfig& proxy);
 
 struct ConnectReply {
-  enum class State : std::uint8_t { kIncomplete, kDone, kMalformed };
+  enum class State : std::uint8_t { kIncomplete, kDone, kMalformed, kTooLarge };  // kTooLarge: no end within kMaxReplyBytes
   State state = State::kIncomplete;
   int status = 0;                 // kDone: the proxy's status code
   std::size_t header_bytes = 0;   // kDone: the reply's length (status line to the blank line)
@@ -44,7 +46,7 @@ enum class TunnelStatus : std::uint8_t {
   kWantWrite,  // wait for it to be writable
   kOpen,       // the proxy answered 2xx: the tunnel carries the target's bytes
   kRefused,    // the proxy answered another status (`status`)
-  kFailed,     // a socket error (`err`), the proxy closed (err 0), or a malformed reply (err EPROTO)
+  kFailed,     // a socket error (`err`), the proxy closed (err 0), a malformed reply (err EPROTO), a head past kMaxReplyBytes (EMSGSIZE)
 };
 
 struct TunnelProgress {

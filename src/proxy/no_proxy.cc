@@ -76,7 +76,44 @@ bool name_entry_matches(std::string_view entry, std::string_view host) {
   return host.size() == entry.size() || host[host.size() - entry.size() - 1] == '.';
 }
 
+// Why `entry` can match no host, or nullopt.
+std::optional<std::string> entry_flaw(std::string_view entry) {
+  const std::string quoted = "'" + std::string(entry) + "'";
+  const std::size_t slash = entry.find('/');
+  const std::string_view address = strip(entry.substr(0, slash), '[', ']');
+  const std::optional<Ip> ip = parse_ip(address);
+  if (slash != std::string_view::npos) {
+    if (!ip) return quoted + ": only an IP address takes /BITS (a CIDR range such as 10.0.0.0/8)";
+    const std::string_view digits = entry.substr(slash + 1);
+    const unsigned most = ip->family == AF_INET ? 32 : 128;
+    const bool is_number = !digits.empty() && digits.size() <= 3 &&
+                           digits.find_first_not_of("0123456789") == std::string_view::npos;
+    if (!is_number || static_cast<unsigned>(std::stoul(std::string(digits))) > most) {
+      return quoted + ": the prefix length must be 0 to " + std::to_string(most) + " for " +
+             (ip->family == AF_INET ? "IPv4" : "IPv6");
+    }
+    return std::nullopt;
+  }
+  if (!ip && entry.find(':') != std::string_view::npos) {
+    return quoted + " has a port (or is an IPv6 address with one): entries are host names, domains and "
+                    "addresses without ports, as curl reads them";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<std::string> no_proxy_flaw(std::string_view list) {
+  std::size_t pos = 0;
+  while (pos < list.size()) {
+    const std::size_t end = std::min(list.find_first_of(", \t", pos), list.size());
+    const std::string_view entry = list.substr(pos, end - pos);
+    pos = end + 1;
+    if (entry.empty() || entry == "*") continue;
+    if (auto flaw = entry_flaw(entry)) return flaw;
+  }
+  return std::nullopt;
+}
 
 bool no_proxy_matches(std::string_view list, std::string_view host) {
   host = strip(host, '[', ']');

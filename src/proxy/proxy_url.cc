@@ -102,6 +102,12 @@ std::string ProxyUrl::shown() const {
 
 Result<ProxyUrl> parse_proxy_url(std::string_view text) {
   if (text.empty()) return bad_input("the proxy URL is empty");
+  // A CR or LF (a variable pasted with its line end) or a space: say so, not what it breaks further on.
+  if (const auto bad = std::find_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F; });
+      bad != text.end()) {
+    return bad_input(fmt::format("a proxy URL holds no control character or space (byte 0x{:02X} at offset {})",
+                                 static_cast<unsigned char>(*bad), bad - text.begin()));
+  }
   std::string_view rest = text;
   if (const std::size_t sep = rest.find("://"); sep != std::string_view::npos) {
     std::string scheme(rest.substr(0, sep));

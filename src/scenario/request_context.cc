@@ -11,6 +11,9 @@ namespace pacer::scenario {
 RequestContext::RequestContext(const Config& config)
     : config_(config), host_header_(config.target.host_header()), cookie_host_(config.target.host) {
   for (char& c : cookie_host_) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  for (const Header& h : config.headers) {
+    if (strcasecmp(h.name.c_str(), "Cookie") == 0) given_cookie_ = h.value;
+  }
 }
 
 cookie::Origin RequestContext::cookie_origin(const User& u) const {
@@ -28,7 +31,9 @@ std::int64_t RequestContext::cookie_now_s() {
   return static_cast<std::int64_t>(wall.tv_sec);
 }
 
-void RequestContext::store_cookies(User& u) const {
+void RequestContext::store_cookies(User& u, std::string_view request_target) const {
+  cookie::Origin from = cookie_origin(u);
+  if (!request_target.empty()) from.path = request_target.substr(0, request_target.find('?'));
   // "name\0value\0" per header (proto::ResponseCapture); the names as the server wrote them.
   std::string_view fields = u.capture.fields;
   constexpr std::string_view kSetCookie = "set-cookie";
@@ -39,7 +44,7 @@ void RequestContext::store_cookies(User& u) const {
     if (value_end == std::string_view::npos) return;
     if (name_end == kSetCookie.size() && strncasecmp(fields.data(), kSetCookie.data(), kSetCookie.size()) == 0) {
       if (now_s < 0) now_s = cookie_now_s();
-      u.cookies.store(fields.substr(name_end + 1, value_end - name_end - 1), cookie_origin(u), now_s);
+      u.cookies.store(fields.substr(name_end + 1, value_end - name_end - 1), from, now_s);
     }
     fields.remove_prefix(value_end + 1);
   }

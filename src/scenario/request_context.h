@@ -26,13 +26,17 @@ class RequestContext {
   cookie::Origin cookie_origin(const User& u) const;
   // The wall clock in seconds, for the cookies' expiries.
   static std::int64_t cookie_now_s();
-  // The last response's Set-Cookie headers into u's jar (u.capture's headers).
-  void store_cookies(User& u) const;
+  // The last response's Set-Cookie headers into u's jar (u.capture's headers);
+  // request_target: the request it answered (empty: u's last request's).
+  void store_cookies(User& u, std::string_view request_target = {}) const;
+  // -H's (or --cookie's) Cookie value, sent before the jar's pairs ("" when none).
+  std::string_view given_cookie() const { return given_cookie_; }
 
  private:
   const Config& config_;
   std::string host_header_;
   std::string cookie_host_;  // the target's host, lower case (the cookie jars' origin)
+  std::string given_cookie_;
 };
 
 }  // namespace pacer::scenario

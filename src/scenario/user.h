@@ -91,6 +91,8 @@ struct User {
   std::uint64_t body_bytes = 0;  // the last response's body length
   std::string check_message;     // on_request: u:fail's message on the last request
   std::string request;           // the bytes of the request being sent
+  bool jar_cookie_line = false;  // its Cookie header is the jar's (and -H's), not the call's own
+  std::string follow_up_cookie;  // a followed redirect's Cookie line (Users::on_redirect)
   proto::ResponseCapture capture;  // headers always (the jar's Set-Cookie); the body when the scenario reads it
   cookie::CookieJar cookies;        // u.cookies (scenario/user_cookies.cc); a new user starts empty
 };

@@ -201,6 +201,7 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
     out.append(h.name).append(": ").append(h.value).append("\r\n");
   }
   if (!own_cookie) append_cookie_line(out, requests, u, a.path, given_cookie);
+  u.jar_cookie_line = !own_cookie;
   if (a.headers != 0) {
     int hosts = 0;
     lua_pushnil(L);

@@ -8,6 +8,7 @@
 
 #include "core/byte_size.h"
 #include "scenario/scenario_plan.h"
+#include "scenario/user_cookies.h"
 
 namespace pacer::scenario {
 
@@ -168,6 +169,16 @@ void Users::on_response(int index, int status, TimeNs done_ns, bool recorded, st
   requests_.store_cookies(u);
   tally_.count_request(u);
   agenda_.queue(u, Resume::kResponse);
+}
+
+const std::string* Users::on_redirect(int index, std::string_view answered_target, std::string_view next_target) {
+  User& u = user(index);
+  if (u.state != User::State::kInFlight) return nullptr;
+  requests_.store_cookies(u, answered_target);
+  if (!u.jar_cookie_line) return nullptr;
+  u.follow_up_cookie.clear();
+  append_cookie_line(u.follow_up_cookie, requests_, u, next_target, requests_.given_cookie());
+  return &u.follow_up_cookie;
 }
 
 void Users::on_failed(int index, const char* error_class, TimeNs at_ns, bool recorded) {

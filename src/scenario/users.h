@@ -95,6 +95,11 @@ class Users {
   // body_bytes: its body's length (the request's event, request_events.h).
   void on_response(int index, int status, TimeNs done_ns, bool recorded, std::uint64_t body_bytes = 0);
   void on_failed(int index, const char* error_class, TimeNs at_ns, bool recorded);
+  // A redirect to the user's request is followed (RFC 6265 stores each hop's
+  // cookies): its Set-Cookie headers go into the jar (as from answered_target), and
+  // the Cookie line for next_target is returned ("" for none); null when the user's
+  // request gave its own Cookie header (kept as it is).
+  const std::string* on_redirect(int index, std::string_view answered_target, std::string_view next_target);
   // The run ended: on_stop for every user created (its requests are not sent);
   // the name rows get their text.
   void stop();

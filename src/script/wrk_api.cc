@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "proto/header_rules.h"
+#include "proto/uri_reference.h"
 #include "script/lua_state.h"
 
 namespace pacer::script {
@@ -55,6 +56,7 @@ end
 function wrk.format(method, path, headers, body)
   method = method or wrk.method
   path = path or wrk.path
+  wrk.check_path(path)  -- the URL cap -d, --targets and scenario paths follow
   headers = headers or wrk.headers
   body = body or wrk.body
   if not headers["Host"] then headers["Host"] = wrk.headers["Host"] end
@@ -157,6 +159,19 @@ int wrk_check_header(lua_State* L) {
   return lua_error(L);
 }
 
+// wrk.check_path(path): a Lua error (at wrk.format's caller) when the path is past
+// the URL cap (proto::kMaxUrlBytes) that the command line and --targets keep.
+int wrk_check_path(lua_State* L) {
+  if (lua_type(L, 1) == LUA_TSTRING && lua_objlen(L, 1) > proto::kMaxUrlBytes) {
+    luaL_where(L, 2);  // 0: this function, 1: wrk.format, 2: its caller
+    lua_pushfstring(L, "wrk.format: the path is %d bytes, past the URL cap of %d bytes",
+                    static_cast<int>(lua_objlen(L, 1)), static_cast<int>(proto::kMaxUrlBytes));
+    lua_concat(L, 2);
+    return lua_error(L);
+  }
+  return 0;
+}
+
 void set_string(lua_State* L, const char* field, const std::string& value) {
   lua_pushlstring(L, value.data(), value.size());
   lua_setfield(L, -2, field);
@@ -181,6 +196,8 @@ void fill_wrk_table(lua_State* L, const Config& config) {
   lua_setfield(L, -2, "connect");
   lua_pushcfunction(L, &wrk_check_header);
   lua_setfield(L, -2, "check_header");
+  lua_pushcfunction(L, &wrk_check_path);
+  lua_setfield(L, -2, "check_path");
 }
 
 }  // namespace

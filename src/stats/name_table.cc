@@ -83,6 +83,16 @@ std::size_t utf8_length(std::string_view text, std::size_t at) {
   return n;
 }
 
+// The bidirectional controls (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069):
+// a terminal honours them, so a server's text could reorder what the report shows.
+bool is_bidi_control(std::string_view text, std::size_t at, std::size_t n) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
+  if (n == 2) return byte(0) == 0xD8 && byte(1) == 0x9C;
+  if (n != 3 || byte(0) != 0xE2) return false;
+  if (byte(1) == 0x80) return byte(2) == 0x8E || byte(2) == 0x8F || (byte(2) >= 0xAA && byte(2) <= 0xAE);
+  return byte(1) == 0x81 && byte(2) >= 0xA6 && byte(2) <= 0xA9;
+}
+
 }  // namespace
 
 std::string printable_name(std::string_view name) {
@@ -93,9 +103,10 @@ std::string printable_name(std::string_view name) {
     const unsigned char c = static_cast<unsigned char>(name[at]);
     // C0 controls, DEL, and the C1 controls U+0080..U+009F (U+009B is a CSI to a UTF-8 terminal).
     const bool c1 = n == 2 && c == 0xC2 && static_cast<unsigned char>(name[at + 1]) < 0xA0;
-    if (n == 0 || c1 || (n == 1 && (c < 0x20 || c == 0x7F))) {
+    const bool one_character = c1 || (n > 0 && is_bidi_control(name, at, n));
+    if (n == 0 || one_character || (n == 1 && (c < 0x20 || c == 0x7F))) {
       out += '?';
-      at += c1 ? n : 1;  // a C1 control is one character, one '?'
+      at += one_character ? n : 1;  // a C1 or bidirectional control is one character, one '?'
       continue;
     }
     out.append(name.substr(at, n));

@@ -73,7 +73,7 @@ class NameTable {
 std::string default_request_name(std::string_view method, std::string_view path_and_query);
 
 // The name as reports print it: invalid UTF-8 and control characters (C0, DEL,
-// C1) become '?' (the table keeps names as given, so lookups stay exact). Every
+// C1, and the bidirectional controls such as U+202E and U+2066) become '?' (the table keeps names as given, so lookups stay exact). Every
 // server-, script- or file-derived string a text formatter prints goes through
 // it, so no escape sequence reaches a terminal.
 std::string printable_name(std::string_view name);

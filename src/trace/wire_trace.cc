@@ -31,7 +31,11 @@ void append_side(std::string& out, std::string_view mark, std::string_view bytes
   append_lines(out, mark, head);
   out.append(mark).append("\n");
   if (head_end == std::string_view::npos) {
-    out.append("* (the head was not complete)\n");
+    // A capture at its cap was cut by the trace, not by the peer.
+    out.append(bytes.size() >= WireTrace::kMaxCaptureBytes
+                   ? fmt::format("* (head cut by the trace: it keeps the first {} KiB of each side)\n",
+                                 WireTrace::kMaxCaptureBytes / 1024)
+                   : std::string("* (the head was not complete)\n"));
     return;
   }
   const std::string_view body = bytes.substr(head_end + 4);

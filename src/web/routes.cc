@@ -1,6 +1,8 @@
 // The web view's routes and access rules; see the header.
 #include "web/routes.h"
 
+#include <arpa/inet.h>
+
 #include <charconv>
 #include <cmath>
 #include <functional>
@@ -52,13 +54,24 @@ Reply make_reply(int status, std::string_view content_type, std::string body, st
   return out;
 }
 
-std::string_view host_name(std::string_view host) {
-  if (!host.empty() && host.front() == '[') return host.substr(0, host.find(']') + 1);
-  return host.substr(0, host.find(':'));
+bool is_loopback_name(std::string_view name) {
+  if (name == "localhost" || name == "[::1]") return true;
+  in_addr v4{};
+  return name.starts_with("127.") && inet_pton(AF_INET, std::string(name).c_str(), &v4) == 1;
 }
 
-bool is_loopback_name(std::string_view name) {
-  return name == "localhost" || name == "[::1]" || (name.substr(0, 4) == "127." && name.find_first_not_of("0123456789.") == std::string_view::npos);
+// A Host field that is exactly NAME or NAME:PORT (RFC 9110 section 7.2) with a
+// loopback NAME: "localhost:8080@evil" or "localhost:x" is no Host at all.
+bool is_loopback_host(std::string_view host) {
+  const std::size_t name_end = !host.empty() && host.front() == '[' ? host.find(']') : host.find(':');
+  if (name_end == std::string_view::npos) return is_loopback_name(host);
+  const std::size_t colon = host.front() == '[' ? name_end + 1 : name_end;
+  const std::string_view name = host.substr(0, colon);
+  if (colon == host.size()) return is_loopback_name(name);
+  const std::string_view port = host.substr(colon + 1);
+  const bool port_ok = host[colon] == ':' && !port.empty() && port.size() <= 5 &&
+                       port.find_first_not_of("0123456789") == std::string_view::npos;
+  return port_ok && is_loopback_name(name);
 }
 
 std::string_view given_token(const HttpRequest& request, const AccessRules& rules) {
@@ -193,7 +206,7 @@ std::optional<Reply> refuse_access(const HttpRequest& request, const AccessRules
       return make_reply(401, "text/plain; charset=utf-8", "401: this web view needs its token (?token=...)\n",
                         "WWW-Authenticate: Bearer realm=\"pacer\"\r\n");
     }
-  } else if (!is_loopback_name(host_name(request.host))) {
+  } else if (!is_loopback_host(request.host)) {
     return make_reply(403, "text/plain; charset=utf-8", "403: Host must be localhost or a loopback address\n");
   }
   if (request.method == "POST" && !request.origin.empty() && request.origin != "http://" + std::string(request.host)) {

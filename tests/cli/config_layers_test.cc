@@ -3,6 +3,7 @@
 // the key and its line, a flag's env value must be a boolean, unknown PACER_
 // variables are not options, and errors about a layered value say where it came from.
 #include "cli/config_layers.h"
+#include "cli/settings_toml.h"
 
 #include <gtest/gtest.h>
 
@@ -131,8 +132,54 @@ TEST(ConfigLayers, PrintConfigSaysWhereEachSettingCameFrom) {
   EXPECT_TRUE(out->print_config);
   const std::string text = render_settings(*out);
   EXPECT_NE(text.find("duration = \"30s\"  # " + file.path() + ":1"), std::string::npos) << text;
-  EXPECT_NE(text.find("latency = \"true\"  # environment PACER_LATENCY"), std::string::npos) << text;
-  EXPECT_NE(text.find("connections = \"3\"  # command line"), std::string::npos) << text;
+  EXPECT_NE(text.find("latency = true  # environment PACER_LATENCY"), std::string::npos) << text;
+  EXPECT_NE(text.find("connections = 3  # command line"), std::string::npos) << text;
+}
+
+// Issue 43 (5): a repeated option is one TOML array, a number a number; the text read
+// back as a --config file gives the same settings, printed the same.
+TEST(ConfigLayers, PrintConfigReadsBackToTheSameSettings) {
+  auto out = apply_config_layers(std::vector<std::string>{"--print-config", "-H", "A: 1", "-H", "B: \"2\"", "-c", "4",
+                                                          "--latency", "-d", "0042", "http://127.0.0.1:1/"},
+                                 std::vector<std::string>{}, kSpecs);
+  ASSERT_TRUE(out);
+  const std::string text = render_settings(*out);
+  EXPECT_NE(text.find("header = [\"A: 1\", \"B: \\\"2\\\"\"]  # command line\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("connections = 4  # command line\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("duration = \"0042\"  # command line\n"), std::string::npos) << text;  // not a TOML integer
+  ConfigFile file(text);
+  auto again = apply_config_layers(std::vector<std::string>{"--config", file.path()}, std::vector<std::string>{}, kSpecs);
+  ASSERT_TRUE(again) << again.error().message;
+  ASSERT_EQ(again->origins.size(), out->origins.size());
+  for (std::size_t i = 0; i < out->origins.size(); ++i) {
+    EXPECT_EQ(again->origins[i].name, out->origins[i].name);
+    EXPECT_EQ(again->origins[i].value, out->origins[i].value);
+  }
+  const auto settings = [](const std::string& printed) {  // without the comments, which say where each came from
+    std::string lines;
+    for (std::size_t at = 0; at < printed.size();) {
+      const std::size_t end = printed.find('\n', at);
+      const std::string line = printed.substr(at, end - at);
+      lines += line.substr(0, line.find("  # ")) + "\n";
+      at = end + 1;
+    }
+    return lines;
+  };
+  EXPECT_EQ(settings(render_settings(*again)), settings(text));
+}
+
+// Issue 44 (9): a file's or a variable's ESC, BEL or U+202E is a TOML escape, never raw.
+TEST(ConfigLayers, PrintConfigEscapesControlCharacters) {
+  ConfigFile file("header = \"X-A: a\\u001Bb\\u0007c\\u202Ed\"\n");
+  auto out = apply_config_layers(std::vector<std::string>{"--print-config", "--config", file.path()},
+                                 std::vector<std::string>{"PACER_DURATION=ua\x1b[2J\xff"}, kSpecs);
+  ASSERT_TRUE(out);
+  const std::string text = render_settings(*out);
+  EXPECT_NE(text.find("header = \"X-A: a\\u001Bb\\u0007c\\u202Ed\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"ua\\u001B[2J\\uFFFD\""), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\x07'), std::string::npos);
+  EXPECT_EQ(text.find("\u202E"), std::string::npos);
 }
 
 TEST(ConfigLayers, TheRunParserNamesTheVariableOfABadValue) {

@@ -111,6 +111,23 @@ TEST(CookieJar, AForeignDomainOrSecureOverHttpIsRefusedAndIpsMatchOnlyThemselves
   EXPECT_EQ(header(jar, "example.com", "/", false, 1), "a=1");
 }
 
+// Issue 44 (15): RFC 6265bis's prefixes, as browsers keep them.
+TEST(CookieJar, PrefixedCookiesThatBreakTheirPrefixsRulesAreRefused) {
+  CookieJar jar;
+  const Origin http{"example.com", "/a/b", false};
+  const Origin https{"example.com", "/a/b", true};
+  EXPECT_EQ(jar.store("__Host-id=1; Path=/", http, 0), Stored::kIgnored);
+  EXPECT_EQ(jar.store("__Secure-id=1", http, 0), Stored::kIgnored);
+  EXPECT_EQ(jar.store("__secure-low=1", http, 0), Stored::kIgnored);  // without case
+  EXPECT_EQ(jar.store("__Secure-id=1", https, 0), Stored::kIgnored);  // no Secure attribute
+  EXPECT_EQ(jar.store("__Host-id=1; Secure", https, 0), Stored::kIgnored);  // no Path=/
+  EXPECT_EQ(jar.store("__Host-id=1; Secure; Path=/; Domain=example.com", https, 0), Stored::kIgnored);
+  EXPECT_EQ(header(jar, "example.com", "/a/b", false, 1), "");
+  EXPECT_EQ(jar.store("__Secure-s=2; Secure", https, 0), Stored::kStored);
+  EXPECT_EQ(jar.store("__Host-h=3; Secure; Path=/", https, 0), Stored::kStored);
+  EXPECT_EQ(header(jar, "example.com", "/a/b", true, 1), "__Secure-s=2; __Host-h=3");
+}
+
 TEST(CookieJar, ASecondSetReplacesTheValueAndKeepsItsPlace) {
   CookieJar jar;
   const Origin from{"h", "/", false};

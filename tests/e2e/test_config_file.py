@@ -33,8 +33,8 @@ def test_file_environment_and_flags_combine_command_line_first(server, pacer, tm
     shown = pacer("--config", str(config), "-c", "2", "--print-config", env=env, timeout=20)
     assert shown.rc == 0, shown
     lines = shown.stdout.splitlines()
-    assert 'connections = "2"  # command line' in lines, shown.stdout
-    assert 'threads = "1"  # environment PACER_THREADS' in lines, shown.stdout
+    assert 'connections = 2  # command line' in lines, shown.stdout
+    assert 'threads = 1  # environment PACER_THREADS' in lines, shown.stdout
     assert f'header = "X-From: file"  # {config}:4' in lines, shown.stdout
     assert not any(line.startswith("connections") and "pacer.toml" in line for line in lines), shown.stdout
 

@@ -47,6 +47,25 @@ TEST(PromText, SkipsBrokenLinesAndCountsThem) {
   EXPECT_DOUBLE_EQ(s[1].value, 4);
 }
 
+// Issue 44 (18): lines Prometheus's own parser refuses are not taken as values.
+TEST(PromText, ALineWithABadTimestampOrADuplicateLabelIsBroken) {
+  std::size_t bad = 0;
+  const auto s = parse_prom_text(
+      "stamp_bad 1 soon\n"
+      "stamp_two 1 17 18\n"
+      "dup{a=\"1\",a=\"2\"} 2\n"
+      "noquote{a=1} 3\n"
+      "nonamelabel{=\"1\"} 4\n"
+      "ok_ms{a=\"1\",b=\"x\\\"y\",} 5 1700000000000\n"
+      "ok_om 6 1700000000.25 # {trace_id=\"t\"} 1\n",
+      &bad);
+  EXPECT_EQ(bad, 5u);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].name, "ok_ms");
+  EXPECT_DOUBLE_EQ(s[0].value, 5);
+  EXPECT_EQ(s[1].name, "ok_om");
+}
+
 TEST(PromText, ReadsSpecialValues) {
   const auto s = parse_prom_text("a +Inf\nb -Inf\nc NaN\n");
   ASSERT_EQ(s.size(), 3u);

@@ -36,6 +36,25 @@ TEST(Redirector, Status303TurnsPostIntoGetWithoutBodyOrContentHeaders) {
   EXPECT_EQ(r.hops(), 1);
 }
 
+// Issue 44 (4): a scenario user's follow-up carries its jar's Cookie line, the redirect's own cookie in it.
+TEST(Redirector, TheFollowUpsCookieLineIsReplacedAcrossHops) {
+  const std::string login = "GET /login?u=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nCookie: old=1\r\nX-Keep: yes\r\n\r\n";
+  Redirector r(target(), 5, login.size());
+  r.start(login);
+  ASSERT_EQ(r.redirect(302, "/home", false), Redirector::Step::kFollow) << r.reason();
+  EXPECT_EQ(r.answered_target(), "/login?u=1");
+  r.replace_cookie_line("Cookie: old=1; sess=abc\r\n");
+  EXPECT_EQ(r.follow_up(), "GET /home HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Keep: yes\r\nCookie: old=1; sess=abc\r\n\r\n");
+  EXPECT_EQ(r.method(), "GET");
+  // A second hop builds from the replaced bytes; an empty line drops the header.
+  ASSERT_EQ(r.redirect(307, "/deeper", false), Redirector::Step::kFollow) << r.reason();
+  EXPECT_EQ(r.answered_target(), "/home");
+  r.replace_cookie_line("");
+  EXPECT_EQ(r.follow_up(), "GET /deeper HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Keep: yes\r\n\r\n");
+  ASSERT_EQ(r.redirect(308, "/last", false), Redirector::Step::kFollow) << r.reason();
+  EXPECT_EQ(r.follow_up(), "GET /last HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Keep: yes\r\n\r\n");
+}
+
 TEST(Redirector, Status307And308KeepMethodAndBody) {
   for (const int status : {307, 308}) {
     Redirector r(target(), 5, kPost.size());

@@ -37,6 +37,32 @@ TEST(ChooseProxy, UpperCaseHttpProxyIsIgnoredAsCurlDoes) {
   EXPECT_EQ(p->source, "http_proxy");
 }
 
+// Issue 43 (7): going direct while HTTP_PROXY is set is said, once.
+TEST(ChooseProxy, AnIgnoredUpperCaseHttpProxyIsNoted) {
+  const auto notes = proxy_notes({}, target("http", "a.test", 80), env_of({{"HTTP_PROXY", "127.0.0.1:1"}}), false);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("HTTP_PROXY is set but not used"), std::string::npos) << notes[0];
+  // Nothing to say when it would not have applied anyway, or another proxy is used.
+  EXPECT_TRUE(proxy_notes({}, target("https", "a.test", 443), env_of({{"HTTP_PROXY", "127.0.0.1:1"}}), false).empty());
+  EXPECT_TRUE(proxy_notes({}, target("http", "a.test", 80), env_of({{"HTTP_PROXY", "p:1"}, {"NO_PROXY", "a.test"}}), false).empty());
+  EXPECT_TRUE(proxy_notes({"", {}, {}}, target("http", "a.test", 80), env_of({{"HTTP_PROXY", "p:1"}}), false).empty());
+  EXPECT_TRUE(proxy_notes({}, target("http", "a.test", 80), env_of({}), false).empty());
+}
+
+// Issue 44 (14): a NO_PROXY entry that can never match is noted; --noproxy's is refused.
+TEST(ChooseProxy, ANoProxyEntryThatCanNeverMatchIsNotedOrRefused) {
+  const auto notes = proxy_notes({}, target("http", "a.test", 80),
+                                 env_of({{"http_proxy", "p:1"}, {"NO_PROXY", "a.test:8080"}}), true);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("NO_PROXY: 'a.test:8080' has a port"), std::string::npos) << notes[0];
+  ProxyFlags flags;
+  flags.noproxy = "10.0.0.0/33";
+  auto refused = choose_proxy(flags, target("http", "a.test", 80), env_of({{"http_proxy", "p:1"}}));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("--noproxy '10.0.0.0/33': the prefix length must be 0 to 32"),
+            std::string::npos) << refused.error().message;
+}
+
 TEST(ChooseProxy, LowerCaseWinsForHttpsAndAllProxyIsTheFallback) {
   const auto lower = choose({}, target("https", "a.test", 443), {{"https_proxy", "l:1"}, {"HTTPS_PROXY", "u:2"}});
   ASSERT_TRUE(lower);

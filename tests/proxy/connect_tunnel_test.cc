@@ -41,8 +41,14 @@ TEST(ConnectReply, GarbageIsMalformedAtOnce) {
                           "HTTP/1.1 099 x\r\n\r\n", "HTTP/1.1  200\r\n\r\n"}) {
     EXPECT_EQ(parse_connect_reply(bad).state, ConnectReply::State::kMalformed) << bad;
   }
+}
+
+// Issue 44 (13): a head past the cap is too large, not "not HTTP/1.x".
+TEST(ConnectReply, AHeadPastTheCapIsTooLargeNotMalformed) {
   EXPECT_EQ(parse_connect_reply("HTTP/1.1 200 OK\r\n" + std::string(kMaxReplyBytes, 'a')).state,
-            ConnectReply::State::kMalformed);
+            ConnectReply::State::kTooLarge);
+  EXPECT_EQ(parse_connect_reply("HTTP/1.1 200 OK\r\nX: " + std::string(kMaxReplyBytes, 'a') + "\r\n\r\n").state,
+            ConnectReply::State::kTooLarge);
 }
 
 TEST(ConnectRequest, NamesTheTargetAndCarriesCredentials) {
@@ -120,6 +126,14 @@ TEST(TunnelStep, CloseAndGarbageFail) {
     EXPECT_EQ(p.status, TunnelStatus::kFailed);
     EXPECT_EQ(p.err, EPROTO);
   }
+}
+
+TEST(TunnelBlocking, AHeadPastTheCapSaysItIsTooLong) {
+  Pair pair;
+  pair.answer("HTTP/1.1 200 OK\r\nX: " + std::string(2 * kMaxReplyBytes, 'a'));
+  const Status failed = tunnel_blocking(pair.client.get(), "CONNECT a:1 HTTP/1.1\r\n\r\n", kNsPerS);
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("head longer than 8 KiB"), std::string::npos) << failed.error().message;
 }
 
 TEST(TunnelBlocking, ReportsTheStatusAndTimesOut) {

@@ -11,6 +11,17 @@ TEST(NoProxy, StarMatchesEveryHost) {
   EXPECT_FALSE(no_proxy_matches("", "example.com"));
 }
 
+TEST(NoProxy, EntriesThatCanNeverMatchAreNamed) {
+  EXPECT_EQ(no_proxy_flaw("a.test, localhost:8080").value_or(""),
+            "'localhost:8080' has a port (or is an IPv6 address with one): entries are host names, domains and "
+            "addresses without ports, as curl reads them");
+  EXPECT_NE(no_proxy_flaw("10.0.0.0/33").value_or("").find("0 to 32 for IPv4"), std::string::npos);
+  EXPECT_NE(no_proxy_flaw("fd00::/129").value_or("").find("0 to 128 for IPv6"), std::string::npos);
+  EXPECT_NE(no_proxy_flaw("[::1]:80").value_or("").find("has a port"), std::string::npos);
+  EXPECT_NE(no_proxy_flaw("name.test/8").value_or("").find("only an IP address"), std::string::npos);
+  EXPECT_FALSE(no_proxy_flaw("*, .a.test, 10.0.0.0/8, ::1, [fd00::1], fd00::/64, 127.0.0.1"));
+}
+
 TEST(NoProxy, ANameMatchesItselfAndItsSubdomainsOnly) {
   EXPECT_TRUE(no_proxy_matches("example.com", "example.com"));
   EXPECT_TRUE(no_proxy_matches("example.com", "www.example.com"));

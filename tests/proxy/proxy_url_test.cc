@@ -62,6 +62,15 @@ TEST(ProxyUrl, BadPortsHostsAndEscapesAreRefused) {
   }
 }
 
+// Issue 44 (13): a CR/LF in a proxy URL is named as such, not as an IPv6 address without brackets.
+TEST(ProxyUrl, AControlCharacterOrSpaceIsNamed) {
+  for (const char* bad : {"http://127.0.0.1:3128\r\n", "http://prox\ny:3128", "http://a b:1", "http://a:1\x1b"}) {
+    const auto url = parse_proxy_url(bad);
+    ASSERT_FALSE(url) << bad;
+    EXPECT_NE(url.error().message.find("no control character or space"), std::string::npos) << url.error().message;
+  }
+}
+
 TEST(ProxyUrl, BasicAuthorizationIsBase64OfUserColonPassword) {
   EXPECT_EQ(basic_authorization("Aladdin", "open sesame"), "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");  // RFC 7617
   EXPECT_EQ(basic_authorization("u", ""), "Basic dTo=");

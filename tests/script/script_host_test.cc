@@ -78,6 +78,16 @@ TEST(ScriptHost, RuntimeErrorInInitIsBadInputWithLine) {
   EXPECT_NE(host.error().message.find(":2: no token"), std::string::npos) << host.error().message;
 }
 
+// Issue 44 (20): wrk.format keeps the 8 KiB URL cap the command line and --targets keep.
+TEST(ScriptHost, WrkFormatRefusesAPathPastTheUrlCap) {
+  ScriptFile file("function init(args)\n  assert(#wrk.format('GET', '/' .. ('a'):rep(8000)) > 8000)\n"
+                  "  wrk.format('GET', '/' .. ('a'):rep(200000))\nend\n");
+  auto host = set_up(script_config(file.path(), 8080), 1);
+  ASSERT_FALSE(host.ok());
+  EXPECT_NE(host.error().message.find(":3: wrk.format: the path is 200001 bytes, past the URL cap of 8192 bytes"),
+            std::string::npos) << host.error().message;
+}
+
 TEST(ScriptHost, WrkTableCarriesTheCommandLine) {
   ScriptFile file(R"(
 assert(wrk.scheme == "http", wrk.scheme)

@@ -69,5 +69,12 @@ TEST(NameTable, PrintableNamesReplaceInvalidUtf8AndControls) {
   EXPECT_EQ(printable_name("\xED\xA0\x80"), "???");  // a surrogate
 }
 
+// Issue 44 (19): a right-to-left override or an isolate would let a server reorder the terminal's text.
+TEST(NameTable, PrintableNamesReplaceBidirectionalControls) {
+  EXPECT_EQ(printable_name("a\u202Eb\u2066c\u2069d"), "a?b?c?d");
+  EXPECT_EQ(printable_name("\u200E\u200F\u202A\u061C"), "????");
+  EXPECT_EQ(printable_name("\u2010\u2065\u202F\u00E9"), "\u2010\u2065\u202F\u00E9");  // neighbours stay
+}
+
 }  // namespace
 }  // namespace pacer::stats

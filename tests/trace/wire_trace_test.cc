@@ -34,6 +34,26 @@ TEST(WireTrace, CutsABodyAtItsCapAndSaysSo) {
   EXPECT_EQ(text.find(std::string(1025, 'x')), std::string::npos);
 }
 
+// Issue 44 (16): a 200 KB head is cut by the capture's cap; the peer sent all of it.
+TEST(WireTrace, AHeadLongerThanTheCaptureSaysTheTraceCutIt) {
+  const std::string head = "HTTP/1.1 200 OK\r\nX-Big: " + std::string(WireTrace::kMaxCaptureBytes, 'a');
+  const std::string text = format_exchange(4, "w", "GET / HTTP/1.1\r\n\r\n", head.substr(0, WireTrace::kMaxCaptureBytes), "ok");
+  EXPECT_NE(text.find("* (head cut by the trace: it keeps the first 64 KiB of each side)"), std::string::npos) << text.substr(text.size() - 200);
+  EXPECT_EQ(text.find("the head was not complete"), std::string::npos);
+  const std::string short_text = format_exchange(5, "w", "GET / HTTP/1.1\r\n\r\n", "HTTP/1.1 200 OK\r\nX-A", "failed");
+  EXPECT_NE(short_text.find("* (the head was not complete)"), std::string::npos);
+}
+
+// Issue 44 (19): a right-to-left override from a server is replaced like an escape.
+TEST(WireTrace, AServersBidirectionalControlsNeverReachTheTerminal) {
+  const std::string text = format_exchange(6, "w", "GET / HTTP/1.1\r\n\r\n",
+                                           "HTTP/1.1 200 OK\r\nX-Rtl: a\u202Eb\u2066c\r\n\r\nd\u202Ee", "ok");
+  EXPECT_EQ(text.find("\u202E"), std::string::npos);
+  EXPECT_EQ(text.find("\u2066"), std::string::npos);
+  EXPECT_NE(text.find("< X-Rtl: a?b?c"), std::string::npos);
+  EXPECT_NE(text.find("d?e"), std::string::npos);
+}
+
 TEST(WireTrace, AServersEscapeSequencesNeverReachTheTerminal) {
   const std::string text = format_exchange(3, "w", "GET / HTTP/1.1\r\n\r\n",
                                            "HTTP/1.1 200 OK\r\nX-Evil: \x1b]0;owned\x07\x1b[2J\r\n\r\n\x1b[31mred\xc2\x9b",

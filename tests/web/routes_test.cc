@@ -98,6 +98,19 @@ TEST(Routes, TokenGuardsEveryPathByQueryOrBearer) {
   EXPECT_EQ(route(script, rules, feed).status, 401);
 }
 
+// Issue 44 (17): a Host is NAME or NAME:PORT, nothing after; a loopback NAME is an address.
+TEST(Routes, AHostWithMoreThanAPortAfterTheLoopbackNameIsRefused) {
+  LiveFeed feed;
+  const AccessRules rules;
+  for (const char* host : {"localhost:8089@evil", "localhost:8089/x", "localhost:", "localhost:80a", "[::1]x",
+                           "[::1]:8089@evil", "127.0.0.1.evil", "127.0.0.1:123456", "localhost@evil"}) {
+    EXPECT_EQ(route(request("GET", "/", host), rules, feed).status, 403) << host;
+  }
+  EXPECT_EQ(route(request("GET", "/", "localhost"), rules, feed).status, 200);
+  EXPECT_EQ(route(request("GET", "/", "[::1]"), rules, feed).status, 200);
+  EXPECT_EQ(route(request("GET", "/", "127.1.2.3:1"), rules, feed).status, 200);
+}
+
 TEST(Routes, LoopbackWithoutTokenRefusesForeignHostsAndCrossOriginPosts) {
   LiveFeed feed;
   const AccessRules rules;

@@ -209,6 +209,8 @@ void Transport::continue_tunnel(Connection& c) {
         tunnel_failed(c, "proxy: closed the connection before answering CONNECT");
       } else if (p.err == EPROTO) {
         tunnel_failed(c, "proxy: its answer to CONNECT is not an HTTP/1.x response");
+      } else if (p.err == EMSGSIZE) {
+        tunnel_failed(c, "proxy: its answer to CONNECT has a head longer than 8 KiB, the most pacer reads");
       } else {
         tunnel_failed(c, "proxy: CONNECT", p.err);
       }

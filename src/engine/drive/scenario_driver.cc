@@ -122,6 +122,14 @@ void ScenarioDriver::completed(Connection& c, const RequestSlot& slot, int statu
   users_->on_response(c.index, status, done_ns, recorded, c.session->body_bytes(slot.token));
 }
 
+void ScenarioDriver::redirected(Connection& c, const RequestSlot&) {
+  proto::Redirector* chain = c.http1 != nullptr ? c.http1->redirector() : nullptr;
+  if (chain == nullptr) return;
+  if (const std::string* line = users_->on_redirect(c.index, chain->answered_target(), chain->target())) {
+    chain->replace_cookie_line(*line);
+  }
+}
+
 void ScenarioDriver::failed(Connection& c, const RequestSlot&, ErrorField error, bool recorded) {
   last_[static_cast<std::size_t>(c.index)].status = 0;  // no response to call a success
   users_->on_failed(c.index, error_class_name(error), clock_.now, recorded);

@@ -38,6 +38,8 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   void failed(Connection& c, const RequestSlot& slot, ErrorField error, bool recorded) override;
   // A user waits for its request's end: none is sent again behind its back.
   bool put_back(RequestSlot&, bool) override { return false; }
+  // A user's redirect (HTTP/1.1): its Set-Cookie into the jar, the follow-up's Cookie from it.
+  void redirected(Connection& c, const RequestSlot& slot) override;
   void forget(Connection&) override {}
   void on_turn(TurnPhase phase) override;
   TimeNs next_due_ns() const override;

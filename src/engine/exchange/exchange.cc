@@ -111,6 +111,7 @@ void Exchange::redirect(Connection& c, std::uint32_t token) {
   RequestSlot& slot = c.slots[token];
   slot.t_first = 0;  // time to first byte: the final response's
   recorder_.redirect(slot.t_sched);
+  driver_->redirected(c, slot);
 }
 
 void Exchange::decoded(Connection& c, std::uint32_t token, std::uint64_t bytes) {

@@ -34,6 +34,9 @@ class RequestEnds {
   // A request the server refused unprocessed (a graceful GOAWAY): send it again,
   // with the same t_sched. False: the driver cannot, and it counts as failed.
   virtual bool put_back(RequestSlot& slot, bool recorded) = 0;
+  // The request got a redirect that is followed on c (before its follow-up is
+  // written): a scenario user stores the redirect's cookies.
+  virtual void redirected(Connection& /*c*/, const RequestSlot& /*slot*/) {}
 
  protected:
   ~RequestEnds() = default;
