@@ -5,6 +5,20 @@
 
 namespace pacer::engine {
 
+namespace {
+
+// Whether a request the peer's close caught may be sent again: not a byte of
+// its response (t_first: none; complete: no response cut short), sent on a
+// connection that had answered before (a new connection's close is the server's
+// answer: sending again would ask it forever), and a resendable request (null
+// requests: a script's, whose bytes are not kept).
+bool resendable(const targets::RequestSet* requests, const Connection& c, const RequestSlot& slot, bool complete) {
+  return complete && slot.t_first == 0 && requests != nullptr && requests->resendable(slot.target) &&
+         c.answered_on_connection > 0;
+}
+
+}  // namespace
+
 // The connection forwards its session's events to its worker's exchange.
 Connection::Connection(Exchange* exchange_in, std::uint32_t slot_count) : exchange(exchange_in), slots(slot_count) {
   free_tokens.reserve(slot_count);
@@ -202,7 +216,7 @@ void Exchange::peer_closed(Connection& c) {
   for (RequestSlot& slot : c.slots) {
     if (!slot.in_use) continue;
     const bool recorded = recorder_.recorded(slot.t_sched);
-    if (kept_alive && resendable(c, slot, complete) && driver_->put_back(slot, recorded)) {
+    if (kept_alive && resendable(requests_, c, slot, complete) && driver_->put_back(slot, recorded)) {
       release(c, slot.token);
       recorder_.unsent_again(slot.name, slot.t_sched);  // the server never saw it: it counts when sent again
       if (recorded) recorder_.add(&stats::Counters::resent, 1);
@@ -217,14 +231,6 @@ void Exchange::peer_closed(Connection& c) {
     release(c, slot.token).free_ns = clock_.now;
   }
   links_->reopen(c);
-}
-
-bool Exchange::resendable(const Connection& c, const RequestSlot& slot, bool complete) const {
-  // Not a byte of its response (t_first: none; complete: no response cut short),
-  // and sent on a connection that had answered before (a new connection's close
-  // is the server's answer: sending again would ask it forever).
-  return complete && slot.t_first == 0 && requests_ != nullptr && requests_->resendable(slot.target) &&
-         c.answered_on_connection > 0;
 }
 
 void Exchange::count_timeout(Connection& c, const RequestSlot& slot) {

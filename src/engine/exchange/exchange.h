@@ -102,7 +102,6 @@ class Exchange {
   void count_response(Connection& c, const RequestSlot& slot, int status);
   void count_error(Connection& c, const RequestSlot& slot, ErrorField error);
   void count_timeout(Connection& c, const RequestSlot& slot);
-  bool resendable(const Connection& c, const RequestSlot& slot, bool complete) const;
 
   LoopClock& clock_;
   Recorder& recorder_;
