@@ -100,7 +100,7 @@ def test_an_ordinary_closed_loop_against_nginx_blames_no_one(nginx):
     run = run_pacer("-t2", "-c10", "-d1s", "--interval", "250ms", "--format", "json", f"http://127.0.0.1:{port}/")
     assert run.rc == 0, run
     client = json.loads(run.stdout)["client"]
-    assert client["saturated"] is False and client["verdicts"] == []
+    assert client["saturated"] is False and client["verdicts"] == [], (client["workers"], client["verdicts"])
     assert len(client["workers"]) == 2 and client["peak_open_fds"] >= 10 and client["fd_limit"] > 0
 
 
