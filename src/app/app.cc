@@ -193,7 +193,7 @@ ExitCode run_and_report_to(const Config& asked, StopSignals& signals, web::LiveV
   // The client's health and the server's side, sampled at each --interval (issue 28);
   // it outlives the live output, which samples through it until finish().
   evidence::Watch watch(config.evidence, config.unix_socket_path.empty() ? config.target.port : 0, config.interval_ns,
-                        config.is_open_model(), config.spin);
+                        config.is_open_model(), config.spin, config.is_scenario());
   LiveOutput live(config, display, series, std::move(listener));
   const LentSteering lent(web_view, control.get());
   live.set_watch(&watch);

@@ -376,6 +376,8 @@ Routes:
   /fail/N                 every Nth request answers 500
   /never                  never answers
   /close                  closes the connection after the headers
+  /hangup                 200 as keep-alive, then closes the connection
+                          without Connection: close (as tinyproxy does)
   /chunked/N              N bytes in a chunked body
   /redirect               302 to /
   /echo                   sends the request back as the body

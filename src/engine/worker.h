@@ -92,6 +92,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   void retry_later(Connection& c) override { pool_.retry_later(c); }
   void broke(Connection& c, ErrorField error) override { exchange_.fail_connection(c, error); }
   void reopen(Connection& c) override { pool_.reopen(c); }
+  void peer_closed(Connection& c) override { exchange_.peer_closed(c); }
   // Fills c's free slots (the driver), writes, or reconnects c once it can take
   // no more requests and has none in flight.
   void ready(Connection& c) override;

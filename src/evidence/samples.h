@@ -73,6 +73,7 @@ struct IntervalEvidence {
   std::vector<PidSample> pids;
   std::vector<ScrapeSample> scrapes;
   std::vector<std::string> verdicts;  // this interval's (the client busy, fds or ports near the limit)
+  bool server_saturated = false;      // the server's queue, not the connections, caps the rate (evidence/saturation.h)
 };
 
 // A --server-pid process over the run.
@@ -91,6 +92,7 @@ struct RunEvidence {
   std::vector<WorkerLoad> workers;   // per worker over its loop (warm-up included)
   double busy_threshold = 0.9;       // --client-busy-threshold
   bool spin = false;                 // --spin: the workers never wait, so their busy share is not judged
+  bool has_users = false;            // a scenario's virtual users: the advice may name them
   // The process, over the sampled intervals (absent: nothing was sampled).
   std::optional<ProcessSample> peak;  // cpu_share: the run's mean; the rest: the peak (ports: per pair)
   std::uint64_t lag_busy_intervals = 0;  // open model: intervals whose lag grew while a worker was busy

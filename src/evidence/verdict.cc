@@ -45,6 +45,18 @@ bool ports_near(const PortUse& u, std::uint64_t range) {
   return range > 0 && static_cast<double>(u.in_use) >= kNearLimitShare * static_cast<double>(range);
 }
 
+// The worker queued for a CPU the largest share of its run, if that is
+// kCpuQueuedShare or more (over kMinJudgedRunNs at least).
+std::optional<std::size_t> most_queued(const std::vector<WorkerLoad>& workers) {
+  std::optional<std::size_t> out;
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    const WorkerLoad& w = workers[i];
+    if (w.wall_ns < kMinJudgedRunNs || w.runnable_share() < kCpuQueuedShare) continue;
+    if (!out || w.runnable_share() > workers[*out].runnable_share()) out = i;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string busy_workers_phrase(const std::vector<WorkerLoad>& workers, double threshold) {
@@ -79,9 +91,16 @@ std::vector<std::string> interval_verdicts(const std::vector<WorkerLoad>& worker
   return out;
 }
 
+bool server_saturated(const RunEvidence& run) {
+  return std::ranges::any_of(run.verdicts, [](const std::string& v) { return v.starts_with("the server: saturated"); });
+}
+
 void judge_run(RunEvidence& run) {
   run.verdicts.clear();
   run.client_bound = false;
+  // Users are a scenario's: only then is "fewer users per thread" advice.
+  const char* advice = run.has_users ? "Use more threads (-t), fewer users per thread, or shards."
+                                     : "Use more threads (-t) or shards.";
   const std::vector<std::size_t> busy =
       run.spin ? std::vector<std::size_t>{} : busy_workers(run.workers, run.busy_threshold, kMinJudgedRunNs);
   if (!busy.empty()) {
@@ -93,20 +112,28 @@ void judge_run(RunEvidence& run) {
     // Queued for a CPU a quarter of the time or more: others compete for the machine.
     const WorkerLoad& busiest = run.workers[busy[0]];
     const std::string queued =
-        busiest.runnable_share() >= 0.25
+        busiest.runnable_share() >= kCpuQueuedShare
             ? fmt::format(" (queued for a CPU {} % of it: other processes compete for this machine)",
                           percent(busiest.runnable_share()))
             : "";
-    run.verdicts.push_back(fmt::format("the client: {} of the run{}; these figures measure pacer, not the server. "
-                                       "Use more threads (-t), fewer users per thread, or shards.",
-                                       who, queued));
+    run.verdicts.push_back(
+        fmt::format("the client: {} of the run{}; these figures measure pacer, not the server. {}", who, queued, advice));
     run.client_bound = true;
   } else if (run.lag_busy_intervals >= 2 && !run.spin) {
     run.verdicts.push_back(fmt::format(
         "the client: the open model's send lag grew in {} intervals while a worker was busy at least {} % of "
-        "them; the sending fell behind in pacer, not the server. Use more threads (-t), fewer users per thread, "
-        "or shards.",
-        run.lag_busy_intervals, percent(kLagBusyShare)));
+        "them; the sending fell behind in pacer, not the server. {}",
+        run.lag_busy_intervals, percent(kLagBusyShare), advice));
+    run.client_bound = true;
+  } else if (const std::optional<std::size_t> queued = run.spin ? std::nullopt : most_queued(run.workers)) {
+    // Not busy past the threshold, but queued behind other processes: its
+    // latencies hold its own waits for a CPU (issue 43).
+    const WorkerLoad& w = run.workers[*queued];
+    run.verdicts.push_back(fmt::format(
+        "the client: worker {} waited for a CPU {} % of the run (busy {} %): other processes compete for this "
+        "machine, and these figures measure pacer's machine, not the server. Give pacer CPUs of its own, or use "
+        "shards.",
+        *queued + 1, percent(w.runnable_share()), percent(w.busy())));
     run.client_bound = true;
   }
   if (run.peak) {

@@ -27,6 +27,9 @@ inline constexpr double kLagBusyShare = 0.75;
 // spinning worker never waits, by design).
 inline constexpr TimeNs kMinJudgedRunNs = 500 * kNsPerMs;
 inline constexpr TimeNs kMinJudgedIntervalNs = 100 * kNsPerMs;
+// A worker queued for a CPU (runnable, not running) this share of its run or
+// more measured its own machine, whatever its busy share (issue 43).
+inline constexpr double kCpuQueuedShare = 0.25;
 
 // The workers at or past the threshold ("worker 1 busy 98 %"), busiest first;
 // empty when none. Numbered from 1, as people count.
@@ -39,6 +42,10 @@ std::string busy_workers_phrase(const std::vector<WorkerLoad>& workers, double t
 std::vector<std::string> interval_verdicts(const std::vector<WorkerLoad>& workers,
                                            const std::optional<ProcessSample>& process, double threshold,
                                            bool lag_grew, bool spin = false);
+
+// Whether the run's verdicts name a saturated server (evidence/saturation.h):
+// read from the verdicts, as a report read back has them.
+bool server_saturated(const RunEvidence& run);
 
 // The run's verdicts into run.verdicts (full sentences, without the
 // "Bottleneck: " label), and run.client_bound.

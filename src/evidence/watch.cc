@@ -37,8 +37,8 @@ TimeNs scrape_timeout(const EvidenceOptions& o, TimeNs interval_ns) {
 }  // namespace
 
 Watch::Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model,
-             bool spin)
-    : options_(options), remote_port_(remote_port), open_model_(open_model), spin_(spin) {
+             bool spin, bool has_users)
+    : options_(options), remote_port_(remote_port), open_model_(open_model), spin_(spin), has_users_(has_users) {
   if (auto text = read_small_file("/proc/sys/net/ipv4/ip_local_port_range", 256)) port_range_ = parse_port_range(*text);
   cpus_allowed_ = allowed_cpus();
   first_ns_ = last_ns_ = monotonic_now_ns();
@@ -143,6 +143,16 @@ void Watch::sample(report::IntervalReport& interval) {
   current_.verdicts =
       interval_verdicts(interval.workers, current_.process, options_.client_busy_threshold, lag_grew, spin_);
   if (lag_grew && !busy_workers_phrase(interval.workers, kLagBusyShare).empty()) ++lag_busy_intervals_;
+  if (open_model_ && interval.target_rate_per_s && interval.completed > 0 && interval.duration_ns > 0 &&
+      !report::is_drain(interval)) {
+    const auto completed = static_cast<double>(interval.completed);
+    saturation_.observe(static_cast<double>(interval.service_ns_sum) / completed,
+                        completed * 1e9 / static_cast<double>(interval.duration_ns), *interval.target_rate_per_s);
+  }
+  if (saturation_.saturated()) {
+    current_.server_saturated = true;
+    current_.verdicts.push_back(saturation_.phrase());
+  }
   // The run's peaks.
   const ProcessSample& p = *current_.process;
   if (!peak_) peak_ = ProcessSample{};
@@ -169,6 +179,7 @@ void Watch::sample(report::IntervalReport& interval) {
 void Watch::finish(RunEvidence& run) const {
   run.busy_threshold = options_.client_busy_threshold;
   run.spin = spin_;
+  run.has_users = has_users_;
   run.peak = peak_;
   if (run.peak) {
     std::sort(run.peak->ports.begin(), run.peak->ports.end(),
@@ -179,6 +190,7 @@ void Watch::finish(RunEvidence& run) const {
   run.scrapes = scrapes_;
   run.failed_scrapes = failed_scrapes_;
   judge_run(run);
+  if (saturation_.saturated()) run.verdicts.push_back(saturation_.verdict());
 }
 
 }  // namespace pacer::evidence

@@ -19,6 +19,7 @@
 #include "evidence/proc.h"
 #include "evidence/samples.h"
 #include "evidence/scrape.h"
+#include "evidence/saturation.h"
 #include "report/interval_report.h"
 
 namespace pacer::evidence {
@@ -26,8 +27,10 @@ namespace pacer::evidence {
 class Watch {
  public:
   // remote_port: the URL's port (0: no port count, as over a Unix socket).
-  // spin: --spin (the workers' busy share is not judged).
-  Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model, bool spin);
+  // spin: --spin (the workers' busy share is not judged); has_users: a
+  // scenario's virtual users (the verdicts' advice may name them).
+  Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs interval_ns, bool open_model, bool spin,
+        bool has_users = false);
 
   // Samples now, for `interval` (which ended just before); points
   // interval.evidence at the result (valid until the next call).
@@ -43,6 +46,7 @@ class Watch {
   std::uint16_t remote_port_;
   bool open_model_;
   bool spin_;
+  bool has_users_;
   std::optional<std::pair<std::uint32_t, std::uint32_t>> port_range_;
   int cpus_allowed_ = 1;
   TimeNs last_ns_ = 0;
@@ -58,6 +62,7 @@ class Watch {
   std::uint64_t scrapes_ = 0;
   std::uint64_t failed_scrapes_ = 0;
   std::uint64_t lag_busy_intervals_ = 0;
+  Saturation saturation_;  // the open model: a server saturated, not too few connections
   TimeNs last_lag_ns_ = 0;
 };
 

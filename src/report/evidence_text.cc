@@ -21,8 +21,9 @@ std::string client_line(const evidence::RunEvidence& e) {
   std::string out = fmt::format("workers busy {} (verdict from {} %)", busy, percent(e.busy_threshold));
   if (e.peak) {
     const evidence::ProcessSample& p = *e.peak;
-    out += fmt::format("; process CPU {} % of {} CPUs; peak RSS {}; peak fds {}", percent(p.cpu_share.value_or(0)),
-                       p.cpus_allowed, format_bytes(static_cast<double>(p.rss_bytes)), p.open_fds);
+    out += fmt::format("; process CPU {} % of {} CPU{}; peak RSS {}; peak fds {}", percent(p.cpu_share.value_or(0)),
+                       p.cpus_allowed, p.cpus_allowed == 1 ? "" : "s", format_bytes(static_cast<double>(p.rss_bytes)),
+                       p.open_fds);
     if (p.fd_limit > 0) out += fmt::format(" of {}", p.fd_limit);
   }
   return out + ".";

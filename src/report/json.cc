@@ -276,6 +276,8 @@ json json_document(const RunReport& r) {
         {"tls_handshakes", c.tls_handshakes},
         {"tls_resumed", c.tls_resumed},
         {"redials", c.redials},  // connects dialled again at the start (issue 31)
+        {"keepalive_closed", c.keepalive_closed},  // the peer closed a kept-alive connection (issue 43)
+        {"resent", c.resent},                      // ...and the requests it caught were sent again
         {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
         {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)},
         // Open model: requests written after -d ended (null: not known, e.g. before the engine reports it).

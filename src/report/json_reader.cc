@@ -164,6 +164,8 @@ void read_counts(const Field& root, stats::Counters& c) {
   c.tls_resumed = counts.at("tls_resumed").count();
   if (c.tls_resumed > c.tls_handshakes) counts.at("tls_resumed").fail("more resumed handshakes than handshakes");
   if (counts.has("redials")) c.redials = counts.at("redials").count();  // optional: older reports
+  if (counts.has("keepalive_closed")) c.keepalive_closed = counts.at("keepalive_closed").count();  // issue 43
+  if (counts.has("resent")) c.resent = counts.at("resent").count();
   const Field scheduled = counts.at("scheduled");
   c.scheduled = scheduled.is_null() ? 0 : scheduled.count();
   const Field peak = counts.at("peak_backlog");

@@ -15,6 +15,7 @@
 #include "report/labelled.h"
 #include "report/text_connect.h"
 #include "report/capacity.h"
+#include "evidence/verdict.h"
 #include "report/evidence_text.h"
 #include "report/endpoints.h"
 #include "report/units.h"
@@ -330,7 +331,11 @@ void append_pacer_lines(std::string& out, const RunReport& r) {
   if (const std::string hint = body_hint(r); !hint.empty()) out += labelled("Status 415:", hint);
   if (c.errors.timeout > 0) out += labelled("Timeouts:", timeouts_text(r));
   if (c.errors.unsent > 0) out += unsent_paragraph(r);
-  if (const std::optional<Capacity> capacity = run_shortfall(r)) out += capacity_paragraph(*capacity);
+  // Little's law advises connections only where they would raise the completion
+  // rate: not against a saturated server (its verdict says so, issue 43).
+  if (const std::optional<Capacity> capacity = run_shortfall(r); capacity && !evidence::server_saturated(r.evidence)) {
+    out += capacity_paragraph(*capacity);
+  }
   out += evidence_paragraphs(r);  // issue 28: the client's own bottleneck, the server's side
   if (r.warmup_ns > 0) {
     out += labelled("Warm-up:", fmt::format("{} responses during the first {} were not recorded.", c.warmup_responses,

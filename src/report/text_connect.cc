@@ -63,6 +63,23 @@ void append_connect_lines(std::string& out, const RunReport& r) {
                                     "had connected",
                                     n, n == 1 ? " was" : "s were", n == 1 ? "its" : "their"));
   }
+  append_keepalive_line(out, r);
+}
+
+void append_keepalive_line(std::string& out, const RunReport& r) {
+  // Issue 43: a server or proxy that answers with keep-alive and closes anyway
+  // (engine/exchange/exchange.h: peer_closed).
+  const std::uint64_t closed = r.counters.keepalive_closed;
+  if (closed == 0) return;
+  const bool mostly = closed * 2 >= r.counters.connects;  // half the connections or more
+  std::string line = fmt::format("{} closed {} of {} connections after a response that kept {} open{}",
+                                 r.proxy.empty() ? "the server" : "the proxy", closed, r.counters.connects,
+                                 closed == 1 ? "it" : "them", mostly ? ": keep-alive is not kept" : "");
+  if (const std::uint64_t n = r.counters.resent; n > 0) {
+    line += fmt::format("; {} request{} that met the close {} sent again on a new connection", n, n == 1 ? "" : "s",
+                        n == 1 ? "was" : "were");
+  }
+  out += labelled("Keep-alive:", line);
 }
 
 // The connection path (issue 33): the proxy and its tunnel's set-up, the source

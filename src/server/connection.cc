@@ -127,7 +127,7 @@ void Connection::service(LoopContext& ctx) {
 void Connection::queue_reply(Reply reply) {
   if (reply.body == BodyKind::kChunked && is_http10_) reply.body = BodyKind::kPattern;  // HTTP/1.0 has no chunked coding
   const bool truncate = reply.action == ReplyAction::kTruncate;
-  if (!keep_alive_ || truncate) close_after_write_ = true;
+  if (!keep_alive_ || truncate || reply.hang_up) close_after_write_ = true;
   const ConnectionHeader header =
       !keep_alive_ ? ConnectionHeader::kClose : (is_http10_ ? ConnectionHeader::kKeepAlive : ConnectionHeader::kNone);
   // process_input keeps room for a head and an inline body before parsing a request.

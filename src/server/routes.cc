@@ -146,7 +146,7 @@ Route match_route(std::string_view target) {
   constexpr std::string_view kPoolPrefix = "/pool/";
   if (target.starts_with(kPoolPrefix)) return pool_route(target.substr(kPoolPrefix.size()));
   static constexpr Prefix kExact[] = {
-      {"/", RouteKind::kRoot},         {"/never", RouteKind::kNever}, {"/close", RouteKind::kClose},
+      {"/", RouteKind::kRoot},         {"/never", RouteKind::kNever}, {"/close", RouteKind::kClose}, {"/hangup", RouteKind::kHangUp},
       {"/redirect", RouteKind::kRedirect}, {"/echo", RouteKind::kEcho},   {"/stats", RouteKind::kStats},
       {"/login", RouteKind::kLogin},   {"/auth", RouteKind::kAuth},   {"/json", RouteKind::kJson},
       {"/api/login", RouteKind::kLogin}, {"/api/products", RouteKind::kShopProducts},
@@ -292,6 +292,11 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
     case RouteKind::kNever:
       reply.action = ReplyAction::kNever;
       reply.counted = false;
+      return reply;
+    case RouteKind::kHangUp:
+      reply.text = "ok";
+      reply.body_bytes = 2;
+      reply.hang_up = true;
       return reply;
     case RouteKind::kClose:
       reply.action = ReplyAction::kTruncate;

@@ -22,6 +22,7 @@ constexpr std::uint64_t kMaxPoolServiceMs = 60'000;              // /pool/W/MS: 
 
 enum class RouteKind : std::uint8_t {
   kRoot, kBytes, kDelay, kStatus, kFail, kNever, kClose, kChunked, kRedirect, kEcho, kStats,
+  kHangUp,        // /hangup: a keep-alive 200, then the connection closes without saying so (issue 43)
   kLogin,         // /login: a fixed token, as JSON (for scripts' login examples)
   kAuth,          // /auth: 200 with "Authorization: Bearer <the /login token>", else 401
   kJson,          // /json: 200 with a JSON Content-Type, else 415 (as JSON APIs answer)
@@ -92,6 +93,7 @@ struct Reply {
   std::string_view set_cookie;    // non-empty: sent as a Set-Cookie header
   TimeNs delay_ns = 0;            // kDelay
   bool counted = true;            // counts toward requests_answered once fully written
+  bool hang_up = false;           // close once written, without `Connection: close` (/hangup)
 };
 
 struct StatsSnapshot {

@@ -124,11 +124,15 @@ struct Counters {
   std::uint64_t bytes_written = 0;      // every byte written after the warm-up, headers and bodies (ab's "sent")
   std::uint64_t length_mismatches = 0;  // recorded 2xx responses whose body length differs from their
                                         // name's document length (engine/record/document.h)
+  std::uint64_t keepalive_closed = 0;   // connections the peer closed after a response that kept them open
+                                        // (no `Connection: close`), idle or under a request; warm-up included
+  std::uint64_t resent = 0;             // recorded requests sent again on a new connection: their reused
+                                        // connection closed before any byte of the response (issue 43)
   ErrorCounts errors;
   std::array<std::uint64_t, kMaxStatusCode + 1> status_counts{};  // index = status code
 
   // Every plain count, by its name in the JSON report's "counts".
-  static constexpr std::array<CountField<Counters>, 14> kFields{{
+  static constexpr std::array<CountField<Counters>, 16> kFields{{
       {"requests_sent", &Counters::requests_sent},
       {"responses", &Counters::responses},
       {"bytes_read", &Counters::bytes_read},
@@ -143,6 +147,8 @@ struct Counters {
       {"bytes_decoded", &Counters::bytes_decoded},
       {"bytes_written", &Counters::bytes_written},
       {"length_mismatches", &Counters::length_mismatches},
+      {"keepalive_closed", &Counters::keepalive_closed},
+      {"resent", &Counters::resent},
   }};
 
   // Responses with a status below 400.

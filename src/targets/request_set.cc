@@ -4,8 +4,20 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <array>
 
 namespace pacer::targets {
+
+namespace {
+
+// RFC 9110 9.2.2: a client may repeat these automatically.
+bool idempotent_without_body(const RequestTarget& r) {
+  static constexpr std::array<const char*, 6> kIdempotent{"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"};
+  if (r.body && !r.body->empty()) return false;
+  return std::ranges::any_of(kIdempotent, [&](const char* m) { return strcasecmp(r.method.c_str(), m) == 0; });
+}
+
+}  // namespace
 
 RequestSet::RequestSet(const Config& config, stats::NameTable& names) {
   const std::size_t count = config.targets.empty() ? 1 : config.targets.size();
@@ -13,7 +25,8 @@ RequestSet::RequestSet(const Config& config, stats::NameTable& names) {
   // the bytes. Each request's body is held once beside the config's: in its
   // HTTP/1.1 bytes, or in its HTTP/2 request.
   const bool http1 = !config.http2 && !config.http3;
-  bytes_.reserve(http1 ? count : 0);  // reserved: the views taken below stay valid
+  bytes_.reserve(http1 ? count : 0);
+  resendable_.reserve(http1 ? count : 0);  // reserved: the views taken below stay valid
   http1_.reserve(http1 ? count : 0);
   http2_.reserve(http1 ? 0 : count);
   names_.reserve(count);
@@ -32,6 +45,7 @@ RequestSet::RequestSet(const Config& config, stats::NameTable& names) {
 
 void RequestSet::add_http1(const Config& config, const RequestTarget& r) {
   const std::string built = proto::build_request(config, r);
+  resendable_.push_back(idempotent_without_body(r) ? 1 : 0);
   std::string& stored = bytes_.emplace_back();
   // With --pipeline N the request's bytes N times in a row (a batch is one write);
   // the single request is the first of them.

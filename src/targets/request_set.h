@@ -37,6 +37,11 @@ class RequestSet {
   std::span<const proto::Http2Request> http2() const { return http2_; }
   stats::NameId name(std::uint32_t i) const { return names_[i]; }
   const TargetOrder& order() const { return order_; }
+  // Whether request i may be sent again when its reused HTTP/1.1 connection
+  // closed before any byte of its response: an idempotent method (GET, HEAD,
+  // OPTIONS, TRACE, PUT, DELETE; RFC 9110 9.2.2) with no body. Never with
+  // --http2/--http3.
+  bool resendable(std::uint32_t i) const { return i < resendable_.size() && resendable_[i] != 0; }
 
  private:
   void add_http1(const Config& config, const RequestTarget& r);
@@ -45,6 +50,7 @@ class RequestSet {
   std::vector<proto::Http1Bytes> http1_;  // views into bytes_
   std::vector<proto::Http2Request> http2_;
   std::vector<stats::NameId> names_;
+  std::vector<std::uint8_t> resendable_;  // HTTP/1.1: per request, see resendable()
   TargetOrder order_;
 };
 

@@ -70,6 +70,7 @@ void DashboardModel::on_interval(const report::IntervalReport& in) {
   state_.last = in.latency != nullptr ? latency_figures(*in.latency) : LatencyFigures{};
   state_.bottleneck = report::interval_bottleneck(in, state_.run.connections, state_.run.requests_per_connection,
                                                   state_.run.http2);
+  if (in.evidence != nullptr && in.evidence->server_saturated) state_.bottleneck.reset();  // the server's queue (issue 43)
   state_.client_verdicts = in.evidence != nullptr ? in.evidence->verdicts : std::vector<std::string>{};
   state_.history.push_back(HistoryPoint{in.duration_ns, in.completed, state_.last.p99_ns, in.oldest_in_flight_ns});
   if (state_.history.size() > kMaxHistory) compact_history();

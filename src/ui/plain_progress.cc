@@ -148,7 +148,10 @@ std::string render_plain_line(const report::IntervalReport& in, const RunInfo& r
   }
   sections.push_back(latency_text(in));
   sections.push_back(connections_text(in, run));
-  if (const auto c = report::interval_bottleneck(in, run.connections, run.requests_per_connection, run.http2)) {
+  // Not against a saturated server: more connections would only queue more (issue 43).
+  const bool saturated = in.evidence != nullptr && in.evidence->server_saturated;
+  if (const auto c = report::interval_bottleneck(in, run.connections, run.requests_per_connection, run.http2);
+      c && !saturated) {
     sections.push_back("bottleneck: " + report::capacity_phrase(*c, false));
   }
   if (in.evidence != nullptr) {

@@ -43,7 +43,7 @@ std::string PartialReport::render_json() const {
   nlohmann::ordered_json out = report::json_document(report_);  // the writer's document, not its text parsed back
   // Only the final report has these (the intervals do not carry them).
   for (const char* key : {"warmup_responses", "tls_handshakes", "tls_resumed", "redirects", "bytes_decoded",
-                          "peak_backlog", "length_mismatches"}) {
+                          "peak_backlog", "length_mismatches", "keepalive_closed", "resent"}) {
     if (out["counts"].contains(key)) out["counts"][key] = nullptr;
   }
   if (out["connection_path"]["tls"].is_object()) {  // its counts are the final report's (as counts.tls_*)

@@ -57,6 +57,10 @@ CASES = [
     # grows and arrivals are given up as unsent; every output counts them alike.
     Case("open-unsent", ("-t1", "-c2", "-R", "200", "-d", "3s", "--timeout", "500ms"), open_model=True,
          path="delay/20"),
+    # A server that closes every connection after one keep-alive response (issue 43):
+    # the requests that meet the close are sent again; the Keep-alive line and the
+    # counts agree, and the server answered each request once.
+    Case("keepalive-closed", ("-t2", "-c4", "-d", "1s"), path="hangup"),
 ]
 
 ERROR_CLASSES = ("connect", "read", "write", "timeout", "parse", "status")
@@ -304,6 +308,27 @@ def check_client(stdout, doc, rows) -> None:
     assert client["saturated"] == any(v.startswith("the client:") for v in client["verdicts"])
 
 
+def check_keepalive(pacer, stdout, doc, report_path, expected: bool) -> None:
+    """Issue 43: the connections the peer closed after a kept-alive response and the
+    requests sent again, in the text's Keep-alive line, the JSON, and the text of
+    `pacer report` on that JSON."""
+    counts = doc["counts"]
+    pattern = (r"^Keep-alive:\s+the server closed (\d+) of (\d+) connections after a response that kept"
+               r"(?: them| it) open(?:: keep-alive is not kept)?(?:; (\d+) requests? that met the close)?")
+    live = re.search(pattern, unwrapped(stdout), re.M)
+    if not expected:
+        assert counts["keepalive_closed"] == counts["resent"] == 0 and live is None, (counts, stdout)
+        return
+    assert live, stdout
+    again = pacer("report", str(report_path))
+    assert again.rc == 0, again
+    replayed = re.search(pattern, unwrapped(again.stdout), re.M)
+    assert replayed and replayed.groups() == live.groups(), (live, replayed)
+    assert (int(live[1]), int(live[2]), int(live[3] or 0)) == (
+        counts["keepalive_closed"], counts["connects"], counts["resent"]), (live[0], counts)
+    assert counts["keepalive_closed"] > 0 and counts["resent"] > 0 and doc["errors"]["read"] == 0, (counts, doc["errors"])
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_every_output_agrees_with_the_others_and_with_the_server(case, start_server, pacer, tmp_path):
     server = start_server(*case.server_args)
@@ -333,6 +358,7 @@ def test_every_output_agrees_with_the_others_and_with_the_server(case, start_ser
     check_server_lines(run.stdout, doc)
     if case.evidence:
         assert doc["server"]["pids"] and doc["server"]["scrapes"] > 0, doc["server"]
+    check_keepalive(pacer, run.stdout, doc, report_path, expected=case.path == "hangup")
     # Latency: the text's distribution is the JSON's, rounded as printed.
     for label, key in (("50%", "50"), ("99%", "99"), ("100%", "100")):
         printed = parse_duration(report.distribution[label])

@@ -322,3 +322,23 @@ def test_h2c_goes_through_a_tunnel_too(squid, tmp_path, pacer):
 def test_the_demo_never_goes_through_the_environments_proxy(pacer):
     run = pacer("demo", "-d", "300ms", "-c", "2", "-t", "1", env=clean_env(http_proxy="http://127.0.0.1:1"))
     assert run.rc == 0 and "Proxy:" not in run.stdout, run
+
+
+@needs_tinyproxy
+def test_tinyproxy_closing_every_kept_alive_connection_costs_no_request(tinyproxy, server, pacer, tmp_path):
+    # Issue 43 (1): tinyproxy answers HTTP/1.1 without "Connection: close" and closes
+    # after each response. A request that met the close before any byte of its
+    # response is sent again on a new connection (as curl, Go and ab -k do), and
+    # the report says keep-alive is not kept.
+    out = tmp_path / "run.json"
+    run = pacer("-x", tinyproxy.url, "-t1", "-c4", "-n", "150", "--format", "json", "-o", str(out), server.url,
+                env=clean_env())
+    assert run.rc == 0, run
+    r = json.loads(out.read_text())
+    counts = r["counts"]
+    assert counts["responses"] == 150 and r["errors"]["read"] == 0, (counts, r["errors"])
+    assert counts["keepalive_closed"] >= counts["resent"] > 0, counts
+    assert server.wait_for("requests_answered", 150) == 150
+    text = " ".join(run.stdout.split())
+    assert (f"Keep-alive: the proxy closed {counts['keepalive_closed']} of {counts['connects']} connections after a "
+            "response that kept them open: keep-alive is not kept") in text, run.stdout

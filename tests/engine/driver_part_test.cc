@@ -52,6 +52,7 @@ struct DriverParts : LinkEvents {
   void established(Connection&) override {}
   void retry_later(Connection&) override {}
   void broke(Connection& c, ErrorField e) override { exchange.fail_connection(c, e); }
+  void peer_closed(Connection& c) override { exchange.peer_closed(c); }
   void reopen(Connection& c) override {
     ++reopened;
     exchange.abandon(c);

@@ -127,7 +127,7 @@ class FakeSession final : public proto::Session {
 
 // Records every report; routes nothing unless a test wires it.
 struct RecordingLinks final : LinkEvents {
-  int established_count = 0, retried = 0, broken = 0, reopened = 0, readied = 0;
+  int established_count = 0, retried = 0, broken = 0, reopened = 0, readied = 0, peer_closes = 0;
   ErrorField last_error = nullptr;
   void established(Connection&) override { ++established_count; }
   void retry_later(Connection&) override { ++retried; }
@@ -136,6 +136,7 @@ struct RecordingLinks final : LinkEvents {
     last_error = error;
   }
   void reopen(Connection&) override { ++reopened; }
+  void peer_closed(Connection&) override { ++peer_closes; }
   void ready(Connection&) override { ++readied; }
 };
 

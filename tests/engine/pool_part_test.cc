@@ -41,6 +41,7 @@ struct PoolParts final : LinkEvents, PoolEvents {
   void retry_later(Connection& c) override { pool.retry_later(c); }
   void broke(Connection& c, ErrorField) override { pool.reopen(c); }
   void reopen(Connection& c) override { pool.reopen(c); }
+  void peer_closed(Connection& c) override { pool.reopen(c); }
   void ready(Connection&) override {}
   // PoolEvents.
   bool wants_connection(Connection&) override { return wanted; }

@@ -22,7 +22,40 @@ TEST(Verdict, NamesTheBusyWorkerCountingFromOne) {
   EXPECT_TRUE(run.client_bound);
   EXPECT_EQ(run.verdicts[0],
             "the client: worker 2 was busy 98 % of the run; these figures measure pacer, not the server. Use more "
-            "threads (-t), fewer users per thread, or shards.");
+            "threads (-t) or shards.");
+}
+
+TEST(Verdict, AdvisesFewerUsersPerThreadOnlyInARunWithUsers) {
+  RunEvidence run;
+  run.workers = {load(0.98)};
+  run.has_users = true;  // a scenario's
+  judge_run(run);
+  ASSERT_EQ(run.verdicts.size(), 1u);
+  EXPECT_NE(run.verdicts[0].find("Use more threads (-t), fewer users per thread, or shards."), std::string::npos);
+  run.has_users = false;
+  run.workers = {load(0.8)};
+  run.lag_busy_intervals = 3;
+  judge_run(run);
+  ASSERT_EQ(run.verdicts.size(), 1u);
+  EXPECT_EQ(run.verdicts[0].find("users"), std::string::npos) << run.verdicts[0];
+}
+
+// Issue 43 (2): queued for a CPU a quarter of the run or more, below the busy threshold.
+TEST(Verdict, NamesAWorkerQueuedForACpuAQuarterOfTheRunWhateverItsBusyShare) {
+  RunEvidence run;
+  run.workers = {load(0.3), load(0.88)};
+  run.workers[1].runnable_ns = 5'430 * kNsPerMs;  // 54 % of its 10 s
+  judge_run(run);
+  ASSERT_EQ(run.verdicts.size(), 1u);
+  EXPECT_TRUE(run.client_bound);
+  EXPECT_EQ(run.verdicts[0],
+            "the client: worker 2 waited for a CPU 54 % of the run (busy 88 %): other processes compete for this "
+            "machine, and these figures measure pacer's machine, not the server. Give pacer CPUs of its own, or use "
+            "shards.");
+  run.workers[1].runnable_ns = 2 * kNsPerS;  // 20 %: not judged
+  judge_run(run);
+  EXPECT_TRUE(run.verdicts.empty());
+  EXPECT_FALSE(run.client_bound);
 }
 
 TEST(Verdict, SaysNothingBelowTheThreshold) {

@@ -24,6 +24,9 @@ class LinkEvents {
   virtual void broke(Connection& c, ErrorField error) = 0;
   // Close c and connect again; its requests are already counted (or there were none).
   virtual void reopen(Connection& c) = 0;
+  // The peer closed c (EOF read): what that ends (a close-delimited body) and
+  // what its requests in flight become (failed, or sent again) is the exchange's; c reopens.
+  virtual void peer_closed(Connection& c) = 0;
   // c can take requests again (a timer ran, a stream was cancelled): fill and flush it.
   virtual void ready(Connection& c) = 0;
 

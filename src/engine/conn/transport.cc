@@ -100,14 +100,9 @@ bool Transport::read_stream(Connection& c, std::uint32_t events) {
       budget_.check_slice();
     } else if (r.status == net::IoStatus::kClosed) {
       clock_.arrived_ns = clock_.now;  // a body delimited by the close ends here
-      const bool complete = c.session->finish(c);
-      if (c.in_flight_count() > 0) {
-        recorder_.connections().note_error(
-            0, complete ? "connection closed before the response" : c.session->error_reason());
-        events_->broke(c, &stats::ErrorCounts::read);
-      } else {
-        events_->reopen(c);  // the server closed an idle keep-alive connection, or ended a close-delimited body
-      }
+      // What the close ends (a close-delimited body) and means for the requests
+      // still in flight (a failure, or sent again) is the exchange's.
+      events_->peer_closed(c);
       return false;
     } else if (r.status == net::IoStatus::kWantRead || r.status == net::IoStatus::kWantWrite) {
       return true;

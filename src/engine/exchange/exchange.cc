@@ -1,7 +1,23 @@
 // See exchange.h.
 #include "engine/exchange/exchange.h"
 
+#include "targets/request_set.h"
+
 namespace pacer::engine {
+
+namespace {
+
+// Whether a request the peer's close caught may be sent again: not a byte of
+// its response (t_first: none; complete: no response cut short), sent on a
+// connection that had answered before (a new connection's close is the server's
+// answer: sending again would ask it forever), and a resendable request (null
+// requests: a script's, whose bytes are not kept).
+bool resendable(const targets::RequestSet* requests, const Connection& c, const RequestSlot& slot, bool complete) {
+  return complete && slot.t_first == 0 && requests != nullptr && requests->resendable(slot.target) &&
+         c.answered_on_connection > 0;
+}
+
+}  // namespace
 
 // The connection forwards its session's events to its worker's exchange.
 Connection::Connection(Exchange* exchange_in, std::uint32_t slot_count) : exchange(exchange_in), slots(slot_count) {
@@ -31,6 +47,7 @@ Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder
       keep_alive_(shared.options.exchange.keep_alive),
       open_model_(shared.profile != nullptr),
       record_timeouts_(shared.options.exchange.record_timeouts),
+      requests_(shared.script == nullptr ? shared.requests : nullptr),
       timeout_ns_(shared.options.exchange.timeout_ns),
       tap_(shared, recorder, worker) {}
 
@@ -180,6 +197,38 @@ void Exchange::fail_connection(Connection& c, ErrorField error) {
   for (RequestSlot& slot : c.slots) {
     if (!slot.in_use) continue;
     count_error(c, slot, error);
+    release(c, slot.token).free_ns = clock_.now;
+  }
+  links_->reopen(c);
+}
+
+void Exchange::peer_closed(Connection& c) {
+  // The server (or a proxy) answered with keep-alive and closed anyway: the next
+  // request on c would meet the close. curl, Go's transport and ab -k open a new
+  // connection for it; so does pacer, and the report says how often. Read before
+  // the session hears of the close (which ends a close-delimited body: that
+  // close was the response's end, not a keep-alive broken).
+  const std::uint32_t answered = c.answered_on_connection;
+  const bool kept_open = answered > 0 && !takes_no_more(c);
+  const bool complete = c.session->finish(c);
+  const bool kept_alive = kept_open && c.answered_on_connection == answered;
+  if (kept_alive) recorder_.add(&stats::Counters::keepalive_closed, 1);
+  bool failed = false;
+  for (RequestSlot& slot : c.slots) {
+    if (!slot.in_use) continue;
+    const bool recorded = recorder_.recorded(slot.t_sched);
+    if (kept_alive && resendable(requests_, c, slot, complete) && driver_->put_back(slot, recorded)) {
+      release(c, slot.token);
+      recorder_.unsent_again(slot.name, slot.t_sched);  // the server never saw it: it counts when sent again
+      if (recorded) recorder_.add(&stats::Counters::resent, 1);
+      continue;
+    }
+    if (!failed) {
+      recorder_.connections().note_error(0, complete ? "connection closed before the response"
+                                                     : c.session->error_reason());
+      failed = true;
+    }
+    count_error(c, slot, &stats::ErrorCounts::read);
     release(c, slot.token).free_ns = clock_.now;
   }
   links_->reopen(c);

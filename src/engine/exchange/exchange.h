@@ -67,6 +67,13 @@ class Exchange {
   void abandon(Connection& c);
   // Every request in flight on c fails with `error` (counted if recorded); c reopens.
   void fail_connection(Connection& c, ErrorField error);
+  // The peer closed c (EOF read): the session finishes (a close-delimited body
+  // ends), then c reopens. A close after a response that kept c open counts as
+  // keepalive_closed. A request it caught is sent again (with its t_sched, by its
+  // driver: on c's new connection in the closed loop) when c was reused, no byte
+  // of its response came and it is resendable (an idempotent request without a
+  // body, targets/request_set.h); the others fail as `read`.
+  void peer_closed(Connection& c);
   // Requests past --timeout are cancelled and counted (their latency censored).
   void expire_timeouts();
   TimeNs next_due_ns() const;
@@ -103,6 +110,7 @@ class Exchange {
   const bool keep_alive_;
   const bool open_model_;        // queue delay and service time are recorded
   const bool record_timeouts_;
+  const targets::RequestSet* requests_;  // which requests may be sent again; null: none (a script's, a user's)
   const TimeNs timeout_ns_;
   InFlightList in_flight_;       // request slots, oldest send first: its head is the next timeout
   WireTap tap_;
