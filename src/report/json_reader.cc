@@ -256,6 +256,7 @@ void read_endpoints(const Field& root, RunReport& r) {
     EndpointReport& e = r.endpoints.emplace_back();
     e.name = item.at("name").string();
     for (const auto& f : stats::NameCounts::kFields) e.counts.*f.member = item.at(f.name).count();
+    if (item.has("body_bytes")) e.counts.body_bytes = item.at("body_bytes").count();  // absent from older reports
     const Field errors = item.at("errors");
     // A class newer than the report is absent: none of it.
     for (const auto& f : stats::ErrorCounts::kFields) {

@@ -31,7 +31,7 @@ class UserTally {
     return names_ != nullptr ? names_->intern(name) : stats_.name_index(name);
   }
   // "METHOD path": the name of a request that was given none (the query left out).
-  std::uint32_t default_name(std::string_view method, std::string_view path);
+  std::uint32_t default_name(std::string_view method, std::string_view path, bool keep_query);
   // After the run: the name rows get their text from the run's name table.
   void name_rows();
 

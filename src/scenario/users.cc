@@ -155,6 +155,7 @@ void Users::on_response(int index, int status, TimeNs done_ns, bool recorded) {
   if (u.state != User::State::kInFlight) return;
   u.status = status;
   u.error = nullptr;
+  u.elapsed_ns = done_ns - u.mark_ns;  // mark_ns was the request's due time
   u.mark_ns = done_ns;
   u.last_failed = status >= 400;
   u.last_recorded = recorded;
@@ -168,6 +169,7 @@ void Users::on_failed(int index, const char* error_class, TimeNs at_ns, bool rec
   if (u.state != User::State::kInFlight) return;
   u.status = 0;
   u.error = error_class;
+  u.elapsed_ns = at_ns - u.mark_ns;
   u.mark_ns = at_ns;
   u.last_failed = true;
   u.last_recorded = recorded;

@@ -107,6 +107,7 @@ class Users {
   UserTally& tally() { return tally_; }
   UserScripts& scripts() { return scripts_; }
   const RequestContext& requests() const { return requests_; }
+  RequestContext& requests() { return requests_; }
 
  private:
   void resume(int index);
