@@ -53,13 +53,16 @@ std::string_view RequestContext::same_origin_path(std::string_view url) {
   }
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   if (!equal_nocase(host, config_.target.host) || port != config_.target.port) return {};
-  // The path and the query as they stand in the text (the fragment is never sent).
+  // The path and the query as they stand in the text (the fragment is never sent);
+  // after an authority a path is empty or starts with '/'.
+  if (parts.path.empty()) {
+    path_scratch_.assign("/");
+    if (parts.has_query) path_scratch_.append("?").append(parts.query);
+    return path_scratch_;
+  }
   const char* begin = parts.path.data();
-  const char* end = parts.has_query ? parts.query.data() + parts.query.size() : parts.path.data() + parts.path.size();
-  const std::string_view path(begin, static_cast<std::size_t>(end - begin));
-  if (!path.empty() && path.front() == '/') return path;
-  path_scratch_.assign("/").append(path);
-  return path_scratch_;
+  const char* end = parts.has_query ? parts.query.data() + parts.query.size() : begin + parts.path.size();
+  return std::string_view(begin, static_cast<std::size_t>(end - begin));
 }
 
 cookie::Origin RequestContext::cookie_origin(const User& u) const {
