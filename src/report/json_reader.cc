@@ -285,6 +285,14 @@ void read_scenario(const Field& root, RunReport& r) {
   out.open_model = s.at("open_model").boolean();
   out.user_limit = s.at("user_limit").count();
   out.users_started = s.at("users_started").count();
+  if (s.has("types")) {  // absent from older reports
+    const Field types = s.at("types");
+    if (!types.value().is_array()) types.fail("expected an array");
+    for (std::size_t i = 0; i < types.value().size(); ++i) {
+      const Field item(types.value()[i], fmt::format("{}[{}]", types.path(), i));
+      out.types.push_back(scenario::TypeRow{item.at("name").string(), item.at("users_started").count()});
+    }
+  }
   const Field errors = s.at("errors");
   out.check = errors.at("check").count();
   out.script = errors.at("script").count();

@@ -40,6 +40,7 @@ Status Users::prepare(Port& port, watchdog::LuaBeat* beat) {
   const std::vector<std::uint8_t> type_of_id =
       assign_user_types(shape->plan.types, users_.size() * static_cast<std::size_t>(workers_));
   tally_.prepare(port, shape->plan.task_names, open_, users_.size());
+  tally_.name_types(shape->plan.type_names());
   population_.prepare(port, open_, type_of_id.size());
   open_tasks_.prepare(port);
   set_up_users(shape->captures, type_of_id);

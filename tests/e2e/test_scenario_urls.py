@@ -123,15 +123,21 @@ def test_default_names_drop_the_query_but_keep_it_where_locusts_csv_files_are_as
     assert "GET,/api/products?id=1,2," in stats and "GET,/api/products?id=2,2," in stats, stats
 
 
-def test_several_user_types_tasks_are_named_with_their_type(server, pacer, tmp_path):
+def test_several_user_types_are_named_in_the_report_and_in_their_tasks_rows(server, pacer, tmp_path):
     text = """
 local reader = {name = "reader", tasks = {{1, function(u) u:get("/status/200") end, "index"}}}
 local writer = {name = "writer", tasks = {{1, function(u) u:get("/status/201") end, "index"}}}
 return {reader, {tasks = {{1, function(u) u:get("/status/202") end, "index"}}}, writer}
 """
-    report, run = run_json(pacer, "-u", "3", "-n", "30", "--scenario", scenario(tmp_path, text), server.url)
+    path = scenario(tmp_path, text)
+    report, run = run_json(pacer, "-u", "3", "-n", "30", "--scenario", path, server.url)
     tasks = {t["name"]: t["count"] for t in report["scenario"]["tasks"]}
     assert set(tasks) == {"reader: index", "user2: index", "writer: index"}, run
+    # Locust logs its users per class: the report's types, in the file's order.
+    assert report["scenario"]["types"] == [{"name": "reader", "users_started": 1}, {"name": "user2", "users_started": 1},
+                                           {"name": "writer", "users_started": 1}], run
     by_path = server.stats()["requests_by_name"]
     assert tasks["reader: index"] == by_path["GET /status/200"] > 0, by_path
     assert tasks["writer: index"] == by_path["GET /status/201"] > 0, by_path
+    text_run = pacer("-t1", "-u", "3", "-n", "3", "--scenario", path, server.url, timeout=60)
+    assert "User types:   reader 1, user2 1, writer 1 (users started)" in text_run.stdout, text_run
