@@ -213,7 +213,8 @@ Output:
       --csv PREFIX     write PREFIX_stats.csv, PREFIX_history.csv and
                        PREFIX_failures.csv (Locust's columns)
       --csv-format F   pacer, or locust: Locust 2.x's four files, its
-                       headers and rounding                    [pacer]
+                       headers and rounding; a scenario's      [pacer]
+                       default names keep their query string
       --csv-full-history
                        locust: a history row per name per interval
       --log-requests FILE

@@ -192,6 +192,7 @@ json endpoints_json(const RunReport& r) {
     if (r.scenario.active) errors["check"] = endpoint_checks(r, e);  // u:fail, as the run's errors
     json item = {{"name", e.name}};
     for (const auto& f : stats::NameCounts::kFields) item[f.name] = c.*f.member;
+    item["body_bytes"] = c.body_bytes;
     item["errors"] = std::move(errors);
     item["failed"] = endpoint_failures(r, e);
     std::map<int, std::uint64_t> codes;  // ascending, as status_codes

@@ -258,6 +258,7 @@ void read_endpoints(const Field& root, RunReport& r) {
     EndpointReport& e = r.endpoints.emplace_back();
     e.name = item.at("name").string();
     for (const auto& f : stats::NameCounts::kFields) e.counts.*f.member = item.at(f.name).count();
+    if (item.has("body_bytes")) e.counts.body_bytes = item.at("body_bytes").count();  // absent from older reports
     const Field errors = item.at("errors");
     // A class newer than the report is absent: none of it.
     for (const auto& f : stats::ErrorCounts::kFields) {
@@ -286,6 +287,14 @@ void read_scenario(const Field& root, RunReport& r) {
   out.open_model = s.at("open_model").boolean();
   out.user_limit = s.at("user_limit").count();
   out.users_started = s.at("users_started").count();
+  if (s.has("types")) {  // absent from older reports
+    const Field types = s.at("types");
+    if (!types.value().is_array()) types.fail("expected an array");
+    for (std::size_t i = 0; i < types.value().size(); ++i) {
+      const Field item(types.value()[i], fmt::format("{}[{}]", types.path(), i));
+      out.types.push_back(scenario::TypeRow{item.at("name").string(), item.at("users_started").count()});
+    }
+  }
   const Field errors = s.at("errors");
   out.check = errors.at("check").count();
   out.script = errors.at("script").count();

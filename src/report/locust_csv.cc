@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <iterator>
+#include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -48,7 +50,15 @@ struct LocustEntry {
   std::string type, name;
   std::uint64_t requests = 0, failures = 0;
   stats::Histogram latency = stats::Histogram::for_latency_ns();  // min, max exact
+  std::uint64_t body_bytes = 0;  // the responses' bodies (a request without one adds 0, as Locust's)
 };
+
+// Average Content Size: the body bytes per request that ended, a float as Python
+// prints it, or 0 (an int) for a row without requests.
+std::string content_size(const LocustEntry& e) {
+  if (e.requests == 0) return "0";
+  return python_float(static_cast<double>(e.body_bytes) / static_cast<double>(e.requests));
+}
 
 std::string median_text(const LocustEntry& e) {
   const std::int64_t count = e.latency.total_count();
@@ -93,7 +103,7 @@ std::vector<LocustEntry> endpoint_entries(const RunReport& r) {
   for (const EndpointReport& e : r.endpoints) {
     auto [type, path] = type_and_name(stats::printable_name(e.name));
     LocustEntry entry{std::move(type), std::move(path), ended(e.counts.responses, e.counts.errors),
-                      endpoint_failures(r, e), e.latency};
+                      endpoint_failures(r, e), e.latency, e.counts.body_bytes};
     if (entry.requests == 0 && entry.failures == 0) continue;  // as Locust leaves out names never used
     out.push_back(std::move(entry));
   }
@@ -107,9 +117,8 @@ std::vector<LocustEntry> endpoint_entries(const RunReport& r) {
 std::string stats_row(const LocustEntry& e, double seconds) {
   const double per_s = seconds > 0 ? static_cast<double>(e.requests) / seconds : 0.0;
   const double fail_per_s = seconds > 0 ? static_cast<double>(e.failures) / seconds : 0.0;
-  // Average Content Size: pacer keeps no body sizes per name; left empty, not 0 (a figure it does not know).
-  return fmt::format("{},{},{},,{},{}{}\r\n", csv_cell(e.type), csv_cell(e.name), totals_fields(e), python_float(per_s),
-                     python_float(fail_per_s), percentile_fields(e));
+  return fmt::format("{},{},{},{},{},{}{}\r\n", csv_cell(e.type), csv_cell(e.name), totals_fields(e), content_size(e),
+                     python_float(per_s), python_float(fail_per_s), percentile_fields(e));
 }
 
 // Unix seconds at the end of an interval (its start, to the microsecond its line keeps, plus its duration).
@@ -130,57 +139,112 @@ std::uint64_t interval_failures(const SeriesPoint& p) {
   return stats::failed_requests(p.errors, p.scenario_errors ? &*p.scenario_errors : nullptr);
 }
 
+// One row of the history: the intervals that end in the same second, together
+// (Locust writes a row a second; a short last interval, the drain's, would
+// otherwise repeat its timestamp).
+struct HistoryRow {
+  std::int64_t timestamp_s = 0;
+  std::uint64_t users = 0;
+  double secs = 0;
+  LocustEntry current{"", "Aggregated"};
+  std::map<std::string, LocustEntry> names;  // by pacer's name: each name's own figures in the row's intervals
+};
+
+class HistoryWriter {
+ public:
+  HistoryWriter(const std::vector<LocustEntry>& names, bool full_history) : names_(names), full_history_(full_history) {}
+
+  // Locust's first row, written as its run starts: no users, no requests.
+  void start_row(std::int64_t timestamp_s) {
+    out_ += fmt::format("{},0,,Aggregated,{:f},{:f}{},{},0\r\n", timestamp_s, 0.0, 0.0, percentile_fields(total_),
+                        totals_fields(total_));
+  }
+
+  void add(const SeriesPoint& point, const RunReport& r) {
+    if (point.stats_reset) {  // POST /stats/reset: Locust's totals start again too
+      flush();
+      total_ = LocustEntry{"", "Aggregated"};
+      name_totals_.clear();
+    }
+    const std::int64_t timestamp_s = interval_end_unix_s(point);
+    if (!row_ || row_->timestamp_s != timestamp_s) {
+      flush();
+      row_.emplace();
+      row_->timestamp_s = timestamp_s;
+    }
+    HistoryRow& row = *row_;
+    row.users = user_count(point, r);
+    row.secs += static_cast<double>(point.duration_ns) / 1e9;
+    row.current.requests += ended(point.completed, point.errors);
+    row.current.failures += interval_failures(point);
+    row.current.latency.merge(point.latency.unpack());
+    if (!full_history_) return;
+    for (const SeriesEndpoint& e : point.endpoints) {
+      LocustEntry& n = row.names[stats::printable_name(e.name)];
+      // Per name an interval has responses (any status), errors (every class, a status >= 400
+      // included) and the requests that ended without a response (`failed`).
+      n.requests += e.completed + e.failed;
+      n.failures += e.errors;
+      if (e.latency) n.latency.merge(e.latency->unpack());
+    }
+  }
+
+  std::string finish() {
+    flush();
+    return std::move(out_);
+  }
+
+ private:
+  void flush() {
+    if (!row_) return;
+    const HistoryRow& row = *row_;
+    const std::string head = fmt::format("{},{}", row.timestamp_s, row.users);
+    const auto per_s = [&row](std::uint64_t n) { return row.secs > 0 ? static_cast<double>(n) / row.secs : 0.0; };
+    if (full_history_) {
+      for (const LocustEntry& n : names_) {
+        const std::string key = n.type.empty() ? n.name : n.type + " " + n.name;
+        const auto it = row.names.find(key);
+        const LocustEntry none;
+        const LocustEntry& current = it != row.names.end() ? it->second : none;
+        LocustEntry& so_far = name_totals_.try_emplace(key, LocustEntry{n.type, n.name}).first->second;
+        so_far.requests += current.requests;
+        so_far.failures += current.failures;
+        so_far.latency.merge(current.latency);
+        out_ += fmt::format("{},{},{},{:f},{:f}", head, csv_cell(n.type), csv_cell(n.name), per_s(current.requests),
+                            per_s(current.failures));
+        // The row's own percentiles (Locust's "current" ones), then the name's totals so far.
+        out_ += percentile_fields(LocustEntry{n.type, n.name, current.requests, current.failures, current.latency});
+        out_ += "," + totals_fields(so_far) + ",\r\n";
+      }
+    }
+    total_.requests += row.current.requests;
+    total_.failures += row.current.failures;
+    total_.latency.merge(row.current.latency);
+    // Without the full history Locust prints the run's percentiles so far; with it, the current ones (the row's).
+    out_ += fmt::format("{},,Aggregated,{:f},{:f}{},{},\r\n", head, per_s(row.current.requests),
+                        per_s(row.current.failures), percentile_fields(full_history_ ? row.current : total_),
+                        totals_fields(total_));
+    row_.reset();
+  }
+
+  const std::vector<LocustEntry>& names_;
+  const bool full_history_;
+  std::string out_;
+  std::optional<HistoryRow> row_;
+  LocustEntry total_{"", "Aggregated"};
+  std::map<std::string, LocustEntry> name_totals_;  // each name's so far
+};
+
 std::string render_history(const RunReport& r, const std::vector<LocustEntry>& names, bool full_history) {
   std::string out = fmt::format(
       "Timestamp,User Count,Type,Name,Requests/s,Failures/s,{},Total Request Count,Total Failure Count,"
       "Total Median Response Time,Total Average Response Time,Total Min Response Time,Total Max Response Time,"
       "Total Average Content Size\r\n", kPercentileNames);
-  if (!r.timeseries) return out;
-  LocustEntry total{"", "Aggregated"};
-  std::map<std::string, LocustEntry> name_totals;  // each name's so far
-  for (const SeriesPoint& point : *r.timeseries) {
-    if (point.stats_reset) {  // POST /stats/reset: Locust's totals start again too
-      total = LocustEntry{"", "Aggregated"};
-      name_totals.clear();
-    }
-    const double secs = static_cast<double>(point.duration_ns) / 1e9;
-    const std::uint64_t requests = ended(point.completed, point.errors);
-    const std::uint64_t failures = interval_failures(point);
-    const std::string head = fmt::format("{},{}", interval_end_unix_s(point), user_count(point, r));
-    if (full_history) {
-      for (const LocustEntry& n : names) {
-        const std::string key = n.type.empty() ? n.name : n.type + " " + n.name;
-        const auto it = std::ranges::find_if(point.endpoints,
-                                             [&](const SeriesEndpoint& e) { return stats::printable_name(e.name) == key; });
-        const SeriesEndpoint none;
-        const SeriesEndpoint& counts = it != point.endpoints.end() ? *it : none;
-        // Per name an interval has responses (any status), errors (every class, a status >= 400
-        // included) and the requests that ended without a response (`failed`).
-        const std::uint64_t name_ended = counts.completed + counts.failed;
-        const stats::Histogram latency = counts.latency ? counts.latency->unpack() : stats::Histogram::for_latency_ns();
-        LocustEntry& so_far = name_totals.try_emplace(key, LocustEntry{n.type, n.name}).first->second;
-        so_far.requests += name_ended;
-        so_far.failures += counts.errors;
-        so_far.latency.merge(latency);
-        out += fmt::format("{},{},{},{:f},{:f}", head, csv_cell(n.type), csv_cell(n.name),
-                           secs > 0 ? static_cast<double>(name_ended) / secs : 0.0,
-                           secs > 0 ? static_cast<double>(counts.errors) / secs : 0.0);
-        // The interval's own percentiles (Locust's "current" ones), then the name's totals so far.
-        out += percentile_fields(LocustEntry{n.type, n.name, name_ended, counts.errors, latency});
-        out += "," + totals_fields(so_far) + ",\r\n";
-      }
-    }
-    const stats::Histogram h = point.latency.unpack();
-    total.requests += requests;
-    total.failures += failures;
-    total.latency.merge(h);
-    // Without the full history Locust prints the run's percentiles so far; with it, the current ones (the interval's).
-    const LocustEntry current{"", "Aggregated", requests, failures, h};
-    out += fmt::format("{},,Aggregated,{:f},{:f}{},{},\r\n", head, secs > 0 ? static_cast<double>(requests) / secs : 0.0,
-                       secs > 0 ? static_cast<double>(failures) / secs : 0.0,
-                       percentile_fields(full_history ? current : total), totals_fields(total));
-  }
-  return out;
+  if (!r.timeseries || r.timeseries->empty()) return out;
+  HistoryWriter writer(names, full_history);
+  writer.start_row(static_cast<std::int64_t>(r.timeseries->front().start_unix_ns / 1'000'000'000));
+  for (const SeriesPoint& point : *r.timeseries) writer.add(point, r);
+  return out + writer.finish();
 }
 
 // A str as Python's repr prints it: in single quotes, or double when it holds a
@@ -355,8 +419,10 @@ LocustCsvFiles render_locust_csv(const RunReport& r, bool full_history) {
                                   "Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,{}\r\n",
                                   kPercentileNames);
   for (const LocustEntry& e : names) stats += stats_row(e, seconds);
+  std::uint64_t body_bytes = 0;
+  for (const EndpointReport& e : r.endpoints) body_bytes += e.counts.body_bytes;
   stats += stats_row(LocustEntry{"", "Aggregated", ended(r.counters.responses, r.counters.errors), failed_requests(r),
-                                 r.latency},
+                                 r.latency, body_bytes},
                      seconds);
   return LocustCsvFiles{std::move(stats), render_history(r, names, full_history), render_failures(r),
                         render_exceptions(r)};

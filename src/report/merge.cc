@@ -130,6 +130,11 @@ Status add_scenario(scenario::ScenarioStats& merged, const scenario::ScenarioSta
       return overflow(name, fmt::format("scenario.tasks[{}]", i));
     }
   }
+  for (std::size_t i = 0; i < shard.types.size() && i < merged.types.size(); ++i) {
+    if (!fits(merged.types[i].users_started, shard.types[i].users_started)) {
+      return overflow(name, fmt::format("scenario.types[{}]", i));
+    }
+  }
   for (const scenario::NameRow& row : shard.names) {
     if (row.requests == 0 && row.checks == 0) continue;  // as ScenarioStats::merge: an id never used
     const scenario::NameRow& mine = merged.names[merged.name_index(row.name)];

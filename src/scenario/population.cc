@@ -48,7 +48,7 @@ bool Population::spawn(int index, TimeNs now_ns) {
   scripts_.create(u);
   u.mark_ns = now_ns;
   u.cookies.clear();  // a new user, a new session
-  tally_.user_started();
+  tally_.user_started(u.type);
   ++running_;
   port_->connect(index);
   agenda_.queue(u, Resume::kStart);

@@ -22,6 +22,19 @@ class RequestContext {
   const Config& config() const { return config_; }
   // The Host header's value (and the absolute form's authority through a forwarding proxy).
   std::string_view host_header() const { return host_header_; }
+  // What goes before every path a user gives: the URL's path without its query
+  // and without a trailing '/' (Locust's base URL; "" for http://h/ and http://h).
+  std::string_view path_prefix() const { return path_prefix_; }
+  // The path a user gave with the prefix before it: `path` itself without a
+  // prefix, else a view of this context's scratch, valid until the next call.
+  std::string_view full_path(std::string_view path);
+  // An absolute URL a user gave (u:get("http://h:8080/x")): the path and query
+  // to request when its origin is the run's target (Locust sends an absolute URL
+  // as it is, without the base URL's path); empty when it is another origin,
+  // which pacer does not reach (one connection per user, to the target).
+  std::string_view same_origin_path(std::string_view url);
+  // Whether a default request name keeps the query string (--csv-format locust: Locust's rows).
+  bool names_keep_query() const { return config_.csv_locust; }
   // Where u's requests go, for its cookie jar: the target, the path of u's last request.
   cookie::Origin cookie_origin(const User& u) const;
   // The wall clock in seconds, for the cookies' expiries.
@@ -35,6 +48,8 @@ class RequestContext {
  private:
   const Config& config_;
   std::string host_header_;
+  std::string path_prefix_;
+  std::string path_scratch_;  // full_path's (capacity reused: no allocation per request)
   std::string cookie_host_;  // the target's host, lower case (the cookie jars' origin)
   std::string given_cookie_;
 };

@@ -29,7 +29,7 @@ local function set_of(list)
 end
 local want = #tags > 0 and set_of(tags) or nil
 local drop = #exclude > 0 and set_of(exclude) or nil
-local seen_tags, leaves, has_stop = {}, {}, false
+local seen_tags, leaves, has_stop, qualify = {}, {}, false, false
 local WAITS = "pacer.between(a, b), pacer.constant(s), pacer.constant_pacing(s), pacer.constant_throughput(n), " ..
               "a function of u or a number of seconds"
 
@@ -211,8 +211,13 @@ local function build_type(t, where, default_name)
   end
   if weight ~= nil and fixed ~= nil then fail(where .. ": give weight or fixed_count, not both") end
   if t.name ~= nil and type(t.name) ~= "string" then fail(where .. ".name must be a string") end
+  local first_leaf = #leaves + 1
   local root = build_set(t, where, check_tags(t.tags, where), nil, TYPE_KEYS)
-  return {name = t.name or default_name, weight = weight or 1, fixed_count = fixed, root = root,
+  local name = t.name or default_name
+  if qualify then  -- several types: a task's row says whose it is ("shopper: index")
+    for i = first_leaf, #leaves do leaves[i].name = name .. ": " .. leaves[i].name end
+  end
+  return {name = name, weight = weight or 1, fixed_count = fixed, root = root,
           on_start = root and root.on_start, on_stop = root and root.on_stop}
 end
 
@@ -221,6 +226,7 @@ if type(def) ~= "table" then
 end
 local single = def.tasks ~= nil
 local list = single and {def} or def
+qualify = not single and #def > 1
 if not single then
   if #def == 0 then
     fail("user.tasks is missing or empty (a list of {weight, function}), and the table is no list of user " ..

@@ -26,6 +26,11 @@ struct UserType {
 struct PlanShape {
   std::vector<std::string> task_names;  // every leaf task, in plan order (the Tasks table's rows)
   std::vector<UserType> types;          // the user types left after the tag filter, in file order
+  std::vector<std::string> type_names() const {
+    std::vector<std::string> out;
+    for (const UserType& t : types) out.push_back(t.name);
+    return out;
+  }
   bool has_stop = false;                // some on_stop (a user's or a task set's)
   bool has_test_hooks = false;          // on_test_start or on_test_stop
   bool has_load_shape = false;          // shape (a function, or stages made one)

@@ -40,6 +40,13 @@ std::string render_text(const ScenarioStats& s) {
                                 "              the previous one ended (plus u:sleep), a task's first step when\n"
                                 "              the task was {}.\n",
                                 s.users_started, s.user_limit, s.open_model ? "scheduled" : "due after the think time");
+  if (s.types.size() > 1) {  // Locust logs its users per class
+    std::string by_type;
+    for (const TypeRow& type : s.types) {
+      by_type += fmt::format("{}{} {}", by_type.empty() ? "" : ", ", stats::printable_name(type.name), type.users_started);
+    }
+    out += fmt::format("User types:   {} (users started)\n", by_type);
+  }
   out += "Tasks (from the scheduled start to the end):\n";
   out += fmt::format("  {:<26} {:>8} {:>7} {:>8} {:>8} {:>8}\n", "Task", "Count", "Failed", "p50", "p99", "Max");
   for (const TaskRow& row : s.tasks) {
@@ -86,11 +93,14 @@ nlohmann::ordered_json to_json(const ScenarioStats& s) {
   }
   nlohmann::ordered_json totals = nlohmann::ordered_json::object();
   for (const auto& [key, value] : s.totals) totals[key] = value;
+  nlohmann::ordered_json types = nlohmann::ordered_json::array();
+  for (const TypeRow& type : s.types) types.push_back({{"name", type.name}, {"users_started", type.users_started}});
   nlohmann::ordered_json messages = nlohmann::ordered_json::array();
   for (const Message& m : s.messages) messages.push_back({{"class", m.error_class}, {"where", m.where}, {"text", m.text}, {"count", m.count}});
   return {{"open_model", s.open_model},
           {"user_limit", s.user_limit},
           {"users_started", s.users_started},
+          {"types", std::move(types)},
           {"errors", {{"check", s.check}, {"script", s.script}, {"check_on_errors", s.check_on_errors}}},
           {"tasks", std::move(tasks)},
           {"names", std::move(names)},

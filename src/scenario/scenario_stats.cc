@@ -40,6 +40,10 @@ void ScenarioStats::merge(const ScenarioStats& other) {
   check_on_errors += other.check_on_errors;
   script += other.script;
   users_started += other.users_started;
+  if (types.size() < other.types.size()) {
+    for (std::size_t i = types.size(); i < other.types.size(); ++i) types.push_back(TypeRow{other.types[i].name});
+  }
+  for (std::size_t i = 0; i < other.types.size(); ++i) types[i].users_started += other.types[i].users_started;
   for (const Message& m : other.messages) {
     note(m.error_class.c_str(), m.where, m.text, m.count);
   }

@@ -41,6 +41,12 @@ struct Message {
   std::uint64_t count = 1;  // times this very message came (while it was among the first)
 };
 
+// A user type (docs/scenarios.md): its name and how many of its users were created.
+struct TypeRow {
+  std::string name;
+  std::uint64_t users_started = 0;
+};
+
 struct ScenarioStats {
   static constexpr std::size_t kMaxMessages = 10;  // distinct messages kept
   bool active = false;                 // a scenario ran
@@ -52,6 +58,7 @@ struct ScenarioStats {
   std::uint64_t check_on_errors = 0;   // ...on requests already counted as errors (not counted twice in rates)
   std::uint64_t script = 0;            // `script` errors: uncaught Lua errors (on_start, a task, wait, on_stop)
   std::uint64_t users_started = 0;     // virtual users created
+  std::vector<TypeRow> types;          // ...by type, in the plan's order (Locust logs its users per class)
   std::vector<Message> messages;       // the first kMaxMessages distinct ones, with their counts
   // pacer.totals (request_events.h): the numbers the users added up, summed by
   // key across workers and shards, in key order. A statistics reset keeps them.

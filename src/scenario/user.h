@@ -83,6 +83,7 @@ struct User {
   int status = 0;                // the last response's status (0: failed)
   const char* error = nullptr;   // the last request's error class (status 0)
   TimeNs mark_ns = 0;            // the previous step's end plus sleeps: the next step's due time
+  TimeNs elapsed_ns = 0;         // the last request's latency: its due time to its end (r.elapsed)
   TimeNs wake_ns = 0;            // kSleeping, kThinking
   TimeNs task_start_ns = 0;      // the running task's scheduled start
   TimeNs retire_ns = 0;          // retiring: when it is stopped whatever it is doing (--stop-timeout)

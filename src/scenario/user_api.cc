@@ -171,10 +171,22 @@ struct RequestArgs {
 
 // Builds the request into u.request, names it, and yields until its response.
 int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
-  if (a.path.size() > proto::kMaxUrlBytes) {
+  if (a.path.size() + users.requests().path_prefix().size() > proto::kMaxUrlBytes) {
     luaL_error(L, "the path is longer than the URL cap (%d bytes)", static_cast<int>(proto::kMaxUrlBytes));
   }
-  if (a.path.empty() || a.path.front() != '/') luaL_error(L, "the path must start with '/' (got '%s')", a.path.data());
+  std::string_view path;
+  if (!a.path.empty() && a.path.front() == '/') {
+    path = users.requests().full_path(a.path);  // Locust's base URL + path
+  } else if (proto::split_uri(a.path).has_authority) {
+    path = users.requests().same_origin_path(a.path);  // as it is, without the URL's path
+    if (path.empty()) {
+      luaL_error(L, "'%s' is another origin than the run's URL: a scenario's requests go to the URL's origin only",
+                 a.path.data());
+    }
+  } else {
+    luaL_error(L, "the path must start with '/' or be an absolute http(s) URL of the run's origin (got '%s')",
+               a.path.data());
+  }
   if (a.method.empty() || a.method.find(' ') != std::string_view::npos) luaL_error(L, "bad method");
   const RequestContext& requests = users.requests();
   const Config& config = requests.config();
@@ -183,7 +195,7 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append(a.method).append(" ");
   // Through a forwarding proxy (--proxy on http://): the absolute form (RFC 9112 section 3.2.2).
   if (config.proxy && !config.proxy->tunnel) out.append("http://").append(requests.host_header());
-  out.append(a.path).append(" HTTP/1.1\r\n");
+  out.append(path).append(" HTTP/1.1\r\n");
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
   if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(requests.host_header()).append("\r\n");
@@ -200,7 +212,8 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
     }
     out.append(h.name).append(": ").append(h.value).append("\r\n");
   }
-  if (!own_cookie) append_cookie_line(out, requests, u, a.path, given_cookie);
+  // The path as sent (the prefix included) is the cookies' path, and the default name's.
+  if (!own_cookie) append_cookie_line(out, requests, u, path, given_cookie);
   u.jar_cookie_line = !own_cookie;
   if (a.headers != 0) {
     int hosts = 0;
@@ -231,7 +244,7 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append("\r\n");
   if (a.body != nullptr) out.append(a.body, a.body_len);
   UserTally& tally = users.tally();
-  u.name = a.name.empty() ? tally.default_name(a.method, a.path) : tally.name_index(a.name);
+  u.name = a.name.empty() ? tally.default_name(a.method, path, requests.names_keep_query()) : tally.name_index(a.name);
   u.head = a.method == "HEAD";
   u.has_request = true;
   u.checked = false;
@@ -426,9 +439,12 @@ void install_api(lua_State* L, Users* users, const Config& config, ScenarioRefs&
 }
 
 void push_response(lua_State* L, const User& u, int response_meta_ref) {
-  lua_createtable(L, 0, 4);
+  lua_createtable(L, 0, 5);
   lua_pushinteger(L, u.status);
   lua_setfield(L, -2, "status");
+  // Locust's response.elapsed, in seconds: the latency the report records for it.
+  lua_pushnumber(L, static_cast<double>(u.elapsed_ns) / 1e9);
+  lua_setfield(L, -2, "elapsed");
   if (u.error != nullptr) {
     lua_pushstring(L, u.error);
     lua_setfield(L, -2, "error");

@@ -95,6 +95,7 @@ void UserScripts::run_on_stop(User& u, const char* why) {
     if (u.state == User::State::kWantsSend) {  // not sent: the user (or the run) has ended
       u.status = 0;
       u.error = why;
+      u.elapsed_ns = 0;  // never sent
       push_response(co, u, refs_.response_meta);
       nargs = 1;
     }

@@ -35,11 +35,19 @@ class UserTally {
     return names_ != nullptr ? names_->name(id) : std::string_view(stats_.names[id].name);
   }
   // "METHOD path": the name of a request that was given none (the query left out).
-  std::uint32_t default_name(std::string_view method, std::string_view path);
+  std::uint32_t default_name(std::string_view method, std::string_view path, bool keep_query);
   // After the run: the name rows get their text from the run's name table.
   void name_rows();
 
-  void user_started() { ++stats_.users_started; }
+  // A user of `type` (its index in the plan's types) was created.
+  void user_started(std::uint8_t type) {
+    ++stats_.users_started;
+    if (type < stats_.types.size()) ++stats_.types[type].users_started;
+  }
+  // The user types' rows, before the run (allocates then only).
+  void name_types(const std::vector<std::string>& names) {
+    for (const std::string& name : names) stats_.types.push_back(TypeRow{name});
+  }
   // The user loop names the task u runs (a leaf of the plan, 0-based).
   void task_is(User& u, int task);
   // u's task ended (at u.mark_ns): counted if it was named and scheduled after the warm-up.

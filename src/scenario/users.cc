@@ -43,6 +43,7 @@ Status Users::prepare(Port& port, watchdog::LuaBeat* beat) {
   const std::vector<std::uint8_t> type_of_id =
       assign_user_types(shape->plan.types, users_.size() * static_cast<std::size_t>(workers_));
   tally_.prepare(port, shape->plan.task_names, open_, users_.size());
+  tally_.name_types(shape->plan.type_names());
   population_.prepare(port, open_, type_of_id.size(), types_);
   open_tasks_.prepare(port);
   set_up_users(shape->captures, type_of_id);
@@ -163,6 +164,7 @@ void Users::on_response(int index, int status, TimeNs done_ns, bool recorded, st
   u.status = status;
   u.body_bytes = body_bytes;
   u.error = nullptr;
+  u.elapsed_ns = done_ns - u.mark_ns;  // mark_ns was the request's due time
   u.mark_ns = done_ns;
   u.last_failed = status >= 400;
   u.last_recorded = recorded;
@@ -187,6 +189,7 @@ void Users::on_failed(int index, const char* error_class, TimeNs at_ns, bool rec
   u.status = 0;
   u.body_bytes = 0;
   u.error = error_class;
+  u.elapsed_ns = at_ns - u.mark_ns;
   u.mark_ns = at_ns;
   u.last_failed = true;
   u.last_recorded = recorded;

@@ -121,6 +121,7 @@ class Users {
   void settle_event(User& u, lua_State* L) { events_.settle(L, u, tally_); }
   const RequestEvents& events() const { return events_; }
   const RequestContext& requests() const { return requests_; }
+  RequestContext& requests() { return requests_; }
 
  private:
   void resume(int index);

@@ -10,6 +10,7 @@ std::string NameCounts::merge_checked(const NameCounts& o) {
   for (const auto& f : kFields) {
     if (__builtin_add_overflow(this->*f.member, o.*f.member, &(sum.*f.member))) return f.name;
   }
+  if (__builtin_add_overflow(body_bytes, o.body_bytes, &sum.body_bytes)) return "body_bytes";
   for (const auto& f : ErrorCounts::kFields) {
     if (__builtin_add_overflow(errors.*f.member, o.errors.*f.member, &(sum.errors.*f.member))) {
       return std::string("errors.") + f.name;

@@ -33,6 +33,9 @@ struct NameCounts {
   std::uint64_t non_2xx_3xx = 0;    // responses whose status is outside 200-399
   ErrorCounts errors;               // by class; `status` counts the responses >= 400
   StatusErrors status_errors;       // ...those by code (their total is errors.status)
+  // The responses' body bytes (as decoded), for the mean body length (Locust's
+  // Average Content Size). Not in kFields: reports older than it have none.
+  std::uint64_t body_bytes = 0;
 
   // Every plain count, by its name in the JSON report's endpoints[].
   static constexpr std::array<CountField<NameCounts>, 3> kFields{{
@@ -43,6 +46,7 @@ struct NameCounts {
 
   void merge(const NameCounts& o) {
     for (const auto& f : kFields) this->*f.member += o.*f.member;
+    body_bytes += o.body_bytes;
     errors.merge(o.errors);
     status_errors.merge(o.status_errors);
   }

@@ -24,6 +24,7 @@ import re
 import signal
 import subprocess
 import time
+from datetime import datetime
 
 import pytest
 
@@ -259,7 +260,11 @@ def check_locust_csv(prefix, doc) -> None:
         close(float(total["Requests/s"]), requests / doc["duration_s"], 1e-9, "Locust's Requests/s")
     with open(f"{prefix}_stats_history.csv", newline="") as f:
         history = [r for r in csv.DictReader(f) if r["Name"] == "Aggregated"]
-    assert len(history) == len(doc["timeseries"]), len(history)
+    # Locust's row at the start, then a row per second the intervals ended in (issue 42).
+    ends = {int(datetime.fromisoformat(p["start_time"].replace("Z", "+00:00")).timestamp() + p["duration_s"])
+            for p in doc["timeseries"]}
+    assert len(history) == 1 + len(ends), len(history)
+    assert history[0]["Total Request Count"] == "0" and history[0]["50%"] == "N/A", history[0]
     assert int(history[-1]["Total Request Count"]) == sum(
         p["completed"] + sum(v for k, v in p["errors"].items() if k not in ("status", "check", "script"))
         for p in doc["timeseries"])

@@ -10,6 +10,7 @@ import csv
 import json
 import shutil
 import subprocess
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -53,17 +54,32 @@ def read_locust_stats(prefix: Path) -> dict[tuple[str, str], dict]:
                 "average": float(row["Average Response Time"]),
                 "max": float(row["Max Response Time"]),
                 "rps": float(row["Requests/s"]),
+                "content_size": float(row["Average Content Size"]),
                 "p99": None if row["99%"] == "N/A" else int(row["99%"]),
             }
     with open(f"{prefix}_stats_history.csv", newline="") as f:
         history = [r for r in csv.DictReader(f) if r["Name"] == "Aggregated"]
     for r in history:
         int(r["Timestamp"]), int(r["User Count"]), float(r["Requests/s"]), int(r["Total Request Count"])
+    # Locust's first row is written as the run starts: no users, no requests, N/A percentiles.
+    first = history[0]
+    assert (first["User Count"], first["Requests/s"], first["50%"], first["Total Request Count"],
+            first["Total Average Content Size"]) == ("0", "0.000000", "N/A", "0", "0"), first
+    # Then a row per second: none repeated (the start's row shares its second with a first interval shorter than one).
+    timestamps = [int(r["Timestamp"]) for r in history]
+    assert timestamps == sorted(timestamps) and len(set(timestamps[1:])) == len(timestamps) - 1, timestamps
     with open(f"{prefix}_failures.csv", newline="") as f:
         failures = {(r["Method"], r["Name"]): int(r["Occurrences"]) for r in csv.DictReader(f)}
     rows[("", "Aggregated")]["history_rows"] = len(history)
+    rows[("", "Aggregated")]["history_total"] = int(history[-1]["Total Request Count"])
     rows[("", "Aggregated")]["failures_listed"] = sum(failures.values())
     return rows
+
+
+def end_seconds(report: dict) -> set[int]:
+    """The Unix seconds the report's intervals ended in: Locust's history has a row for each."""
+    starts = [datetime.fromisoformat(p["start_time"].replace("Z", "+00:00")).timestamp() for p in report["timeseries"]]
+    return {int(start + p["duration_s"]) for start, p in zip(starts, report["timeseries"])}
 
 
 @pytest.mark.skipif(shutil.which("locust") is None, reason="python3-locust is not installed (scripts/setup.sh)")
@@ -105,7 +121,12 @@ def test_locusts_and_pacers_csv_files_read_alike(server, pacer, tmp_path):
     assert ours[("GET", "/api/products")]["failures"] == 0
     assert total["max"] * 1e6 == pytest.approx(report["latency"]["max_ns"], rel=1e-9)
     assert total["rps"] == pytest.approx(total["requests"] / report["duration_s"], rel=1e-9)
-    assert total["history_rows"] == len(report["timeseries"])
+    # A row at the start, then one per second the intervals ended in; the last one's total is the run's.
+    ends = end_seconds(report)
+    assert total["history_rows"] == 1 + len(ends)
+    assert total["history_total"] == total["requests"]
+    # The same server's bodies: the mean body length is Locust's.
+    assert ours[("GET", "/api/products")]["content_size"] == theirs[("GET", "/api/products")]["content_size"] > 0
     endpoints = {e["name"]: e for e in report["endpoints"]}
     assert ours[("GET", "/api/products")]["requests"] == endpoints["GET /api/products"]["responses"]
     # Locust's rounding: whole milliseconds below 100 ms, so a loopback p99 is a small whole number.
@@ -121,7 +142,7 @@ def test_locusts_and_pacers_csv_files_read_alike(server, pacer, tmp_path):
 
     with open(tmp_path / "pacer_stats_history.csv", newline="") as f:
         named = [r for r in csv.DictReader(f) if r["Name"] == "/api/products"]
-    assert len(named) == len(report["timeseries"]), "--csv-full-history: a row per name per interval"
+    assert len(named) == len(ends), "--csv-full-history: a row per name per row of the history (but the first)"
     assert int(named[-1]["Total Request Count"]) == ours[("GET", "/api/products")]["requests"]
     # Each name's latency per interval (issue 27): its own percentiles wherever it had requests, and
     # totals whose median and max are the stats file's (the intervals' histograms add up to the run's;
@@ -164,3 +185,38 @@ def test_full_history_counts_a_name_whose_errors_are_of_both_kinds(server, pacer
     (stats,) = [v for (kind, name), v in ours.items() if name == "mixed"]
     assert int(rows[-1]["Total Request Count"]) == stats["requests"] == mixed["responses"] + mixed["errors"]["timeout"]
     assert int(rows[-1]["Total Failure Count"]) == stats["failures"]
+
+
+def test_every_stats_row_agrees_with_the_json_report_and_has_its_mean_body_length(server, pacer, tmp_path):
+    """Average Content Size is a name's body bytes over its requests (Locust's mean
+    content length); each row of the stats file, read by Python's csv module, is its
+    endpoint's in the JSON report; the history starts with Locust's row at t=0 and
+    repeats no second, its last total the run's."""
+    script = tmp_path / "bytes.lua"
+    script.write_text("""
+return {tasks = {{1, function(u)
+  u:get("/bytes/100")
+  u:get("/bytes/300")
+  u:get("/bytes/300")
+end}}}
+""")
+    prefix = tmp_path / "pacer"
+    run = pacer("-t1", "-u", "2", "-d", "0.5s", "--scenario", str(script), "--format", "json", "--csv", str(prefix),
+                "--csv-format", "locust", server.url, timeout=30)
+    assert run.rc == 0, run
+    report = json.loads(run.stdout)
+    ours = read_locust_stats(prefix)
+    endpoints = {tuple(e["name"].split(" ", 1)): e for e in report["endpoints"]}
+    assert set(ours) == set(endpoints) | {("", "Aggregated")}
+    for key, e in endpoints.items():
+        row = ours[key]
+        assert row["requests"] == e["responses"] + sum(v for k, v in e["errors"].items() if k != "status"), key
+        assert row["failures"] == e["failed"], key
+        assert row["max"] * 1e6 == pytest.approx(e["latency"]["max_ns"], rel=1e-9), key
+        assert row["content_size"] == pytest.approx(e["body_bytes"] / row["requests"], rel=1e-12), key
+    assert ours[("GET", "/bytes/100")]["content_size"] == 100.0
+    assert ours[("GET", "/bytes/300")]["content_size"] == 300.0
+    total = ours[("", "Aggregated")]
+    assert total["content_size"] == pytest.approx(sum(e["body_bytes"] for e in endpoints.values()) / total["requests"])
+    assert total["history_rows"] == 1 + len(end_seconds(report))
+    assert total["history_total"] == total["requests"]

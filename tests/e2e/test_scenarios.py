@@ -436,14 +436,14 @@ def test_several_user_types_task_sets_and_tags_count_what_the_server_saw(server,
     assert by_path.get("GET /status/404") == by_name["expected 404"]["requests"] > 0, by_path
     assert by_path.get("GET /api/products") == by_name["enter"]["requests"] + by_name["list"]["requests"], by_path
     tasks = {t["name"]: t for t in report["scenario"]["tasks"]}
-    assert tasks["order"]["failures"] == 0, "u:success() took the expected 404"
+    assert tasks["user1: order"]["failures"] == 0, "u:success() took the expected 404"
     # ...and so did the run's counts: the 404s are no status errors, in the run's,
     # the name's and the intervals' figures, while their status code stays counted.
     assert report["errors"]["status"] == 0, report["errors"]
     assert report["status_codes"]["404"] == by_name["expected 404"]["requests"], report["status_codes"]
     e404 = next(e for e in report["endpoints"] if e["name"] == "expected 404")
     assert e404["errors"]["status"] == 0 and e404["non_2xx_3xx"] == by_name["expected 404"]["requests"], e404
-    assert tasks["health"]["count"] == by_name["health"]["requests"]
+    assert tasks["user2: health"]["count"] == by_name["health"]["requests"]
     assert report["scenario"]["errors"]["script"] == 0, run
 
     # --tags buy: only the sequence's tasks run (the admin and the browsing set have none left).

@@ -143,6 +143,7 @@ void Exchange::count_response(Connection& c, const RequestSlot& slot, int status
   const std::uint64_t body_bytes = c.session->body_bytes(slot.token);
   if (recorded) {  // ab's fields: one virtual call and one relaxed load per response
     recorder_.document(slot.name, status, done, body_bytes, [&] { return c.session->server(slot.token); });
+    recorder_.body(slot.name, body_bytes);
   }
   tap_.answered(c, slot, done, status, body_bytes);
   driver_->completed(c, slot, status, done, recorded);

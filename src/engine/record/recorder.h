@@ -71,6 +71,8 @@ class Recorder {
   // (t_first, 0: none), service time (open model) from t_send to done.
   void response(stats::NameId name, int status, TimeNs t_sched, TimeNs t_send, TimeNs t_first, TimeNs done,
                 bool service);
+  // A recorded response's body length (decoded bytes), added to its name's.
+  void body(stats::NameId name, std::uint64_t body_bytes) { result_.names.counts(name).body_bytes += body_bytes; }
   // u:success() (a scenario): the recorded response of `name` due at t_sched,
   // counted a `status` error (status >= 400), is a success. Its status code
   // stays counted. An interval already published keeps the error it had.
