@@ -147,7 +147,7 @@ def parse_report(text: str) -> Report:
             r.latency = _stats_row(s, "Latency")
         elif s.startswith("Req/Sec "):
             r.req_sec = _stats_row(s, "Req/Sec")
-        elif m := re.fullmatch(r"(\d+) requests in (\S+), (\S+) read", s):
+        elif m := re.fullmatch(r"(\d+) requests? in (\S+), (\S+) read", s):
             r.requests = int(m.group(1))
             r.duration_s = parse_duration(m.group(2))
             r.bytes_read = parse_size(m.group(3))
@@ -184,7 +184,7 @@ def parse_report(text: str) -> Report:
     missing = [
         name
         for name, present in (
-            ("'N requests in T, B read'", re.search(r"^\s*\d+ requests in ", text, re.M)),
+            ("'N requests in T, B read'", re.search(r"^\s*\d+ requests? in ", text, re.M)),
             ("'Requests/sec:'", re.search(r"^Requests/sec:", text, re.M)),
             ("'Errors:'", re.search(r"^Errors:", text, re.M)),
             ("'Status codes:'", re.search(r"^Status codes:", text, re.M)),

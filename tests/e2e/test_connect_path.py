@@ -135,7 +135,9 @@ def test_ports_running_out_is_its_own_class_with_the_arithmetic(tmp_path):
     assert peak == {"local": "127.0.0.4", "remote": "127.0.0.1:8080", "in_use": 40}, client["peak_ports"]
     verdict = next(v for v in client["verdicts"] if v.startswith("the client's ephemeral ports"))
     assert "40 of the 40 in the range were in use from 127.0.0.4 to 127.0.0.1:8080" in verdict, verdict
-    assert two["client"]["verdicts"] == [], two["client"]  # 30 of 40 per address: below the 80 % line
+    # 30 of 40 per address: below the 80 % line (a verdict that the suite's own load
+    # queued the worker for a CPU may stand: it is true and not this test's).
+    assert not any("ephemeral ports" in v for v in two["client"]["verdicts"]), two["client"]
 
 
 @pytest.fixture

@@ -11,6 +11,8 @@ server killed and restarted on the same port in the middle of a run.
 
 from __future__ import annotations
 
+import re
+
 import random
 import threading
 import time
@@ -316,9 +318,15 @@ def test_a_server_killed_and_restarted_mid_run_loses_only_what_was_in_flight(pac
     # connection opened (none when pacer had read every answer but not yet sent
     # again): a reconnect that lands in the dying server's listen queue while it is
     # killed loses its one request too, so the bound is the connections opened.
+    # A request the dying server had read, on a connection that had answered before,
+    # whose close came before any byte of its answer, is sent again on a new
+    # connection (issue 43: GET is idempotent), and then answered by the second.
     lost = report.errors["read"] + report.errors["write"]
+    m = re.search(r"(\d+) requests? that met the close\s+were sent again", run.stdout)
+    resent = int(m.group(1)) if m else 0
     assert report.requests + lost == 600, context
-    assert before["dropped"] <= lost <= report.connections_opened, context
+    assert before["dropped"] <= lost + resent, context
+    assert lost + resent <= report.connections_opened, context
     assert report.errors["timeout"] == report.errors["parse"] == 0, context
     assert report.errors["connect"] > 0, context  # refused while the server was down
 

@@ -179,7 +179,7 @@ def test_a_per_request_listeners_totals_reach_on_test_stop_and_equal_the_servers
     script = write(tmp_path, EVENTS)
     out = tmp_path / "totals.txt"
     run = pacer(f"-t{threads}", "--scenario", script, "-u", "4", "-d", "0.5s", "--format", "json",
-                "-o", str(tmp_path / "r.json"), server.url + "/", str(out), timeout=60)
+                "-o", str(tmp_path / "r.json"), server.url, str(out), timeout=60)
     assert run.rc == 0, run
     report = json.loads((tmp_path / "r.json").read_text())
     by_name = server.stats()["requests_by_name"]
