@@ -52,6 +52,7 @@ std::optional<std::size_t> most_queued(const std::vector<WorkerLoad>& workers) {
   for (std::size_t i = 0; i < workers.size(); ++i) {
     const WorkerLoad& w = workers[i];
     if (w.wall_ns < kMinJudgedRunNs || w.runnable_share() < kCpuQueuedShare) continue;
+    if (w.busy() + w.runnable_share() < kCpuDemandShare) continue;  // it waited on the server more than on a CPU
     if (!out || w.runnable_share() > workers[*out].runnable_share()) out = i;
   }
   return out;

@@ -56,6 +56,15 @@ TEST(Verdict, NamesAWorkerQueuedForACpuAQuarterOfTheRunWhateverItsBusyShare) {
   judge_run(run);
   EXPECT_TRUE(run.verdicts.empty());
   EXPECT_FALSE(run.client_bound);
+  // Queued 30 % but busy 46 %: it waited on the server a quarter of the run (a
+  // closed loop against a local nginx on two cores): the server's figures stand.
+  run.workers = {load(0.46)};
+  run.workers[0].runnable_ns = 3 * kNsPerS;
+  judge_run(run);
+  EXPECT_TRUE(run.verdicts.empty());
+  run.workers[0].runnable_ns = 4 * kNsPerS;  // 46 % + 40 %: it wanted a CPU most of the run
+  judge_run(run);
+  EXPECT_EQ(run.verdicts.size(), 1u);
 }
 
 TEST(Verdict, SaysNothingBelowTheThreshold) {
