@@ -52,7 +52,8 @@ std::optional<std::size_t> most_queued(const std::vector<WorkerLoad>& workers) {
   for (std::size_t i = 0; i < workers.size(); ++i) {
     const WorkerLoad& w = workers[i];
     if (w.wall_ns < kMinJudgedRunNs || w.runnable_share() < kCpuQueuedShare) continue;
-    if (w.busy() + w.runnable_share() < kCpuDemandShare) continue;  // it waited on the server more than on a CPU
+    // Its thread's CPU and its time queued for one: below this, it waited on the server more than on a CPU.
+    if (w.cpu_share() + w.runnable_share() < kCpuDemandShare) continue;
     if (!out || w.runnable_share() > workers[*out].runnable_share()) out = i;
   }
   return out;

@@ -28,11 +28,12 @@ inline constexpr double kLagBusyShare = 0.75;
 inline constexpr TimeNs kMinJudgedRunNs = 500 * kNsPerMs;
 inline constexpr TimeNs kMinJudgedIntervalNs = 100 * kNsPerMs;
 // A worker queued for a CPU (runnable, not running) this share of its run or
-// more, whose running and queued time together cover kCpuDemandShare of it (it
-// wanted a CPU most of the run: it would have been busy had it had one),
-// measured its own machine, whatever its busy share (issue 43). A worker that
-// waited on the server for more of its run than that (a closed loop against a
-// local nginx on a 2-core machine: busy 46 %, queued 30 %) is not named.
+// more, whose thread CPU and queued time together cover kCpuDemandShare of it
+// (it wanted a CPU most of the run: it would have been busy had it had one;
+// the suite's own rule for a verdict the worker's clock backs), measured its
+// own machine, whatever its busy share (issue 43). A worker that waited on the
+// server for more of its run than that (a closed loop against a local nginx on
+// a 2-core machine: CPU 40 %, queued 30 %) is not named.
 inline constexpr double kCpuQueuedShare = 0.25;
 inline constexpr double kCpuDemandShare = 0.80;
 

@@ -45,6 +45,7 @@ TEST(Verdict, NamesAWorkerQueuedForACpuAQuarterOfTheRunWhateverItsBusyShare) {
   RunEvidence run;
   run.workers = {load(0.3), load(0.88)};
   run.workers[1].runnable_ns = 5'430 * kNsPerMs;  // 54 % of its 10 s
+  run.workers[1].cpu_ns = 3 * kNsPerS;           // its thread ran 30 %: 84 % wanted a CPU
   judge_run(run);
   ASSERT_EQ(run.verdicts.size(), 1u);
   EXPECT_TRUE(run.client_bound);
@@ -56,13 +57,14 @@ TEST(Verdict, NamesAWorkerQueuedForACpuAQuarterOfTheRunWhateverItsBusyShare) {
   judge_run(run);
   EXPECT_TRUE(run.verdicts.empty());
   EXPECT_FALSE(run.client_bound);
-  // Queued 30 % but busy 46 %: it waited on the server a quarter of the run (a
-  // closed loop against a local nginx on two cores): the server's figures stand.
-  run.workers = {load(0.46)};
-  run.workers[0].runnable_ns = 3 * kNsPerS;
+  // Queued 57 %, its thread's CPU 20 %: it waited on the server the rest of the
+  // run (4 pacer processes on two cores beside their servers): not named.
+  run.workers = {load(0.23)};
+  run.workers[0].cpu_ns = 2 * kNsPerS;
+  run.workers[0].runnable_ns = 5'700 * kNsPerMs;
   judge_run(run);
   EXPECT_TRUE(run.verdicts.empty());
-  run.workers[0].runnable_ns = 4 * kNsPerS;  // 46 % + 40 %: it wanted a CPU most of the run
+  run.workers[0].runnable_ns = 6'200 * kNsPerMs;  // 20 % + 62 %: it wanted a CPU most of the run
   judge_run(run);
   EXPECT_EQ(run.verdicts.size(), 1u);
 }
