@@ -142,7 +142,7 @@ bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) !
 }  // namespace
 
 bool source_reads_responses(const std::string& code) {
-  for (std::string_view word : {"body", "headers", "json"}) {
+  for (std::string_view word : {"body", "headers", "json", "name_from"}) {
     for (std::size_t at = code.find(word); at != std::string::npos; at = code.find(word, at + 1)) {
       const bool starts = at == 0 || !is_word_char(code[at - 1]);
       const bool ends = at + word.size() == code.size() || !is_word_char(code[at + word.size()]);

@@ -13,6 +13,7 @@
 #include "cookie/cookie_jar.h"
 #include "core/clock.h"
 #include "proto/http1_parser.h"
+#include "scenario/response_name.h"
 
 namespace pacer::scenario {
 
@@ -70,6 +71,7 @@ struct User {
   bool has_request = false;      // made a request yet (u:fail names it)
   bool event_pending = false;    // on_request: the last request's event waits for its outcome (request_events.h)
   Resume resume_kind = Resume::kStart;  // what the queued resume passes
+  NameFrom name_from = NameFrom::kCall;  // the last request's name: the call's, or its response's (response_name.h)
   std::uint8_t type = 0;          // the user's type (scenario_plan.h), by its id
   std::uint32_t task_errors = 0; // failures in the running task (requests, checks, Lua errors)
   int task = -1;                 // the running task (the plan's leaf), -1 until the user loop names it
@@ -91,6 +93,7 @@ struct User {
   TimeNs event_due_ns = 0;       // event_pending: the request's due time (its latency's start)
   std::uint64_t body_bytes = 0;  // the last response's body length
   std::string check_message;     // on_request: u:fail's message on the last request
+  std::string name_where;        // name_from: the JSON pointer or the header name
   std::string request;           // the bytes of the request being sent
   bool jar_cookie_line = false;  // its Cookie header is the jar's (and -H's), not the call's own
   std::string follow_up_cookie;  // a followed redirect's Cookie line (Users::on_redirect)

@@ -34,6 +34,13 @@ function pacer.between(a, b)
   if not a or not b or a < 0 or b < a then error("pacer.between(a, b): needs 0 <= a <= b (seconds)", 2) end
   return function() return a + (b - a) * random() end
 end
+-- A request named by its response: pacer.name_from{json = "/name"} or {header = "X-Name"} as the call's name.
+function pacer.name_from(t)
+  if type(t) ~= "table" or (t.json == nil) == (t.header == nil) then
+    error("pacer.name_from{json = '/pointer'} or pacer.name_from{header = 'Name'}: give one of them", 2)
+  end
+  return {json = t.json, header = t.header}
+end
 function pacer.constant(s)
   s = tonumber(s)
   if not s or s < 0 then error("pacer.constant(s): needs s >= 0 (seconds)", 2) end
@@ -167,6 +174,8 @@ struct RequestArgs {
   const char* body = nullptr;
   std::size_t body_len = 0;
   std::string_view name;  // empty: "METHOD path"
+  NameFrom name_from = NameFrom::kCall;  // pacer.name_from: the response names it
+  std::string_view name_where;           // ...at this JSON pointer, or in this header
 };
 
 // Builds the request into u.request, names it, and yields until its response.
@@ -246,6 +255,8 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   UserTally& tally = users.tally();
   u.name = a.name.empty() ? tally.default_name(a.method, path, requests.names_keep_query()) : tally.name_index(a.name);
   u.head = a.method == "HEAD";
+  u.name_from = a.name_from;
+  u.name_where.assign(a.name_where);
   u.has_request = true;
   u.checked = false;
   users.events().began(u);  // its event, once its outcome is final (request_events.h)
@@ -259,9 +270,25 @@ int optional_table(lua_State* L, int index, const char* what) {
   return index;
 }
 
-std::string_view optional_name(lua_State* L, int index) {
-  if (lua_isnoneornil(L, index)) return {};
-  return check_text(L, index, "the name");
+// The call's name: a string, or pacer.name_from{json = ...} / {header = ...}
+// (the response's value names the request; the call's default name until then).
+void optional_name(lua_State* L, int index, RequestArgs& a) {
+  if (lua_isnoneornil(L, index)) return;
+  if (!lua_istable(L, index)) {
+    a.name = check_text(L, index, "the name");
+    return;
+  }
+  lua_getfield(L, index, "json");
+  lua_getfield(L, index, "header");
+  const bool json = !lua_isnil(L, -2);
+  std::string_view where = check_text(L, json ? -2 : -1, json ? "pacer.name_from's json" : "pacer.name_from's header");
+  lua_pop(L, 2);  // the table still holds the strings
+  if (json && !valid_json_pointer(where)) {
+    luaL_error(L, "pacer.name_from{json = '%s'}: a JSON pointer is empty or starts with '/' (RFC 6901)", where.data());
+  }
+  if (!json && where.empty()) luaL_error(L, "pacer.name_from{header = ''}: give a header name");
+  a.name_from = json ? NameFrom::kJson : NameFrom::kHeader;
+  a.name_where = where;
 }
 
 // u:get(path, headers, name)
@@ -272,7 +299,7 @@ int api_get(lua_State* L) {
   RequestArgs a;
   a.path = check_text(L, 2, "the path");
   a.headers = optional_table(L, 3, "the headers");
-  a.name = optional_name(L, 4);
+  optional_name(L, 4, a);
   return send_and_wait(L, *users, u, a);
 }
 
@@ -287,7 +314,7 @@ int api_post(lua_State* L) {
   a.body = optional_body(L, 3, "the body", a.body_len);
   if (a.body == nullptr) a.body = "";  // a POST always has a body
   a.headers = optional_table(L, 4, "the headers");
-  a.name = optional_name(L, 5);
+  optional_name(L, 5, a);
   return send_and_wait(L, *users, u, a);
 }
 
@@ -308,7 +335,7 @@ int api_request(lua_State* L) {
   a.path = check_text(L, 4, "path");
   a.headers = optional_table(L, 5, "headers");
   a.body = optional_body(L, 6, "body", a.body_len);
-  a.name = optional_name(L, 7);
+  optional_name(L, 7, a);
   return send_and_wait(L, *users, u, a);
 }
 

@@ -208,3 +208,71 @@ return {user, on_request = function(r) error("listener broke") end}
     report = json.loads(run.stdout)
     assert report["scenario"]["errors"]["script"] >= 2, report["scenario"]
     assert any("listener broke" in m["text"] and m["where"] == "on_request" for m in report["scenario"]["first_messages"])
+
+
+class NamingServer:
+    """Answers every request with a JSON body and a header that name it: item k
+    (k = 0, 1, 2, ... over all requests) is named named-(k % 2); counts them."""
+
+    def __init__(self, hostile_server):
+        import threading
+
+        from hostile import read_request_head
+
+        self.counts = {"named-0": 0, "named-1": 0}
+        self._lock = threading.Lock()
+        self._next = 0
+
+        def behaviour(conn, stop):
+            buf = bytearray()
+            while read_request_head(conn, stop, buf) is not None:
+                with self._lock:
+                    name = f"named-{self._next % 2}"
+                    self._next += 1
+                    self.counts[name] += 1
+                body = json.dumps({"item": {"name": name}}).encode()
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Name: " + name.encode() +
+                             b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+        self.server = hostile_server(behaviour)
+        self.url = self.server.url
+
+
+@pytest.mark.parametrize("source", ['pacer.name_from{json = "/item/name"}', 'pacer.name_from{header = "x-name"}'])
+def test_a_request_named_by_its_response_gets_a_row_per_name_in_every_output(pacer, hostile_server, tmp_path, source):
+    srv = NamingServer(hostile_server)
+    script = write(tmp_path, f"""
+local user = {{wait = 0.01, tasks = {{{{1, function(u) u:get("/api/items/next", nil, {source}) end}}}}}}
+return user
+""")
+    run = pacer("-t1", "--scenario", script, "-u", "2", "-n", "40", "--format", "json", "-o", str(tmp_path / "r.json"),
+                "--log-requests", str(tmp_path / "log.csv"), "--csv", str(tmp_path / "locust"), "--csv-format", "locust",
+                srv.url, timeout=30)
+    assert run.rc == 0, run
+    report = json.loads((tmp_path / "r.json").read_text())
+    rows = {e["name"]: e["responses"] for e in report["endpoints"]}
+    assert rows == srv.counts, (rows, srv.counts)  # no "GET /api/items/next" row: every response named its request
+    import csv
+    with open(tmp_path / "log.csv", newline="") as f:
+        logged = [r["name"] for r in csv.DictReader(f)]
+    assert {n: logged.count(n) for n in set(logged)} == srv.counts, logged
+    with open(tmp_path / "locust_stats.csv", newline="") as f:
+        stats = {r["Name"]: int(r["Request Count"]) for r in csv.DictReader(f) if r["Name"] != "Aggregated"}
+    assert stats == srv.counts, stats
+    assert "named-0" in run.stdout and "named-1" in run.stdout
+
+
+def test_a_response_without_the_value_keeps_the_calls_default_name_and_a_bad_pointer_is_refused(pacer, server, tmp_path):
+    script = write(tmp_path, """
+local user = {wait = 0.01, tasks = {{1, function(u) u:get("/", nil, pacer.name_from{json = "/name"}) end}}}
+return user
+""")
+    run = pacer("-t1", "--scenario", script, "-u", "1", "-n", "5", "--format", "json", server.url, timeout=30)
+    assert run.rc == 0, run
+    assert [e["name"] for e in json.loads(run.stdout)["endpoints"]] == ["GET /"]
+    bad = write(tmp_path, """
+local user = {tasks = {{1, function(u) u:get("/", nil, pacer.name_from{json = "name"}) end}}}
+return user
+""")
+    run = pacer("-t1", "--scenario", bad, "-u", "1", "-d", "0.3s", "--format", "json", server.url, timeout=30)
+    assert "a JSON pointer is empty or starts with '/'" in run.stdout + run.stderr, run

@@ -117,6 +117,17 @@ void ScenarioDriver::send_request(Connection& c) {
   users_->sent(c.index);
 }
 
+void ScenarioDriver::naming(Connection& c, RequestSlot& slot) {
+  scenario::User& u = users_->user(c.index);
+  if (u.name_from == scenario::NameFrom::kCall || u.state != scenario::User::State::kInFlight) return;
+  const std::string_view name = scenario::response_name(u.capture, u.name_from, u.name_where, name_scratch_);
+  if (name.empty()) return;  // the call's default name stands
+  const stats::NameId named = users_->tally().name_index(name);
+  recorder_.renamed(slot.name, named, slot.t_sched);  // its send, counted under the call's name
+  slot.name = named;
+  u.name = named;
+}
+
 void ScenarioDriver::completed(Connection& c, const RequestSlot& slot, int status, TimeNs done_ns, bool recorded) {
   last_[static_cast<std::size_t>(c.index)] = LastResponse{slot.name, slot.t_sched, status};
   users_->on_response(c.index, status, done_ns, recorded, c.session->body_bytes(slot.token));

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/conn/pool.h"
@@ -34,6 +35,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   void start(ConnectionPool& pool) override;
   bool wants_connection(Connection& c) override;
   void fill(Connection& c) override;
+  void naming(Connection& c, RequestSlot& slot) override;
   void completed(Connection& c, const RequestSlot& slot, int status, TimeNs done_ns, bool recorded) override;
   void failed(Connection& c, const RequestSlot& slot, ErrorField error, bool recorded) override;
   // A user waits for its request's end: none is sent again behind its back.
@@ -89,6 +91,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   std::unique_ptr<scenario::Users> users_;
   RequestSource source_;
   std::vector<LastResponse> last_;  // by connection index
+  std::string name_scratch_;        // naming()'s: a name read from a response
   std::uint64_t control_seen_ = 0;  // the LoadControl generation taken
   bool finishing_ = false;          // the run ended: users end their tasks (--stop-timeout)
 };

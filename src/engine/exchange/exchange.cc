@@ -135,7 +135,8 @@ void Exchange::decoded(Connection& c, std::uint32_t token, std::uint64_t bytes) 
   recorder_.decoded(c.slots[token].t_sched, bytes);
 }
 
-void Exchange::count_response(Connection& c, const RequestSlot& slot, int status) {
+void Exchange::count_response(Connection& c, RequestSlot& slot, int status) {
+  driver_->naming(c, slot);  // before anything reads its name
   ++c.answered_on_connection;
   const TimeNs done = clock_.done_after(slot.t_send);
   const bool recorded = recorder_.recorded(slot.t_sched);

@@ -99,7 +99,7 @@ class Exchange {
 
  private:
   RequestSlot& release(Connection& c, std::uint32_t token);
-  void count_response(Connection& c, const RequestSlot& slot, int status);
+  void count_response(Connection& c, RequestSlot& slot, int status);
   void count_error(Connection& c, const RequestSlot& slot, ErrorField error);
   void count_timeout(Connection& c, const RequestSlot& slot);
 

@@ -28,6 +28,9 @@ struct OutgoingRequest {
 // How each request ended, told to the load driver that sent it.
 class RequestEnds {
  public:
+  // A response is complete, before anything counts it: the driver may name the
+  // request from it (a scenario's pacer.name_from; slot.name).
+  virtual void naming(Connection& /*c*/, RequestSlot& /*slot*/) {}
   // A response (done_ns: its end), or no response (error: its class).
   virtual void completed(Connection& c, const RequestSlot& slot, int status, TimeNs done_ns, bool recorded) = 0;
   virtual void failed(Connection& c, const RequestSlot& slot, ErrorField error, bool recorded) = 0;

@@ -65,6 +65,13 @@ class Recorder {
     if (draining_) result_.sent_while_draining += count;  // -d is over: the drain sends what was due
     if (queue_delay) result_.queue_delay.record(t_send - t_sched);
   }
+  // A sent request its response named anew (a scenario's pacer.name_from): its send moves to the new name.
+  void renamed(stats::NameId from, stats::NameId to, TimeNs t_sched) {
+    if (!recorded(t_sched) || from == to) return;
+    std::uint64_t& before = result_.names.counts(from).requests_sent;
+    if (before > 0) --before;
+    ++result_.names.counts(to).requests_sent;
+  }
   // A sent request the server refused unprocessed (a graceful GOAWAY): it is sent again.
   void unsent_again(stats::NameId name, TimeNs t_sched);
   // A response: latency from t_sched to done, TTFB from t_send to the first byte
