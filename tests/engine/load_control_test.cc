@@ -11,13 +11,13 @@
 namespace pacer::engine {
 namespace {
 
-scenario::MixRequest users(int n) {
+scenario::MixRequest mix_of(int n) {
   scenario::MixRequest mix;
   mix.users = n;
   return mix;
 }
 
-ShapeStep step(int users, std::optional<double> spawn_rate_per_s) {
+ShapeStep shape_step(int users, std::optional<double> spawn_rate_per_s) {
   ShapeStep s;
   s.users = users;
   s.spawn_rate_per_s = spawn_rate_per_s;
@@ -39,15 +39,15 @@ TEST(LoadControl, AskingAboveTheCeilingIsRefusedAndEachChangeIsKept) {
   LoadControl control(2, 6, 0);
   control.started(1'000'000'000);
   const std::uint64_t before = control.generation();
-  Status refused = control.set_users(users(7), std::nullopt, "web", 2'000'000'000);
+  Status refused = control.set_users(mix_of(7), std::nullopt, "web", 2'000'000'000);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("ceiling of 6"), std::string::npos);
   EXPECT_EQ(control.generation(), before);
-  ASSERT_TRUE(control.set_users(users(5), 10.0, "web", 3'500'000'000));
+  ASSERT_TRUE(control.set_users(mix_of(5), 10.0, "web", 3'500'000'000));
   EXPECT_GT(control.generation(), before);
   EXPECT_EQ(control.target().users, 5);
   EXPECT_EQ(control.target().spawn_rate_per_s, 10.0);
-  ASSERT_TRUE(control.set_users(users(5), 10.0, "web", 4'000'000'000));  // the same: no change recorded
+  ASSERT_TRUE(control.set_users(mix_of(5), 10.0, "web", 4'000'000'000));  // the same: no change recorded
   const auto changes = control.changes();
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_DOUBLE_EQ(changes[0].at_s, 2.5);
@@ -61,8 +61,8 @@ TEST(LoadControl, TheShapeIsAskedEverySecondClampedToTheCeilingAndEndsTheRun) {
   std::vector<double> asked;
   control.set_shape([&](double t) -> Result<std::optional<ShapeStep>> {
     asked.push_back(t);
-    if (t < 1) return std::optional<ShapeStep>{step(3, std::nullopt)};
-    if (t < 2.5) return std::optional<ShapeStep>{step(9, 5.0)};
+    if (t < 1) return std::optional<ShapeStep>{shape_step(3, std::nullopt)};
+    if (t < 2.5) return std::optional<ShapeStep>{shape_step(9, 5.0)};
     return std::optional<ShapeStep>{};
   });
   ASSERT_TRUE(control.first_step());
@@ -82,13 +82,13 @@ TEST(LoadControl, TheShapeIsAskedEverySecondClampedToTheCeilingAndEndsTheRun) {
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes[0].note, "9 asked, 4 at most (--max-users)");
   EXPECT_TRUE(changes[1].ended);
-  EXPECT_FALSE(control.set_users(users(2), std::nullopt, "web", start + 4 * kNsPerS));  // the run is ending
+  EXPECT_FALSE(control.set_users(mix_of(2), std::nullopt, "web", start + 4 * kNsPerS));  // the run is ending
 }
 
 TEST(LoadControl, AShapeErrorEndsTheRunAndIsKept) {
   LoadControl control(1, 4, 0);
   control.set_shape([](double t) -> Result<std::optional<ShapeStep>> {
-    if (t < 1) return std::optional<ShapeStep>{step(1, std::nullopt)};
+    if (t < 1) return std::optional<ShapeStep>{shape_step(1, std::nullopt)};
     return runtime_error("boom");
   });
   ASSERT_TRUE(control.first_step());
@@ -111,7 +111,7 @@ TEST(LoadControl, ARateControlChangesTheRateAndTheTargetFollowsTheChanges) {
   ASSERT_TRUE(control.is_rate());
   const TimeNs start = 5 * kNsPerS;
   control.started(start);
-  EXPECT_FALSE(control.set_users(users(3), std::nullopt, "web", start + kNsPerS));  // a rate control has no users
+  EXPECT_FALSE(control.set_users(mix_of(3), std::nullopt, "web", start + kNsPerS));  // a rate control has no users
   Status above = control.set_rate(2000, "web", start + kNsPerS);
   ASSERT_FALSE(above);
   EXPECT_NE(above.error().message.find("at most 1000/s"), std::string::npos);
@@ -169,7 +169,7 @@ TEST(LoadControl, AResetFallsOnTheNextIntervalBoundaryAtLeastALeadAhead) {
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_TRUE(changes[1].reset);
   EXPECT_DOUBLE_EQ(changes[1].at_s, 7.0);  // since the start, the warm-up included
-  EXPECT_FALSE(control.set_users(users(3), std::nullopt, "web", record_from));  // a closed loop's load does not change
+  EXPECT_FALSE(control.set_users(mix_of(3), std::nullopt, "web", record_from));  // a closed loop's load does not change
   EXPECT_FALSE(control.set_rate(3, "web", record_from));
 }
 

@@ -10,7 +10,7 @@
 namespace pacer::scenario {
 namespace {
 
-std::vector<UserType> types() {
+std::vector<UserType> plan_types() {
   UserType a{"A", 3, -1};
   UserType b{"B", 1, -1};
   UserType admin{"Admin", 1, 2};
@@ -18,32 +18,32 @@ std::vector<UserType> types() {
 }
 
 TEST(TypeMix, ACountFollowsTheFixedCountsThenTheWeights) {
-  EXPECT_EQ(counts_by_rules(types(), 10), (TypeCounts{6, 2, 2}));  // 2 admins first, then 3:1
-  EXPECT_EQ(counts_by_rules(types(), 1), (TypeCounts{0, 0, 1}));
-  EXPECT_EQ(counts_by_rules(types(), 0), (TypeCounts{0, 0, 0}));
+  EXPECT_EQ(counts_by_rules(plan_types(), 10), (TypeCounts{6, 2, 2}));  // 2 admins first, then 3:1
+  EXPECT_EQ(counts_by_rules(plan_types(), 1), (TypeCounts{0, 0, 1}));
+  EXPECT_EQ(counts_by_rules(plan_types(), 0), (TypeCounts{0, 0, 0}));
   // Among the types allowed only (Locust's user_classes).
-  EXPECT_EQ(counts_by_rules(types(), 5, {false, true, false}), (TypeCounts{0, 5, 0}));
-  EXPECT_EQ(counts_by_rules(types(), 5, {false, false, true}), (TypeCounts{0, 0, 2})) << "a fixed count caps its type";
+  EXPECT_EQ(counts_by_rules(plan_types(), 5, {false, true, false}), (TypeCounts{0, 5, 0}));
+  EXPECT_EQ(counts_by_rules(plan_types(), 5, {false, false, true}), (TypeCounts{0, 0, 2})) << "a fixed count caps its type";
 }
 
 TEST(TypeMix, ARequestByNameResolvesOrSaysWhatIsWrong) {
   MixRequest counts;
   counts.counts = {{"B", 40}, {"A", 10}};
-  EXPECT_EQ(*resolve_mix(types(), counts), (TypeCounts{10, 40, 0}));
+  EXPECT_EQ(*resolve_mix(plan_types(), counts), (TypeCounts{10, 40, 0}));
   MixRequest listed;
   listed.users = 8;
   listed.types = {"A", "B"};
-  EXPECT_EQ(*resolve_mix(types(), listed), (TypeCounts{6, 2, 0}));
+  EXPECT_EQ(*resolve_mix(plan_types(), listed), (TypeCounts{6, 2, 0}));
   MixRequest unknown;
   unknown.users = 1;
   unknown.types = {"C"};
-  auto refused = resolve_mix(types(), unknown);
+  auto refused = resolve_mix(plan_types(), unknown);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().message, "no user type is named 'C' (the types: A, B, Admin)");
   MixRequest twice;
   twice.counts = {{"A", 1}, {"A", 2}};
-  EXPECT_FALSE(resolve_mix(types(), twice));
-  std::vector<UserType> same = types();
+  EXPECT_FALSE(resolve_mix(plan_types(), twice));
+  std::vector<UserType> same = plan_types();
   same[1].name = "A";
   MixRequest ambiguous;
   ambiguous.counts = {{"A", 1}};
@@ -83,9 +83,9 @@ TEST(TypeMix, AWorkerPastItsSlotsGivesItsExcessToOneWithRoom) {
 }
 
 TEST(TypeMix, NewUsersStartFixedCountsFirstThenInterleavedByCount) {
-  EXPECT_EQ(spawn_order(types(), {3, 1, 2}), (std::vector<int>{2, 2, 0, 0, 1, 0}));
-  EXPECT_EQ(spawn_order(types(), {0, 2, 0}), (std::vector<int>{1, 1}));
-  EXPECT_TRUE(spawn_order(types(), {}).empty());
+  EXPECT_EQ(spawn_order(plan_types(), {3, 1, 2}), (std::vector<int>{2, 2, 0, 0, 1, 0}));
+  EXPECT_EQ(spawn_order(plan_types(), {0, 2, 0}), (std::vector<int>{1, 1}));
+  EXPECT_TRUE(spawn_order(plan_types(), {}).empty());
 }
 
 }  // namespace
