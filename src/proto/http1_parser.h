@@ -57,6 +57,20 @@ struct ResponseCapture {
   bool keep_body = true;        // false: the headers only (a scenario's cookie jar reads Set-Cookie)
 };
 
+// Calls each(name, value) for every whole header in a capture's `fields`
+// ("name\0value\0", the names as the server wrote them), in order, until each
+// returns false.
+template <typename Each>
+void for_each_captured_field(std::string_view fields, Each&& each) {
+  while (!fields.empty()) {
+    const std::size_t name_end = fields.find('\0');
+    const std::size_t value_end = fields.find('\0', name_end + 1);
+    if (value_end == std::string_view::npos) return;
+    if (!each(fields.substr(0, name_end), fields.substr(name_end + 1, value_end - name_end - 1))) return;
+    fields.remove_prefix(value_end + 1);
+  }
+}
+
 // The head of the last response llhttp parsed whole that qualified (see above).
 // One per worker thread, shared by its connections' parsers; 0.5 KB.
 struct KnownHead {

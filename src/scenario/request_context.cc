@@ -7,6 +7,7 @@
 #include <charconv>
 #include <ctime>
 
+#include "proto/http1_parser.h"
 #include "proto/uri_reference.h"
 
 namespace pacer::scenario {
@@ -86,20 +87,15 @@ std::int64_t RequestContext::cookie_now_s() {
 void RequestContext::store_cookies(User& u, std::string_view request_target) const {
   cookie::Origin from = cookie_origin(u);
   if (!request_target.empty()) from.path = request_target.substr(0, request_target.find('?'));
-  // "name\0value\0" per header (proto::ResponseCapture); the names as the server wrote them.
-  std::string_view fields = u.capture.fields;
   constexpr std::string_view kSetCookie = "set-cookie";
   std::int64_t now_s = -1;
-  while (!fields.empty()) {
-    const std::size_t name_end = fields.find('\0');
-    const std::size_t value_end = fields.find('\0', name_end + 1);
-    if (value_end == std::string_view::npos) return;
-    if (name_end == kSetCookie.size() && strncasecmp(fields.data(), kSetCookie.data(), kSetCookie.size()) == 0) {
+  proto::for_each_captured_field(u.capture.fields, [&](std::string_view name, std::string_view value) {
+    if (name.size() == kSetCookie.size() && strncasecmp(name.data(), kSetCookie.data(), kSetCookie.size()) == 0) {
       if (now_s < 0) now_s = cookie_now_s();
-      u.cookies.store(fields.substr(name_end + 1, value_end - name_end - 1), from, now_s);
+      u.cookies.store(value, from, now_s);
     }
-    fields.remove_prefix(value_end + 1);
-  }
+    return true;
+  });
 }
 
 }  // namespace pacer::scenario

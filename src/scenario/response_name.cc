@@ -20,19 +20,12 @@ std::string_view response_name(const proto::ResponseCapture& capture, NameFrom f
                                std::string& scratch) {
   scratch.clear();
   if (from == NameFrom::kHeader) {
-    std::string_view fields = capture.fields;  // "name\0value\0" per header
-    while (!fields.empty()) {
-      const std::size_t name_end = fields.find('\0');
-      const std::size_t value_end = fields.find('\0', name_end + 1);
-      if (value_end == std::string_view::npos) break;
-      const std::string_view name = fields.substr(0, name_end);
-      if (name.size() == where.size() && strncasecmp(name.data(), where.data(), name.size()) == 0) {
-        scratch.assign(fields.substr(name_end + 1, std::min(value_end - name_end - 1, kMaxResponseNameBytes)));
-        return scratch;
-      }
-      fields.remove_prefix(value_end + 1);
-    }
-    return {};
+    proto::for_each_captured_field(capture.fields, [&](std::string_view name, std::string_view value) {
+      if (name.size() != where.size() || strncasecmp(name.data(), where.data(), name.size()) != 0) return true;
+      scratch.assign(value.substr(0, kMaxResponseNameBytes));
+      return false;
+    });
+    return scratch;
   }
   if (from != NameFrom::kJson) return {};
   const nlohmann::json doc = nlohmann::json::parse(capture.body, nullptr, /*allow_exceptions=*/false);

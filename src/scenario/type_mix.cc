@@ -99,26 +99,19 @@ TypeCounts worker_share(const TypeCounts& test, int worker, int workers, const s
 }
 
 std::vector<int> spawn_order(const std::vector<UserType>& types, const TypeCounts& need) {
-  std::vector<int> order;
-  order.reserve(static_cast<std::size_t>(std::max(total_users(need), 0)));
-  const auto fixed = [&](std::size_t t) { return t < types.size() && types[t].fixed_count >= 0; };
-  TypeCounts weighted = need;
+  // The ids' own order (assign_user_types) over the users needed: each type's
+  // count its fixed count, or its weight, so every type gets its count.
+  std::vector<UserType> wanted;
+  std::vector<int> index_of;
   for (std::size_t t = 0; t < need.size(); ++t) {
-    if (!fixed(t)) continue;
-    order.insert(order.end(), static_cast<std::size_t>(std::max(need[t], 0)), static_cast<int>(t));
-    weighted[t] = 0;
+    if (need[t] <= 0) continue;
+    const bool fixed = t < types.size() && types[t].fixed_count >= 0;
+    wanted.push_back(UserType{{}, static_cast<double>(need[t]), fixed ? need[t] : -1});
+    index_of.push_back(static_cast<int>(t));
   }
-  const int total = total_users(weighted);
-  std::vector<int> credit(need.size(), 0);
-  for (int i = 0; i < total; ++i) {
-    std::size_t best = need.size();
-    for (std::size_t t = 0; t < weighted.size(); ++t) {
-      if (weighted[t] <= 0) continue;
-      credit[t] += weighted[t];
-      if (best == weighted.size() || credit[t] > credit[best]) best = t;
-    }
-    credit[best] -= total;
-    order.push_back(static_cast<int>(best));
+  std::vector<int> order;
+  for (const std::uint8_t t : assign_user_types(wanted, static_cast<std::size_t>(total_users(need)))) {
+    order.push_back(index_of[t]);
   }
   return order;
 }

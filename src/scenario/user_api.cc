@@ -478,22 +478,18 @@ void push_response(lua_State* L, const User& u, int response_meta_ref) {
   }
   if (u.capturing && u.status != 0) {
     lua_createtable(L, 0, static_cast<int>(u.capture.header_count));
-    std::string_view fields = u.capture.fields;
     char lower[256];
-    while (!fields.empty()) {
-      const std::size_t name_end = fields.find('\0');
-      const std::size_t value_end = fields.find('\0', name_end + 1);
-      if (value_end == std::string_view::npos) break;
-      const std::size_t n = std::min(name_end, sizeof lower);
+    proto::for_each_captured_field(u.capture.fields, [&](std::string_view name, std::string_view value) {
+      const std::size_t n = std::min(name.size(), sizeof lower);
       for (std::size_t i = 0; i < n; ++i) {
-        const char c = fields[i];
+        const char c = name[i];
         lower[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
       }
       lua_pushlstring(L, lower, n);
-      lua_pushlstring(L, fields.data() + name_end + 1, value_end - name_end - 1);
+      lua_pushlstring(L, value.data(), value.size());
       lua_rawset(L, -3);
-      fields.remove_prefix(value_end + 1);
-    }
+      return true;
+    });
     lua_setfield(L, -2, "headers");
     lua_pushlstring(L, u.capture.body.data(), u.capture.body.size());
     lua_setfield(L, -2, "body");

@@ -118,7 +118,9 @@ class Users {
   UserTally& tally() { return tally_; }
   UserScripts& scripts() { return scripts_; }
   // The request events (on_request): u's last request is final now, in L (its coroutine).
-  void settle_event(User& u, lua_State* L) { events_.settle(L, u, tally_); }
+  void settle_event(User& u, lua_State* L) {
+    if (events_.active()) events_.settle(L, u, tally_);  // no call per request without a listener
+  }
   const RequestEvents& events() const { return events_; }
   const RequestContext& requests() const { return requests_; }
   RequestContext& requests() { return requests_; }

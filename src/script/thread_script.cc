@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "proto/http1_parser.h"
 #include "script/wrk_api.h"
 
 namespace pacer::script {
@@ -186,15 +187,12 @@ Status ThreadScript::response(int status, std::string_view fields, std::string_v
   lua_getglobal(L, "response");
   lua_pushinteger(L, status);
   lua_createtable(L, 0, 8);
-  while (!fields.empty()) {
-    const std::size_t name_end = fields.find('\0');
-    const std::size_t value_end = fields.find('\0', name_end + 1);
-    if (value_end == std::string_view::npos) break;
-    lua_pushlstring(L, fields.data(), name_end);
-    lua_pushlstring(L, fields.data() + name_end + 1, value_end - name_end - 1);
+  proto::for_each_captured_field(fields, [L](std::string_view name, std::string_view value) {
+    lua_pushlstring(L, name.data(), name.size());
+    lua_pushlstring(L, value.data(), value.size());
     lua_settable(L, -3);
-    fields.remove_prefix(value_end + 1);
-  }
+    return true;
+  });
   lua_pushlstring(L, body.data(), body.size());
   lua_rawgeti(L, LUA_REGISTRYINDEX, connection_ref);
   const watchdog::InLua in_lua(beat_, "the script's response()");
