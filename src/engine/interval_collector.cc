@@ -1,7 +1,8 @@
 // See interval_collector.h.
 #include "engine/interval_collector.h"
 
-#include "engine/control/load_control.h"
+#include "engine/control/load_change_log.h"
+#include "engine/control/reset_schedule.h"
 
 #include <algorithm>
 
@@ -95,10 +96,10 @@ void IntervalCollector::emit() {
   next_start_ns_ = out.start_ns + out.duration_ns;
   if (shared_.profile != nullptr && out.duration_ns > 0) {
     const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
-    out.target_rate_per_s = share_.rate(planned_rate_per_s(*shared_.profile, shared_.control, from, from + out.duration_ns));
+    out.target_rate_per_s = share_.rate(planned_rate_per_s(*shared_.profile, shared_.load_log, from, from + out.duration_ns));
   }
-  out.stats_reset = shared_.control != nullptr && shared_.control->reset_generation() > 0 &&
-                    shared_.control->reset_at_ns() == shared_.record_from_ns + out.start_ns;
+  out.stats_reset = shared_.resets != nullptr && shared_.resets->reset_generation() > 0 &&
+                    shared_.resets->reset_at_ns() == shared_.record_from_ns + out.start_ns;
   if (shared_.config->is_scenario()) {
     out.scenario_errors = scenario_errors;
     out.users = users;

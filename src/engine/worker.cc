@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <ctime>
 
-#include "engine/control/load_control.h"
+#include "engine/control/run_end.h"
 #include "engine/drive/closed_driver.h"
 #include "engine/drive/open_driver.h"
 #include "engine/drive/scenario_driver.h"
@@ -36,7 +36,7 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       transport_(shared, clock_, recorder_, budget_),
       exchange_(shared, clock_, recorder_, worker_index),
       pool_(shared, worker_index, transport_, clock_, recorder_),
-      resets_(shared.control) {}
+      resets_(shared.resets) {}
 
 Status Worker::prepare() {
   // Readiness channels (TLS, a proxy's tunnel: conn/transport.h) read through the engine's buffer.
@@ -188,13 +188,13 @@ void Worker::on_wake(TimeNs now_ns) {
   recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
   clock_.now = now_ns;
   if (const std::optional<TimeNs> reset_at = resets_.due(now_ns)) reset_stats(*reset_at);  // before this wake-up's events
-  if (!clock_.draining && (now_ns >= shared_.end_ns || (shared_.control != nullptr && shared_.control->ended()))) {
+  if (!clock_.draining && (now_ns >= shared_.end_ns || (shared_.run_end != nullptr && shared_.run_end->ended()))) {
     clock_.draining = true;  // -d's end, or a load shape's: the wait never sleeps past it
     // The interval it falls in ends there, before this wake-up's events: what they
     // send (a freed connection takes a due arrival) belongs to the drain.
     TimeNs end_ns = shared_.end_ns;
-    if (shared_.control != nullptr && shared_.control->ended() && shared_.control->ended_at_ns() > 0) {
-      end_ns = std::min(end_ns, shared_.control->ended_at_ns());  // the shape's end
+    if (shared_.run_end != nullptr && shared_.run_end->ended() && shared_.run_end->ended_at_ns() > 0) {
+      end_ns = std::min(end_ns, shared_.run_end->ended_at_ns());  // the shape's end
     }
     recorder_.cut_interval(std::min(now_ns, end_ns), now_ns, [this] { return gauges(); });
   }
