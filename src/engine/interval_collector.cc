@@ -8,6 +8,28 @@
 
 namespace pacer::engine {
 
+namespace {
+// A worker's counts for an interval, added to the interval's (its gauges: the
+// largest lag and oldest request in flight, the others summed).
+void add_worker_counts(report::IntervalReport& out, const IntervalSnapshot& s) {
+  out.sent += s.sent;
+  out.completed += s.completed;
+  out.scheduled += s.scheduled;
+  out.errors.merge(s.errors);
+  out.open_connections += s.open_connections;
+  out.backlog += s.backlog;
+  out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
+  out.in_flight += s.in_flight;
+  out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
+  out.in_flight_over_interval += s.in_flight_over_interval;
+  out.bytes_read += s.bytes_read;
+  out.bytes_written += s.bytes_written;
+  out.connects += s.connects;
+  for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
+  out.service_ns_sum += s.service_ns_sum;
+}
+}  // namespace
+
 IntervalCollector::IntervalCollector(std::span<const std::unique_ptr<Worker>> workers, const SharedRun& shared,
                                      std::shared_ptr<const stats::NameTable> names, const IntervalSink& sink,
                                      const TickSink& tick)
@@ -64,23 +86,9 @@ void IntervalCollector::emit() {
     drain = drain && s.drain;
     any = true;
     out.workers.back() = s.load;
-    out.sent += s.sent;
-    out.completed += s.completed;
-    out.scheduled += s.scheduled;
-    out.errors.merge(s.errors);
+    add_worker_counts(out, s);
     scenario_errors.merge(s.scenario_errors);
-    out.open_connections += s.open_connections;
-    out.backlog += s.backlog;
-    out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
-    out.in_flight += s.in_flight;
-    out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
-    out.in_flight_over_interval += s.in_flight_over_interval;
     users += s.users;
-    out.bytes_read += s.bytes_read;
-    out.bytes_written += s.bytes_written;
-    out.connects += s.connects;
-    for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
-    out.service_ns_sum += s.service_ns_sum;
     merged_by_name_.merge(s.latency_by_name);
     merged_.merge(s.unsent_latency);
     merged_ttfb_by_name_.merge(s.ttfb_by_name);
