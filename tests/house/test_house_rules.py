@@ -195,3 +195,51 @@ def test_no_function_is_far_past_60_lines():
     assert not long_functions, long_functions
     # The allowance stays exact: each function on it is there, and long.
     assert allowed_found == {(f, n) for f, names in LONG_FUNCTIONS_ALLOWED.items() for n in names}, allowed_found
+
+
+def member_functions(text):
+    """{class name: how many member functions it declares or defines (its
+    constructors included)} for each class or struct in a header."""
+    code = blank_literals(text)
+    counts = {}
+    for match in re.finditer(r"\b(?:class|struct)\s+(\w+)(?:\s+final)?\s*(?::[^;{()]*)?\{", code):
+        i, depth, start = match.end(), 0, match.end()
+        count = 0
+        while i < len(code):
+            c = code[i]
+            if c == "{":
+                header = " ".join(code[start:i].split())
+                if depth == 0 and SCOPE.search(header):  # a nested type: its members are its own
+                    depth += 1
+                elif depth == 0:
+                    count += bool(re.search(r"^[^=]*\(", header))
+                    depth += 1
+                else:
+                    depth += 1
+            elif c == "}":
+                if depth == 0:
+                    break
+                depth -= 1
+                if depth == 0:
+                    start = i + 1
+            elif c == ";" and depth == 0:
+                header = " ".join(code[start:i].split())
+                count += bool(re.search(r"^[^=]*\(", header)) and not header.startswith(("using ", "friend "))
+                start = i + 1
+            elif c == ":" and depth == 0 and re.search(r"\b(public|protected|private)\s*$", code[start:i]):
+                start = i + 1
+            i += 1
+        counts[match.group(1)] = count
+    return counts
+
+
+def test_the_load_controls_parts_each_have_at_most_25_member_functions():
+    # Issue 45: LoadControl was one class of 34, split by job (engine/control/).
+    counts = {}
+    for p in sorted((SRC / "engine" / "control").glob("*.h")):
+        counts.update(member_functions(p.read_text(errors="replace")))
+    assert {"LoadControl", "PublishedTarget", "RunEnd", "ResetSchedule", "LoadChangeLog", "ShapeDriver"} <= set(counts)
+    assert member_functions("class A {\n public:\n  A();\n  int f() const { return 1; }\n  struct B { void g(); };\n"
+                            "  int x_{0};\n  static constexpr int k = 1;\n  void h(int n = 0);\n};") == {"A": 3, "B": 1}
+    too_many = {name: n for name, n in counts.items() if n > 25}
+    assert not too_many, too_many
