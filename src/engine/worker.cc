@@ -58,7 +58,7 @@ Status Worker::prepare() {
   pool_.prepare(*engine_, connection_count_, address, *sessions_, &exchange_, *this);
   if (script_) script_->prepare_connections(pool_.all());
   if (Status s = make_driver(); !s) return s;
-  exchange_.prepare(*this, *driver_);
+  exchange_.prepare(*driver_);
   // Last: the names known now (the targets', a static script's, the scenario's)
   // record without allocating.
   recorder_.prepare();
@@ -119,7 +119,7 @@ bool Worker::stops() {
 
 void Worker::turn() {
   driver_->on_turn(TurnPhase::kArrivals);
-  exchange_.expire_timeouts();
+  expire_timeouts();
   pool_.expire_connects();
   transport_.run_timers(pool_.all());
   driver_->on_turn(TurnPhase::kBacklog);
@@ -131,6 +131,16 @@ void Worker::turn() {
     }
   }
   recorder_.intervals().close(clock_.now, false, [this] { return gauges(); });
+}
+
+void Worker::expire_timeouts() {
+  while (const std::optional<Exchange::Expired> expired = exchange_.expire_next()) {
+    if (expired->reopen) {
+      pool_.reopen(*expired->connection);
+    } else {
+      ready(*expired->connection);
+    }
+  }
 }
 
 void Worker::reset_stats(TimeNs at_ns) {

@@ -90,9 +90,16 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // LinkEvents, routed to the part that owns each.
   void established(Connection& c) override { pool_.established(c); }
   void retry_later(Connection& c) override { pool_.retry_later(c); }
-  void broke(Connection& c, ErrorField error) override { exchange_.fail_connection(c, error); }
+  // The exchange counts what c's failure or close ends; c reopens after it returned.
+  void broke(Connection& c, ErrorField error) override {
+    exchange_.fail_connection(c, error);
+    pool_.reopen(c);
+  }
   void reopen(Connection& c) override { pool_.reopen(c); }
-  void peer_closed(Connection& c) override { exchange_.peer_closed(c); }
+  void peer_closed(Connection& c) override {
+    exchange_.peer_closed(c);
+    pool_.reopen(c);
+  }
   // Fills c's free slots (the driver), writes, or reconnects c once it can take
   // no more requests and has none in flight.
   void ready(Connection& c) override;
@@ -105,6 +112,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   Status make_driver();
   bool stops();  // the stop flag, a script's stop, the give-up rule
   void turn();   // one pass over what is due, in a fixed order
+  void expire_timeouts();  // each request past --timeout, then its connection reopens or sends again
   bool finished() const { return exchange_.idle() && driver_->finished(); }
   TimeNs next_wake_ns() const;
   void wait_for_events();

@@ -35,7 +35,7 @@ struct DriverParts : LinkEvents {
     driver = std::move(d);
     recorder.prepare();
     transport.prepare(engine, *this);
-    exchange.prepare(*this, *driver);
+    exchange.prepare(*driver);
     clock.refresh();
   }
   // The run starts (the open model's first arrival is due).
@@ -51,8 +51,14 @@ struct DriverParts : LinkEvents {
   } pool_events;
   void established(Connection&) override {}
   void retry_later(Connection&) override {}
-  void broke(Connection& c, ErrorField e) override { exchange.fail_connection(c, e); }
-  void peer_closed(Connection& c) override { exchange.peer_closed(c); }
+  void broke(Connection& c, ErrorField e) override {
+    exchange.fail_connection(c, e);
+    reopen(c);
+  }
+  void peer_closed(Connection& c) override {
+    exchange.peer_closed(c);
+    reopen(c);
+  }
   void reopen(Connection& c) override {
     ++reopened;
     exchange.abandon(c);
