@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <ctime>
 
-#include "engine/control/load_control.h"
 #include "engine/drive/closed_driver.h"
 #include "engine/drive/open_driver.h"
 #include "engine/drive/scenario_driver.h"
@@ -36,7 +35,8 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       transport_(shared, clock_, recorder_, budget_),
       exchange_(shared, clock_, recorder_, worker_index),
       pool_(shared, worker_index, transport_, clock_, recorder_),
-      resets_(shared.control) {}
+      resets_(shared.control),
+      stop_rules_(shared) {}
 
 Status Worker::prepare() {
   // Readiness channels (TLS, a proxy's tunnel: conn/transport.h) read through the engine's buffer.
@@ -96,9 +96,9 @@ void Worker::run() {
   clock_.refresh();
   recorder_.start(clock_.now);
   driver_->start(pool_);
-  while (!stops()) {
+  while (interrupted() == StopReason::kRunning) {
     turn();
-    if (finished()) break;
+    if (done() != StopReason::kRunning) break;
     wait_for_events();
   }
   scenario::ScenarioStats* scenario = driver_->stop();  // users' on_stop
@@ -111,10 +111,12 @@ void Worker::run() {
   done_.store(true, std::memory_order_release);
 }
 
-bool Worker::stops() {
-  if (shared_.stop->load(std::memory_order_relaxed)) return true;
-  if (script_ && script_->stop_requested()) return true;
-  return pool_.gives_up();
+StopReason Worker::interrupted() {
+  // In the rules' order: the give-up rule is asked last (it keeps a clock of its own).
+  const bool stop_flag = shared_.stop->load(std::memory_order_relaxed);
+  const bool script_stop = !stop_flag && script_ && script_->stop_requested();
+  const bool gave_up = !stop_flag && !script_stop && pool_.gives_up();
+  return StopRules::interrupted(stop_flag, script_stop, gave_up);
 }
 
 void Worker::turn() {
@@ -161,8 +163,7 @@ TimeNs Worker::next_wake_ns() const {
   TimeNs next = std::min({recorder_.intervals().next_due_ns(clock_.draining), exchange_.next_due_ns(),
                           pool_.next_due_ns(), transport_.next_due_ns(), driver_->next_due_ns(),
                           resets_.next_due_ns()});
-  if (!clock_.draining) next = std::min(next, shared_.end_ns);  // the drain begins
-  return next;
+  return std::min(next, stop_rules_.next_due_ns(clock_.draining));  // the drain begins
 }
 
 void Worker::wait_for_events() {
@@ -198,16 +199,7 @@ void Worker::on_wake(TimeNs now_ns) {
   recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
   clock_.now = now_ns;
   if (const std::optional<TimeNs> reset_at = resets_.due(now_ns)) reset_stats(*reset_at);  // before this wake-up's events
-  if (!clock_.draining && (now_ns >= shared_.end_ns || (shared_.control != nullptr && shared_.control->ended()))) {
-    clock_.draining = true;  // -d's end, or a load shape's: the wait never sleeps past it
-    // The interval it falls in ends there, before this wake-up's events: what they
-    // send (a freed connection takes a due arrival) belongs to the drain.
-    TimeNs end_ns = shared_.end_ns;
-    if (shared_.control != nullptr && shared_.control->ended() && shared_.control->ended_at_ns() > 0) {
-      end_ns = std::min(end_ns, shared_.control->ended_at_ns());  // the shape's end
-    }
-    recorder_.cut_interval(std::min(now_ns, end_ns), now_ns, [this] { return gauges(); });
-  }
+  if (!clock_.draining) begin_drain(now_ns);
   budget_.begin(now_ns);
   // The connections left with unread bytes by earlier wake-ups, oldest first,
   // each with a fresh budget, until this wake-up's total budget is spent.
@@ -215,6 +207,15 @@ void Worker::on_wake(TimeNs now_ns) {
     Connection& c = *budget_.oldest();
     if (transport_.read(c, 0)) ready(c);  // to the back if it still has more than its share
   }
+}
+
+void Worker::begin_drain(TimeNs now_ns) {
+  const std::optional<TimeNs> end_ns = stop_rules_.drain_begins(now_ns);
+  if (!end_ns) return;
+  clock_.draining = true;  // the wait never sleeps past it
+  // The interval it falls in ends there, before this wake-up's events: what they
+  // send (a freed connection takes a due arrival) belongs to the drain.
+  recorder_.cut_interval(*end_ns, now_ns, [this] { return gauges(); });
 }
 
 void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {

@@ -43,6 +43,7 @@
 #include "engine/drive/worker_script.h"
 #include "engine/exchange/exchange.h"
 #include "engine/loop/clock.h"
+#include "engine/loop/stop_rules.h"
 #include "engine/conn/read_budget.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
@@ -110,10 +111,12 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
 
   // The loop.
   Status make_driver();
-  bool stops();  // the stop flag, a script's stop, the give-up rule
+  // The stop rules (loop/stop_rules.h), asked with this worker's facts.
+  StopReason interrupted();  // before a turn: the stop flag, a script's stop, the give-up rule
   void turn();   // one pass over what is due, in a fixed order
   void expire_timeouts();  // each request past --timeout, then its connection reopens or sends again
-  bool finished() const { return exchange_.idle() && driver_->finished(); }
+  StopReason done() const { return StopRules::done(clock_.draining, !exchange_.idle(), driver_->progress()); }
+  void begin_drain(TimeNs now_ns);  // at a wake-up: -d's end or the shape's, by the stop rules
   TimeNs next_wake_ns() const;
   void wait_for_events();
   // Closed loop: whether to pause before the next wait so that responses due
@@ -139,6 +142,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   ConnectionPool pool_;
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
+  const StopRules stop_rules_;
   int last_events_ = 0;       // events the last wait returned
   TimeNs idle_from_ns_ = 0;  // when the current wait began (the busy share, issue 28)
   TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none

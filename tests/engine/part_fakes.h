@@ -163,7 +163,7 @@ struct RecordingDriver final : LoadDriver {
   void forget(Connection&) override {}
   void on_turn(TurnPhase) override {}
   TimeNs next_due_ns() const override { return kNeverNs; }
-  bool finished() const override { return false; }
+  LoadProgress progress() const override { return {}; }
   void gauges(IntervalGauges&) const override {}
   scenario::ScenarioStats* stop() override { return nullptr; }
 };

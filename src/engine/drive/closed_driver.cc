@@ -50,8 +50,9 @@ void ClosedDriver::on_turn(TurnPhase phase) {
 
 TimeNs ClosedDriver::next_due_ns() const { return delay_script_ != nullptr ? delay_script_->next_due_ns() : kNeverNs; }
 
-bool ClosedDriver::finished() const {
-  return clock_.draining || (quota_.used_up() && clock_.now >= shared_.record_from_ns);
+LoadProgress ClosedDriver::progress() const {
+  // -n reached; in the drain, the requests in flight are all there is.
+  return LoadProgress{quota_.used_up() && clock_.now >= shared_.record_from_ns, true};
 }
 
 }  // namespace pacer::engine

@@ -31,7 +31,7 @@ class ClosedDriver final : public LoadDriver {
   void forget(Connection&) override {}
   void on_turn(TurnPhase phase) override;
   TimeNs next_due_ns() const override;
-  bool finished() const override;
+  LoadProgress progress() const override;
   void gauges(IntervalGauges&) const override {}
   scenario::ScenarioStats* stop() override { return nullptr; }
 

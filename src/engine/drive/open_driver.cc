@@ -93,16 +93,10 @@ TimeNs OpenDriver::next_due_ns() const {
   return next;
 }
 
-bool OpenDriver::finished() const {
-  if (!backlog_.empty()) return false;
-  // Arrivals due before the end that the loop has not taken yet (Arrivals::kPerWake).
-  if (clock_.draining) return !arrivals_.due_before_end();
-  // A schedule that ran out early (a profile ending at rate 0, whose last
-  // arrival comes before its end) still ends at -d: the run covers the whole
-  // profile, so the measured window and the target are the profile's. Only -n
-  // (no -d) or a -n reached ends the run with the schedule.
-  if (!arrivals_.exhausted()) return false;
-  return (shared_.end_ns == kNeverNs && !arrivals_.steerable()) || arrivals_.quota_reached();
+LoadProgress OpenDriver::progress() const {
+  // A request in the backlog is still to be sent, in the drain too.
+  if (!backlog_.empty()) return LoadProgress{};
+  return LoadProgress{arrivals_.all_arrived(), arrivals_.drained()};
 }
 
 void OpenDriver::gauges(IntervalGauges& out) const {

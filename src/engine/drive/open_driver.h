@@ -31,7 +31,7 @@ class OpenDriver final : public LoadDriver {
   void forget(Connection& c) override { idle_.remove(c); }
   void on_turn(TurnPhase phase) override;
   TimeNs next_due_ns() const override;
-  bool finished() const override;
+  LoadProgress progress() const override;
   void gauges(IntervalGauges& out) const override;
   scenario::ScenarioStats* stop() override { return nullptr; }
 

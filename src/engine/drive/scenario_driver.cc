@@ -164,15 +164,11 @@ TimeNs ScenarioDriver::next_due_ns() const {
   return arrivals_ ? std::min(users, arrivals_->next_due_ns()) : users;
 }
 
-bool ScenarioDriver::finished() const {
-  if (!arrivals_) {
-    // The users' last tasks ended, or were cut.
-    if (clock_.draining) return !finishing_ || users_->population().running() == 0;
-    return quota_.used_up() && clock_.now >= shared_.record_from_ns;
-  }
-  if (clock_.draining) return !arrivals_->due_before_end();
-  if (!arrivals_->exhausted()) return false;
-  return (shared_.end_ns == kNeverNs && !arrivals_->steerable()) || arrivals_->quota_reached();
+LoadProgress ScenarioDriver::progress() const {
+  if (arrivals_) return LoadProgress{arrivals_->all_arrived(), arrivals_->drained()};
+  // -n reached; in the drain, the users' last tasks ended, or were cut.
+  return LoadProgress{quota_.used_up() && clock_.now >= shared_.record_from_ns,
+                      !finishing_ || users_->population().running() == 0};
 }
 
 void ScenarioDriver::reset_stats() { users_->stats().reset_counts(); }

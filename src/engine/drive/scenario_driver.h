@@ -45,7 +45,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   void forget(Connection&) override {}
   void on_turn(TurnPhase phase) override;
   TimeNs next_due_ns() const override;
-  bool finished() const override;
+  LoadProgress progress() const override;
   void gauges(IntervalGauges& out) const override;
   scenario::ScenarioStats* stop() override;
   void reset_stats() override;
