@@ -53,12 +53,16 @@ Status Worker::prepare() {
     shared_.script->thread(worker_index_).set_lua_beat(&beat_);
     address = script_->address();  // setup() may send this thread elsewhere (thread.addr)
   }
-  sessions_ = std::make_unique<SessionFactory>(shared_, script_.get());
-  transport_.prepare(*engine_, *this);
+  StaticRequest script_request;
+  if (script_ && !script_->custom_bytes()) script_request = {script_->static_request(), script_->static_is_head()};
+  sessions_ = std::make_unique<SessionFactory>(shared_, script_request);
+  transport_.prepare(*engine_, *this, exchange_.tap());
   pool_.prepare(*engine_, connection_count_, address, *sessions_, &exchange_, *this);
   if (script_) script_->prepare_connections(pool_.all());
   if (Status s = make_driver(); !s) return s;
-  exchange_.prepare(*driver_);
+  const std::size_t slots = static_cast<std::size_t>(connection_count_) * shared_.slots_per_connection;
+  exchange_.prepare(*driver_, slots);
+  sent_.reserve(slots);
   // Last: the names known now (the targets', a static script's, the scenario's)
   // record without allocating.
   recorder_.prepare();
@@ -68,7 +72,7 @@ Status Worker::prepare() {
 Status Worker::make_driver() {
   if (shared_.config->is_scenario()) {  // the users read their own settings
     auto scenario = std::make_unique<ScenarioDriver>(shared_, worker_index_, connection_count_, request_quota_, clock_,
-                                                     recorder_, exchange_, transport_);
+                                                     recorder_, exchange_);
     if (Status s = scenario->prepare(pool_, &beat_); !s) return s;
     driver_ = std::move(scenario);
     return Ok{};
@@ -76,12 +80,12 @@ Status Worker::make_driver() {
   RequestSource source(shared_, worker_index_, script_.get(), nullptr);
   if (shared_.profile != nullptr) {
     driver_ = std::make_unique<OpenDriver>(shared_, worker_index_, request_quota_, clock_, recorder_, exchange_,
-                                           transport_, std::move(source));
+                                           std::move(source));
     return Ok{};
   }
   WorkerScript* delay_script = script_ && script_->has_delay() ? script_.get() : nullptr;
-  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, transport_,
-                                           std::move(source), delay_script);
+  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, std::move(source),
+                                           delay_script);
   return Ok{};
 }
 
@@ -96,6 +100,7 @@ void Worker::run() {
   clock_.refresh();
   recorder_.start(clock_.now);
   driver_->start(pool_);
+  write_sent();
   while (interrupted() == StopReason::kRunning) {
     turn();
     if (done() != StopReason::kRunning) break;
@@ -121,12 +126,15 @@ StopReason Worker::interrupted() {
 
 void Worker::turn() {
   driver_->on_turn(TurnPhase::kArrivals);
+  write_sent();
   expire_timeouts();
   pool_.expire_connects();
   transport_.run_timers(pool_.all());
   driver_->on_turn(TurnPhase::kBacklog);
+  write_sent();
   pool_.run_reconnects();
   driver_->on_turn(TurnPhase::kDue);
+  write_sent();
   if (!clock_.draining) {
     if (const std::optional<TimeNs> mean_latency_ns = recorder_.intervals().sample_rate(clock_.now)) {
       coalesce_ns_ = clock_.stamps_seen ? std::min(kMaxCoalesceNs, *mean_latency_ns / kCoalesceLatencyShare) : 0;
@@ -246,10 +254,32 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
 void Worker::ready(Connection& c) {
   if (c.state != Connection::State::kOpen || pool_.held(c)) return;
   driver_->fill(c);
-  if (!transport_.flush(c)) return;  // it failed and is reconnecting
-  if (exchange_.takes_no_more(c) && c.in_flight_count() == 0) {
+  // c first: what the read left to send too (HTTP/2's acknowledgements).
+  const bool written = transport_.flush(c);
+  write_sent(&c);  // another connection a resumed user sent on
+  if (!written) return;  // it failed and is reconnecting
+  if (c.state == Connection::State::kOpen && exchange_.takes_no_more(c) && c.in_flight_count() == 0) {
     pool_.reopen(c);  // `Connection: close`, a GOAWAY, or --disable-keepalive
   }
+}
+
+void Worker::write_sent(const Connection* written) {
+  if (writing_) return;  // the outer call takes what a write's reopen sent
+  writing_ = true;
+  while (exchange_.has_sent()) {
+    if (!exchange_.take_sent(sent_)) {
+      for (const auto& c : pool_.all()) {
+        if (c->state == Connection::State::kOpen && !pool_.held(*c)) (void)transport_.flush(*c);
+      }
+      continue;
+    }
+    for (Connection* c : sent_) {
+      // One that failed since it was given its request is reconnecting: nothing to write.
+      if (c != written && c->state == Connection::State::kOpen) (void)transport_.flush(*c);
+    }
+    written = nullptr;  // a second pass: c may have been given another request
+  }
+  writing_ = false;
 }
 
 void Worker::opened(Connection& c) {

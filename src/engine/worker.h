@@ -104,6 +104,10 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // Fills c's free slots (the driver), writes, or reconnects c once it can take
   // no more requests and has none in flight.
   void ready(Connection& c) override;
+  // The one place that writes requests: every connection the exchange gave a
+  // request since the last call (but `written`, just written), after the driver
+  // that sent them returned.
+  void write_sent(const Connection* written = nullptr);
   // PoolEvents.
   bool wants_connection(Connection& c) override { return driver_->wants_connection(c); }
   void opened(Connection& c) override;
@@ -143,6 +147,8 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
   const StopRules stop_rules_;
+  std::vector<Connection*> sent_;  // write_sent's list (capacity: every slot)
+  bool writing_ = false;           // inside write_sent: a write's failure may reopen and send again
   int last_events_ = 0;       // events the last wait returned
   TimeNs idle_from_ns_ = 0;  // when the current wait began (the busy share, issue 28)
   TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none

@@ -34,13 +34,13 @@ struct DriverParts : LinkEvents {
   void prepare(std::unique_ptr<LoadDriver> d) {
     driver = std::move(d);
     recorder.prepare();
-    transport.prepare(engine, *this);
-    exchange.prepare(*driver);
+    transport.prepare(engine, *this, exchange.tap());
+    exchange.prepare(*driver, 16);
     clock.refresh();
   }
   // The run starts (the open model's first arrival is due).
   void start() {
-    SessionFactory sessions(run.shared, nullptr);
+    SessionFactory sessions(run.shared, StaticRequest{});
     pool.prepare(engine, 0, *net::resolve("127.0.0.1", 1)->begin(), sessions, &exchange, pool_events);
     driver->start(pool);
   }
@@ -67,6 +67,18 @@ struct DriverParts : LinkEvents {
   void ready(Connection& c) override {
     driver->fill(c);
     (void)transport.flush(c);
+    write_sent();
+  }
+  // The worker's one place that writes: what the driver sent, after it returned.
+  void write_sent() {
+    std::vector<Connection*> sent;
+    sent.reserve(16);
+    (void)exchange.take_sent(sent);
+    for (Connection* c : sent) (void)transport.flush(*c);
+  }
+  void turn(TurnPhase phase) {
+    driver->on_turn(phase);
+    write_sent();
   }
   RequestSource source() { return RequestSource(run.shared, 0, nullptr, nullptr); }
   // The stop rules' answer with nothing in flight: the driver has nothing more to send.
@@ -75,7 +87,7 @@ struct DriverParts : LinkEvents {
 
 TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange, 2);
   p.exchange.opened(*c);
@@ -89,7 +101,7 @@ TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) 
 
 TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto a = open_connection(&p.exchange);
   auto b = open_connection(&p.exchange);
@@ -114,7 +126,7 @@ TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
 
 TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange);
   ASSERT_TRUE(p.driver->wants_connection(*c));
@@ -132,7 +144,7 @@ TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
 
 TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange);
   p.clock.draining = true;
@@ -151,7 +163,7 @@ struct OpenParts : DriverParts {
     run.open_model(rate_per_s, 10 * kNsPerS);
     run.shared.start_ns = monotonic_now_ns() - started_ago_ns;
     run.shared.end_ns = run.shared.start_ns + 10 * kNsPerS;
-    prepare(std::make_unique<OpenDriver>(run.shared, 0, quota, clock, recorder, exchange, transport, source()));
+    prepare(std::make_unique<OpenDriver>(run.shared, 0, quota, clock, recorder, exchange, source()));
     start();
   }
 };
@@ -161,7 +173,7 @@ TEST(OpenDriverPart, ArrivalsGoToAnIdleConnectionWithTheirScheduledTimes) {
   auto c = open_connection(&p.exchange, 8);
   p.driver->fill(*c);  // nothing taken yet: c waits on the idle list
   EXPECT_TRUE(session_of(*c).submitted.empty());
-  p.driver->on_turn(TurnPhase::kArrivals);
+  p.turn(TurnPhase::kArrivals);
   ASSERT_EQ(session_of(*c).submitted.size(), 4u);
   EXPECT_EQ(p.recorder.result().counters.scheduled, 4u);
   // Each keeps its own due time: the latency clock started at the arrival, not the send.
@@ -170,16 +182,30 @@ TEST(OpenDriverPart, ArrivalsGoToAnIdleConnectionWithTheirScheduledTimes) {
   EXPECT_LT(c->slots[3].t_sched, c->slots[3].t_send);
 }
 
+// Issue 45 (2): a driver never writes; the worker writes what the exchange says it was given.
+TEST(OpenDriverPart, ArrivalsAreGivenToTheSessionAndWrittenOnlyByTheWorker) {
+  OpenParts p(1, 1 * kNsPerS + kNsPerS / 2);  // 2 are due
+  auto c = open_connection(&p.exchange, 8);
+  p.driver->fill(*c);
+  p.driver->on_turn(TurnPhase::kArrivals);
+  EXPECT_EQ(session_of(*c).submitted.size(), 2u);
+  EXPECT_TRUE(p.engine.written.empty());  // in the session, not on the wire
+  EXPECT_TRUE(p.exchange.has_sent());
+  p.write_sent();
+  EXPECT_EQ(p.engine.written, "RR");  // one write of both, by the worker
+  EXPECT_FALSE(p.exchange.has_sent());
+}
+
 TEST(OpenDriverPart, ArrivalsNoConnectionCanTakeWaitAndAreUnsentAfterTheTimeout) {
   OpenParts p(1, 4 * kNsPerS + kNsPerS / 2);  // 5 due
-  p.driver->on_turn(TurnPhase::kArrivals);  // no connection: all wait
+  p.turn(TurnPhase::kArrivals);  // no connection: all wait
   IntervalGauges g;
   p.driver->gauges(g);
   EXPECT_EQ(g.backlog, 5u);
   EXPECT_GT(g.schedule_lag_ns, 4 * kNsPerS);
   EXPECT_FALSE(p.load_done());
   p.clock.now = p.run.shared.start_ns + p.run.config.timeout_ns + kNsPerS + kNsPerS / 2;  // two waited too long
-  p.driver->on_turn(TurnPhase::kBacklog);
+  p.turn(TurnPhase::kBacklog);
   EXPECT_EQ(p.recorder.result().counters.errors.unsent, 2u);
   EXPECT_EQ(p.recorder.result().latency_censored.total_count(), 2);
   p.driver->gauges(g);
@@ -188,7 +214,7 @@ TEST(OpenDriverPart, ArrivalsNoConnectionCanTakeWaitAndAreUnsentAfterTheTimeout)
 
 TEST(OpenDriverPart, AConnectionThatOpensTakesTheWaitingArrivalsOldestFirst) {
   OpenParts p(1, 2 * kNsPerS + kNsPerS / 2);  // 3 due
-  p.driver->on_turn(TurnPhase::kArrivals);
+  p.turn(TurnPhase::kArrivals);
   auto c = open_connection(&p.exchange, 2);
   p.driver->fill(*c);
   ASSERT_EQ(session_of(*c).submitted.size(), 2u);
@@ -203,7 +229,7 @@ TEST(OpenDriverPart, RequestCountEndsTheScheduleAfterThatManyArrivals) {
   OpenParts p(1000, 20 * kNsPerMs, 4);
   auto c = open_connection(&p.exchange, 8);
   p.driver->fill(*c);
-  p.driver->on_turn(TurnPhase::kArrivals);
+  p.turn(TurnPhase::kArrivals);
   EXPECT_EQ(session_of(*c).submitted.size(), 4u);
   EXPECT_EQ(p.recorder.result().counters.scheduled, 4u);
   p.run.shared.end_ns = kNeverNs;  // -n without -d: the run ends with the schedule

@@ -26,7 +26,7 @@ struct ExchangeParts {
 
   ExchangeParts() {
     recorder.prepare();
-    exchange.prepare(driver);
+    exchange.prepare(driver, 8);
   }
 };
 
@@ -202,7 +202,7 @@ TEST(ExchangePart, KeepAliveOffTakesOneRequestPerConnection) {
   p.run.config.keep_alive = false;
   p.run.plan();
   Exchange exchange(p.run.shared, p.clock, p.recorder);
-  exchange.prepare(p.driver);
+  exchange.prepare(p.driver, 8);
   auto c = open_connection(&exchange, 2);
   EXPECT_EQ(exchange.free_capacity(*c), 2u);
   TimeNs t = kAtSend;

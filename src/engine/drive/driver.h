@@ -7,7 +7,8 @@
 //                  think time; open: tasks on the schedule, for a free user).
 // *What* is sent is the RequestSource's; whether a connection can take it, the
 // exchange's (free_capacity). A driver sends through the exchange and is told,
-// once per request, how each ended. The loop calls on_turn in today's order
+// once per request, how each ended; it never writes: the worker writes every
+// connection the exchange gave a request, after the driver's call returns. The loop calls on_turn in today's order
 // (TurnPhase), so the same arrivals meet the same state. One worker thread.
 #pragma once
 

@@ -7,12 +7,11 @@
 namespace pacer::engine {
 
 OpenDriver::OpenDriver(const SharedRun& shared, int worker_index, std::optional<std::uint64_t> quota, LoopClock& clock,
-                       Recorder& recorder, Exchange& exchange, Transport& transport, RequestSource source)
+                       Recorder& recorder, Exchange& exchange, RequestSource source)
     : shared_(shared),
       clock_(clock),
       recorder_(recorder),
       exchange_(exchange),
-      transport_(transport),
       source_(std::move(source)),
       arrivals_(shared, worker_index, clock, recorder, quota),
       backlog_(arrivals_.backlog_capacity()) {}
@@ -55,10 +54,9 @@ void OpenDriver::take(TimeNs t_sched) {
       idle_.remove(*c);
       continue;
     }
-    (void)send_from(source_, exchange_, *c, t_sched);  // a failing script stops the run
+    (void)send_from(source_, exchange_, *c, t_sched);  // a failing script stops the run; the worker writes it
     // The idle list holds connections with a free slot; a full one leaves it.
     if (exchange_.free_capacity(*c) == 0) idle_.remove(*c);
-    (void)transport_.flush(*c);
     return;
   }
   if (!backlog_.push(t_sched)) {

@@ -29,13 +29,12 @@ std::optional<Arrivals> make_arrivals(const SharedRun& shared, int worker_index,
 
 ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int connections,
                                std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder,
-                               Exchange& exchange, Transport& transport)
+                               Exchange& exchange)
     : shared_(shared),
       worker_index_(worker_index),
       clock_(clock),
       recorder_(recorder),
       exchange_(exchange),
-      transport_(transport),
       arrivals_(make_arrivals(shared, worker_index, clock, recorder, quota)),
       quota_(arrivals_ ? std::nullopt : quota),
       users_(make_users(shared, worker_index, connections, arrivals_)),
@@ -193,8 +192,7 @@ void ScenarioDriver::connect(int user) {
 void ScenarioDriver::send(int user) {
   Connection& c = pool_->at(user);
   if (c.state != Connection::State::kOpen) return;  // sent once it opens (fill)
-  send_request(c);
-  if (c.in_flight_count() > 0) (void)transport_.flush(c);
+  send_request(c);  // the worker writes it
 }
 
 void ScenarioDriver::give_up_task(TimeNs t_sched) {

@@ -51,7 +51,18 @@ Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder
       timeout_ns_(shared.options.exchange.timeout_ns),
       tap_(shared, recorder, worker) {}
 
-void Exchange::prepare(RequestEnds& driver) { driver_ = &driver; }
+void Exchange::prepare(RequestEnds& driver, std::size_t slots) {
+  driver_ = &driver;
+  sent_.reserve(slots);
+}
+
+bool Exchange::take_sent(std::vector<Connection*>& out) {
+  out.clear();
+  out.swap(sent_);  // both keep their capacity: no allocation
+  const bool complete = !sent_overflow_;
+  sent_overflow_ = false;
+  return complete;
+}
 
 void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const OutgoingRequest& out) {
   // The send time was read by slot_for_send, not taken from the wake-up:
@@ -64,6 +75,13 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
   slot.t_first = 0;
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
+  if (sent_.empty() || sent_.back() != &c) {
+    if (sent_.size() < sent_.capacity()) {
+      sent_.push_back(&c);
+    } else {
+      sent_overflow_ = true;
+    }
+  }
   tap_.sent(c, slot);
   recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, clock_.now, open_model_);
   if (out.bytes.empty()) {

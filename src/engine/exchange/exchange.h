@@ -21,10 +21,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "engine/conn/connection.h"
 #include "engine/exchange/outgoing.h"
-#include "engine/exchange/wire_tap.h"
+#include "engine/record/wire_tap.h"
 #include "engine/loop/clock.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
@@ -39,8 +40,9 @@ class Exchange {
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
 
-  // Before the run: the driver told of each request's end.
-  void prepare(RequestEnds& driver);
+  // Before the run: the driver told of each request's end; slots: every slot
+  // of the worker's connections (the most requests sent between two writes).
+  void prepare(RequestEnds& driver, std::size_t slots);
 
   // `Connection: close`, a GOAWAY, or --disable-keepalive after its one request.
   bool takes_no_more(const Connection& c) const {
@@ -61,8 +63,18 @@ class Exchange {
     t_sched = std::min(t_sched, clock_.refresh());
     return c.slots[c.free_tokens.back()];
   }
-  // Puts `out` on the wire in `slot` (from slot_for_send), due at t_sched.
+  // The t_sched of c's next request in the closed loop (free_capacity(c) > 0):
+  // when its free slot freed up (RequestSlot::free_ns).
+  TimeNs next_free_ns(const Connection& c) const { return c.slots[c.free_tokens.back()].free_ns; }
+  // Puts `out` in c's session in `slot` (from slot_for_send), due at t_sched;
+  // the worker writes it (take_sent).
   void send(Connection& c, RequestSlot& slot, TimeNs t_sched, const OutgoingRequest& out);
+  // The connections given a request since the last call (each once in a row),
+  // moved into `out` (cleared first) for the worker to write. False: more were
+  // given than the list holds (not expected: it holds every slot): write every
+  // open connection.
+  bool take_sent(std::vector<Connection*>& out);
+  bool has_sent() const { return !sent_.empty() || sent_overflow_; }
 
   // c opened: a fresh session; a slot's first connection is set-up, not load.
   void opened(Connection& c);
@@ -123,6 +135,8 @@ class Exchange {
   const targets::RequestSet* requests_;  // which requests may be sent again; null: none (a script's, a user's)
   const TimeNs timeout_ns_;
   InFlightList in_flight_;       // request slots, oldest send first: its head is the next timeout
+  std::vector<Connection*> sent_;  // given a request since the worker last wrote (capacity: every slot)
+  bool sent_overflow_ = false;     // more than sent_ holds
   WireTap tap_;
 };
 

@@ -1,6 +1,6 @@
-// The loop's stop rules (engine/loop/stop_rules.h), each on its own and in
-// their order: a stop at once, the drain's start (-d, a shape's end), and the
-// load's end (nothing in flight and nothing more to send).
+// The loop part's own decisions, without a worker: its stop rules
+// (engine/loop/stop_rules.h), each on its own and in their order: a stop at
+// once, the drain's start (-d, a shape's end), and the load's end.
 #include "engine/loop/stop_rules.h"
 
 #include <gtest/gtest.h>
