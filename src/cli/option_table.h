@@ -75,4 +75,15 @@ std::vector<std::string> table_faults(std::span<const OptionRow<Draft>> rows, in
   return faults;
 }
 
+// A command's option table as the tests see it (the subcommands keep theirs private).
+struct OptionTableReport {
+  std::vector<OptionSpec> specs;
+  std::vector<std::string> faults;  // table_faults
+};
+
+template <typename Draft>
+OptionTableReport report_of(std::span<const OptionRow<Draft>> rows, int id_count) {
+  return {specs_of(rows), table_faults(rows, id_count)};
+}
+
 }  // namespace pacer::cli

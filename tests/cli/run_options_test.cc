@@ -1,17 +1,23 @@
-// The run's option tables (src/cli/run_options.h, option_table.h): every id of
-// cli/run_option_ids.h claimed by exactly one row with a handler, dispatch by id,
-// and the help text listing exactly the options the scanner accepts (so the man
-// page and completions made from it do too).
+// The option tables (src/cli/option_table.h): every id of the run's
+// (cli/run_option_ids.h) and of each subcommand's claimed by exactly one row with
+// a handler, dispatch by id, and each help text listing exactly the options its
+// scanner accepts (so the man pages and completions made from it do too).
 #include "cli/run_options.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
+#include <span>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "cli/cert_options.h"
 #include "cli/cli.h"
+#include "cli/merge_options.h"
+#include "cli/report_options.h"
+#include "cli/serve_options.h"
 #include "docgen/help_text.h"
 
 namespace pacer::cli {
@@ -92,21 +98,49 @@ TEST(RunOptions, DispatchGoesToTheRowOfTheId) {
   EXPECT_EQ(draft.config.capacity.sweep_rates, (std::vector<double>{10, 20}));
 }
 
-// --config and --print-config are read before the scan (cli/config_layers.h).
-TEST(RunOptions, HelpListsExactlyTheOptionsTheScannerAccepts) {
+// The options a help text defines that the specs do not scan, and those scanned that it does not define.
+struct HelpAndScanner {
+  std::vector<std::string> only_in_help;
+  std::vector<std::string> only_scanned;
+};
+
+HelpAndScanner compare_help_and_scanner(const std::string& help, std::span<const OptionSpec> specs,
+                                        std::set<std::string> scanned) {
   std::set<std::string> in_help;
-  for (const docgen::HelpOption& option : docgen::options_of(docgen::parse_help(usage()))) in_help.insert(option.name);
-  std::set<std::string> scanned = {"--config", "--print-config"};
-  for (const OptionSpec& spec : run_option_specs()) {
+  for (const docgen::HelpOption& option : docgen::options_of(docgen::parse_help(help))) in_help.insert(option.name);
+  for (const OptionSpec& spec : specs) {
     scanned.insert("--" + std::string(spec.long_name));
     if (spec.short_name != '\0') scanned.insert(std::string("-") + spec.short_name);
   }
-  std::vector<std::string> only_in_help;
-  std::set_difference(in_help.begin(), in_help.end(), scanned.begin(), scanned.end(), std::back_inserter(only_in_help));
-  std::vector<std::string> only_scanned;
-  std::set_difference(scanned.begin(), scanned.end(), in_help.begin(), in_help.end(), std::back_inserter(only_scanned));
-  EXPECT_EQ(only_in_help, std::vector<std::string>{});
-  EXPECT_EQ(only_scanned, std::vector<std::string>{});
+  HelpAndScanner out;
+  std::set_difference(in_help.begin(), in_help.end(), scanned.begin(), scanned.end(), std::back_inserter(out.only_in_help));
+  std::set_difference(scanned.begin(), scanned.end(), in_help.begin(), in_help.end(), std::back_inserter(out.only_scanned));
+  return out;
+}
+
+// --config and --print-config are read before the scan (cli/config_layers.h).
+TEST(RunOptions, HelpListsExactlyTheOptionsTheScannerAccepts) {
+  const HelpAndScanner run = compare_help_and_scanner(usage(), run_option_specs(), {"--config", "--print-config"});
+  EXPECT_EQ(run.only_in_help, std::vector<std::string>{});
+  EXPECT_EQ(run.only_scanned, std::vector<std::string>{});
+}
+
+TEST(SubcommandOptions, EveryIdIsClaimedByExactlyOneRowAndHelpListsExactlyTheScannedOptions) {
+  const struct {
+    const char* command;
+    OptionTableReport table;
+    std::string help;
+    std::set<std::string> outside_the_table;
+  } commands[] = {{"serve", serve_options_table(), serve_usage(), {"--tls"}},  // --tls CERT KEY: taken before the scan
+                  {"merge", merge_options_table(), merge_usage(), {}},
+                  {"report", report_options_table(), report_usage(), {}},
+                  {"cert", cert_options_table(), cert_usage(), {}}};
+  for (const auto& c : commands) {
+    EXPECT_EQ(c.table.faults, std::vector<std::string>{}) << c.command;
+    const HelpAndScanner compared = compare_help_and_scanner(c.help, c.table.specs, c.outside_the_table);
+    EXPECT_EQ(compared.only_in_help, std::vector<std::string>{}) << c.command;
+    EXPECT_EQ(compared.only_scanned, std::vector<std::string>{}) << c.command;
+  }
 }
 
 }  // namespace
