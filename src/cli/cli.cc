@@ -1,5 +1,6 @@
 // argv -> Invocation: picks the command (run, serve, demo, help, version), scans
-// the run options, and checks them one by one and then against each other. The
+// the run options and applies each through its module's table (cli/run_options.h),
+// then checks them against each other. The
 // only side effects are reading a -b file or stdin and raising RLIMIT_NOFILE.
 // Main thread, once.
 #include "cli/cli.h"
