@@ -184,18 +184,18 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
     luaL_error(L, "the path is longer than the URL cap (%d bytes)", static_cast<int>(proto::kMaxUrlBytes));
   }
   std::string_view path;
+  std::uint8_t origin = 0;
   if (!a.path.empty() && a.path.front() == '/') {
     path = users.requests().full_path(a.path);  // Locust's base URL + path
   } else if (proto::split_uri(a.path).has_authority) {
-    path = users.requests().same_origin_path(a.path);  // as it is, without the URL's path
-    if (path.empty()) {
-      luaL_error(L, "'%s' is another origin than the run's URL: a scenario's requests go to the URL's origin only",
-                 a.path.data());
-    }
+    const UrlPlace place = users.requests().place(a.path);  // as it is, without the URL's path
+    if (!place.error.empty()) luaL_error(L, "'%s': %s", a.path.data(), place.error.data());
+    path = place.path;
+    origin = place.origin;  // another origin: the user's own connection to it (engine/drive/origin_links.h)
   } else {
-    luaL_error(L, "the path must start with '/' or be an absolute http(s) URL of the run's origin (got '%s')",
-               a.path.data());
+    luaL_error(L, "the path must start with '/' or be an absolute http(s) URL (got '%s')", a.path.data());
   }
+  u.origin = origin;  // before the Cookie line: the jar sends only the origin's cookies
   if (a.method.empty() || a.method.find(' ') != std::string_view::npos) luaL_error(L, "bad method");
   const RequestContext& requests = users.requests();
   const Config& config = requests.config();
@@ -207,7 +207,7 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append(path).append(" HTTP/1.1\r\n");
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
-  if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(requests.host_header()).append("\r\n");
+  if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(requests.host_header(origin)).append("\r\n");
   // One Cookie header (RFC 6265 section 5.4): -H's (and --cookie's) pairs, then
   // the jar's; a call that gives its own Cookie header sends only that.
   const bool own_cookie = table_has(L, a.headers, "Cookie");
@@ -253,7 +253,10 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append("\r\n");
   if (a.body != nullptr) out.append(a.body, a.body_len);
   UserTally& tally = users.tally();
-  u.name = a.name.empty() ? tally.default_name(a.method, path, requests.names_keep_query()) : tally.name_index(a.name);
+  // Another origin's default name is the URL as given (Locust's), so its rows are its own.
+  const std::string_view origin_prefix = origin == 0 ? std::string_view() : requests.origins().at(origin).prefix;
+  u.name = a.name.empty() ? tally.default_name(a.method, path, requests.names_keep_query(), origin_prefix)
+                          : tally.name_index(a.name);
   u.head = a.method == "HEAD";
   u.name_from = a.name_from;
   u.name_where.assign(a.name_where);
