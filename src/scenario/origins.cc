@@ -13,11 +13,11 @@ namespace pacer::scenario {
 
 namespace {
 
-bool equal_nocase(std::string_view a, std::string_view b) {
+bool origin_equal_nocase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
-std::string lower(std::string_view text) {
+std::string origin_lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
@@ -25,7 +25,7 @@ std::string lower(std::string_view text) {
 
 // A host as a URL may spell it: a name or an IPv4 address (letters, digits,
 // '-', '.', '_', '~'), or an IPv6 literal (hex digits, ':', '.').
-bool plausible_host(std::string_view host, bool bracketed) {
+bool origin_plausible_host(std::string_view host, bool bracketed) {
   if (host.empty()) return false;
   return std::all_of(host.begin(), host.end(), [bracketed](char c) {
     const auto u = static_cast<unsigned char>(c);
@@ -42,7 +42,7 @@ Origin make_origin(const std::string& scheme, std::string host, std::uint16_t po
   o.target.has_explicit_port = port != (o.target.is_tls() ? 443 : 80);
   o.host_header = o.target.host_header();
   o.target.url = scheme + "://" + o.host_header + "/";
-  o.cookie_host = lower(o.target.host);
+  o.cookie_host = origin_lower(o.target.host);
   o.prefix = scheme + "://" + o.host_header;
   return o;
 }
@@ -58,8 +58,8 @@ Origins::Origins(const Config& config) : config_(config) {
 UrlPlace Origins::place(std::string_view url) {
   UrlPlace out;
   const proto::UriParts parts = proto::split_uri(url);
-  const bool http = equal_nocase(parts.scheme, "http");
-  if (!parts.has_scheme || !parts.has_authority || (!http && !equal_nocase(parts.scheme, "https"))) {
+  const bool http = origin_equal_nocase(parts.scheme, "http");
+  if (!parts.has_scheme || !parts.has_authority || (!http && !origin_equal_nocase(parts.scheme, "https"))) {
     out.error = "an absolute URL must be http:// or https://";
     return out;
   }
@@ -87,7 +87,7 @@ UrlPlace Origins::place(std::string_view url) {
   }
   const bool bracketed = host.size() >= 2 && host.front() == '[' && host.back() == ']';
   if (bracketed) host = host.substr(1, host.size() - 2);
-  if (!plausible_host(host, bracketed)) {
+  if (!origin_plausible_host(host, bracketed)) {
     out.error = "the URL's host is empty or holds a character a host name cannot";
     return out;
   }
@@ -105,7 +105,7 @@ UrlPlace Origins::place(std::string_view url) {
   const std::string scheme = http ? "http" : "https";
   for (std::size_t i = 0; i < origins_.size(); ++i) {
     const Target& t = origins_[i].target;
-    if (t.scheme == scheme && t.port == port && equal_nocase(t.host, host)) {
+    if (t.scheme == scheme && t.port == port && origin_equal_nocase(t.host, host)) {
       out.origin = static_cast<std::uint8_t>(i);
       return out;
     }
@@ -117,7 +117,7 @@ UrlPlace Origins::place(std::string_view url) {
   } else if (origins_.size() == 1 + kMaxOthers) {
     out.error = "more than 16 other origins (the most a scenario's users may name besides the run's URL)";
   } else {
-    origins_.push_back(make_origin(scheme, lower(host), port));
+    origins_.push_back(make_origin(scheme, origin_lower(host), port));
     out.origin = static_cast<std::uint8_t>(origins_.size() - 1);
     return out;
   }

@@ -145,7 +145,10 @@ void Users::after_yield(int index) {
 }
 
 bool Users::task_boundary(User& u, double wait_s) {
-  if (u.in_task) tally_.end_task(u);
+  if (u.in_task) {
+    tally_.end_task(u);
+    ++tasks_ended_;
+  }
   const bool through_start = u.started;
   u.started = true;
   if (population_.stopping() || u.retiring) return false;

@@ -17,6 +17,8 @@ import ssl
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import PacerServer
 
 
@@ -117,6 +119,7 @@ def https_stats(port: int) -> dict:
         conn.close()
 
 
+@pytest.mark.tsan
 def test_an_https_origin_from_an_http_run_has_its_own_tls_checked_against_its_host(start_server, server, pacer,
                                                                                      tmp_path):
     from test_tls import make_cert
@@ -125,17 +128,19 @@ def test_an_https_origin_from_an_http_run_has_its_own_tls_checked_against_its_ho
     tls = start_server("--tls", str(certs / "cert.pem"), str(certs / "key.pem"))
     url = f"https://127.0.0.1:{tls.port}/"
     path = scenario(tmp_path, HTTPS_ORIGIN)
-    report, run = run_json(pacer, "-u", "2", "-n", "10", "--cacert", str(certs / "cert.pem"), "--scenario", path,
-                           server.url, "--", url)
-    assert endpoints(report)[f"GET https://127.0.0.1:{tls.port}/status/202"]["responses"] == 10, run
-    assert https_stats(tls.port)["requests_by_name"] == {"GET /status/202": 10}
+    # Two threads: each builds its own TLS context for the origin.
+    report, run = run_json(pacer, "-t2", "-u", "4", "-n", "12", "--cacert", str(certs / "cert.pem"), "--scenario",
+                           path, server.url, "--", url)
+    assert endpoints(report)[f"GET https://127.0.0.1:{tls.port}/status/202"]["responses"] == 12, run
+    assert https_stats(tls.port)["requests_by_name"] == {"GET /status/202": 12}
+    assert https_stats(tls.port)["connections_accepted"] == 4, "one kept-alive connection per user"
     assert server.stats()["requests_answered"] == 0, "nothing went to the run's own origin"
     assert report["scenario"]["errors"]["check"] == 0, run
     # Without --cacert the certificate is not trusted: each request fails as `tls`, none is sent.
     report, run = run_json(pacer, "-u", "1", "-n", "3", "--scenario", path, server.url, "--", url, codes=(1,))
     (row,) = report["endpoints"]
     assert row["errors"]["tls"] == 3 and row["requests_sent"] == 0, run
-    assert https_stats(tls.port)["requests_by_name"] == {"GET /status/202": 10}
+    assert https_stats(tls.port)["requests_by_name"] == {"GET /status/202": 12}
 
 
 COOKIES = """
@@ -174,8 +179,9 @@ end}}}
 """
     refused = f"http://127.0.0.1:{closed_port()}/"
     started = time.monotonic()
-    report, run = run_json(pacer, "-u", "2", "-n", "8", "--scenario", scenario(tmp_path, text), server.url, "--",
-                           refused, codes=(0, 3))
+    prefix = tmp_path / "locust"
+    report, run = run_json(pacer, "-u", "2", "-n", "8", "--csv", str(prefix), "--csv-format", "locust", "--scenario",
+                           scenario(tmp_path, text), server.url, "--", refused, codes=(0, 3))
     assert time.monotonic() - started < 20, "a refusing origin must not hold the run"
     rows = endpoints(report)
     failed, answered = rows[f"GET {refused}x"], rows["GET /status/200"]
@@ -184,6 +190,15 @@ end}}}
     assert 0 <= failed["errors"]["connect"] - answered["responses"] <= 2, run
     assert failed["requests_sent"] == 0, run
     assert answered["responses"] == server.stats()["requests_answered"], run
+    # Locust's files: the failed requests are requests and failures of their row, and the failures file's.
+    with open(f"{prefix}_stats.csv", newline="") as f:
+        stats = {row["Name"]: row for row in csv.DictReader(f)}
+    assert int(stats[f"{refused}x"]["Request Count"]) == int(stats[f"{refused}x"]["Failure Count"]) \
+        == failed["errors"]["connect"], stats
+    with open(f"{prefix}_failures.csv", newline="") as f:
+        (failure,) = list(csv.DictReader(f))
+    assert (failure["Method"], failure["Name"], int(failure["Occurrences"])) == ("GET", f"{refused}x",
+                                                                              failed["errors"]["connect"]), failure
     assert report["scenario"]["errors"]["script"] == 0, run
 
 

@@ -5,6 +5,8 @@
 // from it, as engine::run would build it. Test thread only.
 #pragma once
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -71,6 +73,7 @@ class FakeEngine final : public io::Engine {
   bool attach_ok = true;
   int attached = 0;
   int closed = 0;
+  std::uint16_t connect_port = 0;  // the last IPv4 connect's port
   std::string written;
 
   io::EngineKind kind() const override { return io::EngineKind::kEpoll; }
@@ -81,7 +84,10 @@ class FakeEngine final : public io::Engine {
     if (!attach_ok) errno = EMFILE;
     return attach_ok;
   }
-  int connect(io::Channel&, const sockaddr*, socklen_t) override { return connect_result; }
+  int connect(io::Channel&, const sockaddr* to, socklen_t) override {
+    if (to->sa_family == AF_INET) connect_port = ntohs(reinterpret_cast<const sockaddr_in*>(to)->sin_port);
+    return connect_result;
+  }
   io::Received read(io::Channel&, net::TlsStream&) override {
     io::Received r;
     r.io.status = net::IoStatus::kWantRead;

@@ -131,6 +131,7 @@ void ScenarioDriver::send_request(Connection& c) {
   if (!send_from(source_, exchange_, c, t_sched)) return;
   if (!arrivals_) quota_.spend(own, recorder_.recorded(t_sched));
   last_request_ns_ = clock_.now;
+  tasks_at_request_ = users_->tasks_ended();
   users_->sent(user);
 }
 
@@ -164,6 +165,7 @@ void ScenarioDriver::fail_unsent(int user, ErrorField error, bool counted) {
   }
   last_[static_cast<std::size_t>(user)].status = 0;
   last_request_ns_ = clock_.now;
+  tasks_at_request_ = users_->tasks_ended();
   users_->sent(user);
   users_->on_failed(user, error_class_name(error), clock_.now, recorded);
 }
@@ -237,6 +239,8 @@ bool ScenarioDriver::gave_up_on_requests() {
   if (gave_up_ || !counts_requests_ || clock_.draining) return gave_up_;
   const TimeNs period = shared_.options.connect.give_up_ns;
   if (clock_.now - last_request_ns_ < period || exchange_.in_flight() > 0) return false;
+  // A long u:sleep inside a task, or a long think time after one that sent, is no reason.
+  if (users_->tasks_ended() - tasks_at_request_ <= static_cast<std::uint64_t>(users_->count())) return false;
   gave_up_ = true;
   gave_up_reason_ = fmt::format(
       "scenario: no user made a request for {} (--give-up), so -n {} cannot be reached; do its tasks send any?",
@@ -247,7 +251,10 @@ bool ScenarioDriver::gave_up_on_requests() {
 
 TimeNs ScenarioDriver::next_due_ns() const {
   TimeNs users = users_->next_due_ns();
-  if (counts_requests_ && !gave_up_) users = std::min(users, last_request_ns_ + shared_.options.connect.give_up_ns);
+  // The give-up check's time (once past it, the users' own wake-ups bring the next checks).
+  if (const TimeNs at = last_request_ns_ + shared_.options.connect.give_up_ns; counts_requests_ && !gave_up_ && at > clock_.now) {
+    users = std::min(users, at);
+  }
   return arrivals_ ? std::min(users, arrivals_->next_due_ns()) : users;
 }
 

@@ -92,8 +92,9 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   // A user still ending its task after the run's end may send and reconnect.
   bool still_finishing(const Connection& c) const;
   // -n without -d (closed model): when no user has made a request for --give-up
-  // (tasks that send nothing), -n cannot be reached: the worker's users end there
-  // and the report says why. True once that is so.
+  // and whole tasks ended meanwhile without one (more than there are users: each
+  // user's task in progress at the last request may end after it), -n cannot be
+  // reached: the worker's users end there and the report says why. True once so.
   bool gave_up_on_requests();
 
   const SharedRun& shared_;
@@ -115,6 +116,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   bool closing_users_ = false;      // release() or the end closes connections: no failure to count
   const bool counts_requests_;      // -n bounds the run and -d does not (closed model): gave_up_on_requests
   TimeNs last_request_ns_ = 0;      // when a user last made a request (sent, or failed before it)
+  std::uint64_t tasks_at_request_ = 0;  // Users::tasks_ended() then
   bool gave_up_ = false;            // gave_up_on_requests() said so
   std::string gave_up_reason_;
 };
