@@ -141,7 +141,7 @@ Connection* ScenarioDriver::connection_for(int user) {
   bool made = false;
   Connection* c = links_.connection(user, u.origin, users_->requests().origins().at(u.origin), *pool_, made);
   if (made) c->http1->set_capture(&users_->user(user).capture);  // its responses are the user's, as on its own
-  if (c == nullptr) {  // its host does not resolve (said once per origin as the first error)
+  if (c == nullptr) {  // its host does not resolve (the reason is the run's first error if it came first)
     recorder_.connections().note_error(0, links_.reason(u.origin).c_str());
     fail_unsent(user, &stats::ErrorCounts::connect, false);
     return nullptr;
@@ -164,6 +164,7 @@ void ScenarioDriver::fail_unsent(int user, ErrorField error, bool counted) {
     recorder_.failed(u.name, u.mark_ns, error);
   }
   last_[static_cast<std::size_t>(user)].status = 0;
+  last_[static_cast<std::size_t>(user)].connection = kNoRow;
   last_request_ns_ = clock_.now;
   tasks_at_request_ = users_->tasks_ended();
   users_->sent(user);
@@ -185,7 +186,7 @@ void ScenarioDriver::forget(Connection& c) {
 
 int ScenarioDriver::log_index(int user) const {
   const int connection = last_[static_cast<std::size_t>(user)].connection;
-  return connection >= 0 ? connection : user;
+  return connection == -1 ? user : connection;
 }
 
 void ScenarioDriver::naming(Connection& c, RequestSlot& slot) {

@@ -61,7 +61,9 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   bool recorded(TimeNs t_sched) const override { return recorder_.recorded(t_sched); }
   void give_up_task(TimeNs t_sched) override;
   bool mark_success(int user) override;
-  void checked(int user, std::string_view message) override { exchange_.tap().checked(log_index(user), message); }
+  void checked(int user, std::string_view message) override {
+    if (const int row = log_index(user); row != kNoRow) exchange_.tap().checked(row, message);
+  }
   void release(int user) override;
 
  private:
@@ -70,7 +72,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
     stats::NameId name = 0;
     TimeNs t_sched = 0;
     int status = 0;
-    int connection = -1;  // the connection it ended on (its request-log row's); -1: the user's own
+    int connection = -1;  // the connection it ended on (its request-log row's); -1: the user's own; kNoRow: none
   };
 
   void send_request(Connection& c);  // c's user has a request to send
@@ -81,7 +83,10 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   // refused the connection): counted a failure under its name (`counted`: the
   // run has counted it already) and against -n.
   void fail_unsent(int user, ErrorField error, bool counted);
-  int log_index(int user) const;  // the request-log row of the user's last request: its connection
+  // The request-log row of the user's last request: its connection's held row;
+  // kNoRow when it ended before it was sent (no row: --log-requests logs what was sent).
+  static constexpr int kNoRow = -2;
+  int log_index(int user) const;
   // This worker's share of each user type of a run's target: `users` by the
   // types' rules, or per_type when given (scenario/type_mix.h).
   scenario::TypeCounts users_share(int users, const scenario::TypeCounts& per_type) const;
