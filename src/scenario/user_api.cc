@@ -207,13 +207,17 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append(path).append(" HTTP/1.1\r\n");
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
-  if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(requests.host_header(origin)).append("\r\n");
+  // -H's Host and Cookie are the run's host's: another origin gets its own Host and only its jar's cookies.
+  const bool other_origin = origin != 0;
+  const bool own_host = other_origin ? table_has(L, a.headers, "Host") : request_has(L, a.headers, config, "Host");
+  if (!own_host) out.append("Host: ").append(requests.host_header(origin)).append("\r\n");
   // One Cookie header (RFC 6265 section 5.4): -H's (and --cookie's) pairs, then
   // the jar's; a call that gives its own Cookie header sends only that.
   const bool own_cookie = table_has(L, a.headers, "Cookie");
   std::string_view given_cookie;
   for (const Header& h : config.headers) {
     if (table_has(L, a.headers, h.name)) continue;
+    if (other_origin && (same_name(h.name, "Host") || same_name(h.name, "Cookie"))) continue;
     refuse_bad_header(L, h.name, h.value, context);  // -H's Content-Length against this call's body
     if (same_name(h.name, "Cookie")) {
       given_cookie = h.value;

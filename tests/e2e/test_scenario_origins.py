@@ -54,6 +54,11 @@ return {tasks = {{1, function(u)
   if r.status ~= 200 or not r.body:find("\\r\\nHost: " .. host .. "\\r\\n", 1, true) then
     u:fail("the other origin's Host header: " .. tostring(r.body))
   end
+  -- -H's headers go there too, but for the run's Host and Cookie.
+  if not r.body:find("\\r\\nX-Run: yes\\r\\n", 1, true) or r.body:find("Cookie", 1, true)
+     or r.body:find("run.test", 1, true) then
+    u:fail("the other origin's -H headers: " .. tostring(r.body))
+  end
   u:get(other .. "status/201?page=" .. u.id)
   u:get(other .. "bytes/7", nil, "seven bytes")
 end}}}
@@ -65,6 +70,7 @@ def test_a_second_origin_is_counted_right_at_each_server_with_rows_of_its_own(se
     try:
         prefix = tmp_path / "locust"
         report, run = run_json(pacer, "-u", "2", "-n", "40", "--csv", str(prefix), "--csv-format", "locust",
+                               "-H", "X-Run: yes", "-H", "Cookie: given=1", "-H", "Host: run.test",
                                "--scenario", scenario(tmp_path, TWO_ORIGINS), server.url + "docs", "--", other.url,
                                )  # the run's own /docs/status/200 is a 404 on pacer serve (a status error)
         rows = endpoints(report)
