@@ -3,10 +3,7 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "engine/control/load_control.h"
-#include "report/units.h"
 
 namespace pacer::engine {
 
@@ -45,7 +42,8 @@ ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int co
       links_(shared, connections),
       source_(shared, worker_index, nullptr, users_.get(), &links_),
       last_(static_cast<std::size_t>(connections)),
-      counts_requests_(!arrivals_ && quota.has_value() && !shared.config->duration_bounds_run()) {}
+      drought_(!arrivals_ && quota.has_value() && !shared.config->duration_bounds_run(),
+               shared.options.connect.give_up_ns) {}
 
 Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
   pool_ = &pool;
@@ -56,7 +54,7 @@ Status ScenarioDriver::prepare(ConnectionPool& pool, watchdog::LuaBeat* beat) {
 }
 
 void ScenarioDriver::start(ConnectionPool& pool) {
-  last_request_ns_ = clock_.now;
+  drought_.request(clock_.now, 0);
   if (arrivals_) arrivals_->start();
   pool.start(clock_.now, ConnectionPool::Opening::kOnDemand);
   // Each user opens its own connection when it starts.
@@ -130,8 +128,7 @@ void ScenarioDriver::send_request(Connection& c) {
   TimeNs t_sched = u.mark_ns;
   if (!send_from(source_, exchange_, c, t_sched)) return;
   if (!arrivals_) quota_.spend(own, recorder_.recorded(t_sched));
-  last_request_ns_ = clock_.now;
-  tasks_at_request_ = users_->tasks_ended();
+  drought_.request(clock_.now, users_->tasks_ended());
   users_->sent(user);
 }
 
@@ -165,8 +162,7 @@ void ScenarioDriver::fail_unsent(int user, ErrorField error, bool counted) {
   }
   last_[static_cast<std::size_t>(user)].status = 0;
   last_[static_cast<std::size_t>(user)].connection = kNoRow;
-  last_request_ns_ = clock_.now;
-  tasks_at_request_ = users_->tasks_ended();
+  drought_.request(clock_.now, users_->tasks_ended());
   users_->sent(user);
   users_->on_failed(user, error_class_name(error), clock_.now, recorded);
 }
@@ -229,33 +225,19 @@ void ScenarioDriver::on_turn(TurnPhase phase) {
     arrivals_->dispatch([this](TimeNs t_sched) { users_->open_tasks().start_task(t_sched); }, [] { return false; });
   } else if (phase == TurnPhase::kDue) {
     if (clock_.draining && !finishing_ && !arrivals_ && shared_.options.load.stop_timeout_ns > 0) finish_tasks();
-    if (gave_up_on_requests()) return;  // the users run no more
+    if (!clock_.draining && drought_.check(clock_.now, users_->tasks_ended(), static_cast<std::uint64_t>(users_->count()),
+                                           exchange_.in_flight(), shared_.config->request_count.value_or(0))) {
+      recorder_.connections().note_error(0, drought_.reason().c_str());  // the report's reason (unless an error came first)
+      return;  // the users run no more
+    }
     follow_control();
     if (arrivals_) users_->open_tasks().expire_backlog(clock_.now, clock_.draining ? 0 : arrivals_->limit_ns());
     users_->run_due(clock_.now);
   }
 }
 
-bool ScenarioDriver::gave_up_on_requests() {
-  if (gave_up_ || !counts_requests_ || clock_.draining) return gave_up_;
-  const TimeNs period = shared_.options.connect.give_up_ns;
-  if (clock_.now - last_request_ns_ < period || exchange_.in_flight() > 0) return false;
-  // A long u:sleep inside a task, or a long think time after one that sent, is no reason.
-  if (users_->tasks_ended() - tasks_at_request_ <= static_cast<std::uint64_t>(users_->count())) return false;
-  gave_up_ = true;
-  gave_up_reason_ = fmt::format(
-      "scenario: no user made a request for {} (--give-up), so -n {} cannot be reached; do its tasks send any?",
-      report::format_duration_short(period), *shared_.config->request_count);
-  recorder_.connections().note_error(0, gave_up_reason_.c_str());
-  return true;
-}
-
 TimeNs ScenarioDriver::next_due_ns() const {
-  TimeNs users = users_->next_due_ns();
-  // The give-up check's time (once past it, the users' own wake-ups bring the next checks).
-  if (const TimeNs at = last_request_ns_ + shared_.options.connect.give_up_ns; counts_requests_ && !gave_up_ && at > clock_.now) {
-    users = std::min(users, at);
-  }
+  const TimeNs users = std::min(users_->next_due_ns(), drought_.next_due_ns(clock_.now));
   return arrivals_ ? std::min(users, arrivals_->next_due_ns()) : users;
 }
 
@@ -263,7 +245,7 @@ bool ScenarioDriver::finished() const {
   if (!arrivals_) {
     // The users' last tasks ended, or were cut.
     if (clock_.draining) return !finishing_ || users_->population().running() == 0;
-    if (gave_up_) return true;
+    if (drought_.gave_up()) return true;
     return quota_.used_up() && clock_.now >= shared_.record_from_ns;
   }
   if (clock_.draining) return !arrivals_->due_before_end();

@@ -18,6 +18,7 @@
 #include "engine/drive/arrivals.h"
 #include "engine/drive/driver.h"
 #include "engine/drive/origin_links.h"
+#include "engine/drive/request_drought.h"
 #include "engine/drive/request_source.h"
 #include "engine/exchange/exchange.h"
 #include "scenario/users.h"
@@ -96,11 +97,6 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   void finish_tasks();
   // A user still ending its task after the run's end may send and reconnect.
   bool still_finishing(const Connection& c) const;
-  // -n without -d (closed model): when no user has made a request for --give-up
-  // and whole tasks ended meanwhile without one (more than there are users: each
-  // user's task in progress at the last request may end after it), -n cannot be
-  // reached: the worker's users end there and the report says why. True once so.
-  bool gave_up_on_requests();
 
   const SharedRun& shared_;
   const int worker_index_;
@@ -119,11 +115,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   std::uint64_t control_seen_ = 0;  // the LoadControl generation taken
   bool finishing_ = false;          // the run ended: users end their tasks (--stop-timeout)
   bool closing_users_ = false;      // release() or the end closes connections: no failure to count
-  const bool counts_requests_;      // -n bounds the run and -d does not (closed model): gave_up_on_requests
-  TimeNs last_request_ns_ = 0;      // when a user last made a request (sent, or failed before it)
-  std::uint64_t tasks_at_request_ = 0;  // Users::tasks_ended() then
-  bool gave_up_ = false;            // gave_up_on_requests() said so
-  std::string gave_up_reason_;
+  RequestDrought drought_;          // -n without -d: users that make no request end (request_drought.h)
 };
 
 }  // namespace pacer::engine
