@@ -3,7 +3,9 @@
 // done within --timeout (a list in start order, so its head is the next expiry),
 // failures with exponential backoff (a min-heap on the reconnect time), close and
 // reopen, the start-up probe's socket adopted as the first connection, the count
-// of open connections and the give-up rule's share (engine/give_up.h).
+// of open connections and the give-up rule's share (engine/give_up.h). Past the
+// connections prepare() made, add() makes more during the run, each to another
+// origin's address with its own TLS (a scenario user's, conn/route.h's OriginRoute).
 //
 // Whether a connection is worth opening is the load driver's question and what
 // an open or closing connection means to the requests is the exchange's: the
