@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <cstdio>
@@ -82,12 +81,25 @@ ExitCode fail_unless_stopped(const Error& error, const StopSignals& signals) {
   return signals.received() == 0 ? code : stopped_code(signals);
 }
 
+// The JSON report, rendered once for every copy of it (--web, stdout, -o, --html, --csv).
+class RenderedJson {
+ public:
+  explicit RenderedJson(const report::RunReport& report) : report_(report) {}
+  const std::string& text() {
+    if (!text_) text_ = report::render_json(report_);
+    return *text_;
+  }
+
+ private:
+  const report::RunReport& report_;
+  std::optional<std::string> text_;
+};
+
 // The report's files: -o, --hgrm, and --html and --csv (drawn from the report, as
-// `pacer report` draws them). json_report renders the JSON report (once).
-Status write_report_outputs(const Config& config, const report::RunReport& result,
-                            const std::function<const std::string&()>& json_report) {
+// `pacer report` draws them).
+Status write_report_outputs(const Config& config, const report::RunReport& result, RenderedJson& json) {
   if (!config.output_path.empty()) {
-    const std::string body = config.json_format ? json_report()
+    const std::string body = config.json_format ? json.text()
                                                 : report::render_header(result) + report::render_text(result);
     if (Status written = write_output_file("-o", config.output_path, body); !written) return written;
   }
@@ -111,48 +123,50 @@ struct RunSinks {
   bool quiet = false;                 // a capacity step: no header, report or progress of its own
 };
 
-// Runs the load described by config and prints wrk's report (or writes the
-// report where --format/-o send it). With --web, tells web_view (may be null) of
-// each interval and of the final report.
-ExitCode run_and_report_to(const Config& asked, StopSignals& signals, web::LiveView* web_view,
-                           const RunSinks& sinks = {}) {
-  // The scenario's load shape, once loaded, is part of what the run is (its end is the shape's).
-  Config config = asked;
-  // The time series may take stdout; the final report then goes to stderr.
-  const bool series_on_stdout = config.timeseries_path == "-";
-  std::FILE* report_out = series_on_stdout || sinks.text_to_stderr ? stderr : stdout;
-  // JSON on its stream must be nothing but JSON; otherwise people get wrk's text.
-  const bool text_report = !sinks.quiet && (!config.json_format || !config.output_path.empty());
-  // A script that does not load (syntax error, unreadable) stops here, before any output.
+// What a run loads before any output. A script that does not load (syntax
+// error, unreadable), --io uring where io_uring cannot run, or a scenario that
+// does not check (exit 2) stops here; the scenario's on_test_start runs here,
+// before any connection. The load may change while the run goes (a load shape,
+// asked for its first step now; the web view's POST /users and /rate): config
+// learns whether a shape drives it, and the web view's report so far starts
+// again with the run as it now is.
+struct RunInputs {
   std::unique_ptr<script::ScriptHost> script;
+  std::unique_ptr<scenario::TestHooks> test_hooks;
+  std::unique_ptr<engine::LoadControl> control;
+};
+
+Result<RunInputs> load_run_inputs(Config& config, web::LiveView* web_view) {
+  RunInputs in;
   if (!config.script_path.empty()) {
     auto loaded = script::ScriptHost::load(config);
-    if (!loaded) return fail(loaded.error());
-    script = std::move(*loaded);
+    if (!loaded) return loaded.error();
+    in.script = std::move(*loaded);
   }
-  // --io uring where io_uring cannot run: the reason, before any output.
-  if (const auto io = io::choose_engine(config.io); !io) return fail(io.error());
-  // The scenario is checked (exit 2) and its on_test_start runs before any connection.
-  std::unique_ptr<scenario::TestHooks> test_hooks;
+  if (const auto io = io::choose_engine(config.io); !io) return io.error();
   if (config.is_scenario()) {
     auto hooks = scenario::TestHooks::start(config);
-    if (!hooks) return fail(hooks.error());
-    test_hooks = std::move(*hooks);
+    if (!hooks) return hooks.error();
+    in.test_hooks = std::move(*hooks);
   }
-  // A closed-model scenario's user count may change while it runs: its load
-  // shape (asked for its first step now), the web view's POST /users.
-  std::unique_ptr<engine::LoadControl> control = make_load_control(config, test_hooks.get());
-  if (control) {
-    if (Status first = control->first_step(); !first) return fail(first.error());
-    config.load_shaped = control->has_shape();
-    // The web view's report so far starts again with the run as it now is.
+  in.control = make_load_control(config, in.test_hooks.get());
+  if (in.control) {
+    if (Status first = in.control->first_step(); !first) return first.error();
+    config.load_shaped = in.control->shape().has_shape();
     if (config.load_shaped && web_view != nullptr) web_view->begin_run(config);
   }
+  return in;
+}
+
+// The notes on stderr, then the report's header (with the load the run starts
+// with) on report_out when the text report is what gets read there.
+void print_start(const Config& config, const engine::LoadControl* control, std::FILE* report_out, bool text_report) {
   report::RunReport header = header_fields(config);
-  if (control) {
-    header.load_shaped = control->has_shape();
-    if (control->kind() == engine::LoadControl::Kind::kUsers) header.users_at_start = control->users();
-    if (control->is_rate() && header.load_shaped) header.rate_per_s = control->target().rate_per_s;
+  if (control != nullptr) {
+    const engine::PublishedTarget& load = control->published();
+    header.load_shaped = control->shape().has_shape();
+    if (load.kind() == engine::LoadKind::kUsers) header.users_at_start = load.users();
+    if (load.is_rate() && header.load_shaped) header.rate_per_s = load.target().rate_per_s;
   }
   std::vector<std::string> notes = config.proxy_notes;
   notes.push_back(unsynchronised_start_note(config));
@@ -163,106 +177,150 @@ ExitCode run_and_report_to(const Config& asked, StopSignals& signals, web::LiveV
     std::fputs(report::render_header(header).c_str(), report_out);
     std::fflush(report_out);
   }
+}
 
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> series_file(nullptr, &std::fclose);
-  std::FILE* series = series_on_stdout ? stdout : nullptr;
-  if (!config.timeseries_path.empty() && !series_on_stdout) {
-    auto opened = open_streamed_output(config.timeseries_path);
-    if (!opened) return fail_unless_stopped(runtime_error("--timeseries: " + opened.error().message), signals);
-    series_file.reset(::fdopen(opened->get(), "w"));
-    if (!series_file) {
-      return fail(runtime_error("--timeseries: cannot write '" + config.timeseries_path + "': " + std::strerror(errno)));
-    }
-    (void)opened->release();  // the FILE owns it now
-    series = series_file.get();
+// --timeseries' stream: stdout ("-"), a file of its own, or none.
+struct SeriesOutput {
+  bool on_stdout = false;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file{nullptr, &std::fclose};
+  std::FILE* stream = nullptr;
+};
+
+// Opens --timeseries' file, if any; returns the exit code when it cannot.
+std::optional<ExitCode> open_series(const Config& config, const StopSignals& signals, SeriesOutput& out) {
+  out.on_stdout = config.timeseries_path == "-";
+  if (out.on_stdout) out.stream = stdout;
+  if (config.timeseries_path.empty() || out.on_stdout) return std::nullopt;
+  auto opened = open_streamed_output(config.timeseries_path);
+  if (!opened) return fail_unless_stopped(runtime_error("--timeseries: " + opened.error().message), signals);
+  out.file.reset(::fdopen(opened->get(), "w"));
+  if (!out.file) {
+    return fail(runtime_error("--timeseries: cannot write '" + config.timeseries_path + "': " + std::strerror(errno)));
   }
+  (void)opened->release();  // the FILE owns it now
+  out.stream = out.file.get();
+  return std::nullopt;
+}
+
+// Who else is told of each --interval (either may be null): the live web view,
+// with its NDJSON line, and --web's /metrics or --prometheus-remote-write (issue 29).
+struct IntervalOutputs {
+  web::LiveView* web = nullptr;
+  PrometheusOutput* prometheus = nullptr;
+
+  void operator()(const report::IntervalReport& interval, const std::string& line) const {
+    if (web != nullptr) web->on_interval(interval, line);
+    if (prometheus != nullptr) prometheus->on_interval(interval);
+  }
+  IntervalListener listener() const {
+    if (web == nullptr && prometheus == nullptr) return nullptr;
+    return *this;
+  }
+};
+
+// The report, completed before any copy of it is rendered (the web view's too).
+void complete_report(report::RunReport& result, const Config& config, LiveOutput& live, evidence::Watch& watch,
+                     PrometheusOutput* prometheus, const StopSignals& signals) {
+  report::settle_endpoints(result);           // names nobody requested, censored samples
+  result.command_line = config.command_line;  // the HTML report's header
+  result.timeseries = live.take_series();     // --timeseries, --html, --csv
+  watch.finish(result.evidence);              // the client's and the server's side, the verdicts
+  if (prometheus != nullptr) result.remote_write = prometheus->finish(result, &signals.flag());  // the final push
+  if (result.remote_write && result.remote_write->incomplete()) {  // also on stderr: JSON may take stdout
+    const std::string line = report::render_remote_write_line(*result.remote_write);
+    std::fprintf(stderr, "pacer: warning: %s", line.c_str() + line.find_first_not_of(' '));
+  }
+}
+
+// The exit code once the report is out: a script's done() (os.exit(n) in it
+// decides), a stuck worker (the process ends now, its outputs written), a
+// signal, a run that gave up or where nothing succeeded, a failed gate.
+ExitCode exit_code_after(const report::RunReport& result, script::ScriptHost* script, const StopSignals& signals,
+                         bool gates_failed) {
+  if (script != nullptr) {
+    auto done = script->done(result);  // prints after the report
+    std::fflush(nullptr);
+    if (!done) return fail(done.error());
+    if (*done) return static_cast<ExitCode>(**done);
+  }
+  if (!result.stuck_worker.empty()) {
+    // Its thread cannot be joined.
+    std::fprintf(stderr, "pacer: %s\n", stats::printable_name(result.stuck_worker).c_str());
+    const ExitCode code = signals.received() == 0 ? ExitCode::kRunFailed : stopped_code(signals);
+    watchdog::exit_leaving_stuck_threads(to_int(code));
+  }
+  if (signals.received() != 0) return stopped_code(signals);
+  if (!result.gave_up.empty()) {
+    std::fprintf(stderr, "pacer: gave up: %s\n", stats::printable_name(result.gave_up).c_str());
+    return ExitCode::kRunFailed;
+  }
+  if (report::no_request_succeeded(result)) return ExitCode::kRunFailed;
+  if (gates_failed) return ExitCode::kGateFailed;
+  return ExitCode::kOk;
+}
+
+// Runs the load described by config and prints wrk's report (or writes the
+// report where --format/-o send it). With --web, tells web_view (may be null) of
+// each interval and of the final report.
+ExitCode run_and_report_to(const Config& asked, StopSignals& signals, web::LiveView* web_view,
+                           const RunSinks& sinks = {}) {
+  // The scenario's load shape, once loaded, is part of what the run is (its end is the shape's).
+  Config config = asked;
+  auto inputs = load_run_inputs(config, web_view);
+  if (!inputs) return fail(inputs.error());
+  engine::LoadControl* control = inputs->control.get();
+  // The time series may take stdout; the final report then goes to stderr.
+  std::FILE* report_out = config.timeseries_path == "-" || sinks.text_to_stderr ? stderr : stdout;
+  // JSON on its stream must be nothing but JSON; otherwise people get wrk's text.
+  const bool text_report = !sinks.quiet && (!config.json_format || !config.output_path.empty());
+  print_start(config, control, report_out, text_report);
+  SeriesOutput series;
+  if (const auto failed = open_series(config, signals, series)) return *failed;
   // The live view only where the text report will be read: stdout, a terminal.
   ui::DisplayChoice display = ui::choose_display(isatty(STDOUT_FILENO) == 1, config.plain, !config.stdout_is_data(),
                                                  ui::TerminalEnv::from_process());
   if (sinks.quiet) display = ui::DisplayChoice{.silent = true};
-
-  // --web's /metrics and --prometheus-remote-write (issue 29) take the intervals too.
-  std::unique_ptr<PrometheusOutput> prometheus = PrometheusOutput::start(config, web_view);
-  IntervalListener listener = web_view != nullptr ? web_view->interval_listener() : nullptr;
-  if (prometheus) {
-    listener = [&prometheus, web = std::move(listener)](const report::IntervalReport& interval, const std::string& line) {
-      if (web) web(interval, line);
-      prometheus->on_interval(interval);
-    };
-  }
+  const std::unique_ptr<PrometheusOutput> prometheus = PrometheusOutput::start(config, web_view);
   // The client's health and the server's side, sampled at each --interval (issue 28);
   // it outlives the live output, which samples through it until finish().
   evidence::Watch watch(config.evidence, config.unix_socket_path.empty() ? config.target.port : 0, config.interval_ns,
                         config.is_open_model(), config.spin, config.is_scenario());
-  LiveOutput live(config, display, series, std::move(listener));
-  const LentSteering lent(web_view, control.get());
+  LiveOutput live(config, display, series.stream, IntervalOutputs{web_view, prometheus.get()}.listener());
+  const LentSteering lent(web_view, control);
   live.set_watch(&watch);
   auto result = engine::run(config, signals.flag(), live.engine_interval_ns(), live.interval_sink(), live.tick_sink(),
-                            script.get(), control.get());
+                            inputs->script.get(), control);
   live.finish();  // the terminal is back before anything else is printed
-  if (test_hooks) {
-    if (Status stopped = test_hooks->stop(result ? &result->scenario : nullptr); !stopped) {
+  if (inputs->test_hooks) {
+    if (Status stopped = inputs->test_hooks->stop(result ? &result->scenario : nullptr); !stopped) {
       std::fprintf(stderr, "pacer: %s\n", stopped.error().message.c_str());
     }
   }
-  if (result) {
-    // Before any copy of the report is rendered (the web view's too).
-    report::settle_endpoints(*result);           // names nobody requested, censored samples
-    result->command_line = config.command_line;  // the HTML report's header
-    result->timeseries = live.take_series();     // --timeseries, --html, --csv
-    watch.finish(result->evidence);              // the client's and the server's side, the verdicts
-    if (prometheus) result->remote_write = prometheus->finish(*result, &signals.flag());  // the final push
-    if (result->remote_write && result->remote_write->incomplete()) {  // also on stderr: JSON may take stdout
-      const std::string line = report::render_remote_write_line(*result->remote_write);
-      std::fprintf(stderr, "pacer: warning: %s", line.c_str() + line.find_first_not_of(' '));
-    }
+  if (result) complete_report(*result, config, live, watch, prometheus.get(), signals);
+  if (!result) {
+    if (web_view != nullptr) web_view->finish(web::failure_json(result.error()));
+    return fail_unless_stopped(result.error(), signals);
   }
-  // The JSON report, rendered once for every copy of it (--web, stdout, -o, --html, --csv).
-  std::optional<std::string> json_text;
-  const auto json_report = [&]() -> const std::string& {
-    if (!json_text) json_text = report::render_json(*result);
-    return *json_text;
-  };
-  if (web_view != nullptr) web_view->finish(result ? json_report() : web::failure_json(result.error()));
-  if (!result) return fail_unless_stopped(result.error(), signals);
+  RenderedJson json(*result);
+  if (web_view != nullptr) web_view->finish(json.text());
   if (sinks.keep != nullptr) *sinks.keep = *result;  // --repeat, the capacity search
   const std::vector<std::string> gates = report::failed_gates(*result);
   if (text_report) {
     std::fputs(report::render_text(*result).c_str(), report_out);
     for (const std::string& line : gates) std::fprintf(report_out, "%s\n", line.c_str());
   } else if (!sinks.quiet) {
-    std::fputs(json_report().c_str(), report_out);
+    std::fputs(json.text().c_str(), report_out);
   }
   std::fflush(report_out);
-  if (Status written = write_report_outputs(config, *result, json_report); !written) {
+  if (Status written = write_report_outputs(config, *result, json); !written) {
     return fail_unless_stopped(written.error(), signals);
   }
-  if (const int err = live.series_write_errno(); err != 0 || (series_file && std::fclose(series_file.release()) != 0)) {
-    const std::string where = series_on_stdout ? "stdout" : "'" + config.timeseries_path + "'";
+  if (const int err = live.series_write_errno(); err != 0 || (series.file && std::fclose(series.file.release()) != 0)) {
+    const std::string where = series.on_stdout ? "stdout" : "'" + config.timeseries_path + "'";
     return fail_unless_stopped(
         runtime_error("--timeseries: cannot write " + where + ": " + std::strerror(err != 0 ? err : errno)), signals);
   }
-  if (script) {
-    // done() prints after the report; os.exit(n) in it decides the exit code.
-    auto done = script->done(*result);
-    std::fflush(nullptr);
-    if (!done) return fail(done.error());
-    if (*done) return static_cast<ExitCode>(**done);
-  }
-  if (!result->stuck_worker.empty()) {
-    // Its thread cannot be joined: the process ends now, its outputs written.
-    std::fprintf(stderr, "pacer: %s\n", stats::printable_name(result->stuck_worker).c_str());
-    const ExitCode code = signals.received() == 0 ? ExitCode::kRunFailed : stopped_code(signals);
-    watchdog::exit_leaving_stuck_threads(to_int(code));
-  }
-  if (signals.received() != 0) return stopped_code(signals);
-  if (!result->gave_up.empty()) {
-    std::fprintf(stderr, "pacer: gave up: %s\n", stats::printable_name(result->gave_up).c_str());
-    return ExitCode::kRunFailed;
-  }
-  if (report::no_request_succeeded(*result)) return ExitCode::kRunFailed;
-  if (!gates.empty()) return ExitCode::kGateFailed;
-  return ExitCode::kOk;
+  return exit_code_after(*result, inputs->script.get(), signals, !gates.empty());
 }
 
 // The run, with the live web view around it when --web is on: bound before the

@@ -27,7 +27,7 @@ std::unique_ptr<engine::LoadControl> make_load_control(const Config& config, sce
   }
   if (hooks != nullptr) control->set_user_types(hooks->types());  // a count per type, by name
   if (hooks != nullptr && hooks->has_shape()) {
-    const bool rate = control->is_rate();
+    const bool rate = control->published().is_rate();
     control->set_shape([hooks, rate](double run_s) { return hooks->shape_at(run_s, rate); });
   }
   return control;
@@ -48,10 +48,10 @@ Status LentSteering::set_users(const scenario::MixRequest& users, std::optional<
 Status LentSteering::set_rate(double rate_per_s) { return control_->set_rate(rate_per_s, "web", monotonic_now_ns()); }
 
 std::string_view LentSteering::load_kind() const {
-  switch (control_->kind()) {
-    case engine::LoadControl::Kind::kUsers: return "users";
-    case engine::LoadControl::Kind::kRate: return "rate";
-    case engine::LoadControl::Kind::kFixed: break;
+  switch (control_->published().kind()) {
+    case engine::LoadKind::kUsers: return "users";
+    case engine::LoadKind::kRate: return "rate";
+    case engine::LoadKind::kFixed: break;
   }
   return "fixed";
 }
@@ -59,23 +59,24 @@ std::string_view LentSteering::load_kind() const {
 Result<double> LentSteering::reset_stats() {
   auto at = control_->reset_stats("web", monotonic_now_ns());
   if (!at) return at.error();
-  return static_cast<double>(*at - control_->start_ns()) / 1e9;
+  return static_cast<double>(*at - control_->log().start_ns()) / 1e9;
 }
 
 std::string LentSteering::state_json() const {
-  const engine::LoadControl::Target target = control_->target();
+  const engine::PublishedTarget& published = control_->published();
+  const engine::LoadTarget target = published.target();
   nlohmann::ordered_json out;
-  if (control_->is_rate()) {
-    out = {{"model", "open"}, {"rate_per_s", target.rate_per_s}, {"max_rate_per_s", control_->max_rate_per_s()}};
-  } else if (control_->kind() == engine::LoadControl::Kind::kUsers) {
+  if (published.is_rate()) {
+    out = {{"model", "open"}, {"rate_per_s", target.rate_per_s}, {"max_rate_per_s", published.max_rate_per_s()}};
+  } else if (published.kind() == engine::LoadKind::kUsers) {
     out = {{"model", "closed"},
            {"users", target.users},
-           {"max_users", control_->ceiling()},
+           {"max_users", published.ceiling()},
            {"spawn_rate_per_s", target.spawn_rate_per_s}};
   } else {
     out = {{"model", "closed"}};  // a closed loop: -c connections, fixed
   }
-  out["changes"] = report::load_changes_json(control_->changes());
+  out["changes"] = report::load_changes_json(control_->log().changes());
   return out.dump() + "\n";
 }
 

@@ -1,6 +1,7 @@
 // The capacity search's options; see capacity_options.h.
 #include "cli/capacity_options.h"
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -10,6 +11,7 @@
 #include "capacity/objective.h"
 #include "cli/load_options.h"
 #include "cli/units.h"
+#include "cli/run_draft.h"
 
 namespace pacer::cli::capacity_flags {
 
@@ -77,30 +79,42 @@ Result<std::vector<double>> parse_sweep(std::string_view text, std::string_view 
   return rates;
 }
 
-std::optional<Status> apply(const ScannedOption& option, Config& config) {
-  CapacityOptions& c = config.capacity;
-  switch (option.id) {
-    case kCapacity: {
-      auto terms = capacity::parse_objective(option.value, option.flag);
-      if (!terms) return terms.error();
-      c.search = true;
-      c.objective_text = option.value;
-      c.objective = std::move(*terms);
-      return Ok{};
-    }
-    case kSweep: return store(parse_sweep(option.value, option.flag), c.sweep_rates);
-    case kStepRepeat: {
-      auto n = parse_positive_int(option, "the runs of a step");
-      if (!n) return n.error();
-      if (*n > kMaxStepRepeat) return bad_argument(fmt::format("{}: at most {}, got {}", option.flag, kMaxStepRepeat, *n));
-      c.step_repeat = *n;
-      return Ok{};
-    }
-    case kPrecision: return store(parse_percent(option, 0.5), c.precision);
-    case kBudget: return store(parse_positive_duration(option, "the search's time budget"), c.budget_ns);
-    default: return std::nullopt;
-  }
+namespace {
+
+Status apply_objective(const ScannedOption& option, RunDraft& draft) {
+  auto terms = capacity::parse_objective(option.value, option.flag);
+  if (!terms) return terms.error();
+  CapacityOptions& c = draft.config.capacity;
+  c.search = true;
+  c.objective_text = option.value;
+  c.objective = std::move(*terms);
+  return Ok{};
 }
+
+Status apply_step_repeat(const ScannedOption& option, RunDraft& draft) {
+  auto n = parse_positive_int(option, "the runs of a step");
+  if (!n) return n.error();
+  if (*n > kMaxStepRepeat) return bad_argument(fmt::format("{}: at most {}, got {}", option.flag, kMaxStepRepeat, *n));
+  draft.config.capacity.step_repeat = *n;
+  return Ok{};
+}
+
+constexpr std::array<RunOptionRow, 5> kRows{{
+    {{opt::kCapacity, '\0', "capacity", true}, &apply_objective},
+    {{opt::kSweep, '\0', "sweep", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_sweep(o.value, o.flag), d.config.capacity.sweep_rates); }},
+    {{opt::kStepRepeat, '\0', "step-repeat", true}, &apply_step_repeat},
+    {{opt::kCapacityPrecision, '\0', "capacity-precision", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_percent(o, 0.5), d.config.capacity.precision); }},
+    {{opt::kCapacityBudget, '\0', "capacity-budget", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_positive_duration(o, "the search's time budget"), d.config.capacity.budget_ns);
+     }},
+}};
+
+}  // namespace
+
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 Status finish(Config& config, bool stages_given) {
   CapacityOptions& c = config.capacity;

@@ -6,32 +6,16 @@
 // kBadArgument (exit 2) naming the flag. Main thread.
 #pragma once
 
-#include <array>
-#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "cli/option_scan.h"
+#include "cli/run_option_ids.h"
 #include "core/config.h"
 #include "core/expected.h"
 
 namespace pacer::cli::capacity_flags {
-
-enum Option : int {
-  kCapacity = 9100,  // past the evidence options' ids
-  kSweep,
-  kStepRepeat,
-  kPrecision,
-  kBudget,
-};
-
-inline constexpr std::array<OptionSpec, 5> kOptions{{
-    {kCapacity, '\0', "capacity", true},
-    {kSweep, '\0', "sweep", true},
-    {kStepRepeat, '\0', "step-repeat", true},
-    {kPrecision, '\0', "capacity-precision", true},
-    {kBudget, '\0', "capacity-budget", true},
-}};
 
 inline constexpr int kMaxSweepRates = 100;
 inline constexpr int kMaxStepRepeat = 10;
@@ -42,8 +26,8 @@ inline constexpr TimeNs kDefaultStepWarmupNs = kNsPerS;
 // ascending, distinct, at most kMaxSweepRates.
 Result<std::vector<double>> parse_sweep(std::string_view text, std::string_view flag);
 
-// Applies `option` if it is one of these; nullopt if it is not.
-std::optional<Status> apply(const ScannedOption& option, Config& config);
+// Their rows (spec and apply function); the ids are cli/run_option_ids.h's.
+std::span<const RunOptionRow> option_rows();
 
 // Once every option is read, before the load options' own checks: what a search
 // cannot be combined with, and the open model each step runs (-R is the start).

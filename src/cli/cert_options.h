@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "core/expected.h"
 
 namespace pacer::cli {
@@ -14,5 +15,8 @@ namespace pacer::cli {
 // args: what follows "cert". Yields kCert, or kHelp with cert_usage().
 // --out must name an existing directory.
 Result<Invocation> parse_cert(std::span<const std::string> args);
+
+// Its option table's specs and faults (option_table.h), for the tests.
+OptionTableReport cert_options_table();
 
 }  // namespace pacer::cli

@@ -1,17 +1,16 @@
 // argv -> Invocation: picks the command (run, serve, demo, help, version), scans
-// the run options, and checks them one by one and then against each other. The
+// the run options and applies each through its module's table (cli/run_options.h),
+// then checks them against each other. The
 // only side effects are reading a -b file or stdin and raising RLIMIT_NOFILE.
 // Main thread, once.
 #include "cli/cli.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <limits>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <strings.h>
 #include <memory>
 #include <optional>
@@ -31,12 +30,12 @@
 #include "cli/tls_options.h"
 #include "cli/cookie_options.h"
 #include "cli/log_options.h"
-#include "cli/gate_options.h"
 #include "cli/io_options.h"
 #include "cli/input_checks.h"
 #include "cli/load_options.h"
 #include "cli/merge_options.h"
 #include "cli/option_scan.h"
+#include "cli/run_options.h"
 #include "cli/secrets.h"
 #include "cli/output_options.h"
 #include "cli/protocol_options.h"
@@ -56,156 +55,7 @@
 namespace pacer::cli {
 namespace {
 
-enum RunOption : int {
-  kVersion, kHelp,
-  kMethod, kBody, kDisableKeepalive, kNoRecordTimeouts,
-  kSlo, kMaxErrorRate, kShard, kStartAt,
-  kHttp2, kHttp3, kStreams, kPipeline, kScript,
-  kCheckArgs, kJson,
-  // Targets and request names (issue 15).
-  kTargets, kTargetsOrder,
-  kWeb, kWebToken, kWebLinger,  // the live web view (cli/web_options.h)
-};
-
-constexpr std::array<OptionSpec, 22> kRunOptions{{
-    {kVersion, 'v', "version", false},
-    {kHelp, 'h', "help", false},
-    {kMethod, 'm', "method", true},
-    {kBody, 'b', "body", true},
-    {kDisableKeepalive, '\0', "disable-keepalive", false},
-    {kNoRecordTimeouts, '\0', "no-record-timeouts", false},
-    {kSlo, '\0', "slo", true},
-    {kMaxErrorRate, '\0', "max-error-rate", true},
-    {kShard, '\0', "shard", true},
-    {kStartAt, '\0', "start-at", true},
-    {kHttp2, '\0', "http2", false},
-    {kHttp3, '\0', "http3", false},
-    {kStreams, '\0', "streams", true},
-    {kPipeline, '\0', "pipeline", true},
-    {kScript, 's', "script", true},
-    {kCheckArgs, '\0', "check-args", false},
-    {kJson, '\0', "json", true},
-    // Targets and request names (issue 15).
-    {kTargets, '\0', "targets", true},
-    {kTargetsOrder, '\0', "targets-order", true},
-    {kWeb, '\0', "web", false, &looks_like_web_address},
-    {kWebToken, '\0', "web-token", true},
-    {kWebLinger, '\0', "web-linger", true},
-}};
-
-// The run options, the load options (cli/load_options.h), the scenario's users
-// (cli/scenario_options.h), the wire options (cli/wire_options.h), the output options
-// (cli/output_options.h), the request options (cli/request_options.h), the TLS
-// options (cli/tls_options.h) and the Prometheus options
-// (cli/prometheus_options.h), scanned as one table.
-constexpr auto kAllRunOptions = join_options(
-    join_options(join_options(join_options(join_options(join_options(join_options(kRunOptions, load::kOptions),
-                                                                     users::kOptions),
-                                                        kWireOptions),
-                                           output::kOptions),
-                              request::kOptions),
-                 tls::kOptions),
-    join_options(join_options(join_options(join_options(kPrometheusOptions, connect::kOptions), cookies::kOptions),
-                              request_log::kOptions),
-                 join_options(evidence_flags::kOptions, capacity_flags::kOptions)));
-
 constexpr TimeNs kDemoDurationNs = 5 * kNsPerS;
-
-// The options as given, plus what the cross-checks need to word their messages.
-struct RunDraft {
-  Config config;
-  bool is_method_given = false;
-  bool json_body = false;  // the body came from --json
-  load::Flags load;  // which load options were given
-  bool streams_given = false;
-  bool pipeline_given = false;
-  bool targets_order_given = false;
-  bool web_token_given = false;
-  bool web_linger_given = false;
-  ScenarioFlags scenario;  // which scenario options were given
-  connect::Flags connect;  // proxy and --user, decided once the URL is known
-  request_log::Flags request_log;  // which --log-* options were given
-  std::optional<ScannedOption> body;  // -b, read once --max-request-body is known
-};
-
-Status apply_run_option(const ScannedOption& option, RunDraft& draft) {
-  Config& config = draft.config;
-  switch (option.id) {
-    case kMethod:
-      draft.is_method_given = true;
-      return store(request::parse_method(option), config.method);
-    case kBody:
-    case kJson:
-      // One body per request: two flags giving it would leave one silently unused.
-      if (draft.body) {
-        return bad_argument(fmt::format("{}: the body was already given by {}; give it once", option.flag,
-                                        draft.body->flag));
-      }
-      draft.body = option;
-      draft.json_body = option.id == kJson;
-      return Ok{};
-    case kDisableKeepalive: config.keep_alive = false; return Ok{};
-    case kNoRecordTimeouts: config.record_timeouts = false; return Ok{};
-    case kSlo: {
-      auto gates = parse_slo(option.value, option.flag);
-      if (!gates) return gates.error();
-      config.slo.insert(config.slo.end(), gates->begin(), gates->end());
-      return Ok{};
-    }
-    case kMaxErrorRate: return store(parse_error_rate(option.value, option.flag), config.max_error_rate);
-    case kShard:
-      if (is_auto_shard(option.value)) return parse_auto_shard(option.value, option.flag, config, process_environment());
-      return parse_shard(option.value, option.flag, config);
-    case kStartAt: {
-      timespec wall{};
-      clock_gettime(CLOCK_REALTIME, &wall);
-      return store(parse_start_at(option.value, option.flag, static_cast<std::int64_t>(wall.tv_sec) * kNsPerS + wall.tv_nsec),
-                   config.start_at_unix_ns);
-    }
-    case kScript:
-      if (option.value.empty()) return bad_argument(fmt::format("{}: script path is empty", option.flag));
-      config.script_path = option.value;
-      return Ok{};
-    case kHttp2: config.http2 = true; return Ok{};
-    case kHttp3: config.http3 = true; return Ok{};
-    case kStreams:
-      draft.streams_given = true;
-      return store(parse_streams(option.value, option.flag), config.streams);
-    case kPipeline:
-      draft.pipeline_given = true;
-      return store(parse_pipeline(option.value, option.flag), config.pipeline);
-    case kTargets:
-      if (option.value.empty()) return bad_argument(fmt::format("{}: the targets file name is empty", option.flag));
-      config.targets_path = option.value;
-      return Ok{};
-    case kTargetsOrder:
-      draft.targets_order_given = true;
-      return store(targets::parse_targets_order(option.value, option.flag), config.targets_order);
-    case kWeb:
-      config.web.enabled = true;
-      return parse_web_address(option.value, option.flag, config.web);
-    case kWebToken:
-      draft.web_token_given = true;
-      return store(parse_web_token(option.value, option.flag), config.web.token);
-    case kWebLinger:
-      draft.web_linger_given = true;
-      return store(parse_duration(option.value, option.flag), config.web.linger_ns);
-    default:
-      if (std::optional<Status> load = load::apply(option, config, draft.load)) return std::move(*load);
-      if (std::optional<Status> users = users::apply(option, config, draft.scenario)) return std::move(*users);
-      if (std::optional<Status> wire = apply_wire_option(option, config)) return std::move(*wire);
-      if (std::optional<Status> out = output::apply(option, config)) return std::move(*out);
-      if (std::optional<Status> req = request::apply(option, config)) return std::move(*req);
-      if (std::optional<Status> secure = tls::apply(option, config)) return std::move(*secure);
-      if (std::optional<Status> prom = apply_prometheus_option(option, config)) return std::move(*prom);
-      if (std::optional<Status> conn = connect::apply(option, config, draft.connect)) return std::move(*conn);
-      if (std::optional<Status> cookie = cookies::apply(option, config)) return std::move(*cookie);
-      if (std::optional<Status> log = request_log::apply(option, config, draft.request_log)) return std::move(*log);
-      if (std::optional<Status> evidence = evidence_flags::apply(option, config)) return std::move(*evidence);
-      if (std::optional<Status> capacity = capacity_flags::apply(option, config)) return std::move(*capacity);
-      return Ok{};
-  }
-}
 
 // The URL (kRun) or its absence (kDemo).
 Status check_positionals(const std::vector<std::string>& positionals, Command command,
@@ -329,14 +179,14 @@ Status finish_run_draft(RunDraft& draft, Command command) {
 }
 
 Result<Invocation> parse_run_args(Command command, std::span<const std::string> args, int stdin_fd) {
-  const ScanResult scan = scan_options(args, kAllRunOptions, "pacer --help");
+  const ScanResult scan = scan_options(args, run_option_specs(), "pacer --help");
   Invocation out;
-  if (scan.has(kHelp)) {
+  if (scan.has(opt::kHelp)) {
     out.command = Command::kHelp;
     out.help_text = usage();
     return out;
   }
-  if (scan.has(kVersion)) {
+  if (scan.has(opt::kVersion)) {
     out.command = Command::kVersion;
     return out;
   }
@@ -345,11 +195,7 @@ Result<Invocation> parse_run_args(Command command, std::span<const std::string> 
   RunDraft draft;
   if (command == Command::kDemo) draft.config.duration_ns = kDemoDurationNs;
   if (Status io = check_io_env(); !io) return io.error();  // PACER_IO
-  for (const ScannedOption& option : scan.options) {
-    if (Status applied = apply_run_option(option, draft); !applied) {
-      return applied.error();
-    }
-  }
+  if (Status applied = apply_run_options(scan.options, draft); !applied) return applied.error();
   if (draft.body) {
     auto body = read_body_argument(draft.body->value, draft.body->flag, stdin_fd,
                                    draft.config.max_request_body_bytes);
@@ -362,10 +208,10 @@ Result<Invocation> parse_run_args(Command command, std::span<const std::string> 
   if (Status cookie = cookies::finish(draft.config); !cookie) return cookie.error();
   if (Status loaded = load_targets(draft, scan.positionals.empty(), stdin_fd); !loaded) return loaded.error();
   if (Status finished = finish_run_draft(draft, command); !finished) return finished.error();
-  if (scan.has(kCheckArgs) && command != Command::kRun) {
+  if (scan.has(opt::kCheckArgs) && command != Command::kRun) {
     return bad_argument("--check-args checks a run's arguments (pacer --check-args [options] URL), not the demo's");
   }
-  out.command = scan.has(kCheckArgs) ? Command::kCheckArgs : command;
+  out.command = scan.has(opt::kCheckArgs) ? Command::kCheckArgs : command;
   out.run = std::move(draft.config);
   return out;
 }
@@ -373,7 +219,7 @@ Result<Invocation> parse_run_args(Command command, std::span<const std::string> 
 // --config FILE and PACER_* (cli/config_layers.h) become arguments in front of
 // the command line's; an error about a value from them says where it came from.
 Result<Invocation> parse_run(Command command, std::span<const std::string> args, int stdin_fd) {
-  auto layered = apply_config_layers(args, pacer_environment(), kAllRunOptions, command != Command::kDemo);
+  auto layered = apply_config_layers(args, pacer_environment(), run_option_specs(), command != Command::kDemo);
   if (!layered) return layered.error();
   if (layered->print_config) {
     Invocation out;
@@ -399,7 +245,7 @@ Result<Invocation> parse(const std::vector<std::string>& args, int stdin_fd) {
   if (run) {  // the reports' config.command_line, without a password or token (cli/secrets.h)
     const std::size_t skip = !args.empty() && args[0] == "demo" ? 1 : 0;
     std::vector<std::string> shown(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(skip));
-    const std::vector<std::string> rest = without_secrets(all.subspan(skip), kAllRunOptions);
+    const std::vector<std::string> rest = without_secrets(all.subspan(skip), run_option_specs());
     shown.insert(shown.end(), rest.begin(), rest.end());
     run->run.command_line = quote_command_line(shown);
   }

@@ -1,6 +1,7 @@
 // See connect_options.h.
 #include "cli/connect_options.h"
 
+#include <array>
 #include <strings.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "net/bind_list.h"
+#include "cli/run_draft.h"
 #include "proxy/choose.h"
 #include "proxy/proxy_url.h"
 
@@ -65,23 +67,37 @@ Status finish_proxy(Config& config, const Flags& flags, const proxy::EnvLookup& 
   return Ok{};
 }
 
+Status apply_user(const ScannedOption& option, RunDraft& draft) {
+  if (option.value.empty() || option.value.front() == ':') {
+    return bad_input(fmt::format("{}: expected USER:PASSWORD (got an empty user)", option.flag));
+  }
+  draft.connect.user = option.value;
+  return Ok{};
+}
+
+constexpr std::array<RunOptionRow, 5> kRows{{
+    {{opt::kProxy, 'x', "proxy", true},
+     [](const ScannedOption& o, RunDraft& d) -> Status {
+       d.connect.proxy.proxy = o.value;
+       return Ok{};
+     }},
+    {{opt::kProxyUser, '\0', "proxy-user", true},
+     [](const ScannedOption& o, RunDraft& d) -> Status {
+       d.connect.proxy.proxy_user = o.value;
+       return Ok{};
+     }},
+    {{opt::kNoProxy, '\0', "noproxy", true},
+     [](const ScannedOption& o, RunDraft& d) -> Status {
+       d.connect.proxy.noproxy = o.value;
+       return Ok{};
+     }},
+    {{opt::kUser, '\0', "user", true}, &apply_user},
+    {{opt::kBind, 'B', "bind", true}, [](const ScannedOption& o, RunDraft& d) { return parse_bind(o, d.config); }},
+}};
+
 }  // namespace
 
-std::optional<Status> apply(const ScannedOption& option, Config& config, Flags& flags) {
-  switch (option.id) {
-    case kProxy: flags.proxy.proxy = option.value; return Ok{};
-    case kProxyUser: flags.proxy.proxy_user = option.value; return Ok{};
-    case kNoProxy: flags.proxy.noproxy = option.value; return Ok{};
-    case kUser:
-      if (option.value.empty() || option.value.front() == ':') {
-        return bad_input(fmt::format("{}: expected USER:PASSWORD (got an empty user)", option.flag));
-      }
-      flags.user = option.value;
-      return Ok{};
-    case kBind: return parse_bind(option, config);
-    default: return std::nullopt;
-  }
-}
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 Status finish(Config& config, const Flags& flags, const proxy::EnvLookup& env) {
   if (!config.bind_addresses.empty() && !config.unix_socket_path.empty()) {

@@ -1,6 +1,7 @@
 // See cookie_options.h.
 #include "cli/cookie_options.h"
 
+#include <array>
 #include <fcntl.h>
 #include <strings.h>
 
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cookie/cookie_file.h"
+#include "cli/run_draft.h"
 #include "core/read_fd.h"
 #include "core/unique_fd.h"
 
@@ -42,14 +44,18 @@ Result<std::string> file_cookies(const std::string& path, const Target& target) 
   return out;
 }
 
+constexpr std::array<RunOptionRow, 1> kRows{{
+    {{opt::kCookie, '\0', "cookie", true},
+     [](const ScannedOption& o, RunDraft& d) -> Status {
+       if (o.value.empty()) return bad_argument("--cookie: no cookie given (name=value; name2=value2, or @FILE)");
+       d.config.cookies.push_back(o.value);
+       return Ok{};
+     }},
+}};
+
 }  // namespace
 
-std::optional<Status> apply(const ScannedOption& option, Config& config) {
-  if (option.id != kCookie) return std::nullopt;
-  if (option.value.empty()) return bad_argument("--cookie: no cookie given (name=value; name2=value2, or @FILE)");
-  config.cookies.push_back(option.value);
-  return Ok{};
-}
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 Status finish(Config& config) {
   std::string joined;

@@ -1,27 +1,19 @@
 // --cookie (README.md, docs/scenarios.md "Cookies"): cookies sent with every request, as curl -b and
 // ab -C send them. Their own option table, apply and finish functions, scanned
-// with the run's (cli.cc). Main thread, at parse time.
+// with the run's (cli/run_options.h). Main thread, at parse time.
 #pragma once
 
-#include <array>
-#include <optional>
+#include <span>
 
 #include "cli/option_scan.h"
+#include "cli/run_option_ids.h"
 #include "core/config.h"
 #include "core/expected.h"
 
 namespace pacer::cli::cookies {
 
-enum Option : int {
-  kCookie = 7700,  // past the scenario options' ids
-};
-
-inline constexpr std::array<OptionSpec, 1> kOptions{{
-    {kCookie, '\0', "cookie", true},
-}};
-
-// Keeps `option` if it is --cookie (checked when the URL is known); nullopt if it is not.
-std::optional<Status> apply(const ScannedOption& option, Config& config);
+// Their rows (spec and apply function); the ids are cli/run_option_ids.h's.
+std::span<const RunOptionRow> option_rows();
 
 // After the URL is known, before the targets are read: every --cookie's pairs
 // (a cookies.txt file's cookies that go to the URL: its host, path, scheme,

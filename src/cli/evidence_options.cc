@@ -1,6 +1,7 @@
 // The evidence options; see evidence_options.h.
 #include "cli/evidence_options.h"
 
+#include <array>
 #include <sys/stat.h>
 
 #include <cctype>
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/units.h"
+#include "cli/run_draft.h"
 #include "evidence/scrape.h"
 
 namespace pacer::cli::evidence_flags {
@@ -67,34 +69,45 @@ Status parse_threshold(const ScannedOption& option, Config& config) {
   return Ok{};
 }
 
+Status apply_server_metric(const ScannedOption& option, RunDraft& draft) {
+  if (const std::string why = evidence::selector_error(option.value); !why.empty()) {
+    return bad_argument(fmt::format("{}: '{}': {} (expected a metric name or a regular expression over names)",
+                                    option.flag, option.value, why));
+  }
+  draft.config.evidence.server_metric_selectors.push_back(option.value);
+  return Ok{};
+}
+
+Status apply_repeat(const ScannedOption& option, RunDraft& draft) {
+  auto n = parse_positive_int(option, "the number of runs");
+  if (!n) return n.error();
+  if (*n > kMaxRepeat) return bad_argument(fmt::format("{}: at most {} runs, got {}", option.flag, kMaxRepeat, *n));
+  draft.config.evidence.repeat = *n;
+  return Ok{};
+}
+
+constexpr std::array<RunOptionRow, 7> kRows{{
+    {{opt::kClientBusyThreshold, '\0', "client-busy-threshold", true},
+     [](const ScannedOption& o, RunDraft& d) { return parse_threshold(o, d.config); }},
+    {{opt::kServerPid, '\0', "server-pid", true},
+     [](const ScannedOption& o, RunDraft& d) { return parse_pid(o, d.config); }},
+    {{opt::kServerMetrics, '\0', "server-metrics", true},
+     [](const ScannedOption& o, RunDraft& d) { return parse_metrics_url(o, d.config); }},
+    {{opt::kServerMetric, '\0', "server-metric", true}, &apply_server_metric},
+    {{opt::kServerMetricsTimeout, '\0', "server-metrics-timeout", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_positive_duration(o, "the scrape timeout"), d.config.evidence.server_metrics_timeout_ns);
+     }},
+    {{opt::kRepeat, '\0', "repeat", true}, &apply_repeat},
+    {{opt::kRepeatPause, '\0', "repeat-pause", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_duration(o.value, o.flag), d.config.evidence.repeat_pause_ns);
+     }},
+}};
+
 }  // namespace
 
-std::optional<Status> apply(const ScannedOption& option, Config& config) {
-  EvidenceOptions& e = config.evidence;
-  switch (option.id) {
-    case kClientBusyThreshold: return parse_threshold(option, config);
-    case kServerPid: return parse_pid(option, config);
-    case kServerMetrics: return parse_metrics_url(option, config);
-    case kServerMetric: {
-      if (const std::string why = evidence::selector_error(option.value); !why.empty()) {
-        return bad_argument(fmt::format("{}: '{}': {} (expected a metric name or a regular expression over names)",
-                                        option.flag, option.value, why));
-      }
-      e.server_metric_selectors.push_back(option.value);
-      return Ok{};
-    }
-    case kServerMetricsTimeout: return store(parse_positive_duration(option, "the scrape timeout"), e.server_metrics_timeout_ns);
-    case kRepeat: {
-      auto n = parse_positive_int(option, "the number of runs");
-      if (!n) return n.error();
-      if (*n > kMaxRepeat) return bad_argument(fmt::format("{}: at most {} runs, got {}", option.flag, kMaxRepeat, *n));
-      e.repeat = *n;
-      return Ok{};
-    }
-    case kRepeatPause: return store(parse_duration(option.value, option.flag), e.repeat_pause_ns);
-    default: return std::nullopt;
-  }
-}
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 Status finish(const Config& config) {
   const EvidenceOptions& e = config.evidence;

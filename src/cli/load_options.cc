@@ -1,6 +1,7 @@
 #include "cli/load_options.h"
 
 #include "cli/io_options.h"
+#include "cli/run_draft.h"
 
 #include "core/shard_share.h"
 
@@ -142,47 +143,74 @@ Status finish_load_options(Config& config, bool stages_given, bool arrival_given
 }
 
 namespace load {
+namespace {
 
-std::optional<Status> apply(const ScannedOption& option, Config& config, Flags& flags) {
-  switch (option.id) {
-    case kIo: return store(parse_io(option.value, option.flag), config.io);
-    case kSpin: config.spin = true; return Ok{};
-    case kThreads: return store(parse_positive_int(option, "threads"), config.threads);
-    case kConnections: return store(parse_positive_int(option, "connections"), config.connections);
-    case kDuration:
-      config.duration_given = true;
-      return store(parse_positive_duration(option, "duration"), config.duration_ns);
-    case kTimeout: return store(parse_positive_duration(option, "timeout"), config.timeout_ns);
-    case kGiveUp: return store(parse_positive_duration(option, "give-up period"), config.give_up_ns);
-    case kWarmup:
-      config.warmup_given = true;
-      return store(parse_duration(option.value, option.flag), config.warmup_ns);
-    case kRequests: {
-      auto count = parse_count(option.value, option.flag);
-      if (count && *count < 1) {
-        return bad_argument(fmt::format("{}: requests must be at least 1, got {}", option.flag, option.value));
-      }
-      return store(std::move(count), config.request_count);
-    }
-    case kRate: return apply_rate_option(option.value, option.flag, config);
-    case kStages:
-      flags.stages_given = true;
-      return store(parse_stages(option.value, option.flag), config.stages);
-    case kArrival:
-      flags.arrival_given = true;
-      if (option.value != "uniform" && option.value != "poisson") {
-        return bad_argument(
-            fmt::format("{}: arrival must be 'uniform' or 'poisson', got '{}'", option.flag, option.value));
-      }
-      config.poisson = option.value == "poisson";
-      return Ok{};
-    case kSeed: return store(parse_count(option.value, option.flag), config.seed);
-    case kDeadline:
-      flags.deadline_given = true;
-      return store(parse_positive_duration(option, "deadline"), config.deadline_ns);
-    default: return std::nullopt;
+Status apply_requests(const ScannedOption& option, RunDraft& draft) {
+  auto count = parse_count(option.value, option.flag);
+  if (count && *count < 1) {
+    return bad_argument(fmt::format("{}: requests must be at least 1, got {}", option.flag, option.value));
   }
+  return store(std::move(count), draft.config.request_count);
 }
+
+Status apply_arrival(const ScannedOption& option, RunDraft& draft) {
+  draft.load.arrival_given = true;
+  if (option.value != "uniform" && option.value != "poisson") {
+    return bad_argument(fmt::format("{}: arrival must be 'uniform' or 'poisson', got '{}'", option.flag, option.value));
+  }
+  draft.config.poisson = option.value == "poisson";
+  return Ok{};
+}
+
+constexpr std::array<RunOptionRow, 14> kRows{{
+    {{opt::kThreads, 't', "threads", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_positive_int(o, "threads"), d.config.threads); }},
+    {{opt::kConnections, 'c', "connections", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_positive_int(o, "connections"), d.config.connections); }},
+    {{opt::kDuration, 'd', "duration", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.config.duration_given = true;
+       return store(parse_positive_duration(o, "duration"), d.config.duration_ns);
+     }},
+    {{opt::kTimeout, '\0', "timeout", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_positive_duration(o, "timeout"), d.config.timeout_ns); }},
+    {{opt::kGiveUp, '\0', "give-up", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_positive_duration(o, "give-up period"), d.config.give_up_ns);
+     }},
+    {{opt::kWarmup, '\0', "warmup", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.config.warmup_given = true;
+       return store(parse_duration(o.value, o.flag), d.config.warmup_ns);
+     }},
+    {{opt::kRequests, 'n', "requests", true}, &apply_requests},
+    {{opt::kRate, 'R', "rate", true},
+     [](const ScannedOption& o, RunDraft& d) { return apply_rate_option(o.value, o.flag, d.config); }},
+    {{opt::kStages, '\0', "stages", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.load.stages_given = true;
+       return store(parse_stages(o.value, o.flag), d.config.stages);
+     }},
+    {{opt::kArrival, '\0', "arrival", true}, &apply_arrival},
+    {{opt::kSeed, '\0', "seed", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_count(o.value, o.flag), d.config.seed); }},
+    {{opt::kDeadline, '\0', "deadline", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.load.deadline_given = true;
+       return store(parse_positive_duration(o, "deadline"), d.config.deadline_ns);
+     }},
+    {{opt::kIo, '\0', "io", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_io(o.value, o.flag), d.config.io); }},
+    {{opt::kSpin, '\0', "spin", false},
+     [](const ScannedOption&, RunDraft& d) -> Status {
+       d.config.spin = true;
+       return Ok{};
+     }},
+}};
+
+}  // namespace
+
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 }  // namespace load
 

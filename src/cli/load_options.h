@@ -2,12 +2,12 @@
 // --deadline, and their checks against the rest of the Config.
 #pragma once
 
-#include <array>
-#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "cli/option_scan.h"
+#include "cli/run_option_ids.h"
 #include "core/config.h"
 #include "core/expected.h"
 
@@ -41,42 +41,8 @@ Status finish_load_options(Config& config, bool stages_given, bool arrival_given
 
 // The run's load options: threads, connections, duration, -n, the open model's
 // rate and arrivals, --deadline, --give-up, the I/O engine. Their own option
-// table and apply function, scanned with the run's (cli.cc).
+// table and apply function, scanned with the run's (cli/run_options.h).
 namespace load {
-
-enum Option : int {
-  kThreads = 5000,  // past the request options' ids
-  kConnections,
-  kDuration,
-  kTimeout,
-  kGiveUp,
-  kWarmup,
-  kRequests,
-  kRate,
-  kStages,
-  kArrival,
-  kSeed,
-  kDeadline,
-  kIo,
-  kSpin,
-};
-
-inline constexpr std::array<OptionSpec, 14> kOptions{{
-    {kThreads, 't', "threads", true},
-    {kConnections, 'c', "connections", true},
-    {kDuration, 'd', "duration", true},
-    {kTimeout, '\0', "timeout", true},
-    {kGiveUp, '\0', "give-up", true},
-    {kWarmup, '\0', "warmup", true},
-    {kRequests, 'n', "requests", true},
-    {kRate, 'R', "rate", true},
-    {kStages, '\0', "stages", true},
-    {kArrival, '\0', "arrival", true},
-    {kSeed, '\0', "seed", true},
-    {kDeadline, '\0', "deadline", true},
-    {kIo, '\0', "io", true},
-    {kSpin, '\0', "spin", false},
-}};
 
 // Which of them were given (finish_load_options words its checks with them).
 struct Flags {
@@ -85,8 +51,8 @@ struct Flags {
   bool deadline_given = false;
 };
 
-// Applies `option` if it is one of these; nullopt if it is not.
-std::optional<Status> apply(const ScannedOption& option, Config& config, Flags& flags);
+// Their rows (spec and apply function); the ids are cli/run_option_ids.h's.
+std::span<const RunOptionRow> option_rows();
 
 }  // namespace load
 

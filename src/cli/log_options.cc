@@ -1,11 +1,13 @@
 // See log_options.h.
 #include "cli/log_options.h"
 
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
 #include <fmt/format.h>
+#include "cli/run_draft.h"
 
 namespace pacer::cli::request_log {
 
@@ -29,35 +31,40 @@ Result<double> parse_fraction(const ScannedOption& option) {
   return f;
 }
 
+Status apply_log_format(const ScannedOption& option, RunDraft& draft) {
+  draft.request_log.format_given = true;
+  if (option.value == "csv") {
+    draft.config.request_log.format = RequestLogFormat::kCsv;
+  } else if (option.value == "ndjson") {
+    draft.config.request_log.format = RequestLogFormat::kNdjson;
+  } else {
+    return bad_argument(fmt::format("{}: '{}' is not a format (csv or ndjson)", option.flag, option.value));
+  }
+  return Ok{};
+}
+
+constexpr std::array<RunOptionRow, 4> kRows{{
+    {{opt::kTrace, '\0', "trace", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_positive_int(o, "exchanges to print"), d.config.trace_exchanges);
+     }},
+    {{opt::kLogRequests, '\0', "log-requests", true},
+     [](const ScannedOption& o, RunDraft& d) -> Status {
+       if (o.value.empty()) return bad_argument(fmt::format("{}: the file name is empty", o.flag));
+       d.config.request_log.path = o.value;
+       return Ok{};
+     }},
+    {{opt::kLogFormat, '\0', "log-format", true}, &apply_log_format},
+    {{opt::kLogSample, '\0', "log-sample", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.request_log.sample_given = true;
+       return store(parse_fraction(o), d.config.request_log.sample);
+     }},
+}};
+
 }  // namespace
 
-std::optional<Status> apply(const ScannedOption& option, Config& config, Flags& flags) {
-  switch (option.id) {
-    case kLogRequests:
-      if (option.value.empty()) return bad_argument(fmt::format("{}: the file name is empty", option.flag));
-      config.request_log.path = option.value;
-      return Ok{};
-    case kLogFormat:
-      flags.format_given = true;
-      if (option.value == "csv") {
-        config.request_log.format = RequestLogFormat::kCsv;
-      } else if (option.value == "ndjson") {
-        config.request_log.format = RequestLogFormat::kNdjson;
-      } else {
-        return bad_argument(fmt::format("{}: '{}' is not a format (csv or ndjson)", option.flag, option.value));
-      }
-      return Ok{};
-    case kLogSample: {
-      flags.sample_given = true;
-      auto f = parse_fraction(option);
-      if (!f) return f.error();
-      config.request_log.sample = *f;
-      return Ok{};
-    }
-    case kTrace: return store(parse_positive_int(option, "exchanges to print"), config.trace_exchanges);
-    default: return std::nullopt;
-  }
-}
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 Status finish(Config& config, const Flags& flags) {
   if (config.request_log.path.empty()) {

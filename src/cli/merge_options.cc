@@ -2,6 +2,7 @@
 #include "cli/merge_options.h"
 
 #include <array>
+#include <cassert>
 
 #include <fmt/format.h>
 
@@ -12,43 +13,46 @@
 namespace pacer::cli {
 namespace {
 
-enum MergeOption : int { kFormat, kOutput, kForce, kAllowMissing, kStartTolerance, kLatency, kMaxReportSize, kHelp };
+enum MergeOption : int {
+  kFormat, kOutput, kForce, kAllowMissing, kStartTolerance, kLatency, kMaxReportSize, kHelp, kMergeOptionCount
+};
 
-constexpr std::array<OptionSpec, 8> kMergeOptions{{
-    {kMaxReportSize, '\0', "max-report-size", true},
-    {kFormat, '\0', "format", true},
-    {kOutput, 'o', "output", true},
-    {kForce, '\0', "force", false},
-    {kAllowMissing, '\0', "allow-missing", false},
-    {kStartTolerance, '\0', "start-tolerance", true},
-    {kLatency, '\0', "latency", false},
-    {kHelp, 'h', "help", false},
-}};
-
-Status apply_merge_option(const ScannedOption& option, MergeOptions& merge) {
-  switch (option.id) {
-    case kFormat:
-      if (option.value != "text" && option.value != "json") {
-        return bad_argument(fmt::format("{}: format must be 'text' or 'json', got '{}'", option.flag, option.value));
-      }
-      merge.json_format = option.value == "json";
-      return Ok{};
-    case kOutput:
-      merge.output_path = option.value;
-      return check_writable_path(option.value, option.flag);
-    case kForce: merge.force = true; return Ok{};
-    case kAllowMissing: merge.allow_missing = true; return Ok{};
-    case kStartTolerance: {
-      auto tolerance = parse_duration(option.value, option.flag);
-      if (!tolerance) return tolerance.error();
-      merge.start_tolerance_ns = *tolerance;
-      return Ok{};
-    }
-    case kLatency: merge.print_latency = true; return Ok{};
-    case kMaxReportSize: return parse_max_report_size(option, merge.max_report_bytes);
-    default: return Ok{};
+Status apply_merge_format(const ScannedOption& option, MergeOptions& merge) {
+  if (option.value != "text" && option.value != "json") {
+    return bad_argument(fmt::format("{}: format must be 'text' or 'json', got '{}'", option.flag, option.value));
   }
+  merge.json_format = option.value == "json";
+  return Ok{};
 }
+
+constexpr std::array<OptionRow<MergeOptions>, kMergeOptionCount> kMergeRows{{
+    {{kMaxReportSize, '\0', "max-report-size", true},
+     [](const ScannedOption& o, MergeOptions& m) { return parse_max_report_size(o, m.max_report_bytes); }},
+    {{kFormat, '\0', "format", true}, &apply_merge_format},
+    {{kOutput, 'o', "output", true},
+     [](const ScannedOption& o, MergeOptions& m) {
+       m.output_path = o.value;
+       return check_writable_path(o.value, o.flag);
+     }},
+    {{kForce, '\0', "force", false},
+     [](const ScannedOption&, MergeOptions& m) -> Status {
+       m.force = true;
+       return Ok{};
+     }},
+    {{kAllowMissing, '\0', "allow-missing", false},
+     [](const ScannedOption&, MergeOptions& m) -> Status {
+       m.allow_missing = true;
+       return Ok{};
+     }},
+    {{kStartTolerance, '\0', "start-tolerance", true},
+     [](const ScannedOption& o, MergeOptions& m) { return store(parse_duration(o.value, o.flag), m.start_tolerance_ns); }},
+    {{kLatency, '\0', "latency", false},
+     [](const ScannedOption&, MergeOptions& m) -> Status {
+       m.print_latency = true;
+       return Ok{};
+     }},
+    {{kHelp, 'h', "help", false}, [](const ScannedOption&, MergeOptions&) -> Status { return Ok{}; }},  // read from the scan
+}};
 
 }  // namespace
 
@@ -60,8 +64,11 @@ Status parse_max_report_size(const ScannedOption& option, std::uint64_t& max_byt
   return Ok{};
 }
 
+OptionTableReport merge_options_table() { return report_of<MergeOptions>(kMergeRows, kMergeOptionCount); }
+
 Result<Invocation> parse_merge(std::span<const std::string> args) {
-  const ScanResult scan = scan_options(args, kMergeOptions, "pacer merge --help");
+  assert(table_faults<MergeOptions>(kMergeRows, kMergeOptionCount).empty());  // tests/cli/run_options_test.cc names them
+  const ScanResult scan = scan_options(args, specs_of<MergeOptions>(kMergeRows), "pacer merge --help");
   Invocation out;
   if (scan.has(kHelp)) {
     out.command = Command::kHelp;
@@ -69,8 +76,8 @@ Result<Invocation> parse_merge(std::span<const std::string> args) {
     return out;
   }
   if (scan.first_error) return *scan.first_error;
-  for (const ScannedOption& option : scan.options) {
-    if (Status applied = apply_merge_option(option, out.merge); !applied) return applied.error();
+  if (Status applied = apply_options<MergeOptions>(scan.options, kMergeRows, out.merge); !applied) {
+    return applied.error();
   }
   if (scan.positionals.empty()) return bad_argument("merge: give at least one report file");
   out.merge.paths = scan.positionals;

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/option_scan.h"
+#include "cli/option_table.h"
 #include "core/expected.h"
 
 namespace pacer::cli {
@@ -15,6 +16,9 @@ namespace pacer::cli {
 // not opened here (the app reads them and names any it cannot); -o is checked
 // to be writable.
 Result<Invocation> parse_merge(std::span<const std::string> args);
+
+// Its option table's specs and faults (option_table.h), for the tests.
+OptionTableReport merge_options_table();
 
 // --max-report-size SIZE (pacer merge and pacer report): at least 1 byte.
 Status parse_max_report_size(const ScannedOption& option, std::uint64_t& max_bytes);

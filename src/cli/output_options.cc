@@ -1,9 +1,12 @@
 // See output_options.h.
 #include "cli/output_options.h"
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "cli/csv_options.h"
+#include "cli/run_draft.h"
 #include "cli/units.h"
 
 namespace pacer::cli::output {
@@ -32,33 +35,54 @@ Status apply_interval(const ScannedOption& option, Config& config) {
   return Ok{};
 }
 
+Status apply_format(const ScannedOption& option, RunDraft& draft) {
+  if (option.value != "text" && option.value != "json") {
+    return bad_argument(fmt::format("{}: format must be 'text' or 'json', got '{}'", option.flag, option.value));
+  }
+  draft.config.json_format = option.value == "json";
+  return Ok{};
+}
+
+// A switch's row: the option sets its Config field to true.
+template <bool Config::*Field>
+Status set_true(const ScannedOption&, RunDraft& draft) {
+  draft.config.*Field = true;
+  return Ok{};
+}
+
+// An option whose value is a file name or prefix kept as given.
+template <std::string Config::*Field>
+Status keep_path(const ScannedOption& option, RunDraft& draft) {
+  draft.config.*Field = option.value;
+  return Ok{};
+}
+
+constexpr std::array<RunOptionRow, 13> kRows{{
+    {{opt::kLatency, '\0', "latency", false}, &set_true<&Config::print_latency>},
+    {{opt::kFormat, '\0', "format", true}, &apply_format},
+    {{opt::kOutput, 'o', "output", true}, &keep_path<&Config::output_path>},
+    {{opt::kInterval, '\0', "interval", true},
+     [](const ScannedOption& o, RunDraft& d) { return apply_interval(o, d.config); }},
+    {{opt::kTimeseries, '\0', "timeseries", true}, &keep_path<&Config::timeseries_path>},
+    {{opt::kTimeseriesHistogram, '\0', "timeseries-histogram", false}, &set_true<&Config::timeseries_histogram>},
+    {{opt::kHdr, '\0', "hdr", true}, &keep_path<&Config::hgrm_path>},
+    {{opt::kRefresh, '\0', "refresh", true},
+     [](const ScannedOption& o, RunDraft& d) { return apply_refresh(o, d.config); }},
+    {{opt::kPlain, '\0', "plain", false}, &set_true<&Config::plain>},
+    {{opt::kHtml, '\0', "html", true}, &keep_path<&Config::html_path>},
+    {{opt::kCsv, '\0', "csv", true},
+     [](const ScannedOption& o, RunDraft& d) -> Status {
+       if (o.value.empty()) return bad_argument(fmt::format("{}: the prefix is empty", o.flag));
+       d.config.csv_prefix = o.value;
+       return Ok{};
+     }},
+    {{opt::kCsvFormat, '\0', "csv-format", true},
+     [](const ScannedOption& o, RunDraft& d) { return apply_csv_format(o, d.config); }},
+    {{opt::kCsvFullHistory, '\0', "csv-full-history", false}, &set_true<&Config::csv_full_history>},
+}};
+
 }  // namespace
 
-std::optional<Status> apply(const ScannedOption& option, Config& config) {
-  switch (option.id) {
-    case kLatency: config.print_latency = true; return Ok{};
-    case kFormat:
-      if (option.value != "text" && option.value != "json") {
-        return bad_argument(fmt::format("{}: format must be 'text' or 'json', got '{}'", option.flag, option.value));
-      }
-      config.json_format = option.value == "json";
-      return Ok{};
-    case kOutput: config.output_path = option.value; return Ok{};
-    case kInterval: return apply_interval(option, config);
-    case kTimeseries: config.timeseries_path = option.value; return Ok{};
-    case kTimeseriesHistogram: config.timeseries_histogram = true; return Ok{};
-    case kRefresh: return apply_refresh(option, config);
-    case kPlain: config.plain = true; return Ok{};
-    case kHdr: config.hgrm_path = option.value; return Ok{};
-    case kHtml: config.html_path = option.value; return Ok{};
-    case kCsv:
-      if (option.value.empty()) return bad_argument(fmt::format("{}: the prefix is empty", option.flag));
-      config.csv_prefix = option.value;
-      return Ok{};
-    case kCsvFormat: return apply_csv_format(option, config);
-    case kCsvFullHistory: config.csv_full_history = true; return Ok{};
-    default: return std::nullopt;
-  }
-}
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 }  // namespace pacer::cli::output

@@ -1,6 +1,7 @@
 // The Prometheus options; see prometheus_options.h.
 #include "cli/prometheus_options.h"
 
+#include <array>
 #include <fcntl.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli/units.h"
+#include "cli/run_draft.h"
 #include "core/read_fd.h"
 #include "core/unique_fd.h"
 #include "prom/exposition.h"
@@ -105,30 +107,36 @@ Status store_into(Result<T> parsed, T& into) {
   return Ok{};
 }
 
+Status apply_basic_auth(const ScannedOption& option, RunDraft& draft) {
+  auto secret = parse_secret(option);
+  if (secret && secret->find(':') == std::string::npos) {
+    return bad_argument(fmt::format("{}: expected USER:PASSWORD", option.flag));
+  }
+  return store_into(std::move(secret), draft.config.prometheus.basic_auth);
+}
+
+Status apply_push_timeout(const ScannedOption& option, RunDraft& draft) {
+  auto ns = parse_duration(option.value, option.flag);
+  if (ns && *ns <= 0) return bad_argument(fmt::format("{}: must be more than 0", option.flag));
+  return store_into(std::move(ns), draft.config.prometheus.timeout_ns);
+}
+
+constexpr std::array<RunOptionRow, 6> kPrometheusRows{{
+    {{opt::kPrometheusRemoteWrite, '\0', "prometheus-remote-write", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_into(parse_url(o), d.config.prometheus.remote_write_url); }},
+    {{opt::kPrometheusLabel, '\0', "prometheus-label", true},
+     [](const ScannedOption& o, RunDraft& d) { return parse_label(o, d.config); }},
+    {{opt::kPrometheusBasicAuth, '\0', "prometheus-basic-auth", true}, &apply_basic_auth},
+    {{opt::kPrometheusBearerToken, '\0', "prometheus-bearer-token", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_into(parse_secret(o), d.config.prometheus.bearer_token); }},
+    {{opt::kPrometheusTimeout, '\0', "prometheus-timeout", true}, &apply_push_timeout},
+    {{opt::kRunId, '\0', "run-id", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_into(parse_run_id(o), d.config.prometheus.run_id); }},
+}};
+
 }  // namespace
 
-std::optional<Status> apply_prometheus_option(const ScannedOption& option, Config& config) {
-  PrometheusOptions& p = config.prometheus;
-  switch (option.id) {
-    case kPrometheusRemoteWrite: return store_into(parse_url(option), p.remote_write_url);
-    case kPrometheusLabel: return parse_label(option, config);
-    case kPrometheusBasicAuth: {
-      auto secret = parse_secret(option);
-      if (secret && secret->find(':') == std::string::npos) {
-        return Status(bad_argument(fmt::format("{}: expected USER:PASSWORD", option.flag)));
-      }
-      return store_into(std::move(secret), p.basic_auth);
-    }
-    case kPrometheusBearerToken: return store_into(parse_secret(option), p.bearer_token);
-    case kPrometheusTimeout: {
-      auto ns = parse_duration(option.value, option.flag);
-      if (ns && *ns <= 0) return Status(bad_argument(fmt::format("{}: must be more than 0", option.flag)));
-      return store_into(std::move(ns), p.timeout_ns);
-    }
-    case kRunId: return store_into(parse_run_id(option), p.run_id);
-    default: return std::nullopt;
-  }
-}
+std::span<const RunOptionRow> prometheus_option_rows() { return kPrometheusRows; }
 
 Status finish_prometheus_options(const Config& config) {
   const PrometheusOptions& p = config.prometheus;

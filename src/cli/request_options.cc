@@ -2,11 +2,13 @@
 #include "cli/request_options.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "cli/run_draft.h"
 #include "cli/units.h"
 
 namespace pacer::cli::request {
@@ -72,22 +74,37 @@ Result<std::string> parse_method(const ScannedOption& option) {
   return option.value;
 }
 
-std::optional<Status> apply(const ScannedOption& option, Config& config) {
-  switch (option.id) {
-    case kHeader: {
-      auto header = parse_header(option);
-      if (!header) return header.error();
-      config.headers.push_back(std::move(*header));
-      return Ok{};
-    }
-    case kMaxRequestBody: return store(parse_byte_size(option.value, option.flag), config.max_request_body_bytes);
-    case kMaxCaptureHeaders: return store(parse_count(option.value, option.flag), config.max_capture_headers);
-    case kMaxCaptureHeaderBytes:
-      return store(parse_byte_size(option.value, option.flag), config.max_capture_header_bytes);
-    case kMaxCaptureBody: return store(parse_byte_size(option.value, option.flag), config.max_capture_body_bytes);
-    case kMaxNames: return store(parse_max_names(option), config.max_names);
-    default: return std::nullopt;
-  }
+namespace {
+
+Status apply_header(const ScannedOption& option, RunDraft& draft) {
+  auto header = parse_header(option);
+  if (!header) return header.error();
+  draft.config.headers.push_back(std::move(*header));
+  return Ok{};
 }
+
+constexpr std::array<RunOptionRow, 6> kRows{{
+    {{opt::kHeader, 'H', "header", true}, &apply_header},
+    {{opt::kMaxRequestBody, '\0', "max-request-body", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_byte_size(o.value, o.flag), d.config.max_request_body_bytes);
+     }},
+    {{opt::kMaxCaptureHeaders, '\0', "max-capture-headers", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_count(o.value, o.flag), d.config.max_capture_headers); }},
+    {{opt::kMaxCaptureHeaderBytes, '\0', "max-capture-header-bytes", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_byte_size(o.value, o.flag), d.config.max_capture_header_bytes);
+     }},
+    {{opt::kMaxCaptureBody, '\0', "max-capture-body", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       return store(parse_byte_size(o.value, o.flag), d.config.max_capture_body_bytes);
+     }},
+    {{opt::kMaxNames, '\0', "max-names", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_max_names(o), d.config.max_names); }},
+}};
+
+}  // namespace
+
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 }  // namespace pacer::cli::request

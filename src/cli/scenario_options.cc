@@ -2,11 +2,13 @@
 #include "cli/scenario_options.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "cli/load_options.h"
+#include "cli/run_draft.h"
 #include "cli/units.h"
 
 namespace pacer::cli {
@@ -92,25 +94,51 @@ Status finish_scenario_options(Config& config, const ScenarioFlags& flags) {
 
 namespace users {
 
-std::optional<Status> apply(const ScannedOption& option, Config& config, ScenarioFlags& flags) {
-  switch (option.id) {
-    case kScenario: flags.scenario = option.flag; return apply_scenario_path(option, config);
-    case kUsers:
-      flags.users = option.flag;
-      return store(parse_positive_int(option, "users"), config.users);
-    case kSpawnRate: flags.spawn_rate = option.flag; return apply_spawn_rate(option, config);
-    case kLuaMemory: return apply_lua_memory(option, config);
-    case kMaxUsers:
-      flags.max_users = option.flag;
-      return store(parse_positive_int(option, "max users"), config.max_users);
-    case kStopTimeout:
-      flags.stop_timeout = option.flag;
-      return store(parse_duration(option.value, option.flag), config.stop_timeout_ns);
-    case kTags: flags.tags = option.flag; return apply_tags(option, config.scenario_tags);
-    case kExcludeTags: flags.tags = option.flag; return apply_tags(option, config.scenario_exclude_tags);
-    default: return std::nullopt;
-  }
-}
+namespace {
+
+constexpr std::array<RunOptionRow, 8> kRows{{
+    {{opt::kScenario, '\0', "scenario", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.scenario.scenario = o.flag;
+       return apply_scenario_path(o, d.config);
+     }},
+    {{opt::kUsers, 'u', "users", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.scenario.users = o.flag;
+       return store(parse_positive_int(o, "users"), d.config.users);
+     }},
+    {{opt::kSpawnRate, '\0', "spawn-rate", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.scenario.spawn_rate = o.flag;
+       return apply_spawn_rate(o, d.config);
+     }},
+    {{opt::kMaxUsers, '\0', "max-users", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.scenario.max_users = o.flag;
+       return store(parse_positive_int(o, "max users"), d.config.max_users);
+     }},
+    {{opt::kLuaMemory, '\0', "lua-memory", true},
+     [](const ScannedOption& o, RunDraft& d) { return apply_lua_memory(o, d.config); }},
+    {{opt::kTags, '\0', "tags", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.scenario.tags = o.flag;
+       return apply_tags(o, d.config.scenario_tags);
+     }},
+    {{opt::kExcludeTags, '\0', "exclude-tags", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.scenario.tags = o.flag;
+       return apply_tags(o, d.config.scenario_exclude_tags);
+     }},
+    {{opt::kStopTimeout, '\0', "stop-timeout", true},
+     [](const ScannedOption& o, RunDraft& d) {
+       d.scenario.stop_timeout = o.flag;
+       return store(parse_duration(o.value, o.flag), d.config.stop_timeout_ns);
+     }},
+}};
+
+}  // namespace
+
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 }  // namespace users
 

@@ -3,12 +3,12 @@
 // the reason when they do not).
 #pragma once
 
-#include <array>
-#include <optional>
+#include <span>
 
 #include <string>
 
 #include "cli/option_scan.h"
+#include "cli/run_option_ids.h"
 #include "core/config.h"
 #include "core/expected.h"
 
@@ -37,33 +37,11 @@ Status finish_scenario_options(Config& config, const ScenarioFlags& flags);
 
 // The scenario's options: --scenario, -u, --spawn-rate, --max-users, --tags,
 // --exclude-tags, --stop-timeout, and --lua-memory (scripts' too). Their own option table and
-// apply function, scanned with the run's (cli.cc).
+// apply function, scanned with the run's (cli/run_options.h).
 namespace users {
 
-enum Option : int {
-  kScenario = 6000,  // past the load options' ids
-  kUsers,
-  kSpawnRate,
-  kMaxUsers,
-  kLuaMemory,
-  kTags,
-  kExcludeTags,
-  kStopTimeout,
-};
-
-inline constexpr std::array<OptionSpec, 8> kOptions{{
-    {kScenario, '\0', "scenario", true},
-    {kUsers, 'u', "users", true},
-    {kSpawnRate, '\0', "spawn-rate", true},
-    {kMaxUsers, '\0', "max-users", true},
-    {kLuaMemory, '\0', "lua-memory", true},
-    {kTags, '\0', "tags", true},
-    {kExcludeTags, '\0', "exclude-tags", true},
-    {kStopTimeout, '\0', "stop-timeout", true},
-}};
-
-// Applies `option` if it is one of these (noting its flag); nullopt if it is not.
-std::optional<Status> apply(const ScannedOption& option, Config& config, ScenarioFlags& flags);
+// Their rows (spec and apply function); the ids are cli/run_option_ids.h's.
+std::span<const RunOptionRow> option_rows();
 
 }  // namespace users
 

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/option_scan.h"
+#include "cli/option_table.h"
 #include "cli/units.h"
 #include "core/atomic_file.h"
 #include "net/address.h"
@@ -18,16 +20,7 @@
 namespace pacer::cli {
 namespace {
 
-enum ServeOption : int { kListen, kThreads, kFreezeAt, kFreezeFor, kLogArrivals, kHelp };
-
-constexpr std::array<OptionSpec, 6> kServeOptions{{
-    {kListen, '\0', "listen", true},
-    {kThreads, 't', "threads", true},
-    {kFreezeAt, '\0', "freeze-at", true},
-    {kFreezeFor, '\0', "freeze-for", true},
-    {kLogArrivals, '\0', "log-arrivals", true},
-    {kHelp, 'h', "help", false},
-}};
+enum ServeOption : int { kListen, kThreads, kFreezeAt, kFreezeFor, kLogArrivals, kHelp, kServeOptionCount };
 
 bool is_address(int family, const std::string& text) {
   std::array<unsigned char, sizeof(in6_addr)> parsed{};
@@ -77,44 +70,42 @@ struct ServeDraft {
   std::string freeze_for_flag;  // empty: not given
 };
 
-Status apply_serve_option(const ScannedOption& option, ServeDraft& draft) {
-  switch (option.id) {
-    case kListen:
-      return parse_listen(option.value, option.flag, draft.serve);
-    case kThreads: {
-      auto threads = parse_serve_threads(option);
-      if (!threads) return threads.error();
-      draft.serve.threads = *threads;
-      return Ok{};
-    }
-    case kFreezeAt: {
-      auto at = parse_duration(option.value, option.flag);
-      if (!at) return at.error();
-      draft.serve.freeze_at_ns = *at;
-      draft.freeze_at_flag = option.flag;
-      return Ok{};
-    }
-    case kFreezeFor: {
-      auto span = parse_duration(option.value, option.flag);
-      if (!span) return span.error();
-      if (*span <= 0) {
-        return bad_argument(fmt::format("{}: freeze length must be greater than 0, got {}",
-                                        option.flag, option.value));
-      }
-      draft.serve.freeze_for_ns = *span;
-      draft.freeze_for_flag = option.flag;
-      return Ok{};
-    }
-    case kLogArrivals:
-      if (option.value.empty()) {
-        return bad_argument(fmt::format("{}: missing file name", option.flag));
-      }
-      draft.serve.log_arrivals_path = option.value;
-      return check_writable_path(option.value, option.flag);  // before serving, not when it stops
-    default:
-      return Ok{};
-  }
+Status apply_freeze_at(const ScannedOption& option, ServeDraft& draft) {
+  auto at = parse_duration(option.value, option.flag);
+  if (!at) return at.error();
+  draft.serve.freeze_at_ns = *at;
+  draft.freeze_at_flag = option.flag;
+  return Ok{};
 }
+
+Status apply_freeze_for(const ScannedOption& option, ServeDraft& draft) {
+  auto span = parse_duration(option.value, option.flag);
+  if (!span) return span.error();
+  if (*span <= 0) {
+    return bad_argument(fmt::format("{}: freeze length must be greater than 0, got {}", option.flag, option.value));
+  }
+  draft.serve.freeze_for_ns = *span;
+  draft.freeze_for_flag = option.flag;
+  return Ok{};
+}
+
+Status apply_log_arrivals(const ScannedOption& option, ServeDraft& draft) {
+  if (option.value.empty()) return bad_argument(fmt::format("{}: missing file name", option.flag));
+  draft.serve.log_arrivals_path = option.value;
+  return check_writable_path(option.value, option.flag);  // before serving, not when it stops
+}
+
+// --tls CERT KEY is taken out before the scan (take_tls_pair): it takes two values.
+constexpr std::array<OptionRow<ServeDraft>, kServeOptionCount> kServeRows{{
+    {{kListen, '\0', "listen", true},
+     [](const ScannedOption& o, ServeDraft& d) { return parse_listen(o.value, o.flag, d.serve); }},
+    {{kThreads, 't', "threads", true},
+     [](const ScannedOption& o, ServeDraft& d) { return store(parse_serve_threads(o), d.serve.threads); }},
+    {{kFreezeAt, '\0', "freeze-at", true}, &apply_freeze_at},
+    {{kFreezeFor, '\0', "freeze-for", true}, &apply_freeze_for},
+    {{kLogArrivals, '\0', "log-arrivals", true}, &apply_log_arrivals},
+    {{kHelp, 'h', "help", false}, [](const ScannedOption&, ServeDraft&) -> Status { return Ok{}; }},  // read from the scan
+}};
 
 Status check_freeze_pair(const ServeDraft& draft) {
   if (!draft.freeze_at_flag.empty() && draft.freeze_for_flag.empty()) {
@@ -168,10 +159,13 @@ Status parse_listen(std::string_view text, std::string_view flag, server::ServeC
   return Ok{};
 }
 
+OptionTableReport serve_options_table() { return report_of<ServeDraft>(kServeRows, kServeOptionCount); }
+
 Result<Invocation> parse_serve(std::span<const std::string> all_args) {
+  assert(table_faults<ServeDraft>(kServeRows, kServeOptionCount).empty());  // tests/cli/run_options_test.cc names them
   ServeDraft draft;
   auto args = take_tls_pair(all_args, draft.serve);
-  const ScanResult scan = scan_options(args ? std::span<const std::string>(*args) : all_args, kServeOptions,
+  const ScanResult scan = scan_options(args ? std::span<const std::string>(*args) : all_args, specs_of<ServeDraft>(kServeRows),
                                        "pacer serve --help");
   Invocation out;
   if (scan.has(kHelp)) {
@@ -185,9 +179,7 @@ Result<Invocation> parse_serve(std::span<const std::string> all_args) {
     return bad_argument(fmt::format("serve: unexpected argument '{}' (see pacer serve --help)",
                                     scan.positionals.front()));
   }
-  for (const ScannedOption& option : scan.options) {
-    if (Status applied = apply_serve_option(option, draft); !applied) return applied.error();
-  }
+  if (Status applied = apply_options<ServeDraft>(scan.options, kServeRows, draft); !applied) return applied.error();
   if (Status paired = check_freeze_pair(draft); !paired) return paired.error();
   out.command = Command::kServe;
   out.serve = std::move(draft.serve);

@@ -1,6 +1,7 @@
 // See tls_options.h.
 #include "cli/tls_options.h"
 
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,8 @@
 
 #include <fmt/format.h>
 #include <openssl/ssl.h>
+
+#include "cli/run_draft.h"
 
 namespace pacer::cli::tls {
 
@@ -75,28 +78,48 @@ Status check_knobs_apply(const Config& config) {
   return Ok{};
 }
 
+Status apply_sni(const ScannedOption& option, RunDraft& draft) {
+  if (Status s = check_server_name(option.value); !s) return s;
+  draft.config.tls_knobs.sni = option.value;
+  return Ok{};
+}
+
+constexpr std::array<RunOptionRow, 11> kRows{{
+    {{opt::kInsecure, 'k', "insecure", false},
+     [](const ScannedOption&, RunDraft& d) -> Status {
+       d.config.tls_verify = false;
+       return Ok{};
+     }},
+    {{opt::kCaCert, '\0', "cacert", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_readable_file(o, d.config.tls_ca_file); }},
+    {{opt::kCert, '\0', "cert", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_readable_file(o, d.config.tls_cert_file); }},
+    {{opt::kKey, '\0', "key", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_readable_file(o, d.config.tls_key_file); }},
+    {{opt::kNoTlsResume, '\0', "no-tls-resume", false},
+     [](const ScannedOption&, RunDraft& d) -> Status {
+       d.config.tls_resume = false;
+       return Ok{};
+     }},
+    {{opt::kTlsMin, '\0', "tls-min", true},
+     [](const ScannedOption& o, RunDraft& d) { return parse_version(o, d.config.tls_knobs.min_version); }},
+    {{opt::kTlsMax, '\0', "tls-max", true},
+     [](const ScannedOption& o, RunDraft& d) { return parse_version(o, d.config.tls_knobs.max_version); }},
+    {{opt::kCiphers, '\0', "ciphers", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_nonempty(o, d.config.tls_knobs.ciphers); }},
+    {{opt::kTls13Ciphers, '\0', "tls13-ciphers", true},
+     [](const ScannedOption& o, RunDraft& d) { return store_nonempty(o, d.config.tls_knobs.tls13_ciphers); }},
+    {{opt::kSni, '\0', "sni", true}, &apply_sni},
+    {{opt::kNoSni, '\0', "no-sni", false},
+     [](const ScannedOption&, RunDraft& d) -> Status {
+       d.config.tls_knobs.no_sni = true;
+       return Ok{};
+     }},
+}};
+
 }  // namespace
 
-std::optional<Status> apply(const ScannedOption& option, Config& config) {
-  switch (option.id) {
-    case kInsecure: config.tls_verify = false; return Ok{};
-    case kCaCert: return store_readable_file(option, config.tls_ca_file);
-    case kCert: return store_readable_file(option, config.tls_cert_file);
-    case kKey: return store_readable_file(option, config.tls_key_file);
-    case kNoTlsResume: config.tls_resume = false; return Ok{};
-    case kTlsMin: return parse_version(option, config.tls_knobs.min_version);
-    case kTlsMax: return parse_version(option, config.tls_knobs.max_version);
-    case kCiphers: return store_nonempty(option, config.tls_knobs.ciphers);
-    case kTls13Ciphers: return store_nonempty(option, config.tls_knobs.tls13_ciphers);
-    case kSni: {
-      if (Status s = check_server_name(option.value); !s) return s;
-      config.tls_knobs.sni = option.value;
-      return Ok{};
-    }
-    case kNoSni: config.tls_knobs.no_sni = true; return Ok{};
-    default: return std::nullopt;
-  }
-}
+std::span<const RunOptionRow> option_rows() { return kRows; }
 
 Status finish(const Config& config) {
   const TlsKnobs& k = config.tls_knobs;

@@ -4,9 +4,11 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
+#include "cli/run_draft.h"
 #include "cli/units.h"
 #include "net/address.h"
 
@@ -36,29 +38,21 @@ Result<int> parse_follow_redirects(const ScannedOption& option) {
   return static_cast<int>(*count);
 }
 
+constexpr std::array<RunOptionRow, 3> kWireRows{{
+    {{opt::kUnixSocket, '\0', "unix-socket", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_unix_socket(o), d.config.unix_socket_path); }},
+    {{opt::kFollowRedirects, '\0', "follow-redirects", true},
+     [](const ScannedOption& o, RunDraft& d) { return store(parse_follow_redirects(o), d.config.follow_redirects); }},
+    {{opt::kCompressed, '\0', "compressed", false},
+     [](const ScannedOption&, RunDraft& d) -> Status {
+       d.config.compressed = true;
+       return Ok{};
+     }},
+}};
+
 }  // namespace
 
-std::optional<Status> apply_wire_option(const ScannedOption& option, Config& config) {
-  switch (option.id) {
-    case kUnixSocket: {
-      auto path = parse_unix_socket(option);
-      if (!path) return Status(path.error());
-      config.unix_socket_path = std::move(*path);
-      return Status(Ok{});
-    }
-    case kFollowRedirects: {
-      auto hops = parse_follow_redirects(option);
-      if (!hops) return Status(hops.error());
-      config.follow_redirects = *hops;
-      return Status(Ok{});
-    }
-    case kCompressed:
-      config.compressed = true;
-      return Status(Ok{});
-    default:
-      return std::nullopt;
-  }
-}
+std::span<const RunOptionRow> wire_option_rows() { return kWireRows; }
 
 Status finish_wire_options(Config& config) {
   // HTTP/3 has none of them (its session neither follows nor decodes; QUIC is UDP).

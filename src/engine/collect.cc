@@ -1,7 +1,7 @@
 // See collect.h.
 #include "engine/collect.h"
 
-#include "engine/control/load_control.h"
+#include "engine/control/load_change_log.h"
 #include "engine/report_fields.h"
 
 #include <strings.h>
@@ -128,7 +128,7 @@ report::RunReport collect_report(const Config& config, const SharedRun& shared,
     // the run was stopped or ended by -n.
     const TimeNs window = std::min(report.measured_ns, shared.end_ns - record_from);
     const TimeNs from = record_from - shared.start_ns;
-    const double test_rate = planned_rate_per_s(*shared.profile, shared.control, from, from + window);
+    const double test_rate = planned_rate_per_s(*shared.profile, shared.load_log, from, from + window);
     report.target_rate_per_s = shard_share(config).rate(test_rate);
     report.sent_while_draining = drained;  // the open model's: arrivals due before -d's end, sent after it
   }

@@ -17,7 +17,8 @@ constexpr auto kPollPeriod = std::chrono::milliseconds(5);
 }  // namespace
 
 std::optional<watchdog::StuckWorker> watch_workers(std::span<const std::unique_ptr<Worker>> workers,
-                                                   const SharedRun& shared, IntervalCollector* collector) {
+                                                   const SharedRun& shared, IntervalCollector* collector,
+                                                   LoadControl* control) {
   std::vector<const watchdog::LuaBeat*> beats;
   for (const auto& w : workers) beats.push_back(&w->lua_beat());
   const auto done = std::make_unique<bool[]>(workers.size());  // std::vector<bool> has no span
@@ -33,7 +34,7 @@ std::optional<watchdog::StuckWorker> watch_workers(std::span<const std::unique_p
       in_lua += !done[i] && beats[i]->seen().in_lua ? 1 : 0;
     }
     if (collector != nullptr) collector->emit_ready();
-    if (shared.control != nullptr) shared.control->tick(monotonic_now_ns());  // a load shape's next step
+    if (control != nullptr) control->tick(monotonic_now_ns());  // a load shape's next step
     if (done_count == workers.size()) return std::nullopt;
     const TimeNs now = monotonic_now_ns();
     if (!stop_seen_ns && shared.stop->load(std::memory_order_relaxed)) stop_seen_ns = now;

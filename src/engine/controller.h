@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 
+#include "engine/control/load_control.h"
 #include "engine/interval_collector.h"
 #include "engine/run_plan.h"
 #include "engine/worker.h"
@@ -21,8 +22,10 @@ namespace pacer::engine {
 
 // Returns nullopt once every worker is done, or the stuck worker (its index
 // among `workers`; the others may still be finishing: join them, not it).
-// collector: null without intervals.
+// collector: null without intervals; control: the run's load control, whose
+// shape it ticks (null: none).
 std::optional<watchdog::StuckWorker> watch_workers(std::span<const std::unique_ptr<Worker>> workers,
-                                                   const SharedRun& shared, IntervalCollector* collector);
+                                                   const SharedRun& shared, IntervalCollector* collector,
+                                                   LoadControl* control);
 
 }  // namespace pacer::engine

@@ -1,11 +1,34 @@
 // See interval_collector.h.
 #include "engine/interval_collector.h"
 
-#include "engine/control/load_control.h"
+#include "engine/control/load_change_log.h"
+#include "engine/control/reset_schedule.h"
 
 #include <algorithm>
 
 namespace pacer::engine {
+
+namespace {
+// A worker's counts for an interval, added to the interval's (its gauges: the
+// largest lag and oldest request in flight, the others summed).
+void add_worker_counts(report::IntervalReport& out, const IntervalSnapshot& s) {
+  out.sent += s.sent;
+  out.completed += s.completed;
+  out.scheduled += s.scheduled;
+  out.errors.merge(s.errors);
+  out.open_connections += s.open_connections;
+  out.backlog += s.backlog;
+  out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
+  out.in_flight += s.in_flight;
+  out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
+  out.in_flight_over_interval += s.in_flight_over_interval;
+  out.bytes_read += s.bytes_read;
+  out.bytes_written += s.bytes_written;
+  out.connects += s.connects;
+  for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
+  out.service_ns_sum += s.service_ns_sum;
+}
+}  // namespace
 
 IntervalCollector::IntervalCollector(std::span<const std::unique_ptr<Worker>> workers, const SharedRun& shared,
                                      std::shared_ptr<const stats::NameTable> names, const IntervalSink& sink,
@@ -63,23 +86,9 @@ void IntervalCollector::emit() {
     drain = drain && s.drain;
     any = true;
     out.workers.back() = s.load;
-    out.sent += s.sent;
-    out.completed += s.completed;
-    out.scheduled += s.scheduled;
-    out.errors.merge(s.errors);
+    add_worker_counts(out, s);
     scenario_errors.merge(s.scenario_errors);
-    out.open_connections += s.open_connections;
-    out.backlog += s.backlog;
-    out.schedule_lag_ns = std::max(out.schedule_lag_ns, s.schedule_lag_ns);
-    out.in_flight += s.in_flight;
-    out.oldest_in_flight_ns = std::max(out.oldest_in_flight_ns, s.oldest_in_flight_ns);
-    out.in_flight_over_interval += s.in_flight_over_interval;
     users += s.users;
-    out.bytes_read += s.bytes_read;
-    out.bytes_written += s.bytes_written;
-    out.connects += s.connects;
-    for (std::size_t code = 0; code < s.status_counts.size(); ++code) out.status_counts[code] += s.status_counts[code];
-    out.service_ns_sum += s.service_ns_sum;
     merged_by_name_.merge(s.latency_by_name);
     merged_.merge(s.unsent_latency);
     merged_ttfb_by_name_.merge(s.ttfb_by_name);
@@ -95,10 +104,10 @@ void IntervalCollector::emit() {
   next_start_ns_ = out.start_ns + out.duration_ns;
   if (shared_.profile != nullptr && out.duration_ns > 0) {
     const TimeNs from = shared_.record_from_ns - shared_.start_ns + out.start_ns;
-    out.target_rate_per_s = share_.rate(planned_rate_per_s(*shared_.profile, shared_.control, from, from + out.duration_ns));
+    out.target_rate_per_s = share_.rate(planned_rate_per_s(*shared_.profile, shared_.load_log, from, from + out.duration_ns));
   }
-  out.stats_reset = shared_.control != nullptr && shared_.control->reset_generation() > 0 &&
-                    shared_.control->reset_at_ns() == shared_.record_from_ns + out.start_ns;
+  out.stats_reset = shared_.resets != nullptr && shared_.resets->reset_generation() > 0 &&
+                    shared_.resets->reset_at_ns() == shared_.record_from_ns + out.start_ns;
   if (shared_.config->is_scenario()) {
     out.scenario_errors = scenario_errors;
     out.users = users;

@@ -38,7 +38,10 @@ namespace pacer::engine {
 
 class GiveUpWatch;
 class StartBarrier;
-class LoadControl;
+class LoadChangeLog;
+class PublishedTarget;
+class ResetSchedule;
+class RunEnd;
 class RequestLogFile;
 
 // How long an open-model schedule runs when nothing but -n or a load shape ends
@@ -119,8 +122,14 @@ struct SharedRun {
   io::EngineKind io_engine = io::EngineKind::kEpoll;  // the I/O engine every worker runs (--io)
   // Request names (targets): the run's name table (scripts add names during the run).
   stats::NameTable* names = nullptr;
-  // A scenario's changing user count (a load shape, the web view); null: fixed.
-  LoadControl* control = nullptr;
+  // A run's changing load (engine/control/load_control.h), as each reader takes
+  // it; all null without a control. control: the users or rate the workers run;
+  // run_end: a load shape's end of the run; resets: when the statistics start
+  // again; load_log: the changes, and a rate control's rates over time.
+  const PublishedTarget* control = nullptr;
+  const RunEnd* run_end = nullptr;
+  const ResetSchedule* resets = nullptr;
+  const LoadChangeLog* load_log = nullptr;
   RequestLogFile* request_log = nullptr;  // --log-requests (engine/record/request_log.h); null: none
   trace::TraceBudget* trace = nullptr;    // --trace N: the exchanges left to print (trace/wire_trace.h); null: none
   DocumentLengths* documents = nullptr;   // ab's document length per name (record/document.h); null: not kept

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <ctime>
 
-#include "engine/control/load_control.h"
 #include "engine/drive/closed_driver.h"
 #include "engine/drive/open_driver.h"
 #include "engine/drive/scenario_driver.h"
@@ -36,7 +35,8 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       transport_(shared, clock_, recorder_, budget_),
       exchange_(shared, clock_, recorder_, worker_index),
       pool_(shared, worker_index, transport_, clock_, recorder_),
-      resets_(shared.control) {}
+      resets_(shared.resets),
+      stop_rules_(shared) {}
 
 Status Worker::prepare() {
   // Readiness channels (TLS, a proxy's tunnel: conn/transport.h) read through the engine's buffer.
@@ -53,12 +53,16 @@ Status Worker::prepare() {
     shared_.script->thread(worker_index_).set_lua_beat(&beat_);
     address = script_->address();  // setup() may send this thread elsewhere (thread.addr)
   }
-  sessions_ = std::make_unique<SessionFactory>(shared_, script_.get());
-  transport_.prepare(*engine_, *this);
+  StaticRequest script_request;
+  if (script_ && !script_->custom_bytes()) script_request = {script_->static_request(), script_->static_is_head()};
+  sessions_ = std::make_unique<SessionFactory>(shared_, script_request);
+  transport_.prepare(*engine_, *this, exchange_.tap());
   pool_.prepare(*engine_, connection_count_, address, *sessions_, &exchange_, *this);
   if (script_) script_->prepare_connections(pool_.all());
   if (Status s = make_driver(); !s) return s;
-  exchange_.prepare(*this, *driver_);
+  const std::size_t slots = static_cast<std::size_t>(connection_count_) * shared_.slots_per_connection;
+  exchange_.prepare(*driver_, slots);
+  sent_.reserve(slots);
   // Last: the names known now (the targets', a static script's, the scenario's)
   // record without allocating.
   recorder_.prepare();
@@ -68,7 +72,7 @@ Status Worker::prepare() {
 Status Worker::make_driver() {
   if (shared_.config->is_scenario()) {  // the users read their own settings
     auto scenario = std::make_unique<ScenarioDriver>(shared_, worker_index_, connection_count_, request_quota_, clock_,
-                                                     recorder_, exchange_, transport_);
+                                                     recorder_, exchange_);
     if (Status s = scenario->prepare(pool_, &beat_); !s) return s;
     driver_ = std::move(scenario);
     return Ok{};
@@ -76,12 +80,12 @@ Status Worker::make_driver() {
   RequestSource source(shared_, worker_index_, script_.get(), nullptr);
   if (shared_.profile != nullptr) {
     driver_ = std::make_unique<OpenDriver>(shared_, worker_index_, request_quota_, clock_, recorder_, exchange_,
-                                           transport_, std::move(source));
+                                           std::move(source));
     return Ok{};
   }
   WorkerScript* delay_script = script_ && script_->has_delay() ? script_.get() : nullptr;
-  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, transport_,
-                                           std::move(source), delay_script);
+  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, std::move(source),
+                                           delay_script);
   return Ok{};
 }
 
@@ -96,9 +100,10 @@ void Worker::run() {
   clock_.refresh();
   recorder_.start(clock_.now);
   driver_->start(pool_);
-  while (!stops()) {
+  write_sent();
+  while (interrupted() == StopReason::kRunning) {
     turn();
-    if (finished()) break;
+    if (done() != StopReason::kRunning) break;
     wait_for_events();
   }
   scenario::ScenarioStats* scenario = driver_->stop();  // users' on_stop
@@ -111,26 +116,41 @@ void Worker::run() {
   done_.store(true, std::memory_order_release);
 }
 
-bool Worker::stops() {
-  if (shared_.stop->load(std::memory_order_relaxed)) return true;
-  if (script_ && script_->stop_requested()) return true;
-  return pool_.gives_up();
+StopReason Worker::interrupted() {
+  // In the rules' order: the give-up rule is asked last (it keeps a clock of its own).
+  const bool stop_flag = shared_.stop->load(std::memory_order_relaxed);
+  const bool script_stop = !stop_flag && script_ && script_->stop_requested();
+  const bool gave_up = !stop_flag && !script_stop && pool_.gives_up();
+  return StopRules::interrupted(stop_flag, script_stop, gave_up);
 }
 
 void Worker::turn() {
   driver_->on_turn(TurnPhase::kArrivals);
-  exchange_.expire_timeouts();
+  write_sent();
+  expire_timeouts();
   pool_.expire_connects();
   transport_.run_timers(pool_.all());
   driver_->on_turn(TurnPhase::kBacklog);
+  write_sent();
   pool_.run_reconnects();
   driver_->on_turn(TurnPhase::kDue);
+  write_sent();
   if (!clock_.draining) {
     if (const std::optional<TimeNs> mean_latency_ns = recorder_.intervals().sample_rate(clock_.now)) {
       coalesce_ns_ = clock_.stamps_seen ? std::min(kMaxCoalesceNs, *mean_latency_ns / kCoalesceLatencyShare) : 0;
     }
   }
   recorder_.intervals().close(clock_.now, false, [this] { return gauges(); });
+}
+
+void Worker::expire_timeouts() {
+  while (const std::optional<Exchange::Expired> expired = exchange_.expire_next()) {
+    if (expired->reopen) {
+      pool_.reopen(*expired->connection);
+    } else {
+      ready(*expired->connection);
+    }
+  }
 }
 
 void Worker::reset_stats(TimeNs at_ns) {
@@ -151,8 +171,7 @@ TimeNs Worker::next_wake_ns() const {
   TimeNs next = std::min({recorder_.intervals().next_due_ns(clock_.draining), exchange_.next_due_ns(),
                           pool_.next_due_ns(), transport_.next_due_ns(), driver_->next_due_ns(),
                           resets_.next_due_ns()});
-  if (!clock_.draining) next = std::min(next, shared_.end_ns);  // the drain begins
-  return next;
+  return std::min(next, stop_rules_.next_due_ns(clock_.draining));  // the drain begins
 }
 
 void Worker::wait_for_events() {
@@ -188,16 +207,7 @@ void Worker::on_wake(TimeNs now_ns) {
   recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
   clock_.now = now_ns;
   if (const std::optional<TimeNs> reset_at = resets_.due(now_ns)) reset_stats(*reset_at);  // before this wake-up's events
-  if (!clock_.draining && (now_ns >= shared_.end_ns || (shared_.control != nullptr && shared_.control->ended()))) {
-    clock_.draining = true;  // -d's end, or a load shape's: the wait never sleeps past it
-    // The interval it falls in ends there, before this wake-up's events: what they
-    // send (a freed connection takes a due arrival) belongs to the drain.
-    TimeNs end_ns = shared_.end_ns;
-    if (shared_.control != nullptr && shared_.control->ended() && shared_.control->ended_at_ns() > 0) {
-      end_ns = std::min(end_ns, shared_.control->ended_at_ns());  // the shape's end
-    }
-    recorder_.cut_interval(std::min(now_ns, end_ns), now_ns, [this] { return gauges(); });
-  }
+  if (!clock_.draining) begin_drain(now_ns);
   budget_.begin(now_ns);
   // The connections left with unread bytes by earlier wake-ups, oldest first,
   // each with a fresh budget, until this wake-up's total budget is spent.
@@ -205,6 +215,15 @@ void Worker::on_wake(TimeNs now_ns) {
     Connection& c = *budget_.oldest();
     if (transport_.read(c, 0)) ready(c);  // to the back if it still has more than its share
   }
+}
+
+void Worker::begin_drain(TimeNs now_ns) {
+  const std::optional<TimeNs> end_ns = stop_rules_.drain_begins(now_ns);
+  if (!end_ns) return;
+  clock_.draining = true;  // the wait never sleeps past it
+  // The interval it falls in ends there, before this wake-up's events: what they
+  // send (a freed connection takes a due arrival) belongs to the drain.
+  recorder_.cut_interval(*end_ns, now_ns, [this] { return gauges(); });
 }
 
 void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
@@ -235,10 +254,32 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
 void Worker::ready(Connection& c) {
   if (c.state != Connection::State::kOpen || pool_.held(c)) return;
   driver_->fill(c);
-  if (!transport_.flush(c)) return;  // it failed and is reconnecting
-  if (exchange_.takes_no_more(c) && c.in_flight_count() == 0) {
+  // c first: what the read left to send too (HTTP/2's acknowledgements).
+  const bool written = transport_.flush(c);
+  write_sent(&c);  // another connection a resumed user sent on
+  if (!written) return;  // it failed and is reconnecting
+  if (c.state == Connection::State::kOpen && exchange_.takes_no_more(c) && c.in_flight_count() == 0) {
     pool_.reopen(c);  // `Connection: close`, a GOAWAY, or --disable-keepalive
   }
+}
+
+void Worker::write_sent(const Connection* written) {
+  if (writing_) return;  // the outer call takes what a write's reopen sent
+  writing_ = true;
+  while (exchange_.has_sent()) {
+    if (!exchange_.take_sent(sent_)) {
+      for (const auto& c : pool_.all()) {
+        if (c->state == Connection::State::kOpen && !pool_.held(*c)) (void)transport_.flush(*c);
+      }
+      continue;
+    }
+    for (Connection* c : sent_) {
+      // One that failed since it was given its request is reconnecting: nothing to write.
+      if (c != written && c->state == Connection::State::kOpen) (void)transport_.flush(*c);
+    }
+    written = nullptr;  // a second pass: c may have been given another request
+  }
+  writing_ = false;
 }
 
 void Worker::opened(Connection& c) {

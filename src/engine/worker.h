@@ -43,6 +43,7 @@
 #include "engine/drive/worker_script.h"
 #include "engine/exchange/exchange.h"
 #include "engine/loop/clock.h"
+#include "engine/loop/stop_rules.h"
 #include "engine/conn/read_budget.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
@@ -90,12 +91,23 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // LinkEvents, routed to the part that owns each.
   void established(Connection& c) override { pool_.established(c); }
   void retry_later(Connection& c) override { pool_.retry_later(c); }
-  void broke(Connection& c, ErrorField error) override { exchange_.fail_connection(c, error); }
+  // The exchange counts what c's failure or close ends; c reopens after it returned.
+  void broke(Connection& c, ErrorField error) override {
+    exchange_.fail_connection(c, error);
+    pool_.reopen(c);
+  }
   void reopen(Connection& c) override { pool_.reopen(c); }
-  void peer_closed(Connection& c) override { exchange_.peer_closed(c); }
+  void peer_closed(Connection& c) override {
+    exchange_.peer_closed(c);
+    pool_.reopen(c);
+  }
   // Fills c's free slots (the driver), writes, or reconnects c once it can take
   // no more requests and has none in flight.
   void ready(Connection& c) override;
+  // The one place that writes requests: every connection the exchange gave a
+  // request since the last call (but `written`, just written), after the driver
+  // that sent them returned.
+  void write_sent(const Connection* written = nullptr);
   // PoolEvents.
   bool wants_connection(Connection& c) override { return driver_->wants_connection(c); }
   void opened(Connection& c) override;
@@ -103,9 +115,12 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
 
   // The loop.
   Status make_driver();
-  bool stops();  // the stop flag, a script's stop, the give-up rule
+  // The stop rules (loop/stop_rules.h), asked with this worker's facts.
+  StopReason interrupted();  // before a turn: the stop flag, a script's stop, the give-up rule
   void turn();   // one pass over what is due, in a fixed order
-  bool finished() const { return exchange_.idle() && driver_->finished(); }
+  void expire_timeouts();  // each request past --timeout, then its connection reopens or sends again
+  StopReason done() const { return StopRules::done(clock_.draining, !exchange_.idle(), driver_->progress()); }
+  void begin_drain(TimeNs now_ns);  // at a wake-up: -d's end or the shape's, by the stop rules
   TimeNs next_wake_ns() const;
   void wait_for_events();
   // Closed loop: whether to pause before the next wait so that responses due
@@ -131,6 +146,9 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   ConnectionPool pool_;
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
+  const StopRules stop_rules_;
+  std::vector<Connection*> sent_;  // write_sent's list (capacity: every slot)
+  bool writing_ = false;           // inside write_sent: a write's failure may reopen and send again
   int last_events_ = 0;       // events the last wait returned
   TimeNs idle_from_ns_ = 0;  // when the current wait began (the busy share, issue 28)
   TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none

@@ -231,27 +231,82 @@ void add_report_fields(json& out, const RunReport& r) {
   out["timeseries"] = std::move(series);
 }
 
-}  // namespace
-
-std::string render_json(const RunReport& r) { return json_document(r).dump(2) + "\n"; }
-
-json json_document(const RunReport& r) {
+// The counts, as the engine and the servers counted them.
+json counts_json(const RunReport& r) {
   const stats::Counters& c = r.counters;
-  const double secs = seconds(r.measured_ns);
-  auto per_second = [secs](std::uint64_t n) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; };
+  const bool is_open = r.load_model != LoadModel::kClosed;
+  return {
+      {"requests_sent", c.requests_sent},
+      {"responses", c.responses},
+      {"successes", c.successes()},
+      {"failed", failed_requests(r)},
+      {"bytes_read", c.bytes_read},
+      {"bytes_written", c.bytes_written},  // ab's "Total body sent" (issue 33)
+      {"length_mismatches", c.length_mismatches},
+      {"warmup_responses", c.warmup_responses},
+      {"connects", c.connects},
+      {"tls_handshakes", c.tls_handshakes},
+      {"tls_resumed", c.tls_resumed},
+      {"redials", c.redials},  // connects dialled again at the start (issue 31)
+      {"keepalive_closed", c.keepalive_closed},  // the peer closed a kept-alive connection (issue 43)
+      {"resent", c.resent},                      // ...and the requests it caught were sent again
+      {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
+      {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)},
+      // Open model: requests written after -d ended (null: not known, e.g. before the engine reports it).
+      {"sent_while_draining", is_open && r.sent_while_draining ? json(*r.sent_while_draining) : json(nullptr)},
+  };
+}
 
+// The responses per status code that came at least once.
+json status_codes_json(const stats::Counters& c) {
   json status_codes = json::object();
   for (std::size_t code = 0; code < c.status_counts.size(); ++code) {
     if (c.status_counts[code] != 0) status_codes[std::to_string(code)] = c.status_counts[code];
   }
+  return status_codes;
+}
+
+// The rates over the measured time (the target's: the open model's only).
+json rates_json(const RunReport& r) {
+  const stats::Counters& c = r.counters;
+  const double secs = seconds(r.measured_ns);
+  auto per_second = [secs](std::uint64_t n) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; };
   const bool is_open = r.load_model != LoadModel::kClosed;
-  json rates = {
+  return {
       {"target_per_s", is_open ? json(r.target_rate_per_s) : json(nullptr)},
       {"sent_per_s", sent_rate_per_s(r)},
       {"completed_per_s", per_second(c.responses)},
       {"sent_to_target", sent_to_target(r) ? json(*sent_to_target(r)) : json(nullptr)},
       {"bytes_read_per_s", per_second(c.bytes_read)},
   };
+}
+
+// The sections after the figures: endpoints, the wire, the connection's path,
+// and those only some runs have (a merge, a scenario, evidence, a remote write).
+void add_sections(json& out, const RunReport& r) {
+  out["endpoints"] = endpoints_json(r);
+  out["endpoint_names"] = {{"max_names", r.max_names}, {"capped", r.names_capped}, {"targets_file", r.targets_file}};
+  add_wire_counts(out, r);
+  out["connection_path"] = connection_path_json(r);
+  out["first_response"] = first_response_json(r);  // ab's Server header and document length (issue 33)
+  if (r.merge) out["merge"] = merge_json(*r.merge);
+  add_report_fields(out, r);
+  if (r.scenario.active) out["scenario"] = scenario::to_json(r.scenario);  // --scenario (issue 16)
+  if (!r.evidence.workers.empty()) out["client"] = evidence::run_client_json(r.evidence);  // issue 28
+  if (json server = evidence::run_server_json(r.evidence); !server.is_null()) out["server"] = std::move(server);
+  if (r.remote_write) {  // --prometheus-remote-write (issue 29)
+    const RemoteWriteSummary& w = *r.remote_write;
+    out["prometheus_remote_write"] = {{"pushes", w.pushes},   {"sent", w.sent},       {"dropped", w.dropped},
+                                      {"failed", w.failed},   {"retries", w.retries}, {"last_error", w.last_error}};
+  }
+}
+
+}  // namespace
+
+std::string render_json(const RunReport& r) { return json_document(r).dump(2) + "\n"; }
+
+json json_document(const RunReport& r) {
+  const bool is_open = r.load_model != LoadModel::kClosed;
   const std::vector<std::string> failures = failed_gates(r);
   json out = {
       {"schema", "pacer-report"},
@@ -259,34 +314,16 @@ json json_document(const RunReport& r) {
       {"pacer_version", PACER_VERSION},
       {"config", config_json(r)},
       {"start_time", iso8601_utc(r.start_unix_ns)},
-      {"duration_s", secs},
+      {"duration_s", seconds(r.measured_ns)},
       {"interrupted", r.interrupted},
       {"gave_up", r.gave_up.empty() ? json(nullptr) : json(r.gave_up)},
       {"stuck_worker", r.stuck_worker.empty() ? json(nullptr) : json(r.stuck_worker)},
       {"load_changes", load_changes_json(r.load_changes)},
-      {"counts",
-       {{"requests_sent", c.requests_sent},
-        {"responses", c.responses},
-        {"successes", c.successes()},
-        {"failed", failed_requests(r)},
-        {"bytes_read", c.bytes_read},
-        {"bytes_written", c.bytes_written},  // ab's "Total body sent" (issue 33)
-        {"length_mismatches", c.length_mismatches},
-        {"warmup_responses", c.warmup_responses},
-        {"connects", c.connects},
-        {"tls_handshakes", c.tls_handshakes},
-        {"tls_resumed", c.tls_resumed},
-        {"redials", c.redials},  // connects dialled again at the start (issue 31)
-        {"keepalive_closed", c.keepalive_closed},  // the peer closed a kept-alive connection (issue 43)
-        {"resent", c.resent},                      // ...and the requests it caught were sent again
-        {"scheduled", is_open ? json(c.scheduled) : json(nullptr)},
-        {"peak_backlog", is_open ? json(c.peak_backlog) : json(nullptr)},
-        // Open model: requests written after -d ended (null: not known, e.g. before the engine reports it).
-        {"sent_while_draining", is_open && r.sent_while_draining ? json(*r.sent_while_draining) : json(nullptr)}}},
+      {"counts", counts_json(r)},
       {"errors", errors_json(r)},
       {"error_rate", error_rate(r)},
-      {"status_codes", std::move(status_codes)},
-      {"rates", std::move(rates)},
+      {"status_codes", status_codes_json(r.counters)},
+      {"rates", rates_json(r)},
       {"latency", summary(r.latency, &r.latency_censored)},
       {"service_time", is_open ? summary(r.service, nullptr) : json(nullptr)},
       {"queue_delay", is_open ? summary(r.queue_delay, nullptr) : json(nullptr)},
@@ -306,21 +343,7 @@ json json_document(const RunReport& r) {
       {"hint", body_hint(r).empty() ? json(nullptr) : json("status 415: " + body_hint(r))},
       {"gates", {{"passed", failures.empty()}, {"failures", failures}}},
   };
-  out["endpoints"] = endpoints_json(r);
-  out["endpoint_names"] = {{"max_names", r.max_names}, {"capped", r.names_capped}, {"targets_file", r.targets_file}};
-  add_wire_counts(out, r);
-  out["connection_path"] = connection_path_json(r);
-  out["first_response"] = first_response_json(r);  // ab's Server header and document length (issue 33)
-  if (r.merge) out["merge"] = merge_json(*r.merge);
-  add_report_fields(out, r);
-  if (r.scenario.active) out["scenario"] = scenario::to_json(r.scenario);  // --scenario (issue 16)
-  if (!r.evidence.workers.empty()) out["client"] = evidence::run_client_json(r.evidence);  // issue 28
-  if (json server = evidence::run_server_json(r.evidence); !server.is_null()) out["server"] = std::move(server);
-  if (r.remote_write) {  // --prometheus-remote-write (issue 29)
-    const RemoteWriteSummary& w = *r.remote_write;
-    out["prometheus_remote_write"] = {{"pushes", w.pushes},   {"sent", w.sent},       {"dropped", w.dropped},
-                                      {"failed", w.failed},   {"retries", w.retries}, {"last_error", w.last_error}};
-  }
+  add_sections(out, r);
   make_printable(out);
   return out;
 }

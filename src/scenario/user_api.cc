@@ -178,13 +178,14 @@ struct RequestArgs {
   std::string_view name_where;           // ...at this JSON pointer, or in this header
 };
 
-// Builds the request into u.request, names it, and yields until its response.
-int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
+// The path the call's request goes to: the run's base URL + a path, or an
+// absolute URL of the run's origin. Anything else is a Lua error.
+std::string_view request_path(lua_State* L, Users& users, const RequestArgs& a, std::uint8_t& origin) {
   if (a.path.size() + users.requests().path_prefix().size() > proto::kMaxUrlBytes) {
     luaL_error(L, "the path is longer than the URL cap (%d bytes)", static_cast<int>(proto::kMaxUrlBytes));
   }
   std::string_view path;
-  std::uint8_t origin = 0;
+  origin = 0;
   if (!a.path.empty() && a.path.front() == '/') {
     path = users.requests().full_path(a.path);  // Locust's base URL + path
   } else if (proto::split_uri(a.path).has_authority) {
@@ -195,6 +196,61 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   } else {
     luaL_error(L, "the path must start with '/' or be an absolute http(s) URL (got '%s')", a.path.data());
   }
+  return path;
+}
+
+// -H's headers the call does not replace, then one Cookie header (RFC 6265
+// section 5.4): -H's (and --cookie's) pairs, then the jar's; a call that gives
+// its own Cookie header sends only that. The path as sent (the prefix
+// included) is the cookies' path.
+void append_run_headers(lua_State* L, std::string& out, Users& users, User& u, const RequestArgs& a,
+                        std::string_view path, const proto::HeaderContext& context) {
+  const RequestContext& requests = users.requests();
+  const bool own_cookie = table_has(L, a.headers, "Cookie");
+  std::string_view given_cookie;
+  for (const Header& h : requests.config().headers) {
+    if (table_has(L, a.headers, h.name)) continue;
+    // -H's Host and Cookie are the run's host's: another origin gets its own Host and only its jar's cookies.
+    if (u.origin != 0 && (same_name(h.name, "Host") || same_name(h.name, "Cookie"))) continue;
+    refuse_bad_header(L, h.name, h.value, context);  // -H's Content-Length against this call's body
+    if (same_name(h.name, "Cookie")) {
+      given_cookie = h.value;
+      continue;
+    }
+    out.append(h.name).append(": ").append(h.value).append("\r\n");
+  }
+  if (!own_cookie) append_cookie_line(out, requests, u, path, given_cookie);
+  u.jar_cookie_line = !own_cookie;
+}
+
+// The call's own headers (the table at stack index `headers`, 0: none), each
+// checked as -H's are; a second Host header is a Lua error.
+void append_call_headers(lua_State* L, std::string& out, int headers, const proto::HeaderContext& context) {
+  if (headers == 0) return;
+  int hosts = 0;
+  lua_pushnil(L);
+  while (lua_next(L, headers) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "header names must be strings");
+    if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) luaL_error(L, "header values must be strings");
+    std::size_t name_len = 0;
+    std::size_t value_len = 0;
+    const char* name_text = lua_tolstring(L, -2, &name_len);
+    const char* value_text = lua_tolstring(L, -1, &value_len);
+    const std::string_view name(name_text, name_len);
+    const std::string_view value(value_text, value_len);
+    refuse_bad_header(L, name, value, context);
+    if (same_name(name, "Host") && ++hosts == 2) {
+      luaL_error(L, "a second Host header: a server must answer 400 to two (RFC 9112 section 3.2); give one");
+    }
+    out.append(name).append(": ").append(value).append("\r\n");
+    lua_pop(L, 1);
+  }
+}
+
+// Builds the request into u.request, names it, and yields until its response.
+int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
+  std::uint8_t origin = 0;
+  const std::string_view path = request_path(L, users, a, origin);
   u.origin = origin;  // before the Cookie line: the jar sends only the origin's cookies
   if (a.method.empty() || a.method.find(' ') != std::string_view::npos) luaL_error(L, "bad method");
   const RequestContext& requests = users.requests();
@@ -207,47 +263,10 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append(path).append(" HTTP/1.1\r\n");
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
-  // -H's Host and Cookie are the run's host's: another origin gets its own Host and only its jar's cookies.
-  const bool other_origin = origin != 0;
-  const bool own_host = other_origin ? table_has(L, a.headers, "Host") : request_has(L, a.headers, config, "Host");
+  const bool own_host = origin != 0 ? table_has(L, a.headers, "Host") : request_has(L, a.headers, config, "Host");
   if (!own_host) out.append("Host: ").append(requests.host_header(origin)).append("\r\n");
-  // One Cookie header (RFC 6265 section 5.4): -H's (and --cookie's) pairs, then
-  // the jar's; a call that gives its own Cookie header sends only that.
-  const bool own_cookie = table_has(L, a.headers, "Cookie");
-  std::string_view given_cookie;
-  for (const Header& h : config.headers) {
-    if (table_has(L, a.headers, h.name)) continue;
-    if (other_origin && (same_name(h.name, "Host") || same_name(h.name, "Cookie"))) continue;
-    refuse_bad_header(L, h.name, h.value, context);  // -H's Content-Length against this call's body
-    if (same_name(h.name, "Cookie")) {
-      given_cookie = h.value;
-      continue;
-    }
-    out.append(h.name).append(": ").append(h.value).append("\r\n");
-  }
-  // The path as sent (the prefix included) is the cookies' path, and the default name's.
-  if (!own_cookie) append_cookie_line(out, requests, u, path, given_cookie);
-  u.jar_cookie_line = !own_cookie;
-  if (a.headers != 0) {
-    int hosts = 0;
-    lua_pushnil(L);
-    while (lua_next(L, a.headers) != 0) {
-      if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "header names must be strings");
-      if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) luaL_error(L, "header values must be strings");
-      std::size_t name_len = 0;
-      std::size_t value_len = 0;
-      const char* name_text = lua_tolstring(L, -2, &name_len);
-      const char* value_text = lua_tolstring(L, -1, &value_len);
-      const std::string_view name(name_text, name_len);
-      const std::string_view value(value_text, value_len);
-      refuse_bad_header(L, name, value, context);
-      if (same_name(name, "Host") && ++hosts == 2) {
-        luaL_error(L, "a second Host header: a server must answer 400 to two (RFC 9112 section 3.2); give one");
-      }
-      out.append(name).append(": ").append(value).append("\r\n");
-      lua_pop(L, 1);
-    }
-  }
+  append_run_headers(L, out, users, u, a, path, context);
+  append_call_headers(L, out, a.headers, context);
   if (a.body != nullptr && !request_has(L, a.headers, config, "Content-Length")) {
     out.append("Content-Length: ");
     append_number(out, a.body_len);
@@ -257,7 +276,7 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append("\r\n");
   if (a.body != nullptr) out.append(a.body, a.body_len);
   UserTally& tally = users.tally();
-  // Another origin's default name is the URL as given (Locust's), so its rows are its own.
+  // The path as sent is the default name's too; another origin's is the URL as given (Locust's), so its rows are its own.
   const std::string_view origin_prefix = origin == 0 ? std::string_view() : requests.origins().at(origin).prefix;
   u.name = a.name.empty() ? tally.default_name(a.method, path, requests.names_keep_query(), origin_prefix)
                           : tally.name_index(a.name);

@@ -248,10 +248,9 @@ Reply json_reply(std::string_view body, int status = 200) {
   return reply;
 }
 
-}  // namespace
-
-Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const StatsSnapshot& stats,
-                 std::span<char> scratch) {
+// The routes that say what to send: a fixed text, N bytes (whole or chunked),
+// a text after a delay, or one served by a pool of workers.
+Reply payload_reply(Route route) {
   Reply reply;
   switch (route.kind) {
     case RouteKind::kRoot:
@@ -282,13 +281,16 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
       reply.text = kPoolBody;
       reply.body_bytes = kPoolBody.size();
       return reply;
-    case RouteKind::kStatus:
-      return status_reply(route.value >= 200 && route.value <= 599 ? static_cast<int>(route.value) : 400);
-    case RouteKind::kFail: {
-      if (route.value == 0) return status_reply(400);
-      const std::uint64_t nth = fail_requests.fetch_add(1, std::memory_order_relaxed) + 1;
-      return status_reply(nth % route.value == 0 ? 500 : 200);
-    }
+    default: break;
+  }
+  return status_reply(404);
+}
+
+// The routes that misbehave on purpose, or echo: no reply, a hang-up, a
+// truncated body, a redirect, the request's own body.
+Reply connection_reply(Route route) {
+  Reply reply;
+  switch (route.kind) {
     case RouteKind::kNever:
       reply.action = ReplyAction::kNever;
       reply.counted = false;
@@ -312,38 +314,76 @@ Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const S
       reply.body = BodyKind::kEcho;
       reply.content_type = kOctetStream;
       return reply;
-    case RouteKind::kStats: {
-      const auto json = fmt::format_to_n(scratch.data(), scratch.size(),
-                                         R"({{"requests_answered":{},"connections_accepted":{}}})",
-                                         stats.requests_answered, stats.connections_accepted);
-      reply.text = std::string_view(scratch.data(), std::min(json.size, scratch.size()));
-      reply.body_bytes = reply.text.size();
-      reply.content_type = "application/json";
-      reply.counted = false;
-      return reply;
-    }
-    case RouteKind::kLogin:
-      return json_reply(kLoginBody);
-    case RouteKind::kAuth:
-      return status_reply(route.value != 0 ? 200 : 401);
-    case RouteKind::kJson:
-      if (route.value == 0) return status_reply(415);
-      return json_reply(kJsonOkBody);
-    case RouteKind::kShopProducts:
-      return json_reply(kProductsBody);
-    case RouteKind::kShopOrder:
-      if (route.value == 0) return status_reply(401);
-      return json_reply(kOrderBody, 201);
-    case RouteKind::kSessionLogin:
-      reply = json_reply(kJsonOkBody);
+    default: break;
+  }
+  return status_reply(404);
+}
+
+// /stats: the server's counts as JSON, written to scratch.
+Reply stats_reply(const StatsSnapshot& stats, std::span<char> scratch) {
+  Reply reply;
+  const auto json = fmt::format_to_n(scratch.data(), scratch.size(),
+                                     R"({{"requests_answered":{},"connections_accepted":{}}})",
+                                     stats.requests_answered, stats.connections_accepted);
+  reply.text = std::string_view(scratch.data(), std::min(json.size, scratch.size()));
+  reply.body_bytes = reply.text.size();
+  reply.content_type = "application/json";
+  reply.counted = false;
+  return reply;
+}
+
+// The little application scripts and scenarios drive: a login, a bearer token,
+// JSON, the shop, a session cookie.
+Reply app_reply(Route route) {
+  switch (route.kind) {
+    case RouteKind::kLogin: return json_reply(kLoginBody);
+    case RouteKind::kAuth: return status_reply(route.value != 0 ? 200 : 401);
+    case RouteKind::kJson: return route.value != 0 ? json_reply(kJsonOkBody) : status_reply(415);
+    case RouteKind::kShopProducts: return json_reply(kProductsBody);
+    case RouteKind::kShopOrder: return route.value != 0 ? json_reply(kOrderBody, 201) : status_reply(401);
+    case RouteKind::kSessionLogin: {
+      Reply reply = json_reply(kJsonOkBody);
       reply.set_cookie = kSessionSetCookie;
       return reply;
-    case RouteKind::kSessionPage:
-      return route.value != 0 ? json_reply(kJsonOkBody) : status_reply(401);
-    case RouteKind::kNotFound:
-      return status_reply(404);
-    case RouteKind::kBadParameter:
-      return status_reply(400);
+    }
+    case RouteKind::kSessionPage: return route.value != 0 ? json_reply(kJsonOkBody) : status_reply(401);
+    default: break;
+  }
+  return status_reply(404);
+}
+
+}  // namespace
+
+Reply plan_reply(Route route, std::atomic<std::uint64_t>& fail_requests, const StatsSnapshot& stats,
+                 std::span<char> scratch) {
+  switch (route.kind) {
+    case RouteKind::kRoot:
+    case RouteKind::kBytes:
+    case RouteKind::kChunked:
+    case RouteKind::kDelay:
+    case RouteKind::kPool: return payload_reply(route);
+    case RouteKind::kStatus:
+      return status_reply(route.value >= 200 && route.value <= 599 ? static_cast<int>(route.value) : 400);
+    case RouteKind::kFail: {
+      if (route.value == 0) return status_reply(400);
+      const std::uint64_t nth = fail_requests.fetch_add(1, std::memory_order_relaxed) + 1;
+      return status_reply(nth % route.value == 0 ? 500 : 200);
+    }
+    case RouteKind::kNever:
+    case RouteKind::kHangUp:
+    case RouteKind::kClose:
+    case RouteKind::kRedirect:
+    case RouteKind::kEcho: return connection_reply(route);
+    case RouteKind::kStats: return stats_reply(stats, scratch);
+    case RouteKind::kLogin:
+    case RouteKind::kAuth:
+    case RouteKind::kJson:
+    case RouteKind::kShopProducts:
+    case RouteKind::kShopOrder:
+    case RouteKind::kSessionLogin:
+    case RouteKind::kSessionPage: return app_reply(route);
+    case RouteKind::kNotFound: return status_reply(404);
+    case RouteKind::kBadParameter: return status_reply(400);
   }
   return status_reply(404);
 }

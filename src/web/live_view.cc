@@ -68,10 +68,6 @@ void LiveView::on_interval(const report::IntervalReport& interval, const std::st
   feed_.publish_interval(std::move(entry));
 }
 
-std::function<void(const report::IntervalReport&, const std::string&)> LiveView::interval_listener() {
-  return [this](const report::IntervalReport& interval, const std::string& line) { on_interval(interval, line); };
-}
-
 std::string failure_json(const Error& error) { return nlohmann::json{{"error", error.message}}.dump(); }
 
 void LiveView::lend_steering(LoadSteering* steering) {

@@ -37,8 +37,6 @@ class LiveView {
 
   // One --interval: its NDJSON line (newline optional) and figures.
   void on_interval(const report::IntervalReport& interval, const std::string& ndjson_line);
-  // on_interval as a callable (app::LiveOutput's listener); valid while this lives.
-  std::function<void(const report::IntervalReport&, const std::string&)> interval_listener();
   // /metrics' pages (issue 29), replaced whole: after each interval and at the end.
   void publish_metrics(std::string text, std::string openmetrics) {
     feed_.publish_metrics(std::move(text), std::move(openmetrics));

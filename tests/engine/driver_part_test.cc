@@ -34,13 +34,13 @@ struct DriverParts : LinkEvents {
   void prepare(std::unique_ptr<LoadDriver> d) {
     driver = std::move(d);
     recorder.prepare();
-    transport.prepare(engine, *this);
-    exchange.prepare(*this, *driver);
+    transport.prepare(engine, *this, exchange.tap());
+    exchange.prepare(*driver, 16);
     clock.refresh();
   }
   // The run starts (the open model's first arrival is due).
   void start() {
-    SessionFactory sessions(run.shared, nullptr);
+    SessionFactory sessions(run.shared, StaticRequest{});
     pool.prepare(engine, 0, *net::resolve("127.0.0.1", 1)->begin(), sessions, &exchange, pool_events);
     driver->start(pool);
   }
@@ -51,8 +51,14 @@ struct DriverParts : LinkEvents {
   } pool_events;
   void established(Connection&) override {}
   void retry_later(Connection&) override {}
-  void broke(Connection& c, ErrorField e) override { exchange.fail_connection(c, e); }
-  void peer_closed(Connection& c) override { exchange.peer_closed(c); }
+  void broke(Connection& c, ErrorField e) override {
+    exchange.fail_connection(c, e);
+    reopen(c);
+  }
+  void peer_closed(Connection& c) override {
+    exchange.peer_closed(c);
+    reopen(c);
+  }
   void reopen(Connection& c) override {
     ++reopened;
     exchange.abandon(c);
@@ -61,13 +67,27 @@ struct DriverParts : LinkEvents {
   void ready(Connection& c) override {
     driver->fill(c);
     (void)transport.flush(c);
+    write_sent();
+  }
+  // The worker's one place that writes: what the driver sent, after it returned.
+  void write_sent() {
+    std::vector<Connection*> sent;
+    sent.reserve(16);
+    (void)exchange.take_sent(sent);
+    for (Connection* c : sent) (void)transport.flush(*c);
+  }
+  void turn(TurnPhase phase) {
+    driver->on_turn(phase);
+    write_sent();
   }
   RequestSource source() { return RequestSource(run.shared, 0, nullptr, nullptr); }
+  // The stop rules' answer with nothing in flight: the driver has nothing more to send.
+  bool load_done() const { return StopRules::done(clock.draining, false, driver->progress()) == StopReason::kDone; }
 };
 
 TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange, 2);
   p.exchange.opened(*c);
@@ -76,12 +96,12 @@ TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) 
   c->on_response(0, 200);
   p.ready(*c);
   EXPECT_EQ(session_of(*c).submitted.size(), 3u);
-  EXPECT_FALSE(p.driver->finished());
+  EXPECT_FALSE(p.load_done());
 }
 
 TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto a = open_connection(&p.exchange);
   auto b = open_connection(&p.exchange);
@@ -99,14 +119,14 @@ TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
   EXPECT_EQ(session_of(*a).submitted.size() + session_of(*b).submitted.size(), 3u);
   EXPECT_EQ(p.recorder.result().counters.requests_sent, 3u);
   EXPECT_TRUE(p.exchange.idle());
-  EXPECT_TRUE(p.driver->finished());
+  EXPECT_TRUE(p.load_done());
   auto late = open_connection(&p.exchange);
   EXPECT_FALSE(p.driver->wants_connection(*late));  // no connection opens for a request never sent
 }
 
 TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange);
   ASSERT_TRUE(p.driver->wants_connection(*c));
@@ -124,13 +144,13 @@ TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
 
 TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.transport,
+  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange,
                                            p.source(), nullptr));
   auto c = open_connection(&p.exchange);
   p.clock.draining = true;
   p.ready(*c);
   EXPECT_TRUE(session_of(*c).submitted.empty());
-  EXPECT_TRUE(p.driver->finished());
+  EXPECT_TRUE(p.load_done());
 }
 
 // The open model, its schedule started started_ago_ns before now (sends read the
@@ -143,7 +163,7 @@ struct OpenParts : DriverParts {
     run.open_model(rate_per_s, 10 * kNsPerS);
     run.shared.start_ns = monotonic_now_ns() - started_ago_ns;
     run.shared.end_ns = run.shared.start_ns + 10 * kNsPerS;
-    prepare(std::make_unique<OpenDriver>(run.shared, 0, quota, clock, recorder, exchange, transport, source()));
+    prepare(std::make_unique<OpenDriver>(run.shared, 0, quota, clock, recorder, exchange, source()));
     start();
   }
 };
@@ -153,7 +173,7 @@ TEST(OpenDriverPart, ArrivalsGoToAnIdleConnectionWithTheirScheduledTimes) {
   auto c = open_connection(&p.exchange, 8);
   p.driver->fill(*c);  // nothing taken yet: c waits on the idle list
   EXPECT_TRUE(session_of(*c).submitted.empty());
-  p.driver->on_turn(TurnPhase::kArrivals);
+  p.turn(TurnPhase::kArrivals);
   ASSERT_EQ(session_of(*c).submitted.size(), 4u);
   EXPECT_EQ(p.recorder.result().counters.scheduled, 4u);
   // Each keeps its own due time: the latency clock started at the arrival, not the send.
@@ -162,16 +182,30 @@ TEST(OpenDriverPart, ArrivalsGoToAnIdleConnectionWithTheirScheduledTimes) {
   EXPECT_LT(c->slots[3].t_sched, c->slots[3].t_send);
 }
 
+// Issue 45 (2): a driver never writes; the worker writes what the exchange says it was given.
+TEST(OpenDriverPart, ArrivalsAreGivenToTheSessionAndWrittenOnlyByTheWorker) {
+  OpenParts p(1, 1 * kNsPerS + kNsPerS / 2);  // 2 are due
+  auto c = open_connection(&p.exchange, 8);
+  p.driver->fill(*c);
+  p.driver->on_turn(TurnPhase::kArrivals);
+  EXPECT_EQ(session_of(*c).submitted.size(), 2u);
+  EXPECT_TRUE(p.engine.written.empty());  // in the session, not on the wire
+  EXPECT_TRUE(p.exchange.has_sent());
+  p.write_sent();
+  EXPECT_EQ(p.engine.written, "RR");  // one write of both, by the worker
+  EXPECT_FALSE(p.exchange.has_sent());
+}
+
 TEST(OpenDriverPart, ArrivalsNoConnectionCanTakeWaitAndAreUnsentAfterTheTimeout) {
   OpenParts p(1, 4 * kNsPerS + kNsPerS / 2);  // 5 due
-  p.driver->on_turn(TurnPhase::kArrivals);  // no connection: all wait
+  p.turn(TurnPhase::kArrivals);  // no connection: all wait
   IntervalGauges g;
   p.driver->gauges(g);
   EXPECT_EQ(g.backlog, 5u);
   EXPECT_GT(g.schedule_lag_ns, 4 * kNsPerS);
-  EXPECT_FALSE(p.driver->finished());
+  EXPECT_FALSE(p.load_done());
   p.clock.now = p.run.shared.start_ns + p.run.config.timeout_ns + kNsPerS + kNsPerS / 2;  // two waited too long
-  p.driver->on_turn(TurnPhase::kBacklog);
+  p.turn(TurnPhase::kBacklog);
   EXPECT_EQ(p.recorder.result().counters.errors.unsent, 2u);
   EXPECT_EQ(p.recorder.result().latency_censored.total_count(), 2);
   p.driver->gauges(g);
@@ -180,7 +214,7 @@ TEST(OpenDriverPart, ArrivalsNoConnectionCanTakeWaitAndAreUnsentAfterTheTimeout)
 
 TEST(OpenDriverPart, AConnectionThatOpensTakesTheWaitingArrivalsOldestFirst) {
   OpenParts p(1, 2 * kNsPerS + kNsPerS / 2);  // 3 due
-  p.driver->on_turn(TurnPhase::kArrivals);
+  p.turn(TurnPhase::kArrivals);
   auto c = open_connection(&p.exchange, 2);
   p.driver->fill(*c);
   ASSERT_EQ(session_of(*c).submitted.size(), 2u);
@@ -195,11 +229,11 @@ TEST(OpenDriverPart, RequestCountEndsTheScheduleAfterThatManyArrivals) {
   OpenParts p(1000, 20 * kNsPerMs, 4);
   auto c = open_connection(&p.exchange, 8);
   p.driver->fill(*c);
-  p.driver->on_turn(TurnPhase::kArrivals);
+  p.turn(TurnPhase::kArrivals);
   EXPECT_EQ(session_of(*c).submitted.size(), 4u);
   EXPECT_EQ(p.recorder.result().counters.scheduled, 4u);
   p.run.shared.end_ns = kNeverNs;  // -n without -d: the run ends with the schedule
-  EXPECT_TRUE(p.driver->finished());
+  EXPECT_TRUE(p.load_done());
 }
 
 }  // namespace

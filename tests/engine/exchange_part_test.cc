@@ -1,6 +1,6 @@
 // The exchange on its own: requests put on fake sessions' slots, their ends told
-// to a recording driver and recorded by a real recorder; connections reopen
-// through recording LinkEvents. No socket, no thread.
+// to a recording driver and recorded by a real recorder; a connection to reopen
+// is handed back to the caller. No socket, no thread.
 #include "engine/exchange/exchange.h"
 
 #include <gtest/gtest.h>
@@ -14,7 +14,6 @@ namespace {
 using testing::open_connection;
 using testing::PartRun;
 using testing::RecordingDriver;
-using testing::RecordingLinks;
 using testing::session_of;
 
 struct ExchangeParts {
@@ -22,13 +21,12 @@ struct ExchangeParts {
   LoopClock clock;
   Recorder recorder{run.shared};
   Exchange exchange{run.shared, clock, recorder};
-  RecordingLinks links;
   RecordingDriver driver;
   RequestSource source{run.shared, 0, nullptr, nullptr};
 
   ExchangeParts() {
     recorder.prepare();
-    exchange.prepare(links, driver);
+    exchange.prepare(driver, 8);
   }
 };
 
@@ -92,14 +90,16 @@ TEST(ExchangePart, ARequestPastTheTimeoutIsCountedCensoredAndItsConnectionReopen
   ASSERT_TRUE(send_from(p.source, p.exchange, *c, t1));
   ASSERT_TRUE(send_from(p.source, p.exchange, *c, t2));
   p.clock.now = c->slots[0].t_send + p.run.config.timeout_ns;
-  p.exchange.expire_timeouts();
+  const std::optional<Exchange::Expired> expired = p.exchange.expire_next();
   // HTTP/1.1 cancels by closing: the request behind it goes too, both timeouts.
   EXPECT_TRUE(p.exchange.idle());
   EXPECT_EQ(p.recorder.result().counters.errors.timeout, 2u);
   EXPECT_EQ(p.recorder.result().latency_censored.total_count(), 2);
-  EXPECT_EQ(p.links.reopened, 1);
-  EXPECT_EQ(p.links.readied, 0);
+  ASSERT_TRUE(expired.has_value());
+  EXPECT_EQ(expired->connection, c.get());
+  EXPECT_TRUE(expired->reopen);
   EXPECT_EQ(p.driver.errors.size(), 2u);
+  EXPECT_FALSE(p.exchange.expire_next().has_value());  // nothing else is due
 }
 
 TEST(ExchangePart, AStreamCancelledOnATimeoutLeavesItsConnectionReadyToSendAgain) {
@@ -109,10 +109,11 @@ TEST(ExchangePart, AStreamCancelledOnATimeoutLeavesItsConnectionReadyToSendAgain
   TimeNs t = kAtSend;
   ASSERT_TRUE(send_from(p.source, p.exchange, *c, t));
   p.clock.now = c->slots[0].t_send + p.run.config.timeout_ns;
-  p.exchange.expire_timeouts();
+  const std::optional<Exchange::Expired> expired = p.exchange.expire_next();
   EXPECT_EQ(p.recorder.result().counters.errors.timeout, 1u);
-  EXPECT_EQ(p.links.readied, 1);
-  EXPECT_EQ(p.links.reopened, 0);
+  ASSERT_TRUE(expired.has_value());
+  EXPECT_FALSE(expired->reopen);
+  EXPECT_EQ(p.exchange.free_capacity(*c), 1u);
 }
 
 TEST(ExchangePart, AGoawayRefusedRequestGoesBackToTheDriverUncountedWithItsDueTime) {
@@ -155,8 +156,45 @@ TEST(ExchangePart, AFailedConnectionCountsEachRequestInFlightOnceAndReopens) {
   p.exchange.fail_connection(*c, &stats::ErrorCounts::read);
   EXPECT_TRUE(p.exchange.idle());
   EXPECT_EQ(p.recorder.result().counters.errors.read, 3u);
-  EXPECT_EQ(p.links.reopened, 1);
   EXPECT_EQ(c->in_flight_count(), 0u);
+  EXPECT_EQ(c->state, Connection::State::kOpen);  // the caller reopens it
+}
+
+// Issue 45 (1): the exchange holds nothing that closes or reopens a connection.
+// Timeouts on two connections come back one at a time, each while the other's
+// request is still in flight and untouched, so the caller's reopen (which
+// abandons the connection's slots) runs between the exchange's passes.
+TEST(ExchangePart, TimeoutsComeBackOneConnectionAtATimeForTheCallerToReopen) {
+  ExchangeParts p;
+  auto a = open_connection(&p.exchange);
+  auto b = open_connection(&p.exchange);
+  TimeNs ta = kAtSend, tb = kAtSend;
+  ASSERT_TRUE(send_from(p.source, p.exchange, *a, ta));
+  ASSERT_TRUE(send_from(p.source, p.exchange, *b, tb));
+  p.clock.now = b->slots[0].t_send + p.run.config.timeout_ns;
+  const std::optional<Exchange::Expired> first = p.exchange.expire_next();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->connection, a.get());
+  EXPECT_TRUE(b->slots[0].in_use);  // not yet: the caller acts on `a` first
+  EXPECT_EQ(p.exchange.in_flight(), 1u);
+  p.exchange.abandon(*a);  // the caller's reopen, between the passes
+  const std::optional<Exchange::Expired> second = p.exchange.expire_next();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->connection, b.get());
+  EXPECT_EQ(p.recorder.result().counters.errors.timeout, 2u);
+  EXPECT_FALSE(p.exchange.expire_next().has_value());
+}
+
+TEST(ExchangePart, APeersCloseCountsItsRequestAndLeavesTheReopenToTheCaller) {
+  ExchangeParts p;
+  auto c = open_connection(&p.exchange);
+  TimeNs t = kAtSend;
+  ASSERT_TRUE(send_from(p.source, p.exchange, *c, t));  // a new connection: not sent again
+  p.exchange.peer_closed(*c);
+  EXPECT_TRUE(p.exchange.idle());
+  EXPECT_EQ(p.recorder.result().counters.errors.read, 1u);
+  EXPECT_EQ(c->state, Connection::State::kOpen);  // still the caller's to reopen
+  ASSERT_EQ(p.driver.errors.size(), 1u);
 }
 
 TEST(ExchangePart, KeepAliveOffTakesOneRequestPerConnection) {
@@ -164,7 +202,7 @@ TEST(ExchangePart, KeepAliveOffTakesOneRequestPerConnection) {
   p.run.config.keep_alive = false;
   p.run.plan();
   Exchange exchange(p.run.shared, p.clock, p.recorder);
-  exchange.prepare(p.links, p.driver);
+  exchange.prepare(p.driver, 8);
   auto c = open_connection(&exchange, 2);
   EXPECT_EQ(exchange.free_capacity(*c), 2u);
   TimeNs t = kAtSend;

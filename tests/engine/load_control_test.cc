@@ -1,6 +1,6 @@
 // The load's changes while a run goes (engine/control/load_control.h): each
 // worker's share of a user count, the ceiling, the shape's steps and its end,
-// and the changes kept for the report.
+// and the changes kept for the report, as the control's parts show them.
 #include "engine/control/load_control.h"
 #include "engine/control/reset_watch.h"
 
@@ -38,17 +38,17 @@ TEST(LoadControl, EachWorkerRunsTheIdsOfItsOwnThatAreBelowTheCount) {
 TEST(LoadControl, AskingAboveTheCeilingIsRefusedAndEachChangeIsKept) {
   LoadControl control(2, 6, 0);
   control.started(1'000'000'000);
-  const std::uint64_t before = control.generation();
+  const std::uint64_t before = control.published().generation();
   Status refused = control.set_users(mix_of(7), std::nullopt, "web", 2'000'000'000);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("ceiling of 6"), std::string::npos);
-  EXPECT_EQ(control.generation(), before);
+  EXPECT_EQ(control.published().generation(), before);
   ASSERT_TRUE(control.set_users(mix_of(5), 10.0, "web", 3'500'000'000));
-  EXPECT_GT(control.generation(), before);
-  EXPECT_EQ(control.target().users, 5);
-  EXPECT_EQ(control.target().spawn_rate_per_s, 10.0);
+  EXPECT_GT(control.published().generation(), before);
+  EXPECT_EQ(control.published().target().users, 5);
+  EXPECT_EQ(control.published().target().spawn_rate_per_s, 10.0);
   ASSERT_TRUE(control.set_users(mix_of(5), 10.0, "web", 4'000'000'000));  // the same: no change recorded
-  const auto changes = control.changes();
+  const auto changes = control.log().changes();
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_DOUBLE_EQ(changes[0].at_s, 2.5);
   EXPECT_EQ(changes[0].users_from, 2);
@@ -66,19 +66,19 @@ TEST(LoadControl, TheShapeIsAskedEverySecondClampedToTheCeilingAndEndsTheRun) {
     return std::optional<ShapeStep>{};
   });
   ASSERT_TRUE(control.first_step());
-  EXPECT_EQ(control.users(), 3);
+  EXPECT_EQ(control.published().users(), 3);
   const TimeNs start = 10 * kNsPerS;
   control.started(start);
   control.tick(start + kNsPerS / 2);  // not due yet
   EXPECT_EQ(asked.size(), 1u);
   control.tick(start + kNsPerS);
-  EXPECT_EQ(control.users(), 4);
-  EXPECT_EQ(control.target().spawn_rate_per_s, 5.0);
-  EXPECT_FALSE(control.ended());
+  EXPECT_EQ(control.published().users(), 4);
+  EXPECT_EQ(control.published().target().spawn_rate_per_s, 5.0);
+  EXPECT_FALSE(control.run_end().ended());
   control.tick(start + 2 * kNsPerS);  // 9 again: held at 4, said once
   control.tick(start + 3 * kNsPerS);
-  EXPECT_TRUE(control.ended());
-  const auto changes = control.changes();
+  EXPECT_TRUE(control.run_end().ended());
+  const auto changes = control.log().changes();
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes[0].note, "9 asked, 4 at most (--max-users)");
   EXPECT_TRUE(changes[1].ended);
@@ -94,8 +94,8 @@ TEST(LoadControl, AShapeErrorEndsTheRunAndIsKept) {
   ASSERT_TRUE(control.first_step());
   control.started(0);
   control.tick(kNsPerS);
-  EXPECT_TRUE(control.ended());
-  EXPECT_EQ(control.shape_error(), "boom");
+  EXPECT_TRUE(control.run_end().ended());
+  EXPECT_EQ(control.shape().error(), "boom");
 }
 
 TEST(LoadControl, AShapeThatEndsAtOnceIsRefusedBeforeTheRun) {
@@ -108,7 +108,7 @@ TEST(LoadControl, AShapeThatEndsAtOnceIsRefusedBeforeTheRun) {
 
 TEST(LoadControl, ARateControlChangesTheRateAndTheTargetFollowsTheChanges) {
   LoadControl control(RateControl{100, 1000});
-  ASSERT_TRUE(control.is_rate());
+  ASSERT_TRUE(control.published().is_rate());
   const TimeNs start = 5 * kNsPerS;
   control.started(start);
   EXPECT_FALSE(control.set_users(mix_of(3), std::nullopt, "web", start + kNsPerS));  // a rate control has no users
@@ -116,12 +116,12 @@ TEST(LoadControl, ARateControlChangesTheRateAndTheTargetFollowsTheChanges) {
   ASSERT_FALSE(above);
   EXPECT_NE(above.error().message.find("at most 1000/s"), std::string::npos);
   EXPECT_FALSE(control.set_rate(-1, "web", start + kNsPerS));
-  const std::uint64_t before = control.generation();
+  const std::uint64_t before = control.published().generation();
   ASSERT_TRUE(control.set_rate(400, "web", start + 2 * kNsPerS));
-  EXPECT_GT(control.generation(), before);
-  EXPECT_EQ(control.target().rate_per_s, 400);
+  EXPECT_GT(control.published().generation(), before);
+  EXPECT_EQ(control.published().target().rate_per_s, 400);
   ASSERT_TRUE(control.set_rate(0, "web", start + 3 * kNsPerS));
-  const auto changes = control.changes();
+  const auto changes = control.log().changes();
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes[0].rate_from_per_s, 100);
   EXPECT_EQ(changes[0].rate_to_per_s, 400);
@@ -129,10 +129,10 @@ TEST(LoadControl, ARateControlChangesTheRateAndTheTargetFollowsTheChanges) {
   EXPECT_EQ(changes[1].rate_to_per_s, 0);
   // The run's -R 100 profile for 10 s, then 400/s from 2 s, 0 from 3 s.
   const load::RateProfile profile = load::RateProfile::constant(100, 10 * kNsPerS);
-  EXPECT_DOUBLE_EQ(control.mean_rate_per_s(profile, 0, 2 * kNsPerS), 100);
-  EXPECT_DOUBLE_EQ(control.mean_rate_per_s(profile, 2 * kNsPerS, 3 * kNsPerS), 400);
-  EXPECT_DOUBLE_EQ(control.mean_rate_per_s(profile, 0, 4 * kNsPerS), (200.0 + 400.0) / 4);
-  EXPECT_DOUBLE_EQ(planned_rate_per_s(profile, &control, 3 * kNsPerS, 5 * kNsPerS), 0);
+  EXPECT_DOUBLE_EQ(control.log().mean_rate_per_s(profile, 0, 2 * kNsPerS), 100);
+  EXPECT_DOUBLE_EQ(control.log().mean_rate_per_s(profile, 2 * kNsPerS, 3 * kNsPerS), 400);
+  EXPECT_DOUBLE_EQ(control.log().mean_rate_per_s(profile, 0, 4 * kNsPerS), (200.0 + 400.0) / 4);
+  EXPECT_DOUBLE_EQ(planned_rate_per_s(profile, &control.log(), 3 * kNsPerS, 5 * kNsPerS), 0);
   EXPECT_DOUBLE_EQ(planned_rate_per_s(profile, nullptr, 3 * kNsPerS, 5 * kNsPerS), 100);
 }
 
@@ -149,23 +149,23 @@ TEST(LoadControl, AResetFallsOnTheNextIntervalBoundaryAtLeastALeadAhead) {
   const TimeNs start = 10 * kNsPerS;
   const TimeNs record_from = start + 2 * kNsPerS;  // a 2 s warm-up
   control.started(start, record_from, record_from + 10 * kNsPerS, kNsPerS);
-  EXPECT_EQ(control.reset_generation(), 0u);
+  EXPECT_EQ(control.resets().reset_generation(), 0u);
   // During the warm-up: at its end.
   auto at = control.reset_stats("web", start + kNsPerS / 2);
   ASSERT_TRUE(at);
   EXPECT_EQ(*at, record_from);
-  EXPECT_EQ(control.reset_at_ns(), record_from);
-  EXPECT_EQ(control.reset_generation(), 1u);
+  EXPECT_EQ(control.resets().reset_at_ns(), record_from);
+  EXPECT_EQ(control.resets().reset_generation(), 1u);
   // Asked again before it came: the same one.
   EXPECT_EQ(*control.reset_stats("web", start + kNsPerS), record_from);
-  EXPECT_EQ(control.reset_generation(), 1u);
+  EXPECT_EQ(control.resets().reset_generation(), 1u);
   // 3.95 s into the recorded window: 4 s is less than the lead away, so 5 s.
   at = control.reset_stats("web", record_from + 3950 * kNsPerMs);
   ASSERT_TRUE(at);
   EXPECT_EQ(*at, record_from + 5 * kNsPerS);
   // One that would fall past -d's end is refused.
   EXPECT_FALSE(control.reset_stats("web", record_from + 9950 * kNsPerMs));
-  const auto changes = control.changes();
+  const auto changes = control.log().changes();
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_TRUE(changes[1].reset);
   EXPECT_DOUBLE_EQ(changes[1].at_s, 7.0);  // since the start, the warm-up included
@@ -176,7 +176,7 @@ TEST(LoadControl, AResetFallsOnTheNextIntervalBoundaryAtLeastALeadAhead) {
 TEST(ResetWatch, AWorkerTakesEachResetOnceWhenItsTimeComes) {
   LoadControl control{FixedLoad{}};
   control.started(kNsPerS, kNsPerS, 100 * kNsPerS, kNsPerS);
-  ResetWatch watch(&control);
+  ResetWatch watch(&control.resets());
   EXPECT_FALSE(watch.due(2 * kNsPerS));
   EXPECT_EQ(watch.next_due_ns(), kNeverNs);
   ASSERT_TRUE(control.reset_stats("web", 2 * kNsPerS));  // at 3 s

@@ -25,6 +25,7 @@ struct OriginParts final : LinkEvents, PoolEvents {
   ReadBudget budget;
   Recorder recorder{run.shared};
   Transport transport{run.shared, clock, recorder, budget};
+  WireTap tap{run.shared, recorder, 0};
   ConnectionPool pool{run.shared, 0, transport, clock, recorder};
   FakeEngine engine;
   std::unique_ptr<SessionFactory> sessions;
@@ -32,8 +33,8 @@ struct OriginParts final : LinkEvents, PoolEvents {
 
   OriginParts() {
     recorder.prepare();
-    transport.prepare(engine, *this);
-    sessions = std::make_unique<SessionFactory>(run.shared, nullptr);
+    transport.prepare(engine, *this, tap);
+    sessions = std::make_unique<SessionFactory>(run.shared, StaticRequest{});
     auto address = net::resolve("127.0.0.1", 1);
     pool.prepare(engine, 2, address->front(), *sessions, nullptr, *this);
     pool.start(clock.now, ConnectionPool::Opening::kOnDemand);

@@ -66,7 +66,9 @@ struct PartRun {
 };
 
 // Connects nothing: connect() answers connect_result (EINPROGRESS: a kConnected
-// event would tell), writes take everything, reads have nothing.
+// event would tell); writes take everything (or would block, or fail, as told);
+// reads hand out `incoming` one chunk at a time, then the peer's close when
+// told, else nothing.
 class FakeEngine final : public io::Engine {
  public:
   int connect_result = EINPROGRESS;
@@ -75,6 +77,9 @@ class FakeEngine final : public io::Engine {
   int closed = 0;
   std::uint16_t connect_port = 0;  // the last IPv4 connect's port
   std::string written;
+  std::vector<std::string> incoming;  // the reads to come, in order
+  bool peer_closes = false;           // after `incoming`: EOF
+  net::IoStatus write_status = net::IoStatus::kOk;
 
   io::EngineKind kind() const override { return io::EngineKind::kEpoll; }
   bool attach(io::Channel& channel, int fd, io::Mode mode, bool) override {
@@ -90,13 +95,26 @@ class FakeEngine final : public io::Engine {
   }
   io::Received read(io::Channel&, net::TlsStream&) override {
     io::Received r;
-    r.io.status = net::IoStatus::kWantRead;
+    if (!incoming.empty()) {
+      reading_ = std::move(incoming.front());
+      incoming.erase(incoming.begin());
+      r.io.status = net::IoStatus::kOk;
+      r.io.bytes = reading_.size();
+      r.data = reading_.data();
+      r.drained = incoming.empty() && !peer_closes;
+      return r;
+    }
+    r.io.status = peer_closes ? net::IoStatus::kClosed : net::IoStatus::kWantRead;
     return r;
   }
   net::IoResult write(io::Channel&, net::TlsStream&, std::span<const char> bytes) override {
-    written.append(bytes.data(), bytes.size());
     net::IoResult r;
-    r.status = net::IoStatus::kOk;
+    r.status = write_status;
+    if (write_status != net::IoStatus::kOk) {
+      r.err = ECONNRESET;
+      return r;
+    }
+    written.append(bytes.data(), bytes.size());
     r.bytes = bytes.size();
     return r;
   }
@@ -107,6 +125,9 @@ class FakeEngine final : public io::Engine {
   }
   void submit() override {}
   int wait(TimeNs, io::Events&) override { return 0; }
+
+ private:
+  std::string reading_;  // the chunk read() handed out
 };
 
 // A session that records what it was asked to send and says what it is told.
@@ -116,6 +137,9 @@ class FakeSession final : public proto::Session {
   bool cancel_keeps_connection = false;
   std::vector<std::uint32_t> submitted;  // tokens, in order
   std::string output;
+  std::string received;           // every byte receive() was given
+  bool parse_ok = true;           // receive()'s answer
+  bool finished = false;          // finish() was called
 
   void reset() override { output.clear(); }
   std::uint32_t capacity() const override { return capacity_left; }
@@ -125,8 +149,14 @@ class FakeSession final : public proto::Session {
   }
   std::span<const char> pending_output() override { return output; }
   void consume(std::size_t bytes) override { output.erase(0, bytes); }
-  bool receive(const char*, std::size_t, proto::SessionEvents&) override { return true; }
-  bool finish(proto::SessionEvents&) override { return true; }
+  bool receive(const char* data, std::size_t n, proto::SessionEvents&) override {
+    received.append(data, n);
+    return parse_ok;
+  }
+  bool finish(proto::SessionEvents&) override {
+    finished = true;
+    return true;
+  }
   bool cancel(std::uint32_t) override { return cancel_keeps_connection; }
   const char* error_reason() const override { return "fake"; }
 };
@@ -169,7 +199,7 @@ struct RecordingDriver final : LoadDriver {
   void forget(Connection&) override {}
   void on_turn(TurnPhase) override {}
   TimeNs next_due_ns() const override { return kNeverNs; }
-  bool finished() const override { return false; }
+  LoadProgress progress() const override { return {}; }
   void gauges(IntervalGauges&) const override {}
   scenario::ScenarioStats* stop() override { return nullptr; }
 };

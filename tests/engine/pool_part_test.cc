@@ -22,6 +22,7 @@ struct PoolParts final : LinkEvents, PoolEvents {
   ReadBudget budget;
   Recorder recorder{run.shared};
   Transport transport{run.shared, clock, recorder, budget};
+  WireTap tap{run.shared, recorder, 0};
   ConnectionPool pool{run.shared, 0, transport, clock, recorder};
   FakeEngine engine;
   std::unique_ptr<SessionFactory> sessions;
@@ -30,8 +31,8 @@ struct PoolParts final : LinkEvents, PoolEvents {
 
   explicit PoolParts(int connections = 1) {
     recorder.prepare();
-    transport.prepare(engine, *this);
-    sessions = std::make_unique<SessionFactory>(run.shared, nullptr);
+    transport.prepare(engine, *this, tap);
+    sessions = std::make_unique<SessionFactory>(run.shared, StaticRequest{});
     auto address = net::resolve("127.0.0.1", 1);
     pool.prepare(engine, connections, address->front(), *sessions, nullptr, *this);
     clock.refresh();

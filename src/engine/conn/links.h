@@ -3,7 +3,7 @@
 // worker implements them and routes each event to the part that owns it, so no
 // part holds another's state.
 //
-//   LinkEvents: what the transport (and the exchange) report about a connection.
+//   LinkEvents: what the transport reports about a connection.
 //   PoolEvents: what the connection pool asks and reports.
 //
 // One worker thread.
@@ -20,14 +20,15 @@ class LinkEvents {
   virtual void established(Connection& c) = 0;
   // Setting c up failed (already counted and noted): reconnect after a backoff.
   virtual void retry_later(Connection& c) = 0;
-  // c failed: every request in flight on it fails with `error`; it reopens.
+  // c failed: every request in flight on it fails with `error` (the exchange's
+  // count); then it reopens.
   virtual void broke(Connection& c, ErrorField error) = 0;
   // Close c and connect again; its requests are already counted (or there were none).
   virtual void reopen(Connection& c) = 0;
   // The peer closed c (EOF read): what that ends (a close-delimited body) and
   // what its requests in flight become (failed, or sent again) is the exchange's; c reopens.
   virtual void peer_closed(Connection& c) = 0;
-  // c can take requests again (a timer ran, a stream was cancelled): fill and flush it.
+  // c can take requests again (a QUIC timer ran): fill and flush it.
   virtual void ready(Connection& c) = 0;
 
  protected:

@@ -15,7 +15,6 @@
 #include <cerrno>
 
 #include "engine/conn/transport.h"
-#include "engine/exchange/exchange.h"
 #include "net/udp_io.h"
 
 namespace pacer::engine {
@@ -76,14 +75,14 @@ bool Transport::quic_read(Connection& c) {
       const auto k = static_cast<std::size_t>(i);
       if (datagrams_->truncated(k)) continue;  // larger than our max_udp_payload_size: not QUIC we asked for
       clock_.note_arrival(datagrams_->stamp(k));
-      c.exchange->tap().datagram_read(c, datagrams_->length(k));  // --log-requests: before the response it may complete
+      tap_->datagram_read(c, datagrams_->length(k));  // --log-requests: before the response it may complete
       const bool alive = c.http3->receive_datagram(datagrams_->data(k), datagrams_->length(k), clock_.now, c);
       // Only what reached the connection is read: ngtcp2 drops datagrams of other
       // connection IDs, garbage and stale keys (a hostile peer's flood is not traffic).
       if (c.http3->last_datagram_accepted()) {
         recorder_.bytes_read(clock_.now, datagrams_->length(k));
       } else {
-        c.exchange->tap().datagram_dropped(c, datagrams_->length(k));
+        tap_->datagram_dropped(c, datagrams_->length(k));
       }
       if (!alive) {
         quic_ended(c);
@@ -128,7 +127,7 @@ bool Transport::quic_flush(Connection& c) {
     const std::size_t pending = out.pending_bytes();
     const net::SendStatus sent = net::send_packets(c.fd, out, udp_gso_);
     recorder_.bytes_written(clock_.now, pending - out.pending_bytes());
-    c.exchange->tap().datagrams_written(c, pending - out.pending_bytes());  // --log-requests
+    tap_->datagrams_written(c, pending - out.pending_bytes());  // --log-requests
     switch (sent) {
       case net::SendStatus::kAllSent: break;
       case net::SendStatus::kBlocked:

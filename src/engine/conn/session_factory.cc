@@ -1,13 +1,13 @@
 // See session_factory.h.
 #include "engine/conn/session_factory.h"
 
-#include "engine/drive/worker_script.h"
 #include "proto/http1_session.h"
 #include "proto/http2_session.h"
 
 namespace pacer::engine {
 
-SessionFactory::SessionFactory(const SharedRun& shared, const WorkerScript* script) : shared_(shared), script_(script) {
+SessionFactory::SessionFactory(const SharedRun& shared, StaticRequest script_request)
+    : shared_(shared), script_request_(script_request) {
   if (shared_.http2_request != nullptr || shared_.http3 != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
 }
 
@@ -29,11 +29,10 @@ void SessionFactory::make(Connection& c, const Target* wire_target) {
     return;
   }
   std::unique_ptr<proto::Http1Session> session;
-  if (script_ != nullptr && !script_->custom_bytes()) {
-    // A static script's request (built once by wrk.format) replaces the command line's.
-    const std::string_view request = script_->static_request();
+  if (!script_request_.bytes.empty()) {
+    const std::string_view request = script_request_.bytes;
     session = std::make_unique<proto::Http1Session>(request, request, shared_.slots_per_connection,
-                                                    script_->static_is_head(), &known_head_);
+                                                    script_request_.is_head, &known_head_);
   } else {
     session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "engine/conn/connection.h"
 #include "engine/run_plan.h"
@@ -14,12 +15,16 @@
 
 namespace pacer::engine {
 
-class WorkerScript;
+// A static script's request (-s, built once by wrk.format): it replaces the
+// command line's on every HTTP/1.1 connection.
+struct StaticRequest {
+  std::string_view bytes;  // empty: none (no script, or one that makes each request)
+  bool is_head = false;
+};
 
 class SessionFactory {
  public:
-  // script: the worker's script (-s), or null; a static one's request replaces the command line's.
-  SessionFactory(const SharedRun& shared, const WorkerScript* script);
+  SessionFactory(const SharedRun& shared, StaticRequest script_request);
   SessionFactory(const SessionFactory&) = delete;
   SessionFactory& operator=(const SessionFactory&) = delete;
 
@@ -29,7 +34,7 @@ class SessionFactory {
 
  private:
   const SharedRun& shared_;
-  const WorkerScript* script_;
+  const StaticRequest script_request_;
   std::unique_ptr<proto::H2Memory> h2_memory_;  // outlives the connections' HTTP/2 and HTTP/3 sessions
   proto::KnownHead known_head_;                 // HTTP/1.1: the response head its parsers match without llhttp
 };

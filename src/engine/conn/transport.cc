@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <limits>
 
-#include "engine/exchange/exchange.h"
 #include "proto/alpn.h"
 #include "proxy/connect_tunnel.h"
 
@@ -25,7 +24,8 @@ Transport::Kind kind_of(const SharedRun& shared) {
 Transport::Transport(const SharedRun& shared, LoopClock& clock, Recorder& recorder, ReadBudget& budget)
     : shared_(shared), clock_(clock), recorder_(recorder), budget_(budget), kind_(kind_of(shared)) {}
 
-void Transport::prepare(io::Engine& engine, LinkEvents& events) {
+void Transport::prepare(io::Engine& engine, LinkEvents& events, WireTap& tap) {
+  tap_ = &tap;
   engine_ = &engine;
   events_ = &events;
   if (kind_ == Kind::kQuic) {
@@ -93,7 +93,7 @@ bool Transport::read_stream(Connection& c, std::uint32_t events) {
       clock_.note_arrival(got.stamp);
       const std::size_t n = r.bytes;
       recorder_.bytes_read(clock_.now, n);
-      c.exchange->tap().bytes_read(c, got.data, n);  // --log-requests, --trace
+      tap_->bytes_read(c, got.data, n);  // --log-requests, --trace
       if (!c.session->receive(got.data, n, c)) {
         recorder_.connections().note_error(0, c.session->error_reason());
         if (c.in_flight_count() == 0) recorder_.count(&stats::ErrorCounts::parse, clock_.now);
@@ -133,7 +133,7 @@ bool Transport::flush(Connection& c) {
     if (w.status == net::IoStatus::kOk && w.bytes > 0) {
       c.session->consume(w.bytes);
       recorder_.bytes_written(clock_.now, w.bytes);
-      c.exchange->tap().bytes_written(c, out.data(), w.bytes);  // --log-requests, --trace
+      tap_->bytes_written(c, out.data(), w.bytes);  // --log-requests, --trace
     } else if (w.status == net::IoStatus::kWantWrite || w.status == net::IoStatus::kWantRead) {
       // The engine's next event resumes the write (kWritable; any event for TLS's rare want-read).
       c.write_blocked = true;

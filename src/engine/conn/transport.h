@@ -29,6 +29,7 @@
 
 #include "core/clock.h"
 #include "engine/conn/links.h"
+#include "engine/record/wire_tap.h"
 #include "engine/loop/clock.h"
 #include "engine/conn/read_budget.h"
 #include "engine/conn/route.h"
@@ -46,9 +47,10 @@ class Transport {
 
   Transport(const SharedRun& shared, LoopClock& clock, Recorder& recorder, ReadBudget& budget);
 
-  // Before the run: the worker's I/O engine and where reports go; QUIC's
-  // datagram slots and ticket store.
-  void prepare(io::Engine& engine, LinkEvents& events);
+  // Before the run: the worker's I/O engine, where reports go, and the tap
+  // given each connection's bytes (--log-requests, --trace); QUIC's datagram
+  // slots and ticket store.
+  void prepare(io::Engine& engine, LinkEvents& events, WireTap& tap);
   Kind kind() const { return kind_; }
   // How the engine handles c's socket: TLS and QUIC move their own bytes.
   // A proxy's tunnel is read on readiness too (its answer is peeked, then taken).
@@ -106,6 +108,7 @@ class Transport {
   Recorder& recorder_;
   ReadBudget& budget_;
   LinkEvents* events_ = nullptr;
+  WireTap* tap_ = nullptr;
   Kind kind_;
   HandshakeList handshaking_;                // oldest first: its head is the next handshake timeout
   net::TlsSessionCache tls_sessions_;        // https: the session new connections resume

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 
-#include "engine/control/load_control.h"
+#include "engine/control/load_target.h"
+#include "engine/control/run_end.h"
 
 namespace pacer::engine {
 
@@ -48,15 +49,15 @@ void Arrivals::start() {
 }
 
 void Arrivals::follow_control() {
-  const LoadControl* control = shared_.control;
+  const PublishedTarget* control = shared_.control;
   if (control == nullptr || !control->is_rate() || clock_.draining || control->generation() == control_seen_) return;
-  const LoadControl::Target target = control->target();
+  const LoadTarget target = control->target();
   control_seen_ = target.generation;
   retarget(target.rate_per_s, clock_.now);
 }
 
 bool Arrivals::steerable() const {
-  return shared_.control != nullptr && shared_.control->is_rate() && !shared_.control->ended();
+  return shared_.control != nullptr && shared_.control->is_rate() && !shared_.run_end->ended();
 }
 
 void Arrivals::retarget(double rate_per_s, TimeNs now_ns) {

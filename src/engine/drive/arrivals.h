@@ -70,6 +70,16 @@ class Arrivals {
 
   // Arrivals due before the end that the loop has not taken yet.
   bool due_before_end() const { return next_ns_ < shared_.end_ns; }
+  // In the drain: no arrival due before the end is left untaken (kPerWake's).
+  bool drained() const { return !due_before_end(); }
+  // Before the drain: nothing more will arrive. A schedule that ran out early
+  // (a profile ending at rate 0, whose last arrival comes before its end) still
+  // ends at -d: the run covers the whole profile, so the measured window and the
+  // target are the profile's. Only -n (no -d) or a -n reached ends the run with
+  // the schedule; a schedule the web view or a shape can still raise does not.
+  bool all_arrived() const {
+    return exhausted() && ((shared_.end_ns == kNeverNs && !steerable()) || quota_reached());
+  }
   bool exhausted() const { return next_ns_ == kNeverNs; }
   bool quota_reached() const { return quota_ && *quota_ == 0; }
   // Wake a little before the next arrival and poll the last stretch: a timer

@@ -7,11 +7,10 @@
 namespace pacer::engine {
 
 ClosedDriver::ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock,
-                           Exchange& exchange, Transport& transport, RequestSource source, WorkerScript* delay_script)
+                           Exchange& exchange, RequestSource source, WorkerScript* delay_script)
     : shared_(shared),
       clock_(clock),
       exchange_(exchange),
-      transport_(transport),
       source_(std::move(source)),
       delay_script_(delay_script),
       quota_(quota) {}
@@ -23,7 +22,7 @@ void ClosedDriver::fill(Connection& c) {
     return;
   }
   // Every free slot sends its next request, scheduled when it freed up.
-  while (exchange_.free_capacity(c) > 0 && send(c, c.slots[c.free_tokens.back()].free_ns)) {
+  while (exchange_.free_capacity(c) > 0 && send(c, exchange_.next_free_ns(c))) {
   }
 }
 
@@ -43,15 +42,15 @@ bool ClosedDriver::put_back(RequestSlot& slot, bool recorded) {
 void ClosedDriver::on_turn(TurnPhase phase) {
   if (phase != TurnPhase::kDue || delay_script_ == nullptr) return;
   while (Connection* c = delay_script_->pop_due(clock_.now)) {
-    if (exchange_.free_capacity(*c) == 0 || !send(*c, clock_.now)) continue;
-    (void)transport_.flush(*c);
+    if (exchange_.free_capacity(*c) > 0) (void)send(*c, clock_.now);  // the worker writes it
   }
 }
 
 TimeNs ClosedDriver::next_due_ns() const { return delay_script_ != nullptr ? delay_script_->next_due_ns() : kNeverNs; }
 
-bool ClosedDriver::finished() const {
-  return clock_.draining || (quota_.used_up() && clock_.now >= shared_.record_from_ns);
+LoadProgress ClosedDriver::progress() const {
+  // -n reached; in the drain, the requests in flight are all there is.
+  return LoadProgress{quota_.used_up() && clock_.now >= shared_.record_from_ns, true};
 }
 
 }  // namespace pacer::engine

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "engine/conn/pool.h"
-#include "engine/conn/transport.h"
 #include "engine/drive/driver.h"
 #include "engine/drive/request_source.h"
 #include "engine/exchange/exchange.h"
@@ -18,7 +17,7 @@ class ClosedDriver final : public LoadDriver {
  public:
   // script: the worker's script when it defines delay(), else null.
   ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock, Exchange& exchange,
-               Transport& transport, RequestSource source, WorkerScript* delay_script);
+               RequestSource source, WorkerScript* delay_script);
 
   void start(ConnectionPool& pool) override { pool.start(clock_.now, ConnectionPool::Opening::kTogether); }
   bool wants_connection(Connection& c) override {
@@ -31,7 +30,7 @@ class ClosedDriver final : public LoadDriver {
   void forget(Connection&) override {}
   void on_turn(TurnPhase phase) override;
   TimeNs next_due_ns() const override;
-  bool finished() const override;
+  LoadProgress progress() const override;
   void gauges(IntervalGauges&) const override {}
   scenario::ScenarioStats* stop() override { return nullptr; }
 
@@ -42,7 +41,6 @@ class ClosedDriver final : public LoadDriver {
   const SharedRun& shared_;
   LoopClock& clock_;
   Exchange& exchange_;
-  Transport& transport_;
   RequestSource source_;
   WorkerScript* delay_script_;
   Quota quota_;

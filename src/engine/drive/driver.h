@@ -7,7 +7,8 @@
 //                  think time; open: tasks on the schedule, for a free user).
 // *What* is sent is the RequestSource's; whether a connection can take it, the
 // exchange's (free_capacity). A driver sends through the exchange and is told,
-// once per request, how each ended. The loop calls on_turn in today's order
+// once per request, how each ended; it never writes: the worker writes every
+// connection the exchange gave a request, after the driver's call returns. The loop calls on_turn in today's order
 // (TurnPhase), so the same arrivals meet the same state. One worker thread.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "core/clock.h"
 #include "engine/conn/connection.h"
 #include "engine/exchange/outgoing.h"
+#include "engine/loop/stop_rules.h"
 #include "engine/record/recorder.h"
 
 namespace pacer::scenario {
@@ -48,8 +50,8 @@ class LoadDriver : public RequestEnds {
   virtual void forget(Connection& c) = 0;
   virtual void on_turn(TurnPhase phase) = 0;
   virtual TimeNs next_due_ns() const = 0;
-  // Nothing more to send (the exchange has nothing in flight): the loop ends.
-  virtual bool finished() const = 0;
+  // What it has left to send, for the loop's stop rules (loop/stop_rules.h).
+  virtual LoadProgress progress() const = 0;
   // Its gauges at an interval's close: the backlog, its lag, the scenario's errors.
   virtual void gauges(IntervalGauges& out) const = 0;
   // The loop ended: users run on_stop; a scenario's figures, or null.

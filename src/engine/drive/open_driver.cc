@@ -7,12 +7,11 @@
 namespace pacer::engine {
 
 OpenDriver::OpenDriver(const SharedRun& shared, int worker_index, std::optional<std::uint64_t> quota, LoopClock& clock,
-                       Recorder& recorder, Exchange& exchange, Transport& transport, RequestSource source)
+                       Recorder& recorder, Exchange& exchange, RequestSource source)
     : shared_(shared),
       clock_(clock),
       recorder_(recorder),
       exchange_(exchange),
-      transport_(transport),
       source_(std::move(source)),
       arrivals_(shared, worker_index, clock, recorder, quota),
       backlog_(arrivals_.backlog_capacity()) {}
@@ -55,10 +54,9 @@ void OpenDriver::take(TimeNs t_sched) {
       idle_.remove(*c);
       continue;
     }
-    (void)send_from(source_, exchange_, *c, t_sched);  // a failing script stops the run
+    (void)send_from(source_, exchange_, *c, t_sched);  // a failing script stops the run; the worker writes it
     // The idle list holds connections with a free slot; a full one leaves it.
     if (exchange_.free_capacity(*c) == 0) idle_.remove(*c);
-    (void)transport_.flush(*c);
     return;
   }
   if (!backlog_.push(t_sched)) {
@@ -93,16 +91,10 @@ TimeNs OpenDriver::next_due_ns() const {
   return next;
 }
 
-bool OpenDriver::finished() const {
-  if (!backlog_.empty()) return false;
-  // Arrivals due before the end that the loop has not taken yet (Arrivals::kPerWake).
-  if (clock_.draining) return !arrivals_.due_before_end();
-  // A schedule that ran out early (a profile ending at rate 0, whose last
-  // arrival comes before its end) still ends at -d: the run covers the whole
-  // profile, so the measured window and the target are the profile's. Only -n
-  // (no -d) or a -n reached ends the run with the schedule.
-  if (!arrivals_.exhausted()) return false;
-  return (shared_.end_ns == kNeverNs && !arrivals_.steerable()) || arrivals_.quota_reached();
+LoadProgress OpenDriver::progress() const {
+  // A request in the backlog is still to be sent, in the drain too.
+  if (!backlog_.empty()) return LoadProgress{};
+  return LoadProgress{arrivals_.all_arrived(), arrivals_.drained()};
 }
 
 void OpenDriver::gauges(IntervalGauges& out) const {

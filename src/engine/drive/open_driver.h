@@ -7,7 +7,6 @@
 #pragma once
 
 #include "engine/conn/pool.h"
-#include "engine/conn/transport.h"
 #include "engine/drive/arrivals.h"
 #include "engine/drive/driver.h"
 #include "engine/drive/request_source.h"
@@ -19,7 +18,7 @@ namespace pacer::engine {
 class OpenDriver final : public LoadDriver {
  public:
   OpenDriver(const SharedRun& shared, int worker_index, std::optional<std::uint64_t> quota, LoopClock& clock,
-             Recorder& recorder, Exchange& exchange, Transport& transport, RequestSource source);
+             Recorder& recorder, Exchange& exchange, RequestSource source);
 
   void start(ConnectionPool& pool) override;
   // A connection is worth having while arrivals may still come or wait.
@@ -31,7 +30,7 @@ class OpenDriver final : public LoadDriver {
   void forget(Connection& c) override { idle_.remove(c); }
   void on_turn(TurnPhase phase) override;
   TimeNs next_due_ns() const override;
-  bool finished() const override;
+  LoadProgress progress() const override;
   void gauges(IntervalGauges& out) const override;
   scenario::ScenarioStats* stop() override { return nullptr; }
 
@@ -45,7 +44,6 @@ class OpenDriver final : public LoadDriver {
   LoopClock& clock_;
   Recorder& recorder_;
   Exchange& exchange_;
-  Transport& transport_;
   RequestSource source_;
   Arrivals arrivals_;
   TimeRing backlog_;

@@ -29,13 +29,12 @@ std::optional<Arrivals> make_arrivals(const SharedRun& shared, int worker_index,
 
 ScenarioDriver::ScenarioDriver(const SharedRun& shared, int worker_index, int connections,
                                std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder,
-                               Exchange& exchange, Transport& transport)
+                               Exchange& exchange)
     : shared_(shared),
       worker_index_(worker_index),
       clock_(clock),
       recorder_(recorder),
       exchange_(exchange),
-      transport_(transport),
       arrivals_(make_arrivals(shared, worker_index, clock, recorder, quota)),
       quota_(arrivals_ ? std::nullopt : quota),
       users_(make_users(shared, worker_index, connections, arrivals_)),
@@ -241,16 +240,12 @@ TimeNs ScenarioDriver::next_due_ns() const {
   return arrivals_ ? std::min(users, arrivals_->next_due_ns()) : users;
 }
 
-bool ScenarioDriver::finished() const {
-  if (!arrivals_) {
-    // The users' last tasks ended, or were cut.
-    if (clock_.draining) return !finishing_ || users_->population().running() == 0;
-    if (drought_.gave_up()) return true;
-    return quota_.used_up() && clock_.now >= shared_.record_from_ns;
-  }
-  if (clock_.draining) return !arrivals_->due_before_end();
-  if (!arrivals_->exhausted()) return false;
-  return (shared_.end_ns == kNeverNs && !arrivals_->steerable()) || arrivals_->quota_reached();
+LoadProgress ScenarioDriver::progress() const {
+  if (arrivals_) return LoadProgress{arrivals_->all_arrived(), arrivals_->drained()};
+  // -n reached (or its users make no request: request_drought.h); in the drain,
+  // the users' last tasks ended, or were cut.
+  return LoadProgress{(quota_.used_up() && clock_.now >= shared_.record_from_ns) || drought_.gave_up(),
+                      !finishing_ || users_->population().running() == 0};
 }
 
 void ScenarioDriver::reset_stats() { users_->stats().reset_counts(); }
@@ -276,8 +271,7 @@ void ScenarioDriver::connect(int user) {
 void ScenarioDriver::send(int user) {
   Connection* c = connection_for(user);
   if (c == nullptr || c->state != Connection::State::kOpen) return;  // sent once it opens (fill)
-  send_request(*c);
-  if (c->in_flight_count() > 0) (void)transport_.flush(*c);
+  send_request(*c);  // the worker writes it
 }
 
 void ScenarioDriver::give_up_task(TimeNs t_sched) {

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "engine/conn/pool.h"
-#include "engine/conn/transport.h"
 #include "engine/drive/arrivals.h"
 #include "engine/drive/driver.h"
 #include "engine/drive/origin_links.h"
@@ -29,7 +28,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
  public:
   // connections: this worker's users (closed: its share of -u; open: of --max-users).
   ScenarioDriver(const SharedRun& shared, int worker_index, int connections, std::optional<std::uint64_t> quota,
-                 LoopClock& clock, Recorder& recorder, Exchange& exchange, Transport& transport);
+                 LoopClock& clock, Recorder& recorder, Exchange& exchange);
 
   // Before the run: the users' Lua state and tables, their connections' capture;
   // beat: where their Lua calls are marked for the controller's watchdog.
@@ -50,7 +49,7 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   void forget(Connection& c) override;
   void on_turn(TurnPhase phase) override;
   TimeNs next_due_ns() const override;
-  bool finished() const override;
+  LoadProgress progress() const override;
   void gauges(IntervalGauges& out) const override;
   scenario::ScenarioStats* stop() override;
   void reset_stats() override;
@@ -103,7 +102,6 @@ class ScenarioDriver final : public LoadDriver, scenario::Port {
   LoopClock& clock_;
   Recorder& recorder_;
   Exchange& exchange_;
-  Transport& transport_;
   ConnectionPool* pool_ = nullptr;
   std::optional<Arrivals> arrivals_;  // open model
   Quota quota_;                       // closed model

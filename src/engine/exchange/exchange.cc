@@ -51,9 +51,17 @@ Exchange::Exchange(const SharedRun& shared, LoopClock& clock, Recorder& recorder
       timeout_ns_(shared.options.exchange.timeout_ns),
       tap_(shared, recorder, worker) {}
 
-void Exchange::prepare(LinkEvents& links, RequestEnds& driver) {
-  links_ = &links;
+void Exchange::prepare(RequestEnds& driver, std::size_t slots) {
   driver_ = &driver;
+  sent_.reserve(slots);
+}
+
+bool Exchange::take_sent(std::vector<Connection*>& out) {
+  out.clear();
+  out.swap(sent_);  // both keep their capacity: no allocation
+  const bool complete = !sent_overflow_;
+  sent_overflow_ = false;
+  return complete;
 }
 
 void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const OutgoingRequest& out) {
@@ -67,6 +75,13 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
   slot.t_first = 0;
   in_flight_.push_back(slot);
   ++c.sent_on_connection;
+  if (sent_.empty() || sent_.back() != &c) {
+    if (sent_.size() < sent_.capacity()) {
+      sent_.push_back(&c);
+    } else {
+      sent_overflow_ = true;
+    }
+  }
   tap_.sent(c, slot);
   recorder_.sent(slot.name, static_cast<std::uint64_t>(out.batch.count), t_sched, clock_.now, open_model_);
   if (out.bytes.empty()) {
@@ -201,7 +216,6 @@ void Exchange::fail_connection(Connection& c, ErrorField error) {
     count_error(c, slot, error);
     release(c, slot.token).free_ns = clock_.now;
   }
-  links_->reopen(c);
 }
 
 void Exchange::peer_closed(Connection& c) {
@@ -233,7 +247,6 @@ void Exchange::peer_closed(Connection& c) {
     count_error(c, slot, &stats::ErrorCounts::read);
     release(c, slot.token).free_ns = clock_.now;
   }
-  links_->reopen(c);
 }
 
 void Exchange::count_timeout(Connection& c, const RequestSlot& slot) {
@@ -242,26 +255,22 @@ void Exchange::count_timeout(Connection& c, const RequestSlot& slot) {
   if (record_timeouts_ && recorder_.recorded(slot.t_sched)) recorder_.censored(slot.name, clock_.now - slot.t_sched);
 }
 
-void Exchange::expire_timeouts() {
-  while (!in_flight_.empty() && in_flight_.front()->t_send + timeout_ns_ <= clock_.now) {
-    RequestSlot& expired = *in_flight_.front();
-    Connection& c = *expired.connection;
-    count_timeout(c, expired);
-    const bool connection_survives = c.session->cancel(expired.token);
-    release(c, expired.token).free_ns = clock_.now;
-    if (connection_survives) {
-      links_->ready(c);  // HTTP/2: the stream is reset, the slot sends again
-      continue;
-    }
-    // HTTP/1.1: only closing the connection cancels a request, and the requests
-    // pipelined behind it go with it; none of them got a response in time.
-    for (RequestSlot& slot : c.slots) {
-      if (!slot.in_use) continue;
-      count_timeout(c, slot);
-      release(c, slot.token).free_ns = clock_.now;
-    }
-    links_->reopen(c);
+std::optional<Exchange::Expired> Exchange::expire_next() {
+  if (in_flight_.empty() || in_flight_.front()->t_send + timeout_ns_ > clock_.now) return std::nullopt;
+  RequestSlot& expired = *in_flight_.front();
+  Connection& c = *expired.connection;
+  count_timeout(c, expired);
+  const bool connection_survives = c.session->cancel(expired.token);
+  release(c, expired.token).free_ns = clock_.now;
+  if (connection_survives) return Expired{&c, false};  // HTTP/2: the stream is reset, the slot sends again
+  // HTTP/1.1: only closing the connection cancels a request, and the requests
+  // pipelined behind it go with it; none of them got a response in time.
+  for (RequestSlot& slot : c.slots) {
+    if (!slot.in_use) continue;
+    count_timeout(c, slot);
+    release(c, slot.token).free_ns = clock_.now;
   }
+  return Expired{&c, true};
 }
 
 TimeNs Exchange::next_due_ns() const { return in_flight_.empty() ? kNeverNs : in_flight_.front()->t_send + timeout_ns_; }

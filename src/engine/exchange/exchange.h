@@ -4,6 +4,10 @@
 // decoded size, the response, a failure), ends requests that pass --timeout
 // (the in-flight list is in send order, so its head is always the next to
 // expire), and puts a request a GOAWAY refused unprocessed back to its driver.
+// It never closes, reopens or fills a connection itself: when a failure, a
+// peer's close or a timeout leaves a connection to reopen (or, a stream
+// cancelled, free to send), it says so to its caller, the worker, which acts
+// after the exchange has returned (no call comes back into it mid-pass).
 //
 // Each request slot (conn/connection.h) has its own times: t_sched (when it was
 // due), t_send (its first byte was written: the clock is read just before), and
@@ -16,11 +20,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "engine/conn/connection.h"
-#include "engine/conn/links.h"
 #include "engine/exchange/outgoing.h"
-#include "engine/exchange/wire_tap.h"
+#include "engine/record/wire_tap.h"
 #include "engine/loop/clock.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
@@ -35,9 +40,9 @@ class Exchange {
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
 
-  // Before the run: where connections go when they must reopen or can send
-  // again, and the driver told of each request's end.
-  void prepare(LinkEvents& links, RequestEnds& driver);
+  // Before the run: the driver told of each request's end; slots: every slot
+  // of the worker's connections (the most requests sent between two writes).
+  void prepare(RequestEnds& driver, std::size_t slots);
 
   // `Connection: close`, a GOAWAY, or --disable-keepalive after its one request.
   bool takes_no_more(const Connection& c) const {
@@ -58,24 +63,42 @@ class Exchange {
     t_sched = std::min(t_sched, clock_.refresh());
     return c.slots[c.free_tokens.back()];
   }
-  // Puts `out` on the wire in `slot` (from slot_for_send), due at t_sched.
+  // The t_sched of c's next request in the closed loop (free_capacity(c) > 0):
+  // when its free slot freed up (RequestSlot::free_ns).
+  TimeNs next_free_ns(const Connection& c) const { return c.slots[c.free_tokens.back()].free_ns; }
+  // Puts `out` in c's session in `slot` (from slot_for_send), due at t_sched;
+  // the worker writes it (take_sent).
   void send(Connection& c, RequestSlot& slot, TimeNs t_sched, const OutgoingRequest& out);
+  // The connections given a request since the last call (each once in a row),
+  // moved into `out` (cleared first) for the worker to write. False: more were
+  // given than the list holds (not expected: it holds every slot): write every
+  // open connection.
+  bool take_sent(std::vector<Connection*>& out);
+  bool has_sent() const { return !sent_.empty() || sent_overflow_; }
 
   // c opened: a fresh session; a slot's first connection is set-up, not load.
   void opened(Connection& c);
   // c is closing: its requests still in flight are abandoned uncounted.
   void abandon(Connection& c);
-  // Every request in flight on c fails with `error` (counted if recorded); c reopens.
+  // Every request in flight on c fails with `error` (counted if recorded); the
+  // caller reopens c.
   void fail_connection(Connection& c, ErrorField error);
   // The peer closed c (EOF read): the session finishes (a close-delimited body
-  // ends), then c reopens. A close after a response that kept c open counts as
+  // ends); the caller reopens c. A close after a response that kept c open counts as
   // keepalive_closed. A request it caught is sent again (with its t_sched, by its
   // driver: on c's new connection in the closed loop) when c was reused, no byte
   // of its response came and it is resendable (an idempotent request without a
   // body, targets/request_set.h); the others fail as `read`.
   void peer_closed(Connection& c);
-  // Requests past --timeout are cancelled and counted (their latency censored).
-  void expire_timeouts();
+  // The oldest request past --timeout, cancelled and counted (its latency
+  // censored), with HTTP/1.1's requests pipelined behind it: its connection and
+  // what the caller does with it now. Nullopt: none is due. The caller acts
+  // before asking again.
+  struct Expired {
+    Connection* connection = nullptr;
+    bool reopen = false;  // HTTP/1.1: only closing cancels; else the stream was reset and c can send again
+  };
+  std::optional<Expired> expire_next();
   TimeNs next_due_ns() const;
   bool idle() const { return in_flight_.empty(); }
   std::size_t in_flight() const { return in_flight_.size(); }
@@ -105,7 +128,6 @@ class Exchange {
 
   LoopClock& clock_;
   Recorder& recorder_;
-  LinkEvents* links_ = nullptr;
   RequestEnds* driver_ = nullptr;
   const bool keep_alive_;
   const bool open_model_;        // queue delay and service time are recorded
@@ -113,6 +135,8 @@ class Exchange {
   const targets::RequestSet* requests_;  // which requests may be sent again; null: none (a script's, a user's)
   const TimeNs timeout_ns_;
   InFlightList in_flight_;       // request slots, oldest send first: its head is the next timeout
+  std::vector<Connection*> sent_;  // given a request since the worker last wrote (capacity: every slot)
+  bool sent_overflow_ = false;     // more than sent_ holds
   WireTap tap_;
 };
 

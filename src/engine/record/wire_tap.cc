@@ -1,5 +1,5 @@
 // See wire_tap.h.
-#include "engine/exchange/wire_tap.h"
+#include "engine/record/wire_tap.h"
 
 #include <span>
 
