@@ -19,8 +19,6 @@
 
 namespace pacer::engine {
 
-namespace {
-
 net::TlsClientOptions tls_options(const Config& config) {
   net::TlsClientOptions o;
   o.server_name = config.target.host;
@@ -38,6 +36,8 @@ net::TlsClientOptions tls_options(const Config& config) {
   o.send_sni = !config.tls_knobs.no_sni;
   return o;
 }
+
+namespace {
 
 // h2c (prior knowledge): a server that speaks only HTTP/1.1 answers the preface in
 // HTTP/1.1. Said once, here, rather than as an error per request. The probe

@@ -42,4 +42,8 @@ struct StartUp {
 // answers in HTTP/1.1. Each names the address or the file at fault.
 Result<StartUp> start_up(const Config& config);
 
+// The run's TLS client settings from the command line (-k, --cacert, --cert,
+// --tls-*, --sni, ALPN); the server name is the URL's host.
+net::TlsClientOptions tls_options(const Config& config);
+
 }  // namespace pacer::engine

@@ -233,6 +233,9 @@ int UringEngine::connect(Channel& channel, const sockaddr* address, socklen_t le
 Received UringEngine::read(Channel& channel, net::TlsStream& tls) {
   give_back_last();
   if (channel.mode == Mode::kReadiness) {
+    // A run whose channels were all to be streams may still have a TLS one (a
+    // scenario user's https origin, engine/drive/origin_links.h): its buffer now.
+    if (!read_buffer_) read_buffer_ = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);
     char* buffer = read_buffer_.get();
     const net::StampedRead stamped = net::stream_read_stamped(channel.fd, tls, buffer, kReadBufferBytes);
     Received r{stamped.io, buffer, stamped.kernel_arrival_ns, false};

@@ -4,17 +4,14 @@
 #include <strings.h>
 
 #include <algorithm>
-#include <charconv>
 #include <ctime>
 
 #include "proto/http1_parser.h"
-#include "proto/uri_reference.h"
 
 namespace pacer::scenario {
 
 RequestContext::RequestContext(const Config& config)
-    : config_(config), host_header_(config.target.host_header()), cookie_host_(config.target.host) {
-  for (char& c : cookie_host_) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    : config_(config), host_header_(config.target.host_header()), origins_(config) {
   for (const Header& h : config.headers) {
     if (strcasecmp(h.name.c_str(), "Cookie") == 0) given_cookie_ = h.value;
   }
@@ -29,53 +26,14 @@ std::string_view RequestContext::full_path(std::string_view path) {
   return path_scratch_;
 }
 
-namespace {
-
-bool equal_nocase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
-}  // namespace
-
-std::string_view RequestContext::same_origin_path(std::string_view url) {
-  const proto::UriParts parts = proto::split_uri(url);
-  if (!parts.has_scheme || !parts.has_authority || !equal_nocase(parts.scheme, config_.target.scheme)) return {};
-  // The authority's host and port (IPv6 in brackets; no user info: the target has none).
-  std::string_view authority = parts.authority;
-  std::string_view host = authority;
-  std::uint16_t port = config_.target.is_tls() ? 443 : 80;
-  const std::size_t colon = authority.rfind(':');
-  if (colon != std::string_view::npos && authority.find(']', colon) == std::string_view::npos) {
-    host = authority.substr(0, colon);
-    const std::string_view digits = authority.substr(colon + 1);
-    if (!digits.empty()) {
-      unsigned value = 0;
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-      if (ec != std::errc{} || end != digits.data() + digits.size() || value > 65535) return {};
-      port = static_cast<std::uint16_t>(value);
-    }
-  }
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  if (!equal_nocase(host, config_.target.host) || port != config_.target.port) return {};
-  // The path and the query as they stand in the text (the fragment is never sent);
-  // after an authority a path is empty or starts with '/'.
-  if (parts.path.empty()) {
-    path_scratch_.assign("/");
-    if (parts.has_query) path_scratch_.append("?").append(parts.query);
-    return path_scratch_;
-  }
-  const char* begin = parts.path.data();
-  const char* end = parts.has_query ? parts.query.data() + parts.query.size() : begin + parts.path.size();
-  return std::string_view(begin, static_cast<std::size_t>(end - begin));
-}
-
 cookie::Origin RequestContext::cookie_origin(const User& u) const {
   // The request line: "METHOD path HTTP/1.1"; the path without its query.
   std::string_view line = u.request;
   const std::size_t start = line.find(' ');
   std::string_view path = start == std::string_view::npos ? "/" : line.substr(start + 1);
   path = path.substr(0, std::min(path.find(' '), path.find('?')));
-  return cookie::Origin{cookie_host_, path, config_.target.is_tls()};
+  const Origin& origin = origins_.at(u.origin);
+  return cookie::Origin{origin.cookie_host, path, origin.target.is_tls()};
 }
 
 std::int64_t RequestContext::cookie_now_s() {

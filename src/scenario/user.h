@@ -73,6 +73,7 @@ struct User {
   Resume resume_kind = Resume::kStart;  // what the queued resume passes
   NameFrom name_from = NameFrom::kCall;  // the last request's name: the call's, or its response's (response_name.h)
   std::uint8_t type = 0;          // the user's type (scenario_plan.h), by its id
+  std::uint8_t origin = 0;        // the last request's origin (origins.h; 0: the run's URL's)
   std::uint32_t task_errors = 0; // failures in the running task (requests, checks, Lua errors)
   int task = -1;                 // the running task (the plan's leaf), -1 until the user loop names it
   int co_ref = LUA_NOREF;        // the coroutine, kept from the garbage collector

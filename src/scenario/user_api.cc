@@ -180,22 +180,21 @@ struct RequestArgs {
 
 // The path the call's request goes to: the run's base URL + a path, or an
 // absolute URL of the run's origin. Anything else is a Lua error.
-std::string_view request_path(lua_State* L, Users& users, const RequestArgs& a) {
+std::string_view request_path(lua_State* L, Users& users, const RequestArgs& a, std::uint8_t& origin) {
   if (a.path.size() + users.requests().path_prefix().size() > proto::kMaxUrlBytes) {
     luaL_error(L, "the path is longer than the URL cap (%d bytes)", static_cast<int>(proto::kMaxUrlBytes));
   }
   std::string_view path;
+  origin = 0;
   if (!a.path.empty() && a.path.front() == '/') {
     path = users.requests().full_path(a.path);  // Locust's base URL + path
   } else if (proto::split_uri(a.path).has_authority) {
-    path = users.requests().same_origin_path(a.path);  // as it is, without the URL's path
-    if (path.empty()) {
-      luaL_error(L, "'%s' is another origin than the run's URL: a scenario's requests go to the URL's origin only",
-                 a.path.data());
-    }
+    const UrlPlace place = users.requests().place(a.path);  // as it is, without the URL's path
+    if (!place.error.empty()) luaL_error(L, "'%s': %s", a.path.data(), place.error.data());
+    path = place.path;
+    origin = place.origin;  // another origin: the user's own connection to it (engine/drive/origin_links.h)
   } else {
-    luaL_error(L, "the path must start with '/' or be an absolute http(s) URL of the run's origin (got '%s')",
-               a.path.data());
+    luaL_error(L, "the path must start with '/' or be an absolute http(s) URL (got '%s')", a.path.data());
   }
   return path;
 }
@@ -211,6 +210,8 @@ void append_run_headers(lua_State* L, std::string& out, Users& users, User& u, c
   std::string_view given_cookie;
   for (const Header& h : requests.config().headers) {
     if (table_has(L, a.headers, h.name)) continue;
+    // -H's Host and Cookie are the run's host's: another origin gets its own Host and only its jar's cookies.
+    if (u.origin != 0 && (same_name(h.name, "Host") || same_name(h.name, "Cookie"))) continue;
     refuse_bad_header(L, h.name, h.value, context);  // -H's Content-Length against this call's body
     if (same_name(h.name, "Cookie")) {
       given_cookie = h.value;
@@ -248,7 +249,9 @@ void append_call_headers(lua_State* L, std::string& out, int headers, const prot
 
 // Builds the request into u.request, names it, and yields until its response.
 int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
-  const std::string_view path = request_path(L, users, a);
+  std::uint8_t origin = 0;
+  const std::string_view path = request_path(L, users, a, origin);
+  u.origin = origin;  // before the Cookie line: the jar sends only the origin's cookies
   if (a.method.empty() || a.method.find(' ') != std::string_view::npos) luaL_error(L, "bad method");
   const RequestContext& requests = users.requests();
   const Config& config = requests.config();
@@ -260,7 +263,8 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append(path).append(" HTTP/1.1\r\n");
   proto::HeaderContext context;  // the same rule as -H and --targets (proto/header_rules.h)
   if (a.body != nullptr) context.body_bytes = a.body_len;
-  if (!request_has(L, a.headers, config, "Host")) out.append("Host: ").append(requests.host_header()).append("\r\n");
+  const bool own_host = origin != 0 ? table_has(L, a.headers, "Host") : request_has(L, a.headers, config, "Host");
+  if (!own_host) out.append("Host: ").append(requests.host_header(origin)).append("\r\n");
   append_run_headers(L, out, users, u, a, path, context);
   append_call_headers(L, out, a.headers, context);
   if (a.body != nullptr && !request_has(L, a.headers, config, "Content-Length")) {
@@ -272,8 +276,10 @@ int send_and_wait(lua_State* L, Users& users, User& u, const RequestArgs& a) {
   out.append("\r\n");
   if (a.body != nullptr) out.append(a.body, a.body_len);
   UserTally& tally = users.tally();
-  // The path as sent is the default name's too.
-  u.name = a.name.empty() ? tally.default_name(a.method, path, requests.names_keep_query()) : tally.name_index(a.name);
+  // The path as sent is the default name's too; another origin's is the URL as given (Locust's), so its rows are its own.
+  const std::string_view origin_prefix = origin == 0 ? std::string_view() : requests.origins().at(origin).prefix;
+  u.name = a.name.empty() ? tally.default_name(a.method, path, requests.names_keep_query(), origin_prefix)
+                          : tally.name_index(a.name);
   u.head = a.method == "HEAD";
   u.name_from = a.name_from;
   u.name_where.assign(a.name_where);

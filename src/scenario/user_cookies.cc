@@ -97,7 +97,7 @@ int cookies_set(lua_State* L) {
     secure = lua_toboolean(L, -1) != 0;
     if (!path.empty() && path.front() != '/') luaL_error(L, "u.cookies.set: the path must start with '/'");
   }
-  const cookie::Stored stored = u.cookies.set(name, value, users_of(L)->requests().cookie_origin(u), domain, path,
+  const cookie::Stored stored = u.cookies.set(name, value, users_of(L)->requests().target_cookie_origin(), domain, path,
                                               max_age, secure, RequestContext::cookie_now_s());
   lua_pushboolean(L, stored == cookie::Stored::kStored ? 1 : 0);
   return 1;

@@ -17,10 +17,11 @@ void UserTally::prepare(Port& port, const std::vector<std::string>& task_names, 
   name_scratch_.reserve(256);
 }
 
-std::uint32_t UserTally::default_name(std::string_view method, std::string_view path, bool keep_query) {
+std::uint32_t UserTally::default_name(std::string_view method, std::string_view path, bool keep_query,
+                                      std::string_view origin_prefix) {
   // pacer's grouping leaves the query string out ("GET /item?id=1" -> "GET /item");
   // Locust's (its request's path_url) keeps it, and so does pacer where Locust's files are asked for.
-  name_scratch_.assign(method).append(" ").append(keep_query ? path : path.substr(0, path.find('?')));
+  name_scratch_.assign(method).append(" ").append(origin_prefix).append(keep_query ? path : path.substr(0, path.find('?')));
   return name_index(name_scratch_);
 }
 

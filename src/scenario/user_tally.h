@@ -35,7 +35,9 @@ class UserTally {
     return names_ != nullptr ? names_->name(id) : std::string_view(stats_.names[id].name);
   }
   // "METHOD path": the name of a request that was given none (the query left out).
-  std::uint32_t default_name(std::string_view method, std::string_view path, bool keep_query);
+  // origin_prefix: "scheme://host:port" of another origin than the run's, before the path.
+  std::uint32_t default_name(std::string_view method, std::string_view path, bool keep_query,
+                             std::string_view origin_prefix = {});
   // After the run: the name rows get their text from the run's name table.
   void name_rows();
 

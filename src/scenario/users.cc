@@ -145,7 +145,10 @@ void Users::after_yield(int index) {
 }
 
 bool Users::task_boundary(User& u, double wait_s) {
-  if (u.in_task) tally_.end_task(u);
+  if (u.in_task) {
+    tally_.end_task(u);
+    ++tasks_ended_;
+  }
   const bool through_start = u.started;
   u.started = true;
   if (population_.stopping() || u.retiring) return false;
@@ -179,7 +182,8 @@ const std::string* Users::on_redirect(int index, std::string_view answered_targe
   requests_.store_cookies(u, answered_target);
   if (!u.jar_cookie_line) return nullptr;
   u.follow_up_cookie.clear();
-  append_cookie_line(u.follow_up_cookie, requests_, u, next_target, requests_.given_cookie());
+  // -H's (and --cookie's) pairs are the run's host's, not another origin's.
+  append_cookie_line(u.follow_up_cookie, requests_, u, next_target, u.origin == 0 ? requests_.given_cookie() : "");
   return &u.follow_up_cookie;
 }
 

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -109,6 +110,9 @@ class Users {
   // true if the coroutine yields (its next task comes later), false if it ends
   // (the run ends, or set_target stops the user).
   bool task_boundary(User& u, double wait_s);
+  // Tasks ended so far (recorded or not): the engine's -n give-up asks whether
+  // whole tasks went by without a request.
+  std::uint64_t tasks_ended() const { return tasks_ended_; }
 
   // The parts, for the engine (population: set_target, running; open_tasks:
   // arrivals, the backlog) and the API (scripts: the running user, random;
@@ -144,6 +148,7 @@ class Users {
   Agenda agenda_;
   Population population_;
   OpenTasks open_tasks_;
+  std::uint64_t tasks_ended_ = 0;
 };
 
 }  // namespace pacer::scenario

@@ -5,6 +5,8 @@
 // from it, as engine::run would build it. Test thread only.
 #pragma once
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -73,6 +75,7 @@ class FakeEngine final : public io::Engine {
   bool attach_ok = true;
   int attached = 0;
   int closed = 0;
+  std::uint16_t connect_port = 0;  // the last IPv4 connect's port
   std::string written;
   std::vector<std::string> incoming;  // the reads to come, in order
   bool peer_closes = false;           // after `incoming`: EOF
@@ -86,7 +89,10 @@ class FakeEngine final : public io::Engine {
     if (!attach_ok) errno = EMFILE;
     return attach_ok;
   }
-  int connect(io::Channel&, const sockaddr*, socklen_t) override { return connect_result; }
+  int connect(io::Channel&, const sockaddr* to, socklen_t) override {
+    if (to->sa_family == AF_INET) connect_port = ntohs(reinterpret_cast<const sockaddr_in*>(to)->sin_port);
+    return connect_result;
+  }
   io::Received read(io::Channel&, net::TlsStream&) override {
     io::Received r;
     if (!incoming.empty()) {

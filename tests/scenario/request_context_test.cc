@@ -42,21 +42,35 @@ TEST(RequestContext, AFullPathIsThePrefixThenThePath) {
 TEST(RequestContext, AnAbsoluteUrlOfTheSameOriginGivesItsPathAndQuery) {
   const Config docs = config_for("http://127.0.0.1:8080/docs");
   RequestContext context(docs);
-  EXPECT_EQ(context.same_origin_path("http://127.0.0.1:8080/x?y=1#frag"), "/x?y=1");
-  EXPECT_EQ(context.same_origin_path("HTTP://127.0.0.1:8080"), "/");
-  EXPECT_EQ(context.same_origin_path("http://127.0.0.1:8080?q"), "/?q");
+  auto same = [&](std::string_view url) {
+    const UrlPlace p = context.place(url);
+    EXPECT_EQ(p.origin, 0) << url;
+    EXPECT_TRUE(p.error.empty()) << url;
+    return std::string(p.path);
+  };
+  EXPECT_EQ(same("http://127.0.0.1:8080/x?y=1#frag"), "/x?y=1");
+  EXPECT_EQ(same("HTTP://127.0.0.1:8080"), "/");
+  EXPECT_EQ(same("http://127.0.0.1:8080?q"), "/?q");
   const Config port80 = config_for("http://example.test/");
-  EXPECT_EQ(RequestContext(port80).same_origin_path("http://EXAMPLE.test:80/a"), "/a");
+  EXPECT_EQ(RequestContext(port80).place("http://EXAMPLE.test:80/a").path, "/a");
+  EXPECT_EQ(RequestContext(port80).place("http://EXAMPLE.test:80/a").origin, 0);
 }
 
-TEST(RequestContext, AnotherPortHostOrSchemeIsAnotherOrigin) {
+TEST(RequestContext, AnotherOriginHasItsOwnHostHeaderAndCookieHost) {
   const Config docs = config_for("http://127.0.0.1:8080/docs");
   RequestContext context(docs);
-  EXPECT_EQ(context.same_origin_path("http://127.0.0.1:8097/x"), "");
-  EXPECT_EQ(context.same_origin_path("http://127.0.0.2:8080/x"), "");
-  EXPECT_EQ(context.same_origin_path("https://127.0.0.1:8080/x"), "");
-  EXPECT_EQ(context.same_origin_path("http://127.0.0.1:99999/x"), "");
-  EXPECT_EQ(context.same_origin_path("http://127.0.0.1:80x/x"), "");
+  const UrlPlace other = context.place("http://Other.Test:8097/x");
+  ASSERT_EQ(other.origin, 1);
+  EXPECT_EQ(other.path, "/x") << "the run's prefix is not put before another origin's path";
+  EXPECT_EQ(context.host_header(0), "127.0.0.1:8080");
+  EXPECT_EQ(context.host_header(1), "other.test:8097");
+  User u;
+  u.origin = 1;
+  u.request = "GET /x HTTP/1.1\r\n";
+  EXPECT_EQ(context.cookie_origin(u).host, "other.test");
+  EXPECT_FALSE(context.cookie_origin(u).secure);
+  u.origin = 0;
+  EXPECT_EQ(context.cookie_origin(u).host, "127.0.0.1");
 }
 
 }  // namespace

@@ -37,7 +37,10 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
                              Exchange* exchange, PoolEvents& events) {
   engine_ = &engine;
   events_ = &events;
+  sessions_ = &sessions;
+  exchange_ = exchange;
   address_ = address;
+  base_count_ = static_cast<std::size_t>(count);
   route_ = shared_.route;
   // Each worker starts its round of --bind's addresses at its own place, so the
   // run's connections spread evenly over them.
@@ -52,6 +55,15 @@ void ConnectionPool::prepare(io::Engine& engine, int count, const net::Address& 
   opened_once_.assign(static_cast<std::size_t>(count), false);
   connect_timeout_reason_ =
       fmt::format("connect: timed out after {} (--timeout)", report::format_duration_short(shared_.options.connect.timeout_ns));
+}
+
+Connection& ConnectionPool::add(const OriginRoute& route, const Target& wire_target) {
+  connections_.push_back(std::make_unique<Connection>(exchange_, shared_.slots_per_connection));
+  Connection& c = *connections_.back();
+  c.index = static_cast<int>(connections_.size() - 1);
+  sessions_->make(c, &wire_target);
+  routes_.push_back(&route);
+  return c;
 }
 
 void ConnectionPool::start(TimeNs now_ns, Opening opening) {
@@ -73,7 +85,7 @@ void ConnectionPool::adopt(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls, T
 }
 
 void ConnectionPool::open(Connection& c) {
-  if (adopted_fd_.valid()) {
+  if (adopted_fd_.valid() && route_of(c) == nullptr) {  // the probe's socket is to the run's address
     open_adopted(c);
   } else {
     start_connect(c);
@@ -97,7 +109,9 @@ void ConnectionPool::start_connect(Connection& c) {
 }
 
 bool ConnectionPool::dial(Connection& c) {
-  const int fd = net::open_tcp_socket(address_.family());
+  const OriginRoute* route = route_of(c);
+  const net::Address& to = route != nullptr ? route->address : address_;
+  const int fd = net::open_tcp_socket(to.family());
   if (fd < 0) {
     connect_failed(c, errno);
     return false;
@@ -112,12 +126,12 @@ bool ConnectionPool::dial(Connection& c) {
   // Reads then say when a response arrived. If refused, the wake-up time stands
   // in and coalescing stays off.
   net::enable_receive_stamps(fd);
-  if (!engine_->attach(c, fd, transport_.mode(), false)) {
+  if (!engine_->attach(c, fd, transport_.mode(route), false)) {
     connect_failed(c, errno);  // closes fd with c (the engine's close)
     return false;
   }
   c.state = Connection::State::kConnecting;
-  if (const int err = engine_->connect(c, address_.sockaddr_ptr(), address_.length); err == 0) {
+  if (const int err = engine_->connect(c, to.sockaddr_ptr(), to.length); err == 0) {
     on_connected(c, 0);
     return false;
   } else if (err != EINPROGRESS) {
@@ -182,7 +196,7 @@ void ConnectionPool::on_connected(Connection& c, int err) {
     return;
   }
   recorder_.connections().connected(clock_.now, clock_.now - c.connect_start_ns);
-  transport_.connected(c);  // https: the handshake first
+  transport_.connected(c, route_of(c));  // https: the handshake first
 }
 
 void ConnectionPool::established(Connection& c) {

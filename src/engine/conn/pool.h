@@ -3,7 +3,9 @@
 // done within --timeout (a list in start order, so its head is the next expiry),
 // failures with exponential backoff (a min-heap on the reconnect time), close and
 // reopen, the start-up probe's socket adopted as the first connection, the count
-// of open connections and the give-up rule's share (engine/give_up.h).
+// of open connections and the give-up rule's share (engine/give_up.h). Past the
+// connections prepare() made, add() makes more during the run, each to another
+// origin's address with its own TLS (a scenario user's, conn/route.h's OriginRoute).
 //
 // Whether a connection is worth opening is the load driver's question and what
 // an open or closing connection means to the requests is the exchange's: the
@@ -54,6 +56,17 @@ class ConnectionPool {
   // the first connection opened uses it instead of connecting. Before the run.
   void adopt(UniqueFd fd, TimeNs connect_ns, net::TlsStream tls, TimeNs handshake_ns);
 
+  // During the run: a connection more, to another origin than the run's (a
+  // scenario user's, drive/origin_links.h), with its session made for that
+  // origin (redirects follow within wire_target's origin). Its index is the
+  // next one; route must outlive it. It opens when open() is called.
+  Connection& add(const OriginRoute& route, const Target& wire_target);
+  // c's route when it goes to another origin (add); null: the run's address.
+  const OriginRoute* route_of(const Connection& c) const {
+    const auto i = static_cast<std::size_t>(c.index);
+    return i < base_count_ ? nullptr : routes_[i - base_count_];
+  }
+
   // Connects c (the adopted socket first), unless the driver wants no more.
   void open(Connection& c);
   // The engine's report that c's connect finished (err: its error, 0 if none).
@@ -103,10 +116,14 @@ class ConnectionPool {
   LoopClock& clock_;
   Recorder& recorder_;
   PoolEvents* events_ = nullptr;
+  SessionFactory* sessions_ = nullptr;  // add()'s sessions
+  Exchange* exchange_ = nullptr;        // add()'s connections' events
   net::Address address_;
   const ConnectRoute* route_ = nullptr;  // --bind, the proxy's tunnel (shared, read-only)
   std::size_t next_bind_ = 0;            // index of the next --bind address
   std::vector<std::unique_ptr<Connection>> connections_;
+  std::size_t base_count_ = 0;                // prepare()'s; those after it are add()'s
+  std::vector<const OriginRoute*> routes_;    // add()'s connections' routes, by index - base_count_
   std::vector<Connection*> backoff_;  // min-heap on reconnect_at_ns; capacity reserved
   ConnectList connecting_;            // oldest first: its head is the next connect timeout
   // Which connections have opened once, and how many: when all of them have (with

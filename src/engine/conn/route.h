@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "net/address.h"
+#include "net/tls_context.h"
 
 namespace pacer::engine {
 
@@ -21,6 +22,16 @@ struct ConnectRoute {
   std::string ports_exhausted;
   TimeNs probe_tunnel_ns = -1;      // the start-up probe's tunnel set-up, recorded by the connection that adopts it
   bool tunnels() const { return !tunnel_request.empty(); }
+};
+
+// Another origin than the run's URL (a scenario's users, issue 42;
+// engine/drive/origin_links.h owns these): where its connections go and their
+// TLS. A connection the pool made with add() goes this way instead of the run's
+// address, transport and TLS. Worker thread.
+struct OriginRoute {
+  net::Address address;                          // the address its connects dial now
+  const net::TlsContext* tls = nullptr;          // https: its context (SNI and name check: its host); null: plain
+  net::TlsSessionCache* tls_sessions = nullptr;  // https: the sessions its connections resume
 };
 
 // What the start-up's TLS handshake negotiated (https://), for the report.

@@ -11,7 +11,7 @@ SessionFactory::SessionFactory(const SharedRun& shared, StaticRequest script_req
   if (shared_.http2_request != nullptr || shared_.http3 != nullptr) h2_memory_ = std::make_unique<proto::H2Memory>();
 }
 
-void SessionFactory::make(Connection& c) {
+void SessionFactory::make(Connection& c, const Target* wire_target) {
   if (shared_.http3 != nullptr) {
     auto session = shared_.http3->session(*shared_.http3_requests, shared_.slots_per_connection, *h2_memory_);
     c.http3 = session.get();
@@ -37,7 +37,7 @@ void SessionFactory::make(Connection& c) {
     session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
   }
   if (wire.follow_redirects > 0 || wire.compressed) {
-    session->enable_wire(wire.target, wire.follow_redirects, wire.compressed);
+    session->enable_wire(wire_target != nullptr ? *wire_target : wire.target, wire.follow_redirects, wire.compressed);
   }
   c.http1 = session.get();
   c.session = std::move(session);

@@ -28,8 +28,9 @@ class SessionFactory {
   SessionFactory(const SessionFactory&) = delete;
   SessionFactory& operator=(const SessionFactory&) = delete;
 
-  // Gives c its session (and sets c.http1 or c.http3 to it).
-  void make(Connection& c);
+  // Gives c its session (and sets c.http1 or c.http3 to it). wire_target: where
+  // its redirects resolve and stay (another origin's connection); null: the run's URL.
+  void make(Connection& c, const Target* wire_target = nullptr);
 
  private:
   const SharedRun& shared_;

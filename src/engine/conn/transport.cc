@@ -34,13 +34,21 @@ void Transport::prepare(io::Engine& engine, LinkEvents& events, WireTap& tap) {
   }
 }
 
-void Transport::connected(Connection& c) {
+void Transport::connected(Connection& c, const OriginRoute* route) {
+  if (route != nullptr) {  // another origin's: no proxy, its own TLS (if https)
+    if (route->tls != nullptr) {
+      start_handshake(c, *route->tls, route->tls_sessions);
+    } else {
+      events_->established(c);
+    }
+    return;
+  }
   if (shared_.route != nullptr && shared_.route->tunnels()) {
     start_tunnel(c);
     return;
   }
   if (kind_ == Kind::kTls) {
-    start_handshake(c);
+    start_handshake(c, *shared_.tls, &tls_sessions_);
     return;
   }
   events_->established(c);
@@ -216,7 +224,7 @@ void Transport::continue_tunnel(Connection& c) {
   c.in_tunnel = false;
   recorder_.connections().tunneled(clock_.now, monotonic_now_ns() - c.handshake_start_ns);
   if (kind_ == Kind::kTls) {
-    start_handshake(c);
+    start_handshake(c, *shared_.tls, &tls_sessions_);
     return;
   }
   events_->established(c);
@@ -234,8 +242,8 @@ void Transport::tunnel_failed(Connection& c, const char* reason, int err) {
 // --timeout counts a `tls` error, keeps the first reason (in a fixed buffer: no
 // allocation), and retries after a backoff, like a failed connect.
 
-void Transport::start_handshake(Connection& c) {
-  if (!c.tls.start_client(*shared_.tls, c.fd, shared_.options.connect.tls_resume ? &tls_sessions_ : nullptr)) {
+void Transport::start_handshake(Connection& c, const net::TlsContext& context, net::TlsSessionCache* sessions) {
+  if (!c.tls.start_client(context, c.fd, shared_.options.connect.tls_resume ? sessions : nullptr)) {
     handshake_failed(c, "cannot create a TLS connection (out of memory)");
     return;
   }

@@ -32,6 +32,7 @@
 #include "engine/record/wire_tap.h"
 #include "engine/loop/clock.h"
 #include "engine/conn/read_budget.h"
+#include "engine/conn/route.h"
 #include "engine/record/recorder.h"
 #include "engine/run_plan.h"
 #include "io/engine.h"
@@ -53,7 +54,10 @@ class Transport {
   Kind kind() const { return kind_; }
   // How the engine handles c's socket: TLS and QUIC move their own bytes.
   // A proxy's tunnel is read on readiness too (its answer is peeked, then taken).
-  io::Mode mode() const {
+  // route: another origin's (a scenario user's, conn/route.h), which has TLS
+  // when it is https whatever the run's scheme, and no proxy; null: the run's.
+  io::Mode mode(const OriginRoute* route = nullptr) const {
+    if (route != nullptr) return route->tls != nullptr ? io::Mode::kReadiness : io::Mode::kStream;
     const bool tunnels = shared_.route != nullptr && shared_.route->tunnels();
     return kind_ == Kind::kTcp && !tunnels ? io::Mode::kStream : io::Mode::kReadiness;
   }
@@ -62,8 +66,9 @@ class Transport {
   // starts the handshake; a failure is reported (retry_later).
   // source: --bind's next address (null: none).
   void start_quic(Connection& c, const net::Address& remote, const net::Address* source);
-  // TCP connected: kTcp is established; kTls starts its handshake.
-  void connected(Connection& c);
+  // TCP connected: kTcp is established; kTls starts its handshake (route: another
+  // origin's, whose own TLS decides; null: the run's).
+  void connected(Connection& c, const OriginRoute* route = nullptr);
   // An engine event on a connection in its handshake.
   void handshake_io(Connection& c, std::uint32_t flags);
   // Reads what c received and feeds its session, within the read budget (more
@@ -83,7 +88,7 @@ class Transport {
   void start_tunnel(Connection& c);
   void continue_tunnel(Connection& c);
   void tunnel_failed(Connection& c, const char* reason, int err = 0);  // err: its strerror is appended
-  void start_handshake(Connection& c);
+  void start_handshake(Connection& c, const net::TlsContext& context, net::TlsSessionCache* sessions);
   void continue_handshake(Connection& c);
   void handshake_failed(Connection& c, const char* reason);  // reason null: ask the TLS stream
   void io_failed(Connection& c, const net::IoResult& r, const char* what, ErrorField error);

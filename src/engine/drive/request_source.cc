@@ -1,6 +1,7 @@
 // See request_source.h.
 #include "engine/drive/request_source.h"
 
+#include "engine/drive/origin_links.h"
 #include "scenario/users.h"
 
 namespace pacer::engine {
@@ -15,8 +16,9 @@ RequestSource::Kind kind_of(const WorkerScript* script, const scenario::Users* u
 
 }  // namespace
 
-RequestSource::RequestSource(const SharedRun& shared, int worker_index, WorkerScript* script, scenario::Users* users)
-    : kind_(kind_of(script, users)), requests_(*shared.requests), script_(script), users_(users) {
+RequestSource::RequestSource(const SharedRun& shared, int worker_index, WorkerScript* script, scenario::Users* users,
+                             const OriginLinks* links)
+    : kind_(kind_of(script, users)), requests_(*shared.requests), script_(script), users_(users), links_(links) {
   const LoadOptions& load = shared.options.load;
   // Workers of all shards draw from distinct streams: worker w of shard s is
   // stream s*W + w, as for the open model's arrivals.
@@ -41,8 +43,9 @@ bool RequestSource::next(Connection& c, RequestSlot& slot, OutgoingRequest& out)
       return script_->next_request(c, out.bytes, out.batch, slot.name);
     case Kind::kUser: {
       // The user's own request, named by the run's name table.
-      const scenario::User& u = users_->user(c.index);
-      out.bytes = users_->request_bytes(c.index);
+      const int user = links_ != nullptr ? links_->user_of(c) : c.index;
+      const scenario::User& u = users_->user(user);
+      out.bytes = users_->request_bytes(user);
       out.batch.head_bits = u.head ? 1 : 0;
       slot.name = u.name;
       return true;

@@ -22,13 +22,17 @@ class Users;
 
 namespace pacer::engine {
 
+class OriginLinks;
+
 class RequestSource {
  public:
   enum class Kind : std::uint8_t { kTargets, kStaticScript, kScriptRequest, kUser };
 
   // worker_index: its draw stream among all shards' workers. script and users: the
   // worker's (null without); they decide the kind.
-  RequestSource(const SharedRun& shared, int worker_index, WorkerScript* script, scenario::Users* users);
+  // links: which user a connection is (a scenario's users' connections to other origins); null: user i is connection i.
+  RequestSource(const SharedRun& shared, int worker_index, WorkerScript* script, scenario::Users* users,
+                const OriginLinks* links = nullptr);
 
   Kind kind() const { return kind_; }
   // Sets slot's target and name, and out. False: the script failed, the run is
@@ -45,6 +49,7 @@ class RequestSource {
   targets::TargetPicker picker_;
   WorkerScript* script_;
   scenario::Users* users_;
+  const OriginLinks* links_;
 };
 
 // One request from `source` on a free slot of c (exchange.free_capacity(c) > 0),

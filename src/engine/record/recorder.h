@@ -86,6 +86,12 @@ class Recorder {
   void succeeded(stats::NameId name, int status, TimeNs t_sched);
   // A request that ended without a response (counted for the run and its name).
   void failed(stats::NameId name, TimeNs t_sched, ErrorField error);
+  // A request that ended before it was sent, by a failure the run has counted
+  // already (a connection's set-up, count()): counted under its name too (a
+  // scenario user's request to another origin, drive/origin_links.h).
+  void failed_unsent(stats::NameId name, TimeNs t_sched, ErrorField error) {
+    if (recorded(t_sched)) ++(result_.names.counts(name).errors.*error);
+  }
   // A timed-out (or never sent: kUnsent) request's latency, a lower bound; `count` alike.
   void censored(stats::NameId name, TimeNs latency_ns, std::int64_t count = 1);
   // Errors of no request (connects, handshakes, arrivals given up), at now_ns.
