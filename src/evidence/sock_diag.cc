@@ -84,7 +84,9 @@ bool dump_family(int fd, int family, std::uint16_t remote_port, const PortFilter
   sockaddr_nl kernel{};
   kernel.nl_family = AF_NETLINK;
   if (::sendto(fd, &req, sizeof req, 0, reinterpret_cast<const sockaddr*>(&kernel), sizeof kernel) < 0) return false;
-  constexpr std::size_t kBufferBytes = 32 * 1024;  // the kernel fills a dump's reply up to about this much
+  // The kernel fills a dump's message up to the largest read it has seen (32 KiB
+  // at most): twice that, so that no message is cut.
+  constexpr std::size_t kBufferBytes = 64 * 1024;
   const auto buffer = std::make_unique<std::uint32_t[]>(kBufferBytes / sizeof(std::uint32_t));  // aligned for nlmsghdr
   while (true) {
     const ssize_t got = ::recv(fd, buffer.get(), kBufferBytes, 0);

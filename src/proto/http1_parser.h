@@ -130,8 +130,9 @@ class ResponseParser {
   // "Server Software"), readable from the OnComplete callback (server()).
   // Costs header callbacks on responses llhttp parses; off by default. The
   // header's buffer is made when a Server header comes and freed by
-  // keep_server(false): a worker's connections all keep it until the worker's
-  // first response, and at -c10000 a buffer each was 0.5 MB (issue 46).
+  // keep_server(false): every connection a worker opens before its first
+  // response keeps the header, and a buffer each from the start would be
+  // 0.5 MB at -c10000.
   void keep_server(bool keep) {
     keep_server_ = keep;
     if (!keep) server_.reset();
