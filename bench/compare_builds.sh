@@ -48,8 +48,8 @@ compare_table() {
   measure_all_cases "${tools[@]}" wrk
   echo "## medians over $REPEATS runs: candidate (cand) vs base, and vs wrk"
   echo
-  echo "| server | case | engine | cand req/s | base req/s | cand CPU us/req | base CPU us/req | cand/base CPU | cand/wrk CPU | cand RSS KB | base RSS KB | cand/base RSS | cand/wrk RSS |"
-  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| server | case | engine | cand req/s | base req/s | cand CPU us/req | base CPU us/req | cand/base CPU | cand/wrk CPU | cand RSS KB | base RSS KB | cand/base RSS | cand/wrk RSS | wrk CPU us/req | wrk RSS KB |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for row in "${ROWS[@]}"; do
     # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
     { w_cpu=$(median ${CPU_US[$row|wrk]:-}); w_rss=$(median ${RSS_KB[$row|wrk]:-}); }
@@ -61,23 +61,21 @@ compare_table() {
         c_rss=$(median ${RSS_KB[$row|pacer-$engine]:-}); b_rss=$(median ${RSS_KB[$row|base-$engine]:-})
       }
       line="| ${row%%|*} | ${row#*|} | $engine | $c_rps | $b_rps | $c_cpu | $b_cpu | $(ratio "$c_cpu" "$b_cpu") |"
-      line+=" $(ratio "$c_cpu" "$w_cpu") | $c_rss | $b_rss | $(ratio "$c_rss" "$b_rss") | $(ratio "$c_rss" "$w_rss") |"
+      line+=" $(ratio "$c_cpu" "$w_cpu") | $c_rss | $b_rss | $(ratio "$c_rss" "$b_rss") | $(ratio "$c_rss" "$w_rss") | $w_cpu | $w_rss |"
       echo "$line"
     done
   done
-  echo
-  echo "wrk medians per row: CPU us/req and RSS KB as printed per run above."
   echo
 }
 
 # One open-model run at IDLE_RATE/s under GNU time: sets IDLE_CPU_S, IDLE_WAKEUPS (voluntary switches).
 idle_run() {
-  local bin=$1 url=$2 out=$BENCH_TMP/idle.out time_file=$BENCH_TMP/idle.time user sys
+  local bin=$1 url=$2 out_file=$BENCH_TMP/idle.out time_file=$BENCH_TMP/idle.time user sys
   timeout -k 5 $(( $(duration_s "$IDLE_DURATION") + 30 )) "$GNU_TIME" -f '%U %S %w' -o "$time_file" \
-    "$bin" -t1 -c10 -R "$IDLE_RATE" -d "$IDLE_DURATION" "$url" >"$out" 2>&1 || true
+    "$bin" -t1 -c10 -R "$IDLE_RATE" -d "$IDLE_DURATION" "$url" >"$out_file" 2>&1 || true
   read -r user sys IDLE_WAKEUPS < <(tail -1 "$time_file" 2>/dev/null || echo "0 0 0")
   IDLE_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
-  parse_client_output "$out"
+  parse_client_output "$out_file"
 }
 
 compare_idle() {
