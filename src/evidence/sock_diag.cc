@@ -54,20 +54,21 @@ struct DumpRequest {
   PortFilter filter;
 };
 
-struct Count {
+struct PortCount {
   std::array<std::uint32_t, 4> local{}, remote{};  // network byte order, as the kernel sends them
   std::uint16_t remote_port = 0;
   std::uint64_t in_use = 0;
 };
 
-std::string address_text(const std::array<std::uint32_t, 4>& a, int family) {
+std::string family_address_text(const std::array<std::uint32_t, 4>& a, int family) {
   char text[INET6_ADDRSTRLEN] = {};
   if (inet_ntop(family, a.data(), text, sizeof text) == nullptr) return "?";
   return text;
 }
 
 // One family's dump into counts; false on a refusal or a malformed answer.
-bool dump_family(int fd, int family, std::uint16_t remote_port, const PortFilter& filter, std::vector<Count>& counts) {
+bool dump_family(int fd, int family, std::uint16_t remote_port, const PortFilter& filter,
+                 std::vector<PortCount>& counts) {
   DumpRequest req{};
   req.header.nlmsg_len = sizeof req;
   req.header.nlmsg_type = SOCK_DIAG_BY_FAMILY;
@@ -102,11 +103,11 @@ bool dump_family(int fd, int family, std::uint16_t remote_port, const PortFilter
       }
       if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY || h->nlmsg_len < NLMSG_LENGTH(sizeof(inet_diag_msg))) continue;
       const auto* m = static_cast<const inet_diag_msg*>(NLMSG_DATA(h));
-      Count c;
+      PortCount c;
       std::memcpy(c.local.data(), m->id.idiag_src, sizeof c.local);
       std::memcpy(c.remote.data(), m->id.idiag_dst, sizeof c.remote);
       c.remote_port = ntohs(m->id.idiag_dport);
-      auto it = std::find_if(counts.begin(), counts.end(), [&](const Count& k) {
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const PortCount& k) {
         return k.local == c.local && k.remote == c.remote && k.remote_port == c.remote_port;
       });
       if (it == counts.end()) {
@@ -124,14 +125,15 @@ bool dump_family(int fd, int family, std::uint16_t remote_port, const PortFilter
 bool count_ports_netlink(std::uint16_t remote_port, std::uint32_t low, std::uint32_t high, std::vector<PortUse>& out) {
   const UniqueFd fd(::socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG));
   if (!fd.valid()) return false;
-  const PortFilter filter = port_filter(remote_port, std::min<std::uint32_t>(low, 0xffff), std::min<std::uint32_t>(high, 0xffff));
+  const PortFilter filter =
+      port_filter(remote_port, std::min<std::uint32_t>(low, 0xffff), std::min<std::uint32_t>(high, 0xffff));
   std::vector<PortUse> found;
   for (const int family : {AF_INET, AF_INET6}) {
-    std::vector<Count> counts;  // a few (source address, destination) pairs: a linear search
+    std::vector<PortCount> counts;  // a few (source address, destination) pairs: a linear search
     if (!dump_family(fd.get(), family, remote_port, filter, counts)) return false;
-    for (const Count& c : counts) {
-      const std::string remote = address_text(c.remote, family);
-      found.push_back({address_text(c.local, family),
+    for (const PortCount& c : counts) {
+      const std::string remote = family_address_text(c.remote, family);
+      found.push_back({family_address_text(c.local, family),
                        family == AF_INET6 ? fmt::format("[{}]:{}", remote, c.remote_port)
                                           : fmt::format("{}:{}", remote, c.remote_port),
                        c.in_use});
