@@ -2,6 +2,7 @@
 #include "engine/controller.h"
 
 #include "engine/control/load_control.h"
+#include "engine/loop/doorbell.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +13,11 @@ namespace pacer::engine {
 
 namespace {
 
-constexpr auto kPollPeriod = std::chrono::milliseconds(5);
+// Between the workers' rings (loop/doorbell.h) the controller looks every
+// kIdlePoll (a stop signal, the watchdog, the live view's clock); every kShapePoll
+// while a load shape runs, whose step is due at each second of the run.
+constexpr TimeNs kIdlePollNs = 50 * kNsPerMs;
+constexpr auto kShapePoll = std::chrono::milliseconds(5);
 
 }  // namespace
 
@@ -51,7 +56,11 @@ std::optional<watchdog::StuckWorker> watch_workers(std::span<const std::unique_p
     if (auto stuck = watch.poll(beats, std::span<const bool>(done.get(), workers.size()), now, should_end_ns)) {
       return stuck;
     }
-    std::this_thread::sleep_for(kPollPeriod);
+    if (shared.doorbell != nullptr && (control == nullptr || !control->shape().has_shape())) {
+      shared.doorbell->wait_until(monotonic_now_ns() + kIdlePollNs);
+    } else {
+      std::this_thread::sleep_for(kShapePoll);
+    }
   }
 }
 

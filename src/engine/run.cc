@@ -25,6 +25,7 @@
 #include "engine/controller.h"
 #include "engine/give_up.h"
 #include "engine/interval_collector.h"
+#include "engine/loop/doorbell.h"
 #include "engine/start_up.h"
 #include "engine/worker.h"
 #include "load/schedule.h"
@@ -101,6 +102,7 @@ struct RunState {
   std::unique_ptr<RequestLogFile> request_log;  // --log-requests
   std::unique_ptr<trace::TraceBudget> trace;  // --trace N
   std::unique_ptr<DocumentLengths> documents;  // ab's document length per name (record/document.h)
+  Doorbell doorbell;  // the controller's wake-up (loop/doorbell.h)
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<std::thread> threads;
 };
@@ -141,6 +143,7 @@ Status share_run(RunState& state, const Config& config, const std::atomic<bool>&
     shared.resets = &control->resets();
     shared.load_log = &control->log();
   }
+  shared.doorbell = &state.doorbell;
   if (config.trace_exchanges > 0) {
     state.trace = std::make_unique<trace::TraceBudget>(config.trace_exchanges);
     shared.trace = state.trace.get();

@@ -38,6 +38,7 @@ namespace pacer::engine {
 
 class GiveUpWatch;
 class StartBarrier;
+class Doorbell;
 class LoadChangeLog;
 class PublishedTarget;
 class ResetSchedule;
@@ -133,6 +134,7 @@ struct SharedRun {
   RequestLogFile* request_log = nullptr;  // --log-requests (engine/record/request_log.h); null: none
   trace::TraceBudget* trace = nullptr;    // --trace N: the exchanges left to print (trace/wire_trace.h); null: none
   DocumentLengths* documents = nullptr;   // ab's document length per name (record/document.h); null: not kept
+  Doorbell* doorbell = nullptr;  // rung when an interval is published or a worker is done (loop/doorbell.h); null: none
 };
 
 struct WorkerResult {

@@ -9,6 +9,7 @@
 #include "engine/drive/closed_driver.h"
 #include "engine/drive/open_driver.h"
 #include "engine/drive/scenario_driver.h"
+#include "engine/loop/doorbell.h"
 #include "io/select.h"
 
 namespace pacer::engine {
@@ -114,6 +115,7 @@ void Worker::run() {
   recorder_.finish(clock_.now, scenario);
   for (const auto& c : pool_.all()) pool_.close(*c);
   done_.store(true, std::memory_order_release);
+  if (shared_.doorbell != nullptr) shared_.doorbell->ring();
 }
 
 StopReason Worker::interrupted() {
@@ -140,7 +142,10 @@ void Worker::turn() {
       coalesce_ns_ = clock_.stamps_seen ? std::min(kMaxCoalesceNs, *mean_latency_ns / kCoalesceLatencyShare) : 0;
     }
   }
+  const IntervalRing* ring = recorder_.intervals().ring();
+  const std::uint64_t published = ring != nullptr ? ring->published() : 0;
   recorder_.intervals().close(clock_.now, false, [this] { return gauges(); });
+  if (ring != nullptr && ring->published() != published && shared_.doorbell != nullptr) shared_.doorbell->ring();
 }
 
 void Worker::expire_timeouts() {

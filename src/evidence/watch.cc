@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "evidence/sock_diag.h"
 #include "evidence/verdict.h"
 
 namespace pacer::evidence {
@@ -72,9 +73,14 @@ ProcessSample Watch::sample_process(TimeNs now_ns) {
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) p.fd_limit = limit.rlim_cur;
   if (port_range_ && remote_port_ != 0) {
     p.port_range = port_range_->second - port_range_->first + 1;
-    for (const auto& [path, ipv6] : {std::pair{"/proc/net/tcp", false}, std::pair{"/proc/net/tcp6", true}}) {
-      if (auto text = read_small_file(path, kMaxNetTcpBytes)) {
-        count_ports(*text, ipv6, remote_port_, port_range_->first, port_range_->second, p.ports);
+    // The kernel filters by port for netlink; /proc formats every socket as text.
+    netlink_refused_ = netlink_refused_ ||
+                       !count_ports_netlink(remote_port_, port_range_->first, port_range_->second, p.ports);
+    if (netlink_refused_) {
+      for (const auto& [path, ipv6] : {std::pair{"/proc/net/tcp", false}, std::pair{"/proc/net/tcp6", true}}) {
+        if (auto text = read_small_file(path, kMaxNetTcpBytes)) {
+          count_ports(*text, ipv6, remote_port_, port_range_->first, port_range_->second, p.ports);
+        }
       }
     }
     std::sort(p.ports.begin(), p.ports.end(), [](const PortUse& a, const PortUse& b) { return a.in_use > b.in_use; });

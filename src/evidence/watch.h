@@ -3,10 +3,11 @@
 // the CPUs it may use, RSS, open fds against RLIMIT_NOFILE, ephemeral ports per
 // source and destination against ip_local_port_range), every --server-pid and
 // --server-metrics target, and the interval's verdicts; over the run, the peaks
-// and totals and the run's verdicts (evidence/verdict.h). Ports are counted from
-// /proc/net/tcp{,6}: every socket of the network namespace whose remote port is
-// the URL's and whose local port lies in the ephemeral range (any process's:
-// they draw on the same range), TIME_WAIT included. Main thread only.
+// and totals and the run's verdicts (evidence/verdict.h). Ports are counted by the
+// kernel's sock_diag netlink dump (evidence/sock_diag.h), or from /proc/net/tcp{,6}
+// where netlink is refused: every socket of the network namespace whose remote
+// port is the URL's and whose local port lies in the ephemeral range (any
+// process's: they draw on the same range), TIME_WAIT included. Main thread only.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,7 @@ class Watch {
   bool spin_;
   bool has_users_;
   std::optional<std::pair<std::uint32_t, std::uint32_t>> port_range_;
+  bool netlink_refused_ = false;  // the port count reads /proc/net/tcp{,6} (evidence/sock_diag.h)
   int cpus_allowed_ = 1;
   TimeNs last_ns_ = 0;
   TimeNs last_cpu_ns_ = 0;

@@ -76,6 +76,7 @@ std::string_view find_header(std::string_view head, std::string_view name) {
 std::string_view ResponseParser::server() const {
   if (!keep_server_) return {};
   if (from_known_) return known_->server;
+  if (!server_) return {};
   std::string_view v = *server_;
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
   return v;
@@ -104,6 +105,7 @@ int ResponseParser::on_header_value(llhttp_t* parser, const char* at, std::size_
   ResponseParser* self = self_of(parser);
   constexpr std::size_t kMaxServerBytes = 256;  // a longer Server header is cut there
   if (self->keep_server_ && self->server_name_ == 6) {
+    if (!self->server_) self->server_ = std::make_unique<std::string>();  // kept until keep_server(false)
     std::string& server = *self->server_;
     server.append(at, std::min(length, kMaxServerBytes - std::min(kMaxServerBytes, server.size())));
   }

@@ -8,8 +8,8 @@ namespace pacer::proto {
 
 Http1Session::Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth,
                            bool is_head, KnownHead* known)
-    : single_{request, repeated, is_head},
-      requests_(&single_, 1),
+    : single_(std::make_unique<Http1Bytes>(Http1Bytes{request, repeated, is_head})),
+      requests_(single_.get(), 1),
       parser_(&Http1Session::on_complete, this, known),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)) {
   parser_.set_on_begin(&Http1Session::on_begin);
@@ -25,7 +25,7 @@ Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t d
   if (requests.size() < 2 || depth_ < 2) return;
   const std::size_t bytes = std::min(kGatherBytes, largest_request() * depth_);
   gather_ = std::make_unique<char[]>(bytes);
-  scratch_ = std::span<char>(gather_.get(), bytes);
+  gather_bytes_ = static_cast<std::uint32_t>(bytes);
 }
 
 std::size_t Http1Session::largest_request() const {
@@ -88,7 +88,7 @@ std::span<const char> Http1Session::pending_output() {
   std::uint32_t same = 1;
   while (same < queued_ && ring_[queued_at(same)].target == first) ++same;
   const Http1Bytes& request = requests_[first];
-  if (same == queued_ || same > 1 || scratch_.empty()) {
+  if (same == queued_ || same > 1 || gather_bytes_ == 0) {
     // `repeated` holds depth_ >= `same` copies back to back, so the run of
     // queued requests of one target is one contiguous view into it.
     const std::size_t bytes = std::min(request.repeated.size(), same * request.bytes.size()) - offset_;
@@ -102,15 +102,15 @@ std::span<const char> Http1Session::gather_queued() {
   // rest of the first, copied into the scratch buffer.
   const std::string_view first = requests_[ring_[queued_at(0)].target].bytes;
   std::size_t used = first.size() - offset_;
-  if (used > scratch_.size()) return {first.data() + offset_, used};
-  std::memcpy(scratch_.data(), first.data() + offset_, used);
+  if (used > gather_bytes_) return {first.data() + offset_, used};
+  std::memcpy(gather_.get(), first.data() + offset_, used);
   for (std::uint32_t i = 1; i < queued_; ++i) {
     const std::string_view next = requests_[ring_[queued_at(i)].target].bytes;
-    if (used + next.size() > scratch_.size()) break;
-    std::memcpy(scratch_.data() + used, next.data(), next.size());
+    if (used + next.size() > gather_bytes_) break;
+    std::memcpy(gather_.get() + used, next.data(), next.size());
     used += next.size();
   }
-  return {scratch_.data(), used};
+  return {gather_.get(), used};
 }
 
 void Http1Session::consume(std::size_t bytes) {

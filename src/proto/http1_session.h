@@ -92,10 +92,11 @@ class Http1Session final : public Session {
   // `token` failed; detail: why (a static string), nullptr: the Redirector's reason.
   void fail_request(std::uint32_t token, RequestFailure why, const char* detail);
 
-  Http1Bytes single_;                   // the one request of the first constructor
+  // Every HTTP/1.1 connection holds a session: what only some runs use is
+  // behind a pointer or a size (issue 46).
+  std::unique_ptr<Http1Bytes> single_;  // the one request of the first constructor (a static script's)
   std::span<const Http1Bytes> requests_;
-  std::unique_ptr<char[]> gather_;      // a pipelined batch mixing requests (see above)
-  std::span<char> scratch_;             // gather_'s bytes; empty without one
+  std::unique_ptr<char[]> gather_;      // a pipelined batch mixing requests (see above): gather_bytes_ long
   ResponseParser parser_;
   // The outstanding requests, a ring of depth_ entries oldest at head_: each one's
   // token and the request it sends (its index in requests_). In place for depth 1,
@@ -116,6 +117,7 @@ class Http1Session final : public Session {
   std::string_view custom_;         // submit_bytes(): the bytes of the queued request
   std::uint32_t batch_left_ = 0;    // submit_bytes(): responses still due for the oldest token
   std::uint32_t depth_;
+  std::uint32_t gather_bytes_ = 0;  // 0: no gather buffer
   SessionEvents* events_ = nullptr; // during receive()/finish()
   // Redirects and body inspection (null unless enable_wire asked for them).
   std::unique_ptr<ResponseInspect> inspect_;

@@ -158,6 +158,7 @@ void Http2Session::submit(std::uint32_t token, std::uint32_t target) {
 void Http2Session::keep_server(bool keep) {
   keep_server_ = keep;
   if (keep) server_.resize(streams_);  // once: each keeps its capacity
+  if (!keep) std::vector<std::string>().swap(server_);  // the worker has its Server header (engine/exchange)
 }
 
 bool Http2Session::submit_stream(std::uint32_t token, const nghttp2_nv* headers, std::size_t count, bool with_body) {

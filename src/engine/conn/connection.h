@@ -47,7 +47,7 @@ struct RequestSlot {
 };
 
 // The connection is its socket's io::Channel (fd and the engine's state). Its
-// members are ordered to leave no padding: there is one per connection (304 bytes,
+// members are ordered to leave no padding: there is one per connection (312 bytes,
 // -c10000 holds 10,000; tests/engine/containers_test.cc checks the size).
 struct Connection final : proto::SessionEvents, io::Channel {
   enum class State : std::uint8_t {

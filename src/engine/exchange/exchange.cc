@@ -159,6 +159,9 @@ void Exchange::count_response(Connection& c, RequestSlot& slot, int status) {
   const std::uint64_t body_bytes = c.session->body_bytes(slot.token);
   if (recorded) {  // ab's fields: one virtual call and one relaxed load per response
     recorder_.document(slot.name, status, done, body_bytes, [&] { return c.session->server(slot.token); });
+    // The worker has its Server header now: the connection's buffer for it goes
+    // (once per connection, at its first answer).
+    if (c.answered_on_connection == 1 && !recorder_.wants_server()) c.session->keep_server(false);
     recorder_.body(slot.name, body_bytes);
   }
   tap_.answered(c, slot, done, status, body_bytes);
