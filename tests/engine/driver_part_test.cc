@@ -153,6 +153,28 @@ TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
   EXPECT_TRUE(p.load_done());
 }
 
+// A request that meets a kept-alive connection's close is sent again, but not in
+// the drain, which reopens and sends nothing: there it fails as `read`, once,
+// rather than leave requests_sent one short with no error (a lost request).
+TEST(ClosedDriverPart, ARequestThatMeetsAPeersCloseInTheDrainFailsInsteadOfVanishing) {
+  for (const bool draining : {false, true}) {
+    DriverParts p;
+    p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.source(), nullptr));
+    auto c = open_connection(&p.exchange);
+    p.exchange.opened(*c);
+    c->answered_on_connection = 1;  // reused: it had answered before
+    p.ready(*c);
+    ASSERT_EQ(session_of(*c).submitted.size(), 1u);
+    p.clock.draining = draining;
+    p.exchange.peer_closed(*c);
+    const stats::Counters& counts = p.recorder.result().counters;
+    EXPECT_EQ(counts.keepalive_closed, 1u);
+    EXPECT_EQ(counts.resent, draining ? 0u : 1u) << draining;
+    EXPECT_EQ(counts.errors.read, draining ? 1u : 0u) << draining;
+    EXPECT_EQ(counts.requests_sent, draining ? 1u : 0u) << draining;  // counted again when sent again
+  }
+}
+
 // The open model, its schedule started started_ago_ns before now (sends read the
 // real clock, so the test's "now" is the real one too: the rates are low enough
 // that a loaded machine's pauses do not bring the next arrival), --timeout 10 s.

@@ -34,6 +34,9 @@ bool ClosedDriver::send(Connection& c, TimeNs t_sched) {
 }
 
 bool ClosedDriver::put_back(RequestSlot& slot, bool recorded) {
+  // In the drain no connection reopens and nothing is sent: a request put back
+  // would vanish (neither sent nor failed). It fails as what it met instead.
+  if (clock_.draining) return false;
   if (recorded) quota_.give_back();  // its -n request is claimed again when resent
   slot.free_ns = slot.t_sched;       // the slot resends with the original schedule time
   return true;
