@@ -17,7 +17,7 @@ namespace {
 
 using pacer::testing::config_for;
 
-Config https_config(const server::Server& srv, const testing::TlsFiles& files, const std::string& path) {
+Config https_config(const server::Server& srv, const pacer::testing::TlsFiles& files, const std::string& path) {
   Config c = config_for(srv, path);
   c.target.scheme = "https";
   c.target.url = "https://127.0.0.1:" + std::to_string(srv.port()) + path;
@@ -28,9 +28,9 @@ Config https_config(const server::Server& srv, const testing::TlsFiles& files, c
 using pacer::testing::run_ok;
 
 TEST(EngineTls, RequestsOverHttpsAreAnsweredAndHandshakesTimed) {
-  testing::TlsFiles files;
+  pacer::testing::TlsFiles files;
   ASSERT_TRUE(files.ok);
-  auto srv = testing::start_tls_server(files);
+  auto srv = pacer::testing::start_tls_server(files);
   ASSERT_NE(srv, nullptr);
   Config c = https_config(*srv, files, "/bytes/100000");  // bodies of several TLS records
   c.connections = 4;
@@ -49,8 +49,8 @@ TEST(EngineTls, RequestsOverHttpsAreAnsweredAndHandshakesTimed) {
 // The start-up connection's handshake fails: the run stops before any load with
 // the reason, even with -n (which would otherwise retry for ever).
 TEST(EngineTls, UntrustedServerStopsTheRunAtTheFirstHandshakeWithTheReason) {
-  testing::TlsFiles files;
-  auto srv = testing::start_tls_server(files);
+  pacer::testing::TlsFiles files;
+  auto srv = pacer::testing::start_tls_server(files);
   ASSERT_NE(srv, nullptr);
   Config c = https_config(*srv, files, "/");
   c.tls_ca_file.clear();  // the system store does not trust it
@@ -66,8 +66,8 @@ TEST(EngineTls, UntrustedServerStopsTheRunAtTheFirstHandshakeWithTheReason) {
 }
 
 TEST(EngineTls, InsecureAcceptsAnyCertificate) {
-  testing::TlsFiles files({"somewhere.else"});
-  auto srv = testing::start_tls_server(files);
+  pacer::testing::TlsFiles files({"somewhere.else"});
+  auto srv = pacer::testing::start_tls_server(files);
   ASSERT_NE(srv, nullptr);
   Config c = https_config(*srv, files, "/");
   c.tls_ca_file.clear();
@@ -79,8 +79,8 @@ TEST(EngineTls, InsecureAcceptsAnyCertificate) {
 }
 
 TEST(EngineTls, ReconnectsResumeTheSessionUnlessTurnedOff) {
-  testing::TlsFiles files;
-  auto srv = testing::start_tls_server(files);
+  pacer::testing::TlsFiles files;
+  auto srv = pacer::testing::start_tls_server(files);
   ASSERT_NE(srv, nullptr);
   Config c = https_config(*srv, files, "/");
   c.keep_alive = false;  // one connection per request
@@ -101,9 +101,9 @@ TEST(EngineTls, ReconnectsResumeTheSessionUnlessTurnedOff) {
 }
 
 TEST(EngineTls, AServerThatDoesNotSpeakTlsStopsTheRunWithTheReason) {
-  auto plain = testing::start_loopback_server();  // answers the ClientHello as bad HTTP
+  auto plain = pacer::testing::start_loopback_server();  // answers the ClientHello as bad HTTP
   ASSERT_NE(plain, nullptr);
-  testing::TlsFiles files;
+  pacer::testing::TlsFiles files;
   Config c = https_config(*plain, files, "/");
   c.request_count = 10;
   std::atomic<bool> stop{false};
@@ -116,9 +116,9 @@ TEST(EngineTls, AServerThatDoesNotSpeakTlsStopsTheRunWithTheReason) {
 TEST(EngineTls, AServerThatNeverAnswersTheHandshakeStopsTheRunWhenTheTimeoutPasses) {
   // A listening socket nobody accepts from: TCP connects, the ClientHello waits.
   std::uint16_t port = 0;
-  const UniqueFd listener = testing::listen_never_accepting(8, port);
+  const UniqueFd listener = pacer::testing::listen_never_accepting(8, port);
   ASSERT_TRUE(listener.valid());
-  Config c = testing::config_for_port(port, "/", "https");
+  Config c = pacer::testing::config_for_port(port, "/", "https");
   c.tls_verify = false;
   c.connections = 1;
   c.threads = 1;
@@ -131,8 +131,8 @@ TEST(EngineTls, AServerThatNeverAnswersTheHandshakeStopsTheRunWhenTheTimeoutPass
 }
 
 TEST(EngineTls, BadCaFileStopsTheRunBeforeAnyConnection) {
-  testing::TlsFiles files;
-  auto srv = testing::start_tls_server(files);
+  pacer::testing::TlsFiles files;
+  auto srv = pacer::testing::start_tls_server(files);
   ASSERT_NE(srv, nullptr);
   Config c = https_config(*srv, files, "/");
   c.tls_ca_file = files.key;  // a key, not a certificate
