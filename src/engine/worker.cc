@@ -4,7 +4,6 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
-#include <ctime>
 
 #include "engine/drive/closed_driver.h"
 #include "engine/drive/open_driver.h"
@@ -13,18 +12,6 @@
 #include "io/select.h"
 
 namespace pacer::engine {
-
-namespace {
-
-// Closed-loop coalescing (see wait_for_events): a pause of at most 1/16 of the
-// mean latency and 200 us, when the last wait returned fewer than 8 events and at
-// least 8 requests are in flight.
-constexpr TimeNs kMaxCoalesceNs = 200 * kNsPerUs;
-constexpr TimeNs kCoalesceLatencyShare = 16;
-constexpr int kCoalesceBelowEvents = 8;
-constexpr std::size_t kCoalesceMinInFlight = 8;
-
-}  // namespace
 
 Worker::Worker(const SharedRun& shared, int worker_index, int connections,
                std::optional<std::uint64_t> request_quota)
@@ -37,7 +24,10 @@ Worker::Worker(const SharedRun& shared, int worker_index, int connections,
       exchange_(shared, clock_, recorder_, worker_index),
       pool_(shared, worker_index, transport_, clock_, recorder_),
       resets_(shared.resets),
-      stop_rules_(shared) {}
+      stop_rules_(shared.run_end),
+      writer_(exchange_, pool_, transport_),
+      router_(pool_, transport_, exchange_, budget_, writer_),
+      waiter_(shared) {}
 
 Status Worker::prepare() {
   // Readiness channels (TLS, a proxy's tunnel: conn/transport.h) read through the engine's buffer.
@@ -57,13 +47,13 @@ Status Worker::prepare() {
   StaticRequest script_request;
   if (script_ && !script_->custom_bytes()) script_request = {script_->static_request(), script_->static_is_head()};
   sessions_ = std::make_unique<SessionFactory>(shared_, script_request);
-  transport_.prepare(*engine_, *this, exchange_.tap());
-  pool_.prepare(*engine_, connection_count_, address, *sessions_, &exchange_, *this);
+  transport_.prepare(*engine_, router_, exchange_.tap());
+  pool_.prepare(*engine_, connection_count_, address, *sessions_, &exchange_, router_);
   if (script_) script_->prepare_connections(pool_.all());
   if (Status s = make_driver(); !s) return s;
   const std::size_t slots = static_cast<std::size_t>(connection_count_) * shared_.slots_per_connection;
   exchange_.prepare(*driver_, slots);
-  sent_.reserve(slots);
+  writer_.prepare(slots);
   // Last: the names known now (the targets', a static script's, the scenario's)
   // record without allocating.
   recorder_.prepare();
@@ -76,17 +66,20 @@ Status Worker::make_driver() {
                                                      recorder_, exchange_);
     if (Status s = scenario->prepare(pool_, &beat_); !s) return s;
     driver_ = std::move(scenario);
+    router_.set_driver(*driver_);
     return Ok{};
   }
   RequestSource source(shared_, worker_index_, script_.get(), nullptr);
   if (shared_.profile != nullptr) {
-    driver_ = std::make_unique<OpenDriver>(shared_, worker_index_, request_quota_, clock_, recorder_, exchange_,
-                                           std::move(source));
+    driver_ = std::make_unique<OpenDriver>(shared_, worker_index_, pool_.all().size(), request_quota_, clock_,
+                                           recorder_, exchange_, std::move(source));
+    router_.set_driver(*driver_);
     return Ok{};
   }
   WorkerScript* delay_script = script_ && script_->has_delay() ? script_.get() : nullptr;
   driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, std::move(source),
                                            delay_script);
+  router_.set_driver(*driver_);
   return Ok{};
 }
 
@@ -101,11 +94,11 @@ void Worker::run() {
   clock_.refresh();
   recorder_.start(clock_.now);
   driver_->start(pool_);
-  write_sent();
+  writer_.write_sent();
   while (interrupted() == StopReason::kRunning) {
     turn();
     if (done() != StopReason::kRunning) break;
-    wait_for_events();
+    waiter_.wait(*engine_, *this, clock_, next_wake_ns(), !budget_.empty(), exchange_.in_flight());
   }
   scenario::ScenarioStats* scenario = driver_->stop();  // users' on_stop
   // The last interval closes before the connections do, so its gauges are the
@@ -128,20 +121,16 @@ StopReason Worker::interrupted() {
 
 void Worker::turn() {
   driver_->on_turn(TurnPhase::kArrivals);
-  write_sent();
+  writer_.write_sent();
   expire_timeouts();
   pool_.expire_connects();
   transport_.run_timers(pool_.all());
   driver_->on_turn(TurnPhase::kBacklog);
-  write_sent();
+  writer_.write_sent();
   pool_.run_reconnects();
   driver_->on_turn(TurnPhase::kDue);
-  write_sent();
-  if (!clock_.draining) {
-    if (const std::optional<TimeNs> mean_latency_ns = recorder_.intervals().sample_rate(clock_.now)) {
-      coalesce_ns_ = clock_.stamps_seen ? std::min(kMaxCoalesceNs, *mean_latency_ns / kCoalesceLatencyShare) : 0;
-    }
-  }
+  writer_.write_sent();
+  if (!clock_.draining) waiter_.sample(recorder_.intervals().sample_rate(clock_.now), clock_.stamps_seen);
   const IntervalRing* ring = recorder_.intervals().ring();
   const std::uint64_t published = ring != nullptr ? ring->published() : 0;
   recorder_.intervals().close(clock_.now, false, [this] { return gauges(); });
@@ -153,7 +142,7 @@ void Worker::expire_timeouts() {
     if (expired->reopen) {
       pool_.reopen(*expired->connection);
     } else {
-      ready(*expired->connection);
+      router_.ready(*expired->connection);
     }
   }
 }
@@ -176,40 +165,11 @@ TimeNs Worker::next_wake_ns() const {
   TimeNs next = std::min({recorder_.intervals().next_due_ns(clock_.draining), exchange_.next_due_ns(),
                           pool_.next_due_ns(), transport_.next_due_ns(), driver_->next_due_ns(),
                           resets_.next_due_ns()});
-  return std::min(next, stop_rules_.next_due_ns(clock_.draining));  // the drain begins
-}
-
-void Worker::wait_for_events() {
-  const TimeNs wake_ns = next_wake_ns();
-  idle_from_ns_ = monotonic_now_ns();  // the worker's busy share (evidence/worker_load.h): until on_wake
-  if (worth_coalescing(wake_ns)) {
-    // A wake-up per response costs a context switch on each side; after a short
-    // pause one wake-up takes the responses that came meanwhile. Their latency
-    // ends at the kernel's receive stamp, so the pause is not in it; the next
-    // requests leave up to coalesce_ns_ later (at most 1/16 of a mean latency).
-    engine_->submit();  // what this wake-up queued leaves now, not after the pause
-    const timespec pause{0, static_cast<long>(coalesce_ns_)};
-    ::clock_nanosleep(CLOCK_MONOTONIC, 0, &pause, nullptr);
-    clock_.refresh();
-  }
-  // Bytes left unread by the last wake-up's budget: only look for new events.
-  // --spin: never sleep (a thread woken by a timer can be late by milliseconds).
-  const TimeNs wait = budget_.empty() && !shared_.options.loop.spin ? std::max<TimeNs>(0, wake_ns - clock_.now) : 0;
-  last_events_ = engine_->wait(wait, *this);  // on_wake, then on_io per event
-}
-
-bool Worker::worth_coalescing(TimeNs wake_ns) const {
-  // Not in the open model (arrivals are timed), nor without receive stamps (the
-  // pause would be in the latency), nor when events come in batches already or
-  // too few requests are in flight for a batch to form. --spin never sleeps, so
-  // it never pauses either.
-  return coalesce_ns_ > 0 && shared_.profile == nullptr && !shared_.options.loop.spin && budget_.empty() &&
-         last_events_ > 0 && last_events_ < kCoalesceBelowEvents && exchange_.in_flight() >= kCoalesceMinInFlight &&
-         wake_ns - clock_.now > coalesce_ns_;
+  return std::min(next, StopRules::next_due_ns(clock_.draining, shared_.end_ns));  // the drain begins
 }
 
 void Worker::on_wake(TimeNs now_ns) {
-  recorder_.waited(std::max<TimeNs>(0, now_ns - idle_from_ns_));  // the wait's own time, not its events'
+  recorder_.waited(waiter_.waited(now_ns));  // the wait's own time, not its events'
   clock_.now = now_ns;
   if (const std::optional<TimeNs> reset_at = resets_.due(now_ns)) reset_stats(*reset_at);  // before this wake-up's events
   if (!clock_.draining) begin_drain(now_ns);
@@ -218,12 +178,12 @@ void Worker::on_wake(TimeNs now_ns) {
   // each with a fresh budget, until this wake-up's total budget is spent.
   for (std::size_t left = budget_.waiting(); left > 0 && !budget_.spent(); --left) {
     Connection& c = *budget_.oldest();
-    if (transport_.read(c, 0)) ready(c);  // to the back if it still has more than its share
+    if (transport_.read(c, 0)) router_.ready(c);  // to the back if it still has more than its share
   }
 }
 
 void Worker::begin_drain(TimeNs now_ns) {
-  const std::optional<TimeNs> end_ns = stop_rules_.drain_begins(now_ns);
+  const std::optional<TimeNs> end_ns = stop_rules_.drain_begins(now_ns, shared_.end_ns);
   if (!end_ns) return;
   clock_.draining = true;  // the wait never sleeps past it
   // The interval it falls in ends there, before this wake-up's events: what they
@@ -241,11 +201,11 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
       transport_.handshake_io(c, flags);
       break;
     case Connection::State::kOpen:
-      if (pool_.held(c)) {  // read once the start gate opens (opened below): the session has not started
-        c.unread_events |= flags & (io::kReadable | io::kPeerClosing);
+      if (pool_.held(c)) {  // read once the start gate opens (Router::opened): the session has not started
+        ReadBudget::keep(c, flags);
         break;
       }
-      if ((flags & io::kReadable) != 0 && transport_.read(c, flags)) ready(c);
+      if ((flags & io::kReadable) != 0 && transport_.read(c, flags)) router_.ready(c);
       if (c.state == Connection::State::kOpen && c.write_blocked && (flags & io::kWritable) != 0) {
         (void)transport_.flush(c);
       }
@@ -254,51 +214,6 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
     case Connection::State::kBackoff:
       break;  // a stale event for a socket closed earlier in this batch
   }
-}
-
-void Worker::ready(Connection& c) {
-  if (c.state != Connection::State::kOpen || pool_.held(c)) return;
-  driver_->fill(c);
-  // c first: what the read left to send too (HTTP/2's acknowledgements).
-  const bool written = transport_.flush(c);
-  write_sent(&c);  // another connection a resumed user sent on
-  if (!written) return;  // it failed and is reconnecting
-  if (c.state == Connection::State::kOpen && exchange_.takes_no_more(c) && c.in_flight_count() == 0) {
-    pool_.reopen(c);  // `Connection: close`, a GOAWAY, or --disable-keepalive
-  }
-}
-
-void Worker::write_sent(const Connection* written) {
-  if (writing_) return;  // the outer call takes what a write's reopen sent
-  writing_ = true;
-  while (exchange_.has_sent()) {
-    if (!exchange_.take_sent(sent_)) {
-      for (const auto& c : pool_.all()) {
-        if (c->state == Connection::State::kOpen && !pool_.held(*c)) (void)transport_.flush(*c);
-      }
-      continue;
-    }
-    for (Connection* c : sent_) {
-      // One that failed since it was given its request is reconnecting: nothing to write.
-      if (c != written && c->state == Connection::State::kOpen) (void)transport_.flush(*c);
-    }
-    written = nullptr;  // a second pass: c may have been given another request
-  }
-  writing_ = false;
-}
-
-void Worker::opened(Connection& c) {
-  exchange_.opened(c);
-  ready(c);
-  // What the server sent while the start gate held c (HTTP/2's SETTINGS, a server
-  // that speaks first), read after the session's start as it would have been.
-  if (c.state == Connection::State::kOpen && c.unread_events != 0 && transport_.read(c, 0)) ready(c);
-}
-
-void Worker::closing(Connection& c) {
-  exchange_.abandon(c);
-  driver_->forget(c);
-  budget_.forget(c);
 }
 
 }  // namespace pacer::engine

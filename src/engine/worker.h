@@ -13,9 +13,11 @@
 //   drive/      the load driver, *when* to send (closed, open, scenario users),
 //               asking its RequestSource *what* to send;
 //   record/     the recorder, the only writer of the result and the intervals.
-// Parts report to each other through the worker (conn/links.h), which routes
-// each event to the part that owns it. docs/architecture.md walks one request
-// through them.
+// Parts report to each other through the worker's Router (router.h, conn/links.h),
+// which routes each event to the part that owns it; the SentWriter
+// (sent_writer.h) is the one place that writes requests, and the Waiter
+// (loop/waiter.h) the wait between turns. docs/architecture.md walks one
+// request through them.
 //
 // The I/O mechanism (waiting, registering sockets, connects, reads with receive
 // stamps, writes, closing) is the worker's io::Engine (io/engine.h: epoll or
@@ -23,7 +25,7 @@
 // io::Channel, and the engine reports its events to Worker::on_io.
 //
 // Closed loop: when a wake-up finds few responses while many are in flight, the
-// worker pauses briefly before the next wait (coalescing; see wait_for_events).
+// worker pauses briefly before the next wait (coalescing; see loop/waiter.h).
 #pragma once
 
 #include <limits>
@@ -44,16 +46,19 @@
 #include "engine/exchange/exchange.h"
 #include "engine/loop/clock.h"
 #include "engine/loop/stop_rules.h"
+#include "engine/loop/waiter.h"
 #include "engine/conn/read_budget.h"
 #include "engine/record/recorder.h"
+#include "engine/router.h"
 #include "engine/run_plan.h"
+#include "engine/sent_writer.h"
 #include "io/engine.h"
 #include "net/tls_stream.h"
 #include "watchdog/lua_watch.h"
 
 namespace pacer::engine {
 
-class Worker final : io::Events, LinkEvents, PoolEvents {
+class Worker final : io::Events {
  public:
   // worker_index: 0..worker_count-1 (its share of the schedule); connections: its
   // share of -c; request_quota: its share of -n.
@@ -88,30 +93,6 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // budget, the unread connections first); then the engine's report on one connection.
   void on_wake(TimeNs now_ns) override;
   void on_io(io::Channel& channel, std::uint32_t flags, int err) override;
-  // LinkEvents, routed to the part that owns each.
-  void established(Connection& c) override { pool_.established(c); }
-  void retry_later(Connection& c) override { pool_.retry_later(c); }
-  // The exchange counts what c's failure or close ends; c reopens after it returned.
-  void broke(Connection& c, ErrorField error) override {
-    exchange_.fail_connection(c, error);
-    pool_.reopen(c);
-  }
-  void reopen(Connection& c) override { pool_.reopen(c); }
-  void peer_closed(Connection& c) override {
-    exchange_.peer_closed(c);
-    pool_.reopen(c);
-  }
-  // Fills c's free slots (the driver), writes, or reconnects c once it can take
-  // no more requests and has none in flight.
-  void ready(Connection& c) override;
-  // The one place that writes requests: every connection the exchange gave a
-  // request since the last call (but `written`, just written), after the driver
-  // that sent them returned.
-  void write_sent(const Connection* written = nullptr);
-  // PoolEvents.
-  bool wants_connection(Connection& c) override { return driver_->wants_connection(c); }
-  void opened(Connection& c) override;
-  void closing(Connection& c) override;
 
   // The loop.
   Status make_driver();
@@ -121,11 +102,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   void expire_timeouts();  // each request past --timeout, then its connection reopens or sends again
   StopReason done() const { return StopRules::done(clock_.draining, !exchange_.idle(), driver_->progress()); }
   void begin_drain(TimeNs now_ns);  // at a wake-up: -d's end or the shape's, by the stop rules
-  TimeNs next_wake_ns() const;
-  void wait_for_events();
-  // Closed loop: whether to pause before the next wait so that responses due
-  // soon are handled in one wake-up (see wait_for_events).
-  bool worth_coalescing(TimeNs wake_ns) const;
+  TimeNs next_wake_ns() const;  // the earliest time a part is due: the wait's end
   IntervalGauges gauges() const;
   // POST /stats/reset's time came: the intervals up to it close, then the
   // recorder's and the driver's figures start again.
@@ -147,11 +124,9 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
   const StopRules stop_rules_;
-  std::vector<Connection*> sent_;  // write_sent's list (capacity: every slot)
-  bool writing_ = false;           // inside write_sent: a write's failure may reopen and send again
-  int last_events_ = 0;       // events the last wait returned
-  TimeNs idle_from_ns_ = 0;  // when the current wait began (the busy share, issue 28)
-  TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none
+  SentWriter writer_;  // writes what the exchange was given (after the driver returned)
+  Router router_;      // the parts' connection events, to the part that owns each
+  Waiter waiter_;      // the wait between turns, and the closed loop's pause
   std::atomic<bool> done_{false};
   watchdog::LuaBeat beat_;  // written by the worker's Lua calls, read by the controller
 };

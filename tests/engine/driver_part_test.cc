@@ -13,30 +13,20 @@
 namespace pacer::engine {
 namespace {
 
-using testing::FakeEngine;
 using testing::open_connection;
-using testing::PartRun;
 using testing::session_of;
 
 // The worker's routing between the parts, minus the loop.
-struct DriverParts : LinkEvents {
-  PartRun run;
-  LoopClock clock;
-  ReadBudget budget;
-  Recorder recorder{run.shared};
-  Transport transport{run.shared, clock, recorder, budget};
+struct DriverParts : testing::TransportRig, LinkEvents {
   Exchange exchange{run.shared, clock, recorder};
-  FakeEngine engine;
   ConnectionPool pool{run.shared, 0, transport, clock, recorder};  // none of its own: tests make connections
   std::unique_ptr<LoadDriver> driver;
   int reopened = 0;
 
   void prepare(std::unique_ptr<LoadDriver> d) {
     driver = std::move(d);
-    recorder.prepare();
-    transport.prepare(engine, *this, exchange.tap());
+    prepare_transport(*this, &exchange.tap());
     exchange.prepare(*driver, 16);
-    clock.refresh();
   }
   // The run starts (the open model's first arrival is due).
   void start() {
@@ -133,7 +123,7 @@ TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
   c->slots[0].free_ns = p.clock.now - 2 * kNsPerMs;
   p.ready(*c);
   const TimeNs due = c->slots[0].t_sched;
-  c->answered_on_connection = 1;
+  c->exchanged.answered = 1;
   c->on_request_failed(0, proto::RequestFailure::kRefused);
   EXPECT_EQ(p.recorder.result().counters.requests_sent, 0u);
   p.ready(*c);  // the -n request is claimed again and sent again
@@ -162,7 +152,7 @@ TEST(ClosedDriverPart, ARequestThatMeetsAPeersCloseInTheDrainFailsInsteadOfVanis
     p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.source(), nullptr));
     auto c = open_connection(&p.exchange);
     p.exchange.opened(*c);
-    c->answered_on_connection = 1;  // reused: it had answered before
+    c->exchanged.answered = 1;  // reused: it had answered before
     p.ready(*c);
     ASSERT_EQ(session_of(*c).submitted.size(), 1u);
     p.clock.draining = draining;
@@ -185,7 +175,7 @@ struct OpenParts : DriverParts {
     run.open_model(rate_per_s, 10 * kNsPerS);
     run.shared.start_ns = monotonic_now_ns() - started_ago_ns;
     run.shared.end_ns = run.shared.start_ns + 10 * kNsPerS;
-    prepare(std::make_unique<OpenDriver>(run.shared, 0, quota, clock, recorder, exchange, source()));
+    prepare(std::make_unique<OpenDriver>(run.shared, 0, 4, quota, clock, recorder, exchange, source()));
     start();
   }
 };

@@ -119,7 +119,7 @@ TEST(ExchangePart, AStreamCancelledOnATimeoutLeavesItsConnectionReadyToSendAgain
 TEST(ExchangePart, AGoawayRefusedRequestGoesBackToTheDriverUncountedWithItsDueTime) {
   ExchangeParts p;
   auto c = open_connection(&p.exchange);
-  c->answered_on_connection = 1;  // the connection served requests before its GOAWAY
+  c->exchanged.answered = 1;  // the connection served requests before its GOAWAY
   TimeNs t_sched = monotonic_now_ns() - kNsPerMs;
   const TimeNs due = t_sched;
   ASSERT_TRUE(send_from(p.source, p.exchange, *c, t_sched));
@@ -135,7 +135,7 @@ TEST(ExchangePart, AGoawayRefusedRequestADriverCannotResendIsAGoawayError) {
   ExchangeParts p;
   p.driver.accepts_put_back = false;
   auto c = open_connection(&p.exchange);
-  c->answered_on_connection = 1;
+  c->exchanged.answered = 1;
   TimeNs t = kAtSend;
   ASSERT_TRUE(send_from(p.source, p.exchange, *c, t));
   c->on_request_failed(0, proto::RequestFailure::kRefused);

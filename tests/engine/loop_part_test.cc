@@ -19,19 +19,19 @@ TEST(StopRules, TheStopFlagComesFirstThenAScriptsStopThenTheGiveUp) {
 
 TEST(StopRules, TheDrainBeginsAtTheEndOfTheDurationAndNotBefore) {
   const TimeNs end_ns = 10 * kNsPerS;
-  const StopRules rules(end_ns, nullptr);
-  EXPECT_FALSE(rules.drain_begins(10 * kNsPerS - 1).has_value());
-  ASSERT_TRUE(rules.drain_begins(10 * kNsPerS).has_value());
+  const StopRules rules(nullptr);
+  EXPECT_FALSE(rules.drain_begins(10 * kNsPerS - 1, end_ns).has_value());
+  ASSERT_TRUE(rules.drain_begins(10 * kNsPerS, end_ns).has_value());
   // A late wake-up: the recorded window still ends at -d's end.
-  EXPECT_EQ(*rules.drain_begins(12 * kNsPerS), 10 * kNsPerS);
-  EXPECT_EQ(rules.next_due_ns(false), 10 * kNsPerS);
-  EXPECT_EQ(rules.next_due_ns(true), kNeverNs);
+  EXPECT_EQ(*rules.drain_begins(12 * kNsPerS, end_ns), 10 * kNsPerS);
+  EXPECT_EQ(StopRules::next_due_ns(false, end_ns), 10 * kNsPerS);
+  EXPECT_EQ(StopRules::next_due_ns(true, end_ns), kNeverNs);
 }
 
 TEST(StopRules, WithoutADurationOnlyTheLoadControlsEndBeginsTheDrain) {
   const TimeNs never = kNeverNs;
-  const StopRules none(never, nullptr);
-  EXPECT_FALSE(none.drain_begins(1'000'000 * kNsPerS).has_value());
+  const StopRules none(nullptr);
+  EXPECT_FALSE(none.drain_begins(1'000'000 * kNsPerS, never).has_value());
 
   LoadControl control(1, 4, 0);
   control.set_shape([](double t) -> Result<std::optional<ShapeStep>> {
@@ -42,18 +42,17 @@ TEST(StopRules, WithoutADurationOnlyTheLoadControlsEndBeginsTheDrain) {
   });
   ASSERT_TRUE(control.first_step());
   control.started(0);
-  const StopRules shaped(never, &control.run_end());
+  const StopRules shaped(&control.run_end());
   control.tick(kNsPerS);
-  EXPECT_FALSE(shaped.drain_begins(kNsPerS).has_value());
+  EXPECT_FALSE(shaped.drain_begins(kNsPerS, never).has_value());
   control.tick(2 * kNsPerS);
   ASSERT_TRUE(control.run_end().ended());
   // Seen at a later wake-up: the window ends at the second the shape ended it.
-  ASSERT_TRUE(shaped.drain_begins(2 * kNsPerS + kNsPerS / 3).has_value());
-  EXPECT_EQ(*shaped.drain_begins(2 * kNsPerS + kNsPerS / 3), 2 * kNsPerS);
+  ASSERT_TRUE(shaped.drain_begins(2 * kNsPerS + kNsPerS / 3, never).has_value());
+  EXPECT_EQ(*shaped.drain_begins(2 * kNsPerS + kNsPerS / 3, never), 2 * kNsPerS);
   // A duration shorter than the shape still ends first.
   const TimeNs shorter = kNsPerS + kNsPerS / 2;
-  const StopRules both(shorter, &control.run_end());
-  EXPECT_EQ(*both.drain_begins(3 * kNsPerS), kNsPerS + kNsPerS / 2);
+  EXPECT_EQ(*shaped.drain_begins(3 * kNsPerS, shorter), kNsPerS + kNsPerS / 2);
 }
 
 TEST(StopRules, TheLoadIsDoneWhenNothingIsInFlightAndTheDriverHasNothingLeft) {

@@ -2,7 +2,9 @@
 // an io::Engine that connects nothing and records what it is asked, a protocol
 // session that records submits and answers on demand, and recording LinkEvents,
 // PoolEvents and LoadDriver. A PartRun holds a Config and the SharedRun built
-// from it, as engine::run would build it. Test thread only.
+// from it, as engine::run would build it; a TransportRig the transport and its
+// neighbours over a FakeEngine, and a PoolRig a pool over one, routing as the
+// worker does. Test thread only.
 #pragma once
 
 #include <arpa/inet.h>
@@ -18,9 +20,17 @@
 
 #include "core/config.h"
 #include "engine/conn/links.h"
+#include "engine/conn/pool.h"
+#include "engine/conn/read_budget.h"
+#include "engine/conn/session_factory.h"
+#include "engine/conn/transport.h"
 #include "engine/drive/driver.h"
+#include "engine/loop/clock.h"
+#include "engine/record/recorder.h"
+#include "engine/record/wire_tap.h"
 #include "engine/run_plan.h"
 #include "io/engine.h"
+#include "net/address.h"
 #include "load/schedule.h"
 #include "proto/session.h"
 #include "stats/name_table.h"
@@ -202,6 +212,55 @@ struct RecordingDriver final : LoadDriver {
   LoadProgress progress() const override { return {}; }
   void gauges(IntervalGauges&) const override {}
   scenario::ScenarioStats* stop() override { return nullptr; }
+};
+
+// The transport and its neighbours as a worker makes them, over a FakeEngine:
+// the run, the loop's clock and read budget, a recorder and a wire tap.
+struct TransportRig {
+  PartRun run;
+  LoopClock clock;
+  ReadBudget budget;
+  Recorder recorder{run.shared};
+  Transport transport{run.shared, clock, recorder, budget};
+  WireTap tap{run.shared, recorder, 0};
+  FakeEngine engine;
+
+  // The recorder prepared, the transport reporting to `links` and feeding
+  // `wire_tap` (null: tap), the clock read.
+  void prepare_transport(LinkEvents& links, WireTap* wire_tap = nullptr) {
+    recorder.prepare();
+    transport.prepare(engine, links, wire_tap != nullptr ? *wire_tap : tap);
+    clock.refresh();
+  }
+};
+
+// A pool of `connections` (to 127.0.0.1:1, never connected unless the engine
+// says so) over a TransportRig, whose events go where the worker routes them,
+// but a failure only reopens and nothing is filled; the pool's opened and
+// closing are counted, and it is wanted while `wanted` says so.
+struct PoolRig final : TransportRig, LinkEvents, PoolEvents {
+  ConnectionPool pool{run.shared, 0, transport, clock, recorder};
+  std::unique_ptr<SessionFactory> sessions;
+  bool wanted = true;
+  int opened_count = 0, closing_count = 0;
+
+  explicit PoolRig(int connections = 1) {
+    prepare_transport(*this);
+    sessions = std::make_unique<SessionFactory>(run.shared, StaticRequest{});
+    pool.prepare(engine, connections, net::resolve("127.0.0.1", 1)->front(), *sessions, nullptr, *this);
+    clock.refresh();
+  }
+  // LinkEvents.
+  void established(Connection& c) override { pool.established(c); }
+  void retry_later(Connection& c) override { pool.retry_later(c); }
+  void broke(Connection& c, ErrorField) override { pool.reopen(c); }
+  void reopen(Connection& c) override { pool.reopen(c); }
+  void peer_closed(Connection& c) override { pool.reopen(c); }
+  void ready(Connection&) override {}
+  // PoolEvents.
+  bool wants_connection(Connection&) override { return wanted; }
+  void opened(Connection&) override { ++opened_count; }
+  void closing(Connection&) override { ++closing_count; }
 };
 
 // An open connection of `slots` slots over a FakeSession, reporting to `exchange`.

@@ -13,42 +13,8 @@
 namespace pacer::engine {
 namespace {
 
-using testing::FakeEngine;
-using testing::PartRun;
-
-struct PoolParts final : LinkEvents, PoolEvents {
-  PartRun run;
-  LoopClock clock;
-  ReadBudget budget;
-  Recorder recorder{run.shared};
-  Transport transport{run.shared, clock, recorder, budget};
-  WireTap tap{run.shared, recorder, 0};
-  ConnectionPool pool{run.shared, 0, transport, clock, recorder};
-  FakeEngine engine;
-  std::unique_ptr<SessionFactory> sessions;
-  bool wanted = true;
-  int opened_count = 0, closing_count = 0;
-
-  explicit PoolParts(int connections = 1) {
-    recorder.prepare();
-    transport.prepare(engine, *this, tap);
-    sessions = std::make_unique<SessionFactory>(run.shared, StaticRequest{});
-    auto address = net::resolve("127.0.0.1", 1);
-    pool.prepare(engine, connections, address->front(), *sessions, nullptr, *this);
-    clock.refresh();
-  }
-  // LinkEvents: as the worker routes them.
-  void established(Connection& c) override { pool.established(c); }
-  void retry_later(Connection& c) override { pool.retry_later(c); }
-  void broke(Connection& c, ErrorField) override { pool.reopen(c); }
-  void reopen(Connection& c) override { pool.reopen(c); }
-  void peer_closed(Connection& c) override { pool.reopen(c); }
-  void ready(Connection&) override {}
-  // PoolEvents.
-  bool wants_connection(Connection&) override { return wanted; }
-  void opened(Connection&) override { ++opened_count; }
-  void closing(Connection&) override { ++closing_count; }
-};
+// The pool over a plain-TCP transport and a fake engine, routed as the worker routes it.
+using PoolParts = testing::PoolRig;
 
 TEST(PoolPart, AConnectionTheDriverDoesNotWantStaysClosedWithoutASocket) {
   PoolParts p;

@@ -12,28 +12,18 @@
 namespace pacer::engine {
 namespace {
 
-using testing::FakeEngine;
 using testing::FakeSession;
-using testing::PartRun;
 using testing::RecordingLinks;
 
-struct TransportParts {
-  PartRun run;
-  LoopClock clock;
-  ReadBudget budget;
-  Recorder recorder{run.shared};
-  Transport transport{run.shared, clock, recorder, budget};
-  WireTap tap{run.shared, recorder, 0};
-  FakeEngine engine;
+// One open connection over a fake session, its reports recorded.
+struct TransportParts : testing::TransportRig {
   RecordingLinks links;
   Connection c{nullptr, 1};
 
   TransportParts() {
-    recorder.prepare();
-    transport.prepare(engine, links, tap);
+    prepare_transport(links);
     c.session = std::make_unique<FakeSession>();
     c.state = Connection::State::kOpen;
-    clock.refresh();
     budget.begin(clock.now);
   }
   FakeSession& session() { return static_cast<FakeSession&>(*c.session); }

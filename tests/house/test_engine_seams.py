@@ -9,6 +9,9 @@ can come back into a part through another while it is working.
   reopen or fill a connection itself, only say so to its caller (the worker);
 - the drivers include neither the transport nor the pool's events: they never
   write (the worker writes what the exchange was given);
+- the fields a connection carries for other parts (conn/part_fields.h) are
+  each written by the part that owns them only, and the open model's idle
+  list is the OpenDriver's own, not a hook on the connection;
 - every part has a test of its own with fakes of its neighbours."""
 
 import pathlib
@@ -58,3 +61,60 @@ def test_every_part_has_a_part_test():
     tests = ROOT / "tests" / "engine"
     missing = [p for p in PARTS if not (tests / f"{p}_part_test.cc").exists()]
     assert not missing, missing
+
+
+# conn/part_fields.h: each Connection member holding another part's fields, and
+# the files of the part that alone may write it.
+PART_FIELDS = {
+    "exchanged": ("src/engine/exchange/",),
+    "claim": ("src/engine/drive/driver.h",),
+    "unread": ("src/engine/conn/read_budget.h",),
+}
+ASSIGN = r"(?:[-+*/|&^]?=(?!=)|\+\+|--)"
+
+
+def field_writes(member):
+    """(file, line) of every write in src/ to a field of Connection::<member>:
+    `c.member.f = ...`, `x->member.f |= ...`, `++c.member.f`, `std::exchange(c.member.f, ...)`,
+    and the member itself assigned."""
+    access = rf"(?:\.|->){member}(?:\.\w+)?"
+    patterns = (rf"\w{access}\s*{ASSIGN}", rf"(?:\+\+|--)\s*[\w.>-]*{access}\b", rf"std::exchange\(\s*[\w.>-]*{access}\b")
+    found = []
+    for path in sorted((ROOT / "src").rglob("*")):
+        if path.suffix not in (".h", ".cc"):
+            continue
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            code = line.split("//")[0]
+            if any(re.search(p, code) for p in patterns):
+                found.append((str(path.relative_to(ROOT)), n))
+    return found
+
+
+def test_only_the_owning_part_writes_its_fields_on_a_connection():
+    fields = (ENGINE / "conn" / "part_fields.h").read_text()
+    connection = (ENGINE / "conn" / "connection.h").read_text()
+    wrong = []
+    for member, owners in PART_FIELDS.items():
+        assert re.search(rf"\b\w+ {member};", connection), f"Connection::{member} is gone: update PART_FIELDS"
+        writes = field_writes(member)
+        # The rule reads something: the owner's own writes are found.
+        assert any(f.startswith(owners) for f, _ in writes), f"no write to Connection::{member} found in {owners}"
+        wrong += [f"{f}:{n}: writes Connection::{member}" for f, n in writes if not f.startswith(owners)]
+    for struct in ("ExchangeCounts", "QuotaClaim", "UnreadMark"):
+        assert f"struct {struct}" in fields, struct
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_unread_list_is_the_read_budgets_and_the_idle_list_the_open_drivers():
+    wrong = []
+    for path in sorted((ROOT / "src").rglob("*")):
+        if path.suffix not in (".h", ".cc"):
+            continue
+        rel = str(path.relative_to(ROOT))
+        text = path.read_text(errors="replace")
+        if re.search(r"\bUnreadList\b", text) and rel not in ("src/engine/conn/connection.h", "src/engine/conn/read_budget.h"):
+            wrong.append(f"{rel}: UnreadList")
+        if re.search(r"\bIdleConnections\b", text) and not rel.startswith("src/engine/drive/"):
+            wrong.append(f"{rel}: IdleConnections")
+    assert "idle" not in re.findall(r"ListHook<Connection>\s+(\w+);", (ENGINE / "conn" / "connection.h").read_text())
+    assert not wrong, "\n".join(wrong)

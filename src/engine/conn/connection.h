@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "engine/conn/connection_list.h"
+#include "engine/conn/part_fields.h"
 #include "engine/conn/slot_storage.h"
 #include "io/engine.h"
 #include "net/tls_stream.h"
@@ -47,7 +48,7 @@ struct RequestSlot {
 };
 
 // The connection is its socket's io::Channel (fd and the engine's state). Its
-// members are ordered to leave no padding: there is one per connection (312 bytes,
+// members are ordered to leave no padding: there is one per connection (296 bytes,
 // -c10000 holds 10,000; tests/engine/containers_test.cc checks the size).
 struct Connection final : proto::SessionEvents, io::Channel {
   enum class State : std::uint8_t {
@@ -81,31 +82,26 @@ struct Connection final : proto::SessionEvents, io::Channel {
   net::TlsStream tls;               // active only for https:// (reads and writes go through net/transport.h)
   State state = State::kClosed;
   bool write_blocked = false;       // output waits for the engine's kWritable
-  bool holds_claim = false;         // reserved one of the worker's -n requests
+  QuotaClaim claim;                 // Quota's (drive/driver.h): conn/part_fields.h
   bool in_tunnel = false;           // kHandshaking through a proxy: CONNECT not yet answered (conn/transport.cc)
   int connect_failures = 0;         // consecutive; drives the backoff
-  std::uint32_t sent_on_connection = 0;  // requests since the connect (--disable-keepalive: 1 at most)
-  std::uint32_t answered_on_connection = 0;  // responses since the connect
+  ExchangeCounts exchanged;         // the exchange's (exchange/): conn/part_fields.h
   int index = 0;                    // in the worker's connection list
-  std::uint32_t unread_events = 0;  // see `unread` below
   std::uint32_t tunnel_sent = 0;    // in_tunnel: bytes of the CONNECT request written
   TimeNs connect_start_ns = 0;     // kConnecting: when connect() was called
   TimeNs reconnect_at_ns = 0;       // kBackoff: when to try again
   TimeNs handshake_start_ns = 0;    // kHandshaking: when TCP connected
   TimeNs established_ns = 0;        // kOpen: when it opened (it may wait to send: conn/start_gate.h)
-  ListHook<Connection> idle;        // open model: on the worker's list of connections with a free slot
   ListHook<Connection> connecting;  // on the worker's list of pending TCP connects (start order)
   ListHook<Connection> handshaking; // https: on the worker's handshake list (start order)
-  // Reads past the per-wake-up budget (conn/read_budget.h): the connection waits
-  // on the worker's unread list with the engine's events it has not acted on yet.
-  ListHook<Connection> unread;
-  std::uint64_t deferred_at_wake = 0;  // the wake-up in which it was last put on the list
+  // Reads past the per-wake-up budget: the ReadBudget's mark (conn/read_budget.h,
+  // conn/part_fields.h), the connection's place on the worker's unread list.
+  UnreadMark unread;
 
   std::uint32_t in_flight_count() const { return static_cast<std::uint32_t>(slots.size() - free_tokens.size()); }
 };
 
 using InFlightList = IntrusiveList<RequestSlot, &RequestSlot::in_flight>;
-using IdleList = IntrusiveList<Connection, &Connection::idle>;
 using ConnectList = IntrusiveList<Connection, &Connection::connecting>;
 using HandshakeList = IntrusiveList<Connection, &Connection::handshaking>;
 using UnreadList = IntrusiveList<Connection, &Connection::unread>;

@@ -1,8 +1,8 @@
 // Intrusive FIFO lists (no allocation): the worker's in-flight list of request
 // slots in send order (its head is always the next request to time out), its
-// lists of pending TCP connects and TLS handshakes in start order (likewise) and,
-// in the open model, the list of connections with a free slot. An element carries
-// one ListHook per list it can be on. Owned by one worker thread.
+// lists of pending TCP connects and TLS handshakes in start order (likewise) and
+// the read budget's unread list. An element carries one ListHook per list it can
+// be on. Owned by one worker thread.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +17,8 @@ struct ListHook {
   T* next = nullptr;
 };
 
-template <typename T, ListHook<T> T::*Hook>
+// Hook: a pointer to T's ListHook<T> member (or to a member derived from one).
+template <typename T, auto Hook>
 class IntrusiveList {
  public:
   bool empty() const { return head_ == nullptr; }

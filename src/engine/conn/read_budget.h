@@ -38,24 +38,28 @@ class ReadBudget {
   // Whether c already had its share of this wake-up (its new events are kept for
   // later); otherwise takes c off the list and returns the events it had left.
   bool had_its_share(Connection& c, std::uint32_t& events) {
-    if (unread_.contains(c) && c.deferred_at_wake == wake_count_) {
-      c.unread_events |= events;
+    if (unread_.contains(c) && c.unread.at_wake == wake_count_) {
+      c.unread.events |= events;
       return true;
     }
     unread_.remove(c);
-    events |= std::exchange(c.unread_events, 0);
+    events |= std::exchange(c.unread.events, 0);
     return false;
   }
   // c has more to read than its share: it waits with the events it has not acted on.
   void defer(Connection& c, std::uint32_t events) {
-    c.unread_events = events & (io::kReadable | io::kPeerClosing);
-    c.deferred_at_wake = wake_count_;
+    c.unread.events = events & (io::kReadable | io::kPeerClosing);
+    c.unread.at_wake = wake_count_;
     unread_.push_back(c);
   }
+  // c's session has not started (the start gate holds it): its read events wait
+  // for it, off the list (kept() tells, and its first read takes them).
+  static void keep(Connection& c, std::uint32_t events) { c.unread.events |= events & (io::kReadable | io::kPeerClosing); }
+  static bool kept(const Connection& c) { return c.unread.events != 0; }
   // c closed: it has nothing left to read.
   void forget(Connection& c) {
     unread_.remove(c);
-    c.unread_events = 0;
+    c.unread.events = 0;
   }
   bool empty() const { return unread_.empty(); }
   std::size_t waiting() const { return unread_.size(); }

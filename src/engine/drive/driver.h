@@ -71,17 +71,17 @@ class Quota {
 
   // now_ns: the loop's clock; record_from_ns: the warm-up's end.
   bool claim(Connection& c, TimeNs now_ns, TimeNs record_from_ns) {
-    if (!left_ || c.holds_claim || now_ns < record_from_ns) return true;
+    if (!left_ || c.claim.held || now_ns < record_from_ns) return true;
     if (*left_ == 0) return false;
     --*left_;
-    c.holds_claim = true;
+    c.claim.held = true;
     ++claims_held_;
     return true;
   }
   // c sent a request due at t_sched: a recorded one uses its reservation up.
   void spend(Connection& c, bool recorded) {
-    if (recorded && c.holds_claim) {
-      c.holds_claim = false;
+    if (recorded && c.claim.held) {
+      c.claim.held = false;
       --claims_held_;
     }
   }

@@ -6,15 +6,17 @@
 
 namespace pacer::engine {
 
-OpenDriver::OpenDriver(const SharedRun& shared, int worker_index, std::optional<std::uint64_t> quota, LoopClock& clock,
-                       Recorder& recorder, Exchange& exchange, RequestSource source)
+OpenDriver::OpenDriver(const SharedRun& shared, int worker_index, std::size_t connections,
+                       std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder, Exchange& exchange,
+                       RequestSource source)
     : shared_(shared),
       clock_(clock),
       recorder_(recorder),
       exchange_(exchange),
       source_(std::move(source)),
       arrivals_(shared, worker_index, clock, recorder, quota),
-      backlog_(arrivals_.backlog_capacity()) {}
+      backlog_(arrivals_.backlog_capacity()),
+      idle_(connections) {}
 
 void OpenDriver::start(ConnectionPool& pool) {
   arrivals_.start();

@@ -9,6 +9,7 @@
 #include "engine/conn/pool.h"
 #include "engine/drive/arrivals.h"
 #include "engine/drive/driver.h"
+#include "engine/drive/idle_connections.h"
 #include "engine/drive/request_source.h"
 #include "engine/drive/time_ring.h"
 #include "engine/exchange/exchange.h"
@@ -17,8 +18,9 @@ namespace pacer::engine {
 
 class OpenDriver final : public LoadDriver {
  public:
-  OpenDriver(const SharedRun& shared, int worker_index, std::optional<std::uint64_t> quota, LoopClock& clock,
-             Recorder& recorder, Exchange& exchange, RequestSource source);
+  // connections: the worker's (the pool's, all made by then).
+  OpenDriver(const SharedRun& shared, int worker_index, std::size_t connections, std::optional<std::uint64_t> quota,
+             LoopClock& clock, Recorder& recorder, Exchange& exchange, RequestSource source);
 
   void start(ConnectionPool& pool) override;
   // A connection is worth having while arrivals may still come or wait.
@@ -47,7 +49,7 @@ class OpenDriver final : public LoadDriver {
   RequestSource source_;
   Arrivals arrivals_;
   TimeRing backlog_;
-  IdleList idle_;          // connections with a free slot
+  IdleConnections idle_;   // connections with a free slot
 };
 
 }  // namespace pacer::engine

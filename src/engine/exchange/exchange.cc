@@ -14,7 +14,7 @@ namespace {
 // requests: a script's, whose bytes are not kept).
 bool resendable(const targets::RequestSet* requests, const Connection& c, const RequestSlot& slot, bool complete) {
   return complete && slot.t_first == 0 && requests != nullptr && requests->resendable(slot.target) &&
-         c.answered_on_connection > 0;
+         c.exchanged.answered > 0;
 }
 
 }  // namespace
@@ -74,7 +74,7 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
   slot.t_send = clock_.now;
   slot.t_first = 0;
   in_flight_.push_back(slot);
-  ++c.sent_on_connection;
+  ++c.exchanged.sent;
   if (sent_.empty() || sent_.back() != &c) {
     if (sent_.size() < sent_.capacity()) {
       sent_.push_back(&c);
@@ -93,8 +93,8 @@ void Exchange::send(Connection& c, RequestSlot& slot, TimeNs t_sched, const Outg
 
 void Exchange::opened(Connection& c) {
   tap_.opened(c);
-  c.sent_on_connection = 0;
-  c.answered_on_connection = 0;
+  c.exchanged.sent = 0;
+  c.exchanged.answered = 0;
   c.session->keep_server(recorder_.wants_server());  // ab's Server header: until this worker has one
   c.session->reset();
   for (RequestSlot& slot : c.slots) {
@@ -152,7 +152,7 @@ void Exchange::decoded(Connection& c, std::uint32_t token, std::uint64_t bytes) 
 
 void Exchange::count_response(Connection& c, RequestSlot& slot, int status) {
   driver_->naming(c, slot);  // before anything reads its name
-  ++c.answered_on_connection;
+  ++c.exchanged.answered;
   const TimeNs done = clock_.done_after(slot.t_send);
   const bool recorded = recorder_.recorded(slot.t_sched);
   // Read before the driver runs: it may send the next request on this token (a scenario's user).
@@ -161,7 +161,7 @@ void Exchange::count_response(Connection& c, RequestSlot& slot, int status) {
     recorder_.document(slot.name, status, done, body_bytes, [&] { return c.session->server(slot.token); });
     // The worker has its Server header now: the connection's buffer for it goes
     // (once per connection, at its first answer).
-    if (c.answered_on_connection == 1 && !recorder_.wants_server()) c.session->keep_server(false);
+    if (c.exchanged.answered == 1 && !recorder_.wants_server()) c.session->keep_server(false);
     recorder_.body(slot.name, body_bytes);
   }
   tap_.answered(c, slot, done, status, body_bytes);
@@ -175,7 +175,7 @@ void Exchange::request_failed(Connection& c, std::uint32_t token, proto::Request
   // on the next connection, its latency clock still running, unless this
   // connection answered nothing at all (a server refusing everything would
   // otherwise be asked forever).
-  if (why == proto::RequestFailure::kRefused && c.answered_on_connection > 0) {
+  if (why == proto::RequestFailure::kRefused && c.exchanged.answered > 0) {
     RequestSlot& slot = c.slots[token];
     if (driver_->put_back(slot, recorder_.recorded(slot.t_sched))) {
       release(c, token);
@@ -227,10 +227,10 @@ void Exchange::peer_closed(Connection& c) {
   // connection for it; so does pacer, and the report says how often. Read before
   // the session hears of the close (which ends a close-delimited body: that
   // close was the response's end, not a keep-alive broken).
-  const std::uint32_t answered = c.answered_on_connection;
+  const std::uint32_t answered = c.exchanged.answered;
   const bool kept_open = answered > 0 && !takes_no_more(c);
   const bool complete = c.session->finish(c);
-  const bool kept_alive = kept_open && c.answered_on_connection == answered;
+  const bool kept_alive = kept_open && c.exchanged.answered == answered;
   if (kept_alive) recorder_.add(&stats::Counters::keepalive_closed, 1);
   bool failed = false;
   for (RequestSlot& slot : c.slots) {

@@ -46,7 +46,7 @@ class Exchange {
 
   // `Connection: close`, a GOAWAY, or --disable-keepalive after its one request.
   bool takes_no_more(const Connection& c) const {
-    return c.session->capacity() == 0 || (!keep_alive_ && c.sent_on_connection > 0);
+    return c.session->capacity() == 0 || (!keep_alive_ && c.exchanged.sent > 0);
   }
   // Requests c can take now: its free slots, or 0 if it must not take more.
   std::uint32_t free_capacity(const Connection& c) const {

@@ -43,10 +43,10 @@ struct LoadProgress {
 
 class StopRules {
  public:
-  // end_ns: -d's end (kNeverNs: none), read at each question (the run's start
-  // sets it); run_end: the load control's end (a shape's), or null.
-  StopRules(const TimeNs& end_ns, const RunEnd* run_end) : end_ns_(end_ns), run_end_(run_end) {}
-  explicit StopRules(const SharedRun& shared) : StopRules(shared.end_ns, shared.run_end) {}
+  // run_end: the load control's end (a shape's), or null. -d's end is not held:
+  // the run's start sets it after the workers are made, so each question is
+  // given it (end_ns: SharedRun::end_ns, kNeverNs: none).
+  explicit StopRules(const RunEnd* run_end) : run_end_(run_end) {}
 
   // Before a turn: a stop that ends the loop at once (kRunning: none).
   static StopReason interrupted(bool stop_flag, bool script_stop, bool gave_up) {
@@ -58,7 +58,7 @@ class StopRules {
   // At a wake-up at now_ns, not yet draining: whether the drain begins, and
   // where the recorded window ends (-d's end, or a shape's end when it came
   // first; never after now_ns). Nullopt: not yet.
-  std::optional<TimeNs> drain_begins(TimeNs now_ns) const;
+  std::optional<TimeNs> drain_begins(TimeNs now_ns, TimeNs end_ns) const;
   // After a turn: whether the load is done.
   static StopReason done(bool draining, bool in_flight, LoadProgress progress) {
     if (in_flight) return StopReason::kRunning;
@@ -66,10 +66,9 @@ class StopRules {
     return done ? StopReason::kDone : StopReason::kRunning;
   }
   // When the wait must wake at the latest for the drain's start (kNeverNs once draining).
-  TimeNs next_due_ns(bool draining) const { return draining ? kNeverNs : end_ns_; }
+  static TimeNs next_due_ns(bool draining, TimeNs end_ns) { return draining ? kNeverNs : end_ns; }
 
  private:
-  const TimeNs& end_ns_;
   const RunEnd* run_end_;
 };
 

@@ -29,9 +29,9 @@ class WireTap {
   void opened(const Connection& c) {
     if (log_) log_->opened(c.index, c.established_ns - c.connect_start_ns);  // not the start's hold
   }
-  // slot's request went out on c (its sent_on_connection already counted).
+  // slot's request went out on c (its exchanged.sent already counted).
   void sent(Connection& c, const RequestSlot& slot) {
-    if (trace_ && trace_->sent(c.index, slot.token, slot.target, c.sent_on_connection == 1)) {
+    if (trace_ && trace_->sent(c.index, slot.token, slot.target, c.exchanged.sent == 1)) {
       c.session->report_headers(true);  // the traced response's header fields, HTTP/2 and HTTP/3
     }
   }
