@@ -51,6 +51,7 @@ Status Worker::prepare() {
   pool_.prepare(*engine_, connection_count_, address, *sessions_, &exchange_, router_);
   if (script_) script_->prepare_connections(pool_.all());
   if (Status s = make_driver(); !s) return s;
+  router_.set_driver(*driver_);
   const std::size_t slots = static_cast<std::size_t>(connection_count_) * shared_.slots_per_connection;
   exchange_.prepare(*driver_, slots);
   writer_.prepare(slots);
@@ -66,20 +67,17 @@ Status Worker::make_driver() {
                                                      recorder_, exchange_);
     if (Status s = scenario->prepare(pool_, &beat_); !s) return s;
     driver_ = std::move(scenario);
-    router_.set_driver(*driver_);
     return Ok{};
   }
   RequestSource source(shared_, worker_index_, script_.get(), nullptr);
   if (shared_.profile != nullptr) {
     driver_ = std::make_unique<OpenDriver>(shared_, worker_index_, pool_.all().size(), request_quota_, clock_,
                                            recorder_, exchange_, std::move(source));
-    router_.set_driver(*driver_);
     return Ok{};
   }
   WorkerScript* delay_script = script_ && script_->has_delay() ? script_.get() : nullptr;
   driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, std::move(source),
                                            delay_script);
-  router_.set_driver(*driver_);
   return Ok{};
 }
 

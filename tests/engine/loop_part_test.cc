@@ -1,11 +1,14 @@
 // The loop part's own decisions, without a worker: its stop rules
 // (engine/loop/stop_rules.h), each on its own and in their order: a stop at
-// once, the drain's start (-d, a shape's end), and the load's end.
+// once, the drain's start (-d, a shape's end), and the load's end; and its
+// wait (engine/loop/waiter.h): how long, and when the closed loop pauses first.
 #include "engine/loop/stop_rules.h"
 
 #include <gtest/gtest.h>
 
 #include "engine/control/load_control.h"
+#include "engine/loop/waiter.h"
+#include "part_fakes.h"
 
 namespace pacer::engine {
 namespace {
@@ -66,6 +69,67 @@ TEST(StopRules, TheLoadIsDoneWhenNothingIsInFlightAndTheDriverHasNothingLeft) {
   EXPECT_EQ(StopRules::done(true, false, drained), StopReason::kDone);          // the drain is over
   EXPECT_EQ(StopRules::done(true, false, sent_all), StopReason::kRunning);      // a backlog or users still ending tasks
   EXPECT_EQ(StopRules::done(true, true, drained), StopReason::kRunning);
+}
+
+struct NoLoopEvents final : io::Events {
+  void on_wake(TimeNs) override {}
+  void on_io(io::Channel&, std::uint32_t, int) override {}
+};
+
+TEST(Waiter, WaitsUntilThePartDueFirstButNotWhileBytesWaitUnread) {
+  testing::PartRun run;
+  testing::FakeEngine engine;
+  NoLoopEvents events;
+  LoopClock clock;
+  Waiter waiter(run.shared);
+  clock.now = 1000 * kNsPerMs;
+  waiter.wait(engine, events, clock, clock.now + 5 * kNsPerMs, false, 0);
+  EXPECT_EQ(engine.last_wait_ns, 5 * kNsPerMs);
+  waiter.wait(engine, events, clock, clock.now - kNsPerMs, false, 0);  // overdue: no wait
+  EXPECT_EQ(engine.last_wait_ns, 0);
+  waiter.wait(engine, events, clock, clock.now + 5 * kNsPerMs, true, 0);  // a budget left bytes unread
+  EXPECT_EQ(engine.last_wait_ns, 0);
+  // The wait's own time runs from its start to the wake-up.
+  const TimeNs started = monotonic_now_ns();
+  waiter.wait(engine, events, clock, clock.now, false, 0);
+  const TimeNs waited = waiter.waited(started + kNsPerS);
+  EXPECT_LE(waited, kNsPerS);
+  EXPECT_GT(waited, kNsPerS / 2);
+  EXPECT_EQ(waiter.waited(started - kNsPerS), 0);  // never negative
+}
+
+TEST(Waiter, TheClosedLoopPausesOnlyAfterAFewEventsWithManyInFlightAndReceiveStamps) {
+  testing::PartRun run;
+  testing::FakeEngine engine;
+  NoLoopEvents events;
+  LoopClock clock;
+  Waiter waiter(run.shared);
+  clock.refresh();
+  const TimeNs far = clock.now + kNsPerS;
+  waiter.sample(1600 * kNsPerUs, true);  // a pause of 100 us
+  engine.events_per_wait = 1;
+  waiter.wait(engine, events, clock, far, false, 8);  // no events seen yet: no pause
+  EXPECT_EQ(engine.submits, 0);
+  waiter.wait(engine, events, clock, far, false, 8);
+  EXPECT_EQ(engine.submits, 1);  // paused: what the wake-up queued left first
+  waiter.wait(engine, events, clock, far, false, 7);  // too few in flight for a batch
+  waiter.wait(engine, events, clock, far, true, 8);   // bytes wait unread
+  EXPECT_EQ(engine.submits, 1);
+  engine.events_per_wait = 8;  // batches come already
+  waiter.wait(engine, events, clock, far, true, 8);  // (no pause: bytes unread) it returns 8
+  waiter.wait(engine, events, clock, far, false, 8);
+  EXPECT_EQ(engine.submits, 1);
+  engine.events_per_wait = 1;
+  waiter.wait(engine, events, clock, far, true, 8);  // it returns 1
+  waiter.wait(engine, events, clock, far, false, 8);
+  EXPECT_EQ(engine.submits, 2);
+  waiter.sample(1600 * kNsPerUs, false);  // no receive stamps: the pause would be in the latency
+  waiter.wait(engine, events, clock, far, false, 8);
+  EXPECT_EQ(engine.submits, 2);
+  waiter.sample(1600 * kNsPerUs, true);
+  run.open_model(100, kNsPerS);  // arrivals are timed: never
+  waiter.wait(engine, events, clock, far, false, 8);
+  EXPECT_EQ(engine.submits, 2);
 }
 
 }  // namespace

@@ -133,8 +133,14 @@ class FakeEngine final : public io::Engine {
     channel.fd = -1;
     ++closed;
   }
-  void submit() override {}
-  int wait(TimeNs, io::Events&) override { return 0; }
+  int submits = 0;               // submit() calls
+  TimeNs last_wait_ns = -1;      // the last wait's timeout
+  int events_per_wait = 0;       // what wait() says it returned
+  void submit() override { ++submits; }
+  int wait(TimeNs timeout_ns, io::Events&) override {
+    last_wait_ns = timeout_ns;
+    return events_per_wait;
+  }
 
  private:
   std::string reading_;  // the chunk read() handed out

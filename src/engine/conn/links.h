@@ -1,7 +1,7 @@
 // The seams between a worker's parts, per connection event (never per request
 // on the common path). Each part is given the interface it reports to; the
-// worker implements them and routes each event to the part that owns it, so no
-// part holds another's state.
+// worker's Router (engine/router.h) implements them and routes each event to the
+// part that owns it, so no part holds another's state.
 //
 //   LinkEvents: what the transport reports about a connection.
 //   PoolEvents: what the connection pool asks and reports.
