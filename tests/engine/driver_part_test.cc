@@ -7,6 +7,7 @@
 #include "engine/drive/closed_driver.h"
 #include "engine/drive/open_driver.h"
 #include "engine/exchange/exchange.h"
+#include "engine/sent_writer.h"
 #include "net/address.h"
 #include "part_fakes.h"
 
@@ -20,6 +21,7 @@ using testing::session_of;
 struct DriverParts : testing::TransportRig, LinkEvents {
   Exchange exchange{run.shared, clock, recorder};
   ConnectionPool pool{run.shared, 0, transport, clock, recorder};  // none of its own: tests make connections
+  SentWriter writer{exchange, pool, transport};
   std::unique_ptr<LoadDriver> driver;
   int reopened = 0;
 
@@ -27,6 +29,7 @@ struct DriverParts : testing::TransportRig, LinkEvents {
     driver = std::move(d);
     prepare_transport(*this, &exchange.tap());
     exchange.prepare(*driver, 16);
+    writer.prepare(16);
   }
   // The run starts (the open model's first arrival is due).
   void start() {
@@ -57,15 +60,10 @@ struct DriverParts : testing::TransportRig, LinkEvents {
   void ready(Connection& c) override {
     driver->fill(c);
     (void)transport.flush(c);
-    write_sent();
+    writer.write_sent(&c);
   }
   // The worker's one place that writes: what the driver sent, after it returned.
-  void write_sent() {
-    std::vector<Connection*> sent;
-    sent.reserve(16);
-    (void)exchange.take_sent(sent);
-    for (Connection* c : sent) (void)transport.flush(*c);
-  }
+  void write_sent() { writer.write_sent(); }
   void turn(TurnPhase phase) {
     driver->on_turn(phase);
     write_sent();
