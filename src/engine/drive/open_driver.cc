@@ -9,8 +9,7 @@ namespace pacer::engine {
 OpenDriver::OpenDriver(const SharedRun& shared, int worker_index, std::size_t connections,
                        std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder, Exchange& exchange,
                        RequestSource source)
-    : shared_(shared),
-      clock_(clock),
+    : clock_(clock),
       recorder_(recorder),
       exchange_(exchange),
       source_(std::move(source)),

@@ -42,7 +42,6 @@ class OpenDriver final : public LoadDriver {
   bool pop_backlog(TimeNs& t_sched);
   void expire_backlog();
 
-  const SharedRun& shared_;
   LoopClock& clock_;
   Recorder& recorder_;
   Exchange& exchange_;
