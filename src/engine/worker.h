@@ -40,6 +40,7 @@
 #include "engine/conn/transport.h"
 #include "engine/control/reset_watch.h"
 #include "engine/drive/driver.h"
+#include "engine/drive/user_connections.h"
 #include "engine/drive/worker_script.h"
 #include "engine/exchange/exchange.h"
 #include "engine/loop/clock.h"
@@ -108,6 +109,10 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // request since the last call (but `written`, just written), after the driver
   // that sent them returned.
   void write_sent(const Connection* written = nullptr);
+  // A scenario's stopped users' connections close, after the driver's call returned.
+  void close_released() {
+    if (user_connections_) user_connections_->close_released();
+  }
   // PoolEvents.
   bool wants_connection(Connection& c) override { return driver_->wants_connection(c); }
   void opened(Connection& c) override;
@@ -144,6 +149,7 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   Transport transport_;
   Exchange exchange_;
   ConnectionPool pool_;
+  std::unique_ptr<UserConnections> user_connections_;  // a scenario's users' (null otherwise)
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
   const StopRules stop_rules_;
