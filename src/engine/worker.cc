@@ -260,7 +260,7 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
 void Worker::ready(Connection& c) {
   if (c.state != Connection::State::kOpen || pool_.held(c)) return;
   driver_->fill(c);
-  close_released();
+  if (user_connections_) user_connections_->close_released();  // a user it stopped: not inside fill
   // c first: what the read left to send too (HTTP/2's acknowledgements).
   const bool written = transport_.flush(c);
   write_sent(&c);  // another connection a resumed user sent on
@@ -271,7 +271,8 @@ void Worker::ready(Connection& c) {
 }
 
 void Worker::write_sent(const Connection* written) {
-  close_released();  // before the writes: what a stopped user's connection had is dropped
+  // A scenario's stopped users' connections close after the driver's call, before the writes.
+  if (user_connections_) user_connections_->close_released();
   if (writing_) return;  // the outer call takes what a write's reopen sent
   writing_ = true;
   while (exchange_.has_sent()) {

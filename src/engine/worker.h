@@ -109,10 +109,6 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   // request since the last call (but `written`, just written), after the driver
   // that sent them returned.
   void write_sent(const Connection* written = nullptr);
-  // A scenario's stopped users' connections close, after the driver's call returned.
-  void close_released() {
-    if (user_connections_) user_connections_->close_released();
-  }
   // PoolEvents.
   bool wants_connection(Connection& c) override { return driver_->wants_connection(c); }
   void opened(Connection& c) override;
@@ -149,7 +145,9 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   Transport transport_;
   Exchange exchange_;
   ConnectionPool pool_;
-  std::unique_ptr<UserConnections> user_connections_;  // a scenario's users' (null otherwise)
+  // A scenario's users' connections (null otherwise): a stopped user's close
+  // after the driver's call returned (ready, write_sent).
+  std::unique_ptr<UserConnections> user_connections_;
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
   const StopRules stop_rules_;
