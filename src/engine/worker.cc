@@ -72,9 +72,10 @@ Status Worker::prepare() {
 
 Status Worker::make_driver() {
   if (shared_.config->is_scenario()) {  // the users read their own settings
+    user_connections_ = std::make_unique<UserConnections>(shared_, connection_count_, pool_);
     auto scenario = std::make_unique<ScenarioDriver>(shared_, worker_index_, connection_count_, request_quota_, clock_,
-                                                     recorder_, exchange_);
-    if (Status s = scenario->prepare(pool_, &beat_); !s) return s;
+                                                     recorder_, exchange_, *user_connections_);
+    if (Status s = scenario->prepare(&beat_); !s) return s;
     driver_ = std::move(scenario);
     return Ok{};
   }
@@ -259,6 +260,7 @@ void Worker::on_io(io::Channel& channel, std::uint32_t flags, int err) {
 void Worker::ready(Connection& c) {
   if (c.state != Connection::State::kOpen || pool_.held(c)) return;
   driver_->fill(c);
+  if (user_connections_) user_connections_->close_released();  // a user it stopped: not inside fill
   // c first: what the read left to send too (HTTP/2's acknowledgements).
   const bool written = transport_.flush(c);
   write_sent(&c);  // another connection a resumed user sent on
@@ -269,6 +271,8 @@ void Worker::ready(Connection& c) {
 }
 
 void Worker::write_sent(const Connection* written) {
+  // A scenario's stopped users' connections close after the driver's call, before the writes.
+  if (user_connections_) user_connections_->close_released();
   if (writing_) return;  // the outer call takes what a write's reopen sent
   writing_ = true;
   while (exchange_.has_sent()) {

@@ -40,6 +40,7 @@
 #include "engine/conn/transport.h"
 #include "engine/control/reset_watch.h"
 #include "engine/drive/driver.h"
+#include "engine/drive/user_connections.h"
 #include "engine/drive/worker_script.h"
 #include "engine/exchange/exchange.h"
 #include "engine/loop/clock.h"
@@ -144,6 +145,9 @@ class Worker final : io::Events, LinkEvents, PoolEvents {
   Transport transport_;
   Exchange exchange_;
   ConnectionPool pool_;
+  // A scenario's users' connections (null otherwise): a stopped user's close
+  // after the driver's call returned (ready, write_sent).
+  std::unique_ptr<UserConnections> user_connections_;
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
   const StopRules stop_rules_;
