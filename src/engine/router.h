@@ -41,6 +41,7 @@ class Router final : public LinkEvents, public PoolEvents {
   void ready(Connection& c) override {
     if (c.state != Connection::State::kOpen || pool_.held(c)) return;
     driver_->fill(c);
+    writer_.close_released();  // a user it stopped: not inside fill
     // c first: what the read left to send too (HTTP/2's acknowledgements).
     const bool written = transport_.flush(c);
     writer_.write_sent(&c);  // another connection a resumed user sent on

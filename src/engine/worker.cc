@@ -54,7 +54,7 @@ Status Worker::prepare() {
   router_.set_driver(*driver_);
   const std::size_t slots = static_cast<std::size_t>(connection_count_) * shared_.slots_per_connection;
   exchange_.prepare(*driver_, slots);
-  writer_.prepare(slots);
+  writer_.prepare(slots, user_connections_.get());
   // Last: the names known now (the targets', a static script's, the scenario's)
   // record without allocating.
   recorder_.prepare();
@@ -63,9 +63,10 @@ Status Worker::prepare() {
 
 Status Worker::make_driver() {
   if (shared_.config->is_scenario()) {  // the users read their own settings
+    user_connections_ = std::make_unique<UserConnections>(shared_, connection_count_, pool_);
     auto scenario = std::make_unique<ScenarioDriver>(shared_, worker_index_, connection_count_, request_quota_, clock_,
-                                                     recorder_, exchange_);
-    if (Status s = scenario->prepare(pool_, &beat_); !s) return s;
+                                                     recorder_, exchange_, *user_connections_);
+    if (Status s = scenario->prepare(&beat_); !s) return s;
     driver_ = std::move(scenario);
     return Ok{};
   }

@@ -42,6 +42,7 @@
 #include "engine/conn/transport.h"
 #include "engine/control/reset_watch.h"
 #include "engine/drive/driver.h"
+#include "engine/drive/user_connections.h"
 #include "engine/drive/worker_script.h"
 #include "engine/exchange/exchange.h"
 #include "engine/loop/clock.h"
@@ -121,6 +122,9 @@ class Worker final : io::Events {
   Transport transport_;
   Exchange exchange_;
   ConnectionPool pool_;
+  // A scenario's users' connections (null otherwise): a stopped user's close
+  // after the driver's call returned (Router::ready, SentWriter::write_sent).
+  std::unique_ptr<UserConnections> user_connections_;
   std::unique_ptr<LoadDriver> driver_;
   ResetWatch resets_;
   const StopRules stop_rules_;

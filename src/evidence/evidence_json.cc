@@ -38,7 +38,7 @@ json interval_client_json(const std::vector<WorkerLoad>& workers, const Interval
     out["open_fds"] = p.open_fds;
     out["fd_limit"] = p.fd_limit > 0 ? json(p.fd_limit) : json(nullptr);
     out["port_range"] = p.port_range > 0 ? json(p.port_range) : json(nullptr);
-    out["ports"] = ports_json(p.ports);
+    out["ports"] = p.ports_counted ? ports_json(p.ports) : json(nullptr);  // null: not counted this interval
   }
   if (sample != nullptr) out["verdicts"] = sample->verdicts;
   return out;

@@ -33,7 +33,11 @@ struct ProcessSample {
   std::uint64_t open_fds = 0;
   std::uint64_t fd_limit = 0;    // RLIMIT_NOFILE (soft); 0: unlimited
   std::uint64_t port_range = 0;  // ports in ip_local_port_range (0: unknown)
-  std::vector<PortUse> ports;    // per (local, remote) seen in /proc/net/tcp{,6}
+  // Per (local, remote), from the kernel's count (evidence/sock_diag.h). Not
+  // counted in every interval: ports_counted says whether this one was (the
+  // count's CPU share is bounded, evidence/cost_budget.h).
+  std::vector<PortUse> ports;
+  bool ports_counted = false;
 };
 
 // A --server-pid process over one interval. On a failed read (the process

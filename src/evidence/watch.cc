@@ -54,7 +54,7 @@ Watch::Watch(const EvidenceOptions& options, std::uint16_t remote_port, TimeNs i
   }
 }
 
-ProcessSample Watch::sample_process(TimeNs now_ns) {
+ProcessSample Watch::sample_process(TimeNs now_ns, bool ports_due) {
   ProcessSample p;
   const TimeNs cpu = process_cpu_ns();
   p.cpu_ns = cpu - last_cpu_ns_;
@@ -71,8 +71,9 @@ ProcessSample Watch::sample_process(TimeNs now_ns) {
   }
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) p.fd_limit = limit.rlim_cur;
-  if (port_range_ && remote_port_ != 0) {
-    p.port_range = port_range_->second - port_range_->first + 1;
+  if (port_range_ && remote_port_ != 0) p.port_range = port_range_->second - port_range_->first + 1;
+  if (port_range_ && remote_port_ != 0 && ports_due) {
+    const TimeNs cost_from = thread_cpu_ns();
     // The kernel filters by port for netlink; /proc formats every socket as text.
     netlink_refused_ = netlink_refused_ ||
                        !count_ports_netlink(remote_port_, port_range_->first, port_range_->second, p.ports);
@@ -85,6 +86,8 @@ ProcessSample Watch::sample_process(TimeNs now_ns) {
     }
     std::sort(p.ports.begin(), p.ports.end(), [](const PortUse& a, const PortUse& b) { return a.in_use > b.in_use; });
     if (p.ports.size() > 8) p.ports.resize(8);
+    p.ports_counted = true;
+    port_budget_.spent(now_ns, thread_cpu_ns() - cost_from);
   }
   return p;
 }
@@ -128,7 +131,9 @@ std::vector<PidSample> Watch::sample_pids() {
 void Watch::sample(report::IntervalReport& interval) {
   const TimeNs now = monotonic_now_ns();
   current_ = IntervalEvidence{};
-  current_.process = sample_process(now);
+  // The port count on its budget, and always at the drain (after -d's end: the
+  // connections' TIME_WAIT ports, often the run's peak).
+  current_.process = sample_process(now, port_budget_.due(now) || report::is_drain(interval));
   // The record this sample goes with lasts too short a time for a share (the drain's
   // instant): whatever the CPU since the last sample, it is no figure of that record.
   if (interval.duration_ns < kMinShareWindowNs) current_.process->cpu_share.reset();

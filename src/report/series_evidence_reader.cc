@@ -66,9 +66,13 @@ evidence::ProcessSample read_process(const Field& c, const std::string& peak = "
   p.open_fds = c.at(peak + "open_fds").count();
   p.fd_limit = count_or_zero(c.at("fd_limit"));
   p.port_range = count_or_zero(c.at("port_range"));
-  for_each_item(c.at(peak + "ports"), [&](const Field& u) {
-    p.ports.push_back({u.at("local").string(), u.at("remote").string(), u.at("in_use").count()});
-  });
+  const Field ports = c.at(peak + "ports");
+  p.ports_counted = !ports.is_null();  // an interval's null: not counted (evidence/cost_budget.h)
+  if (p.ports_counted) {
+    for_each_item(ports, [&](const Field& u) {
+      p.ports.push_back({u.at("local").string(), u.at("remote").string(), u.at("in_use").count()});
+    });
+  }
   return p;
 }
 

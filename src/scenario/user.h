@@ -17,7 +17,7 @@
 
 namespace pacer::scenario {
 
-// What the users need from the worker (implemented by engine/drive/scenario_driver.cc).
+// What the users need from the worker (implemented by engine/drive/user_port.h).
 class Port {
  public:
   virtual ~Port() = default;

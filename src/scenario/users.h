@@ -1,6 +1,6 @@
 // One worker's virtual users (issue 16): a LuaJIT coroutine per user, bound to
 // the worker's connection of the same index, and the rules of when each runs.
-// Users composes the parts and is what the engine's ScenarioDriver (its Port)
+// Users composes the parts and is what the engine's ScenarioDriver (and its UserPort)
 // and the API's C functions (user_api.cc) hold:
 //   user.h          a user's state, the Port
 //   user_scripts.h  the Lua state, each user's coroutine, its resumes, on_stop
@@ -75,7 +75,7 @@ class Users {
   const User& user(int index) const { return users_[static_cast<std::size_t>(index)]; }
 
   // The run starts at start_ns: the closed model spawns users (--spawn-rate):
-  // this worker's share of each type (engine::ScenarioDriver's of a load
+  // this worker's share of each type (engine::UserLoad's of a load
   // shape's or the web view's count); by default, every slot by the types' rules.
   void start(TimeNs start_ns, const TypeCounts& share);
   void start(TimeNs start_ns) { start(start_ns, counts_by_rules(types_, count())); }

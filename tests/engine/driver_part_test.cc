@@ -29,7 +29,7 @@ struct DriverParts : testing::TransportRig, LinkEvents {
     driver = std::move(d);
     prepare_transport(*this, &exchange.tap());
     exchange.prepare(*driver, 16);
-    writer.prepare(16);
+    writer.prepare(16, nullptr);
   }
   // The run starts (the open model's first arrival is due).
   void start() {

@@ -1,8 +1,12 @@
 // OriginLinks (issue 42): a scenario user's connections to other origins than
-// the run's, made by the pool at the user's first request there, found again
-// after, mapped back to their user and origin, each dialling its origin's
-// address with its origin's TLS. A fake I/O engine: no network traffic.
+// the run's, added to the pool by the users' connections (UserConnections) at
+// the user's first request there and opened, found again after, mapped back to
+// their user and origin, each dialling its origin's address with its origin's
+// TLS. A fake I/O engine: no network traffic.
 #include "engine/drive/origin_links.h"
+
+#include "engine/conn/pool.h"
+#include "engine/drive/user_connections.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +33,8 @@ struct OriginParts final : LinkEvents, PoolEvents {
   ConnectionPool pool{run.shared, 0, transport, clock, recorder};
   FakeEngine engine;
   std::unique_ptr<SessionFactory> sessions;
-  OriginLinks links{run.shared, 2};  // two users: connections 0 and 1 are theirs
+  UserConnections users{run.shared, 2, pool};  // two users: connections 0 and 1 are theirs
+  const OriginLinks& links = users.links();
 
   OriginParts() {
     recorder.prepare();
@@ -37,7 +42,7 @@ struct OriginParts final : LinkEvents, PoolEvents {
     sessions = std::make_unique<SessionFactory>(run.shared, StaticRequest{});
     auto address = net::resolve("127.0.0.1", 1);
     pool.prepare(engine, 2, address->front(), *sessions, nullptr, *this);
-    pool.start(clock.now, ConnectionPool::Opening::kOnDemand);
+    users.start(clock.now);
     clock.refresh();
   }
   void established(Connection& c) override { pool.established(c); }
@@ -61,21 +66,21 @@ scenario::Origin origin_of_url(const char* url) {
 TEST(OriginLinks, AUsersFirstRequestToAnOriginMakesItsConnectionPastTheUsersOwn) {
   OriginParts p;
   const scenario::Origin other = origin_of_url("http://127.0.0.1:8097/");
-  bool made = false;
-  Connection* c = p.links.connection(1, 1, other, p.pool, made);
+  Connection* c = p.users.for_request(1, 1, other);
   ASSERT_NE(c, nullptr);
-  EXPECT_TRUE(made);
   EXPECT_EQ(c->index, 2) << "after the two users' own connections";
-  EXPECT_EQ(c->state, Connection::State::kClosed) << "the caller opens it";
+  EXPECT_EQ(c->state, Connection::State::kConnecting) << "it opens for the request";
+  EXPECT_EQ(p.engine.attached, 1);
   EXPECT_EQ(p.links.user_of(*c), 1);
   EXPECT_EQ(p.links.origin_of(*c), 1);
   EXPECT_EQ(p.links.user_of(p.pool.at(1)), 1);
   EXPECT_EQ(p.links.origin_of(p.pool.at(1)), 0);
-  // Again: the same connection, nothing made.
-  EXPECT_EQ(p.links.connection(1, 1, other, p.pool, made), c);
-  EXPECT_FALSE(made);
+  // Again: the same connection, nothing made or dialled.
+  EXPECT_EQ(p.users.for_request(1, 1, other), c);
+  EXPECT_EQ(p.pool.all().size(), 3U);
+  EXPECT_EQ(p.engine.attached, 1);
   // Another user: a connection of its own.
-  Connection* d = p.links.connection(0, 1, other, p.pool, made);
+  Connection* d = p.users.for_request(0, 1, other);
   ASSERT_NE(d, nullptr);
   EXPECT_NE(d, c);
   EXPECT_EQ(p.links.user_of(*d), 0);
@@ -83,14 +88,12 @@ TEST(OriginLinks, AUsersFirstRequestToAnOriginMakesItsConnectionPastTheUsersOwn)
 
 TEST(OriginLinks, AnAddedConnectionDialsItsOriginsAddressAndThePlainOneHasNoTls) {
   OriginParts p;
-  bool made = false;
-  Connection* c = p.links.connection(0, 1, origin_of_url("http://127.0.0.1:8097/"), p.pool, made);
+  Connection* c = p.users.for_request(0, 1, origin_of_url("http://127.0.0.1:8097/"));
   ASSERT_NE(c, nullptr);
   const OriginRoute* route = p.pool.route_of(*c);
   ASSERT_NE(route, nullptr);
   EXPECT_EQ(route->tls, nullptr);
   EXPECT_EQ(p.pool.route_of(p.pool.at(0)), nullptr) << "a user's own connection goes the run's way";
-  p.pool.open(*c);
   EXPECT_EQ(c->state, Connection::State::kConnecting);
   EXPECT_EQ(p.engine.connect_port, 8097);
   EXPECT_EQ(c->mode, io::Mode::kStream);
@@ -99,44 +102,40 @@ TEST(OriginLinks, AnAddedConnectionDialsItsOriginsAddressAndThePlainOneHasNoTls)
 TEST(OriginLinks, AnHttpsOriginHasItsOwnTlsContextForItsHostAndReadsOnReadiness) {
   OriginParts p;
   p.run.config.tls_verify = false;  // no trust store needed to build the context
-  bool made = false;
-  Connection* c = p.links.connection(0, 2, origin_of_url("https://127.0.0.1:8443/"), p.pool, made);
+  Connection* c = p.users.for_request(0, 2, origin_of_url("https://127.0.0.1:8443/"));
   ASSERT_NE(c, nullptr) << p.links.reason(2);
   const OriginRoute* route = p.pool.route_of(*c);
   ASSERT_NE(route, nullptr);
   ASSERT_NE(route->tls, nullptr);
   EXPECT_EQ(route->tls->server_name(), "127.0.0.1");
   EXPECT_FALSE(route->tls->sends_sni()) << "an address is no SNI name";
-  p.pool.open(*c);
   EXPECT_EQ(c->mode, io::Mode::kReadiness);
   EXPECT_EQ(p.engine.connect_port, 8443);
 }
 
 TEST(OriginLinks, EachOfListsAUsersAddedConnectionsOnly) {
   OriginParts p;
-  bool made = false;
-  Connection* a = p.links.connection(1, 1, origin_of_url("http://127.0.0.1:8097/"), p.pool, made);
-  Connection* b = p.links.connection(1, 3, origin_of_url("http://127.0.0.1:8098/"), p.pool, made);
-  (void)p.links.connection(0, 1, origin_of_url("http://127.0.0.1:8097/"), p.pool, made);
-  std::vector<Connection*> of_user1;
-  p.links.each_of(1, p.pool, [&](Connection& c) { of_user1.push_back(&c); });
-  EXPECT_EQ(of_user1, (std::vector<Connection*>{a, b}));
-  std::vector<Connection*> none;
+  Connection* a = p.users.for_request(1, 1, origin_of_url("http://127.0.0.1:8097/"));
+  Connection* b = p.users.for_request(1, 3, origin_of_url("http://127.0.0.1:8098/"));
+  (void)p.users.for_request(0, 1, origin_of_url("http://127.0.0.1:8097/"));
+  std::vector<int> of_user1;
+  p.links.each_of(1, [&](int index) { of_user1.push_back(index); });
+  EXPECT_EQ(of_user1, (std::vector<int>{a->index, b->index}));
+  std::vector<int> none;
   OriginLinks empty(p.run.shared, 2);
-  empty.each_of(0, p.pool, [&](Connection& c) { none.push_back(&c); });
+  empty.each_of(0, [&](int index) { none.push_back(index); });
   EXPECT_TRUE(none.empty());
 }
 
 TEST(OriginLinks, AFailedConnectMovesTheOriginToItsNextAddress) {
   OriginParts p;
-  bool made = false;
   // "localhost" may have one address or two (127.0.0.1, ::1): the route's address changes only with two.
-  Connection* c = p.links.connection(0, 1, origin_of_url("http://localhost:8097/"), p.pool, made);
+  Connection* c = p.users.for_request(0, 1, origin_of_url("http://localhost:8097/"));
   ASSERT_NE(c, nullptr) << p.links.reason(1);
   const auto addresses = net::resolve("localhost", 8097);
   ASSERT_TRUE(addresses);
   const net::Address before = p.pool.route_of(*c)->address;
-  p.links.connect_failed(*c);
+  p.users.connect_failed(*c);
   const net::Address after = p.pool.route_of(*c)->address;
   const bool moved = before.length != after.length || std::memcmp(&before.storage, &after.storage, before.length) != 0;
   EXPECT_EQ(moved, addresses->size() > 1);

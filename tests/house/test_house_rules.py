@@ -255,3 +255,22 @@ def test_the_worker_and_its_pieces_each_have_fewer_than_25_member_functions():
     assert counts["Worker"] > 10, counts  # the count reads the class
     too_many = {name: n for name, n in counts.items() if n >= 25}
     assert not too_many, too_many
+
+
+def test_the_scenario_drivers_parts_each_have_at_most_25_member_functions_and_one_reaches_the_pool():
+    # Issue 45: ScenarioDriver was one class of 33 (the users' Port, their
+    # outcomes, their count, their connections), split by job (engine/drive/).
+    drive = SRC / "engine" / "drive"
+    names = ("scenario_driver", "user_port", "user_outcomes", "user_load", "user_connections", "origin_links")
+    counts = {}
+    for name in names:
+        counts.update(member_functions((drive / f"{name}.h").read_text(errors="replace")))
+    assert {"ScenarioDriver", "UserPort", "UserOutcomes", "UserLoad", "UserConnections", "OriginLinks"} <= set(counts)
+    too_many = {name: n for name, n in counts.items() if n > 25}
+    assert not too_many, too_many
+    # Only the users' connections talk to the pool: the driver and its parts hold no ConnectionPool.
+    reach = [f"{name}.*" for name in names if name != "user_connections"
+             for suffix in (".h", ".cc")
+             if re.search(r'#include "engine/conn/pool\.h"|ConnectionPool\s*\*|\bpool_->',
+                          (drive / f"{name}{suffix}").read_text(errors="replace"))]
+    assert not reach, reach

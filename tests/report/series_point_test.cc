@@ -59,6 +59,7 @@ evidence::IntervalEvidence sampled() {
   p.fd_limit = 1024;
   p.port_range = 28'232;
   p.ports = {{"127.0.0.1", "127.0.0.1:8080", 120}, {"10.0.0.2", "10.0.0.9:443", 7}};
+  p.ports_counted = true;
   e.process = p;
   evidence::PidSample ok;
   ok.pid = 4242;
@@ -159,6 +160,7 @@ void expect_same_evidence(const evidence::IntervalEvidence& a, const evidence::I
     EXPECT_EQ(a.process->open_fds, b.process->open_fds);
     EXPECT_EQ(a.process->fd_limit, b.process->fd_limit);
     EXPECT_EQ(a.process->port_range, b.process->port_range);
+    EXPECT_EQ(a.process->ports_counted, b.process->ports_counted);
     ASSERT_EQ(a.process->ports.size(), b.process->ports.size());
     for (std::size_t i = 0; i < a.process->ports.size(); ++i) {
       EXPECT_EQ(a.process->ports[i].local, b.process->ports[i].local);

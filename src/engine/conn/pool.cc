@@ -148,14 +148,18 @@ void ConnectionPool::redial_stalled() {
   for (Connection* c = connecting_.front(); c != nullptr && clock_.now - c->connect_start_ns >= stall;) {
     Connection* next = c->connecting.next;
     // Still SYN_SENT in the kernel (not answered and only not yet heard of)?
-    if (gate_.redial_due(c->index, clock_.now) && net::syn_unanswered(c->fd)) {
-      gate_.redialled(c->index, clock_.now);
-      recorder_.add(&stats::Counters::redials, 1);
-      // A fresh socket in the same place on the connect list: its start (and so
-      // its --timeout) is still the first dial's.
-      transport_.close(*c);
-      engine_->close(*c);
-      if (!dial(*c)) connecting_.remove(*c);  // done at once (on_connected or a failure took it off)
+    if (gate_.redial_due(c->index, clock_.now)) {
+      if (!net::syn_unanswered(c->fd)) {
+        gate_.answered(c->index, clock_.now);  // connected: its report is on its way
+      } else {
+        gate_.redialled(c->index, clock_.now);
+        recorder_.add(&stats::Counters::redials, 1);
+        // A fresh socket in the same place on the connect list: its start (and so
+        // its --timeout) is still the first dial's.
+        transport_.close(*c);
+        engine_->close(*c);
+        if (!dial(*c)) connecting_.remove(*c);  // done at once (on_connected or a failure took it off)
+      }
     }
     c = next;
   }

@@ -50,17 +50,14 @@ OriginLinks::Link& OriginLinks::link(std::uint8_t id, const scenario::Origin& or
   return l;
 }
 
-Connection* OriginLinks::connection(int user, std::uint8_t id, const scenario::Origin& origin, ConnectionPool& pool,
-                                    bool& made) {
-  made = false;
-  if (const auto it = by_user_.find(key(user, id)); it != by_user_.end()) return &pool.at(it->second);
-  Link& l = link(id, origin);
-  if (!l.reason.empty()) return nullptr;
-  Connection& c = pool.add(l.route, origin.target);
-  places_.push_back(Place{user, id});
-  by_user_.emplace(key(user, id), c.index);
-  made = true;
-  return &c;
+const OriginRoute* OriginLinks::route(std::uint8_t id, const scenario::Origin& origin) {
+  const Link& l = link(id, origin);
+  return l.reason.empty() ? &l.route : nullptr;
+}
+
+void OriginLinks::place(int user, std::uint8_t id, int index) {
+  places_.push_back(Place{user, id});  // index is users_ + places_.size(): the pool adds in order
+  by_user_.emplace(key(user, id), index);
 }
 
 void OriginLinks::connect_failed(const Connection& c) {

@@ -1,8 +1,10 @@
 // A scenario's users' connections to other origins than the run's URL (issue 42).
 // User i owns connection i of the worker's pool, to the run's origin; a user
 // that names another origin (u:get("http://other:8097/x"), scenario/origins.h)
-// gets a connection of its own to it, made by the pool at the user's first
-// request there (ConnectionPool::add) and kept alive for its later ones. A run
+// gets a connection of its own to it, which the users' connections
+// (drive/user_connections.h) have the pool add at the user's first request there
+// (ConnectionPool::add) and keep alive for its later ones; this map says which
+// connection that is and what route it dials, and never reaches the pool. A run
 // that names no other origin allocates nothing here, and Connection is no larger.
 //
 // Per origin, once per worker, at its first use: its addresses (resolved on the
@@ -20,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/conn/pool.h"
+#include "engine/conn/connection.h"
 #include "engine/conn/route.h"
 #include "engine/run_plan.h"
 #include "scenario/origins.h"
@@ -32,10 +34,17 @@ class OriginLinks {
   // users: the worker's users (connections below it are theirs, to the run's origin).
   OriginLinks(const SharedRun& shared, int users) : shared_(shared), users_(users) {}
 
-  // User `user`'s connection to origin `id` (> 0): the one it has, or a new one
-  // (made: true; closed: the caller opens it). Null when the origin cannot be
-  // reached at all; reason(id) then says why.
-  Connection* connection(int user, std::uint8_t id, const scenario::Origin& origin, ConnectionPool& pool, bool& made);
+  // User `user`'s connection to origin `id` (> 0): its index, -1 when it has none yet.
+  int index_of(int user, std::uint8_t id) const {
+    if (by_user_.empty()) return -1;
+    const auto it = by_user_.find(key(user, id));
+    return it == by_user_.end() ? -1 : it->second;
+  }
+  // The route a new connection to origin `id` dials (made at the origin's first
+  // use); null when it cannot be reached at all, reason(id) then says why.
+  const OriginRoute* route(std::uint8_t id, const scenario::Origin& origin);
+  // The pool added connection `index` (the next one) for the user's requests to origin `id`.
+  void place(int user, std::uint8_t id, int index);
   const std::string& reason(std::uint8_t id) const { return links_[id]->reason; }
   // Which user a connection is, and to which origin (0: the run's).
   int user_of(const Connection& c) const {
@@ -46,14 +55,12 @@ class OriginLinks {
   }
   // A connect (or handshake) to c's origin failed: its next address is dialled next.
   void connect_failed(const Connection& c);
-  // The user's connections to other origins (to close them when it stops).
+  // The indexes of the user's connections to other origins (to close them when it stops).
   template <typename F>
-  void each_of(int user, ConnectionPool& pool, F f) const {
+  void each_of(int user, F f) const {
     if (by_user_.empty()) return;
     for (std::size_t id = 1; id < links_.size(); ++id) {
-      if (const auto it = by_user_.find(key(user, static_cast<std::uint8_t>(id))); it != by_user_.end()) {
-        f(pool.at(it->second));
-      }
+      if (const int index = index_of(user, static_cast<std::uint8_t>(id)); index >= 0) f(index);
     }
   }
 

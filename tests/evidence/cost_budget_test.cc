@@ -1,0 +1,49 @@
+// An occasional measurement held under its share of one CPU (evidence/cost_budget.h),
+// and the interval whose port count it skipped written as null, not as no ports.
+#include "evidence/cost_budget.h"
+
+#include <gtest/gtest.h>
+
+#include "evidence/evidence_json.h"
+
+namespace pacer::evidence {
+namespace {
+
+constexpr TimeNs kMs = 1'000'000;
+
+TEST(CostBudget, TheFirstMeasurementIsDueAndACostlyOneWaitsCostOverShare) {
+  CostBudget b(0.01);
+  EXPECT_TRUE(b.due(0));
+  b.spent(1000 * kMs, 25 * kMs);  // a count at 20,000 sockets
+  EXPECT_FALSE(b.due(1000 * kMs));
+  EXPECT_FALSE(b.due(3499 * kMs));
+  EXPECT_TRUE(b.due(3500 * kMs));  // 25 ms / 1 % = 2.5 s later
+}
+
+TEST(CostBudget, ACheapMeasurementIsDueAgainWithinAnInterval) {
+  CostBudget b(0.01);
+  b.spent(1000 * kMs, kMs / 10);  // a few hundred sockets: 0.1 ms
+  EXPECT_FALSE(b.due(1005 * kMs));
+  EXPECT_TRUE(b.due(1010 * kMs));  // every 1 s interval still counts
+}
+
+TEST(CostBudget, ThreadCpuTimeGrowsWithWork) {
+  const TimeNs before = thread_cpu_ns();
+  volatile std::uint64_t sink = 0;
+  for (std::uint64_t i = 0; i < 20'000'000; ++i) sink = sink + i;
+  EXPECT_GT(thread_cpu_ns(), before);
+}
+
+TEST(CostBudget, AnIntervalWithoutAPortCountWritesNullNotAnEmptyList) {
+  IntervalEvidence sample;
+  sample.process = ProcessSample{};
+  sample.process->ports_counted = false;
+  EXPECT_TRUE(interval_client_json({}, &sample)["ports"].is_null());
+  sample.process->ports_counted = true;  // counted, none in use
+  EXPECT_TRUE(interval_client_json({}, &sample)["ports"].is_array());
+  sample.process->ports = {{"127.0.0.1", "127.0.0.1:8080", 3}};
+  EXPECT_EQ(interval_client_json({}, &sample)["ports"][0]["in_use"], 3);
+}
+
+}  // namespace
+}  // namespace pacer::evidence
