@@ -3,7 +3,8 @@
 # bench/floor_client.cc, a client that does nothing per request but one write and
 # one read (no parser, no clock, no statistics), and of the same client reading
 # with recvmsg and the kernel's receive stamps as pacer does (floor-stamps). Same
-# server, same -t/-c/-d, runs interleaved (floor, floor-stamps, pacer, wrk, ...).
+# server, same -t/-c/-d, runs interleaved (floor, floor-stamps, pacer, wrk, ...; the
+# order rotates by one each repeat, bench/lib.sh measure_clients).
 #
 # Over loopback the kernel charges each client's write with the server's TCP
 # receive and wake-up, so most of a request's CPU time is the floor's; the ratio

@@ -284,11 +284,19 @@ show_output_if_empty() {
 # one run per tool, interleaved; appends each run's figures to the caller's
 # associative arrays RPS, CPU_US and RSS_KB (and PRIVATE_KB, with SAMPLE_PRIVATE=1)
 # under "SERVER|NAME|TOOL" and prints a line per run.
+# The order of the tools rotates by one each repeat: a run leaves its connections'
+# ports in TIME_WAIT for a minute, and at -c10000 the next clients' connects search
+# a fuller ephemeral range (issue 46: the same client measured 13-14 us a request
+# run first or second, 18-20 run third or fourth), so a fixed order would charge
+# the later tools for the earlier ones' sockets.
 measure_clients() {
-  local server=$1 name=$2 threads=$3 conns=$4 url=$5 rep tool cpu_us key
+  local server=$1 name=$2 threads=$3 conns=$4 url=$5 rep tool cpu_us key i
   shift 5
+  local tools=("$@") order
   for rep in $(seq "$REPEATS"); do
-    for tool in "$@"; do
+    order=()
+    for ((i = 0; i < ${#tools[@]}; i++)); do order+=("${tools[(i + rep - 1) % ${#tools[@]}]}"); done
+    for tool in "${order[@]}"; do
       run_client "$tool" "$threads" "$conns" "$url"
       cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
       key="$server|$name|$tool"
