@@ -20,40 +20,12 @@
 namespace pacer::engine {
 namespace {
 
-using testing::FakeEngine;
-using testing::PartRun;
-
-struct OriginParts final : LinkEvents, PoolEvents {
-  PartRun run;
-  LoopClock clock;
-  ReadBudget budget;
-  Recorder recorder{run.shared};
-  Transport transport{run.shared, clock, recorder, budget};
-  WireTap tap{run.shared, recorder, 0};
-  ConnectionPool pool{run.shared, 0, transport, clock, recorder};
-  FakeEngine engine;
-  std::unique_ptr<SessionFactory> sessions;
-  UserConnections users{run.shared, 2, pool};  // two users: connections 0 and 1 are theirs
+// Two users (connections 0 and 1 are theirs) over the part tests' pool.
+struct OriginParts : testing::PoolRig {
+  UserConnections users{run.shared, 2, pool};
   const OriginLinks& links = users.links();
 
-  OriginParts() {
-    recorder.prepare();
-    transport.prepare(engine, *this, tap);
-    sessions = std::make_unique<SessionFactory>(run.shared, StaticRequest{});
-    auto address = net::resolve("127.0.0.1", 1);
-    pool.prepare(engine, 2, address->front(), *sessions, nullptr, *this);
-    users.start(clock.now);
-    clock.refresh();
-  }
-  void established(Connection& c) override { pool.established(c); }
-  void retry_later(Connection& c) override { pool.retry_later(c); }
-  void broke(Connection& c, ErrorField) override { pool.reopen(c); }
-  void reopen(Connection& c) override { pool.reopen(c); }
-  void peer_closed(Connection& c) override { pool.reopen(c); }
-  void ready(Connection&) override {}
-  bool wants_connection(Connection&) override { return true; }
-  void opened(Connection&) override {}
-  void closing(Connection&) override {}
+  OriginParts() : PoolRig(2) { users.start(clock.now); }
 };
 
 scenario::Origin origin_of_url(const char* url) {

@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -243,12 +244,13 @@ struct TransportRig {
 // A pool of `connections` (to 127.0.0.1:1, never connected unless the engine
 // says so) over a TransportRig, whose events go where the worker routes them,
 // but a failure only reopens and nothing is filled; the pool's opened and
-// closing are counted, and it is wanted while `wanted` says so.
-struct PoolRig final : TransportRig, LinkEvents, PoolEvents {
+// closing are counted (and `on_closing` told), and it is wanted while `wanted` says so.
+struct PoolRig : TransportRig, LinkEvents, PoolEvents {
   ConnectionPool pool{run.shared, 0, transport, clock, recorder};
   std::unique_ptr<SessionFactory> sessions;
   bool wanted = true;
   int opened_count = 0, closing_count = 0;
+  std::function<void(Connection&)> on_closing;
 
   explicit PoolRig(int connections = 1) {
     prepare_transport(*this);
@@ -266,7 +268,10 @@ struct PoolRig final : TransportRig, LinkEvents, PoolEvents {
   // PoolEvents.
   bool wants_connection(Connection&) override { return wanted; }
   void opened(Connection&) override { ++opened_count; }
-  void closing(Connection&) override { ++closing_count; }
+  void closing(Connection& c) override {
+    ++closing_count;
+    if (on_closing) on_closing(c);
+  }
 };
 
 // An open connection of `slots` slots over a FakeSession, reporting to `exchange`.

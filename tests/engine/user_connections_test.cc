@@ -18,35 +18,22 @@
 namespace pacer::engine {
 namespace {
 
-using testing::FakeEngine;
-using testing::PartRun;
-
-// The worker's routing, with a driver whose calls are marked: a close that
+// The part tests' pool, with a driver whose calls are marked: a close that
 // reaches the driver (PoolEvents::closing) while it is inside its own call fails.
-struct RoomParts final : LinkEvents, PoolEvents {
-  PartRun run;
-  LoopClock clock;
-  ReadBudget budget;
-  Recorder recorder{run.shared};
-  Transport transport{run.shared, clock, recorder, budget};
-  WireTap tap{run.shared, recorder, 0};
-  ConnectionPool pool{run.shared, 0, transport, clock, recorder};
-  FakeEngine engine;
-  std::unique_ptr<SessionFactory> sessions;
+struct RoomParts : testing::PoolRig {
   UserConnections users{run.shared, 2, pool};  // two users: connections 0 and 1 are theirs
 
   bool inside_driver = false;     // the driver's call is running
   std::vector<int> closed;        // connections closed, in order
   std::vector<bool> closed_as_release;  // releasing() at each close: the driver's forget drops, not fails
 
-  RoomParts() {
-    recorder.prepare();
-    transport.prepare(engine, *this, tap);
-    sessions = std::make_unique<SessionFactory>(run.shared, StaticRequest{});
-    auto address = net::resolve("127.0.0.1", 1);
-    pool.prepare(engine, 2, address->front(), *sessions, nullptr, *this);
+  RoomParts() : PoolRig(2) {
     users.start(clock.now);
-    clock.refresh();
+    on_closing = [this](Connection& c) {
+      EXPECT_FALSE(inside_driver) << "connection " << c.index << " closed inside the driver's call";
+      closed.push_back(c.index);
+      closed_as_release.push_back(users.releasing());
+    };
   }
   // A driver's call (a user's steps): f runs inside it, then the worker carries out the closes.
   template <typename F>
@@ -55,19 +42,6 @@ struct RoomParts final : LinkEvents, PoolEvents {
     f();
     inside_driver = false;
     users.close_released();
-  }
-  void established(Connection& c) override { pool.established(c); }
-  void retry_later(Connection& c) override { pool.retry_later(c); }
-  void broke(Connection& c, ErrorField) override { pool.reopen(c); }
-  void reopen(Connection& c) override { pool.reopen(c); }
-  void peer_closed(Connection& c) override { pool.reopen(c); }
-  void ready(Connection&) override {}
-  bool wants_connection(Connection&) override { return true; }
-  void opened(Connection&) override {}
-  void closing(Connection& c) override {
-    EXPECT_FALSE(inside_driver) << "connection " << c.index << " closed inside the driver's call";
-    closed.push_back(c.index);
-    closed_as_release.push_back(users.releasing());
   }
 };
 
