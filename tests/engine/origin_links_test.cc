@@ -28,16 +28,11 @@ struct OriginParts : testing::PoolRig {
   OriginParts() : PoolRig(2) { users.start(clock.now); }
 };
 
-scenario::Origin origin_of_url(const char* url) {
-  scenario::Origin o;
-  o.target = *cli::parse_url(url);
-  o.prefix = url;
-  return o;
-}
+using testing::origin_at;
 
 TEST(OriginLinks, AUsersFirstRequestToAnOriginMakesItsConnectionPastTheUsersOwn) {
   OriginParts p;
-  const scenario::Origin other = origin_of_url("http://127.0.0.1:8097/");
+  const scenario::Origin other = origin_at("http://127.0.0.1:8097/");
   Connection* c = p.users.for_request(1, 1, other);
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->index, 2) << "after the two users' own connections";
@@ -60,7 +55,7 @@ TEST(OriginLinks, AUsersFirstRequestToAnOriginMakesItsConnectionPastTheUsersOwn)
 
 TEST(OriginLinks, AnAddedConnectionDialsItsOriginsAddressAndThePlainOneHasNoTls) {
   OriginParts p;
-  Connection* c = p.users.for_request(0, 1, origin_of_url("http://127.0.0.1:8097/"));
+  Connection* c = p.users.for_request(0, 1, origin_at("http://127.0.0.1:8097/"));
   ASSERT_NE(c, nullptr);
   const OriginRoute* route = p.pool.route_of(*c);
   ASSERT_NE(route, nullptr);
@@ -74,7 +69,7 @@ TEST(OriginLinks, AnAddedConnectionDialsItsOriginsAddressAndThePlainOneHasNoTls)
 TEST(OriginLinks, AnHttpsOriginHasItsOwnTlsContextForItsHostAndReadsOnReadiness) {
   OriginParts p;
   p.run.config.tls_verify = false;  // no trust store needed to build the context
-  Connection* c = p.users.for_request(0, 2, origin_of_url("https://127.0.0.1:8443/"));
+  Connection* c = p.users.for_request(0, 2, origin_at("https://127.0.0.1:8443/"));
   ASSERT_NE(c, nullptr) << p.links.reason(2);
   const OriginRoute* route = p.pool.route_of(*c);
   ASSERT_NE(route, nullptr);
@@ -87,9 +82,9 @@ TEST(OriginLinks, AnHttpsOriginHasItsOwnTlsContextForItsHostAndReadsOnReadiness)
 
 TEST(OriginLinks, EachOfListsAUsersAddedConnectionsOnly) {
   OriginParts p;
-  Connection* a = p.users.for_request(1, 1, origin_of_url("http://127.0.0.1:8097/"));
-  Connection* b = p.users.for_request(1, 3, origin_of_url("http://127.0.0.1:8098/"));
-  (void)p.users.for_request(0, 1, origin_of_url("http://127.0.0.1:8097/"));
+  Connection* a = p.users.for_request(1, 1, origin_at("http://127.0.0.1:8097/"));
+  Connection* b = p.users.for_request(1, 3, origin_at("http://127.0.0.1:8098/"));
+  (void)p.users.for_request(0, 1, origin_at("http://127.0.0.1:8097/"));
   std::vector<int> of_user1;
   p.links.each_of(1, [&](int index) { of_user1.push_back(index); });
   EXPECT_EQ(of_user1, (std::vector<int>{a->index, b->index}));
@@ -102,7 +97,7 @@ TEST(OriginLinks, EachOfListsAUsersAddedConnectionsOnly) {
 TEST(OriginLinks, AFailedConnectMovesTheOriginToItsNextAddress) {
   OriginParts p;
   // "localhost" may have one address or two (127.0.0.1, ::1): the route's address changes only with two.
-  Connection* c = p.users.for_request(0, 1, origin_of_url("http://localhost:8097/"));
+  Connection* c = p.users.for_request(0, 1, origin_at("http://localhost:8097/"));
   ASSERT_NE(c, nullptr) << p.links.reason(1);
   const auto addresses = net::resolve("localhost", 8097);
   ASSERT_TRUE(addresses);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/units.h"
 #include "core/config.h"
 #include "engine/conn/links.h"
 #include "engine/conn/pool.h"
@@ -34,6 +35,7 @@
 #include "net/address.h"
 #include "load/schedule.h"
 #include "proto/session.h"
+#include "scenario/origins.h"
 #include "stats/name_table.h"
 #include "targets/request_set.h"
 
@@ -285,5 +287,13 @@ inline std::unique_ptr<Connection> open_connection(Exchange* exchange, std::uint
 }
 
 inline FakeSession& session_of(Connection& c) { return static_cast<FakeSession&>(*c.session); }
+
+// A scenario's other origin at `url` (a test's own: the URL must parse).
+inline scenario::Origin origin_at(const char* url) {
+  scenario::Origin o;
+  o.target = *cli::parse_url(url);
+  o.prefix = url;
+  return o;
+}
 
 }  // namespace pacer::engine::testing

@@ -45,12 +45,7 @@ struct RoomParts : testing::PoolRig {
   }
 };
 
-scenario::Origin origin_at(const char* url) {
-  scenario::Origin o;
-  o.target = *cli::parse_url(url);
-  o.prefix = url;
-  return o;
-}
+using testing::origin_at;
 
 TEST(UserConnections, AStoppedUsersConnectionsCloseAfterTheDriversCallNotInsideIt) {
   RoomParts p;
