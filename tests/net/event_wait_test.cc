@@ -30,7 +30,9 @@ TEST(EventWait, WaitsTheTimeoutInFullAndNotUpToTheNextWholeMillisecond) {
     // Rounded up to whole milliseconds, a wait never ends before 2 ms.
     before_the_next_ms += waited_ns < 2 * kNsPerMs ? 1 : 0;
   }
-  EXPECT_GE(before_the_next_ms, kWaits / 2);
+  // Rounding would give none; a loaded machine (CI runs the e2e tests beside this)
+  // wakes many waits late, so a tenth of them is the bound (9 of 20 were seen).
+  EXPECT_GE(before_the_next_ms, kWaits / 10);
 }
 
 TEST(EventWait, NegativeTimeoutWaitsForAnEvent) {
