@@ -119,6 +119,12 @@ class Engine {
   // events; io_uring: its receive and connect completions, not sends or polls),
   // or -1 on a failed wait (errno set).
   virtual int wait(TimeNs timeout_ns, Events& events) = 0;
+  // Every channel was closed and nothing follows but the engine's destruction:
+  // what their closes left to the kernel runs now, on this thread, so that the
+  // sockets' teardown (their FIN, the last reference) is this process's work and
+  // not the kernel's after it exited (io_uring: the receives' cancellations are
+  // submitted and reaped; they held the sockets). A no-op where a close is final.
+  virtual void finish() {}
 };
 
 const char* engine_name(EngineKind kind);

@@ -192,6 +192,20 @@ void UringEngine::submit() {
   if (enabled_) io_uring_submit(&ring_);
 }
 
+void UringEngine::finish() {
+  if (!enabled_) return;
+  // A few passes: the cancellations' completions may come as task work that the
+  // next enter runs. What they carry (buffers, closed channels' ends) is dropped.
+  constexpr int kMaxPasses = 8;
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    const bool submitted = io_uring_sq_ready(&ring_) > 0;
+    if (io_uring_submit_and_get_events(&ring_) < 0) return;
+    const unsigned ready = io_uring_cq_ready(&ring_);
+    if (ready == 0 && !submitted) return;
+    io_uring_cq_advance(&ring_, ready);
+  }
+}
+
 // ---- the channel operations ---------------------------------------------------
 
 bool UringEngine::attach(Channel& channel, int fd, Mode mode, bool connected) {

@@ -78,6 +78,7 @@ class UringEngine final : public Engine {
   void close(Channel& channel) override;
   void submit() override;
   int wait(TimeNs timeout_ns, Events& events) override;
+  void finish() override;
 
  private:
   // kOpIgnore: operations whose completion says nothing (cancels, file table updates).

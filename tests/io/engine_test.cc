@@ -6,6 +6,7 @@
 // io_uring (skipped where io_uring cannot run).
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -189,6 +190,22 @@ TEST_P(EngineTest, ThePeersCloseReadsAsClosedAfterItsBytes) {
   }
   EXPECT_EQ(last, net::IoStatus::kClosed);
   engine->close(channel);
+}
+
+TEST_P(EngineTest, AfterFinishAClosedChannelsSocketIsClosedForItsPeer) {
+  Listener l = listen_loopback();
+  Channel channel;
+  UniqueFd server = connect_pair(channel, l);
+  collector.events.clear();
+  engine->wait(0, collector);  // io_uring: the receive is armed, and holds the socket
+  engine->close(channel);
+  engine->finish();
+  // The peer reads the end while the engine still exists (io_uring without
+  // finish: the ring's exit work in the kernel closes it, after the process).
+  pollfd peer{server.get(), POLLIN, 0};
+  ASSERT_EQ(::poll(&peer, 1, 2000), 1) << "no end within 2 s";
+  char byte = 0;
+  EXPECT_EQ(::recv(server.get(), &byte, 1, MSG_DONTWAIT), 0) << std::strerror(errno);
 }
 
 TEST_P(EngineTest, ARefusedConnectReportsItsErrno) {
