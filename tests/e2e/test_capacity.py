@@ -67,7 +67,9 @@ def test_a_client_burning_cpu_ends_the_search_naming_the_client(server, tmp_path
                       "--interval", "250ms", "-s", str(script), server.url)
     assert run.rc == 1, run
     assert doc["answer"]["outcome"] == "client_limited"
-    assert "the client: worker 1 was busy" in doc["answer"]["client_limit"]
+    # Busy, or (on a machine the suite's other work loads) waiting for a CPU: both name the client.
+    limit = doc["answer"]["client_limit"]
+    assert limit.startswith("the client: worker 1 ") and ("was busy" in limit or "waited for a CPU" in limit), limit
     assert doc["answer"]["holds_at_per_s"] is None or doc["answer"]["holds_at_per_s"] < 400
 
 
