@@ -199,8 +199,9 @@ RUN_SEQ=0
 # client that exits with its connections open may leave their teardown to the
 # kernel after it (io_uring: the ring's exit work drops its sockets in a kernel
 # thread), and the FIN exchanges of 10,000 connections would run inside the next
-# client's measurement (issue 46: pacer-epoll, always run after pacer-uring,
-# measured 1.6x the floor client at -c10000, 1.0x when run after the floor client).
+# client's measurement (issue 46: pacer-epoll, always run after pacer-uring, measured
+# 1.6x the floor client at -c10000; 1.14x with this wait and pacer's own
+# io::Engine::finish).
 settle_sockets() {
   local port=${1#*://}
   port=${port#*:}
