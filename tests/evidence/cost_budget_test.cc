@@ -9,22 +9,22 @@
 namespace pacer::evidence {
 namespace {
 
-constexpr TimeNs kMs = 1'000'000;
+constexpr TimeNs kOneMs = kNsPerMs;  // not kMs: saturation_test.cc, in the same unity batch, has its own
 
 TEST(CostBudget, TheFirstMeasurementIsDueAndACostlyOneWaitsCostOverShare) {
   CostBudget b(0.01);
   EXPECT_TRUE(b.due(0));
-  b.spent(1000 * kMs, 25 * kMs);  // a count at 20,000 sockets
-  EXPECT_FALSE(b.due(1000 * kMs));
-  EXPECT_FALSE(b.due(3499 * kMs));
-  EXPECT_TRUE(b.due(3500 * kMs));  // 25 ms / 1 % = 2.5 s later
+  b.spent(1000 * kOneMs, 25 * kOneMs);  // a count at 20,000 sockets
+  EXPECT_FALSE(b.due(1000 * kOneMs));
+  EXPECT_FALSE(b.due(3499 * kOneMs));
+  EXPECT_TRUE(b.due(3500 * kOneMs));  // 25 ms / 1 % = 2.5 s later
 }
 
 TEST(CostBudget, ACheapMeasurementIsDueAgainWithinAnInterval) {
   CostBudget b(0.01);
-  b.spent(1000 * kMs, kMs / 10);  // a few hundred sockets: 0.1 ms
-  EXPECT_FALSE(b.due(1005 * kMs));
-  EXPECT_TRUE(b.due(1010 * kMs));  // every 1 s interval still counts
+  b.spent(1000 * kOneMs, kOneMs / 10);  // a few hundred sockets: 0.1 ms
+  EXPECT_FALSE(b.due(1005 * kOneMs));
+  EXPECT_TRUE(b.due(1010 * kOneMs));  // every 1 s interval still counts
 }
 
 TEST(CostBudget, ThreadCpuTimeGrowsWithWork) {
