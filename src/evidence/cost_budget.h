@@ -3,12 +3,10 @@
 // kernel about 2 us per matching socket, so at -c10000 (20,000 sockets with the
 // TIME_WAIT ones) one count takes 20-30 ms of CPU, a few percent of the run's CPU
 // when taken every interval. After a measurement that took `cost` of the calling
-// thread's CPU, the next one is due no sooner than cost / share later; a cheap one
+// thread's CPU (evidence/worker_load.h read_thread_usage), the next one is due no sooner than cost / share later; a cheap one
 // (a few hundred sockets) is due again at once, so a small run counts every
 // interval as before. Any thread; no clock of its own (the caller passes the time).
 #pragma once
-
-#include <time.h>
 
 #include "core/clock.h"
 
@@ -29,13 +27,5 @@ class CostBudget {
   double share_;
   TimeNs next_ns_ = 0;
 };
-
-// This thread's CPU time (user + system: the kernel's work in its system calls
-// included), for CostBudget::spent.
-inline TimeNs thread_cpu_ns() {
-  timespec t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<TimeNs>(t.tv_sec) * kNsPerS + t.tv_nsec;
-}
 
 }  // namespace pacer::evidence

@@ -8,6 +8,7 @@
 
 #include "evidence/sock_diag.h"
 #include "evidence/verdict.h"
+#include "evidence/worker_load.h"
 
 namespace pacer::evidence {
 
@@ -71,9 +72,10 @@ ProcessSample Watch::sample_process(TimeNs now_ns, bool ports_due) {
   }
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) p.fd_limit = limit.rlim_cur;
-  if (port_range_ && remote_port_ != 0) p.port_range = port_range_->second - port_range_->first + 1;
-  if (port_range_ && remote_port_ != 0 && ports_due) {
-    const TimeNs cost_from = thread_cpu_ns();
+  if (!port_range_ || remote_port_ == 0) return p;
+  p.port_range = port_range_->second - port_range_->first + 1;
+  if (ports_due) {
+    const TimeNs cost_from = read_thread_usage().cpu_ns;
     // The kernel filters by port for netlink; /proc formats every socket as text.
     netlink_refused_ = netlink_refused_ ||
                        !count_ports_netlink(remote_port_, port_range_->first, port_range_->second, p.ports);
@@ -87,7 +89,7 @@ ProcessSample Watch::sample_process(TimeNs now_ns, bool ports_due) {
     std::sort(p.ports.begin(), p.ports.end(), [](const PortUse& a, const PortUse& b) { return a.in_use > b.in_use; });
     if (p.ports.size() > 8) p.ports.resize(8);
     p.ports_counted = true;
-    port_budget_.spent(now_ns, thread_cpu_ns() - cost_from);
+    port_budget_.spent(now_ns, read_thread_usage().cpu_ns - cost_from);
   }
   return p;
 }
