@@ -195,13 +195,17 @@ sample_private() {
 # RUN_REQUESTS, RUN_CPU_S (user+sys), RUN_RSS_KB, RUN_ERRORS, RUN_OUT (the output file);
 # with SAMPLE_PRIVATE=1 also RUN_PRIVATE_KB (sample_private's largest sample).
 RUN_SEQ=0
-# Waits (up to 10 s) until no socket to url's port is left but in TIME_WAIT: a
-# client that exits with its connections open may leave their teardown to the
-# kernel after it (io_uring: the ring's exit work drops its sockets in a kernel
-# thread), and the FIN exchanges of 10,000 connections would run inside the next
-# client's measurement (issue 46: pacer-epoll, always run after pacer-uring, measured
-# 1.6x the floor client at -c10000; 1.14x with this wait and pacer's own
-# io::Engine::finish).
+# Waits (up to 10 s) until no socket to url's port is left but in TIME_WAIT, then
+# ends those (`ss -K`, the kernel's SOCK_DESTROY; a no-op where the kernel lacks it),
+# so that every run starts from the same sockets: none. A client that exits with its
+# connections open may leave their teardown to the kernel after it (io_uring: the
+# ring's exit work drops its sockets in a kernel thread), and the FIN exchanges of
+# 10,000 connections would run inside the next client's measurement; and each run at
+# -c10000 leaves 10,000 ports in TIME_WAIT for 60 s, through which the next clients'
+# connects search for a free port (`perf`: `__inet_hash_connect` was a quarter of
+# pacer-epoll's CPU after three such runs) and the evidence's port count walks
+# (issue 46: pacer-epoll, always run right after pacer-uring, measured 1.36-1.6x the
+# floor client at -c10000, and 0.9 when run first).
 settle_sockets() {
   local port=${1#*://}
   port=${port#*:}
@@ -209,9 +213,10 @@ settle_sockets() {
   [[ $port =~ ^[0-9]+$ ]] || return 0
   local i
   for i in $(seq 100); do
-    [[ $(ss -Htn state connected exclude time-wait "( dport = :$port )" 2>/dev/null | wc -l) -eq 0 ]] && return 0
+    [[ $(ss -Htn state connected exclude time-wait "( dport = :$port )" 2>/dev/null | wc -l) -eq 0 ]] && break
     sleep 0.1
   done
+  ss -K -Htn state time-wait "( dport = :$port )" >/dev/null 2>&1 || true
 }
 
 run_client() {

@@ -90,7 +90,10 @@ int EpollEngine::wait(TimeNs timeout_ns, Events& events) {
     if ((channel.io_flags & kConnecting) != 0) {
       if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0) continue;
       channel.io_flags &= static_cast<std::uint8_t>(~kConnecting);
-      events.on_io(channel, kConnected, net::socket_error(channel.fd));
+      // A failed connect always raises EPOLLERR or EPOLLHUP: only then is there an
+      // error to read (one getsockopt fewer per connection at -c10000).
+      const int err = (ev & (EPOLLERR | EPOLLHUP)) != 0 ? net::socket_error(channel.fd) : 0;
+      events.on_io(channel, kConnected, err);
       continue;
     }
     std::uint32_t flags = 0;

@@ -150,7 +150,7 @@ void ConnectionPool::redial_stalled() {
     // Still SYN_SENT in the kernel (not answered and only not yet heard of)?
     if (gate_.redial_due(c->index, clock_.now)) {
       if (!net::syn_unanswered(c->fd)) {
-        gate_.answered(c->index, clock_.now);  // connected: its report is on its way
+        gate_.answered(c->index);  // connected: its report is on its way
       } else {
         gate_.redialled(c->index, clock_.now);
         recorder_.add(&stats::Counters::redials, 1);

@@ -114,14 +114,17 @@ class StartGate {
   bool redial_due(int index, TimeNs now_ns) const {
     if (stall_ns() == kNeverNs || !valid(index)) return false;
     const auto i = static_cast<std::size_t>(index);
+    if (dialled_ns_[i] == kAnswered) return false;
     return now_ns - dialled_ns_[i] >= (stall_ns_ << std::min<int>(redials_[i], 6));
   }
   // Connection `index`'s SYN was answered (its connect completes at the engine's
-  // next report): not asked again for a stall. Without it, every turn of a
-  // -c10000 start asked the kernel again about each such connection (200,000
-  // TCP_INFO reads in 3 s, issue 46).
-  void answered(int index, TimeNs now_ns) {
-    if (valid(index)) dialled_ns_[static_cast<std::size_t>(index)] = now_ns;
+  // report, however long the worker takes to reach it): never asked again, as an
+  // answered SYN cannot become a stalled one. Without it, every turn of a -c10000
+  // start asked the kernel again about each such connection (200,000 TCP_INFO
+  // reads in 3 s); asking again once a stall later still made 40,000 when the
+  // worker took longer than a stall to read the reports (issue 46).
+  void answered(int index) {
+    if (valid(index)) dialled_ns_[static_cast<std::size_t>(index)] = kAnswered;
   }
   // Connection `index` was dialled again at now_ns.
   void redialled(int index, TimeNs now_ns) {
@@ -161,7 +164,8 @@ class StartGate {
 
   std::vector<bool> first_done_;  // by connection index
   std::vector<bool> is_held_;     // by index: on held_
-  std::vector<TimeNs> dialled_ns_;  // by index: the last dial
+  static constexpr TimeNs kAnswered = kNeverNs;  // in dialled_ns_: answered() (not judged again)
+  std::vector<TimeNs> dialled_ns_;  // by index: the last dial, or kAnswered
   std::vector<std::uint8_t> redials_;  // by index
   TimeNs stall_ns_ = kNeverNs;
   std::vector<Connection*> held_;
