@@ -46,6 +46,10 @@ std::uint32_t clamp_pow2(std::uint64_t want, std::uint32_t low, std::uint32_t hi
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(std::bit_ceil(std::max<std::uint64_t>(want, 1)), low, high));
 }
 
+std::uint32_t cq_entries(std::uint64_t channels, std::uint32_t buffers) {
+  return clamp_pow2(channels + buffers, 256, 65536);
+}
+
 void clear(Channel& channel, std::uint8_t bits) { channel.io_flags = static_cast<std::uint8_t>(channel.io_flags & ~bits); }
 
 }  // namespace
@@ -64,17 +68,22 @@ Status UringEngine::setup(int channels, bool readiness_reads) {
   io_uring_params params{};
   params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER |
                  IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED;
-  // Completion queue: room for a receive per buffer and two more completions per
-  // channel (a send and a receive's end, or a connect, a cancel, a close). Past
-  // it the kernel keeps completions on its overflow list, or ends a multishot
-  // receive early (received() arms it again): nothing is lost.
-  params.cq_entries = clamp_pow2(wanted * 2 + buffer_count_, 256, 65536);
-  const std::uint32_t entries = clamp_pow2(wanted * 2, 64, 4096);
+  // Completion queue: room for a receive per buffer and one more completion per
+  // channel (its send's; a connect, a cancel or a close comes instead of it, not
+  // beside it). Past it the kernel keeps completions on its overflow list, or ends
+  // a multishot receive early (received() arms it again): nothing is lost. The
+  // whole queue is resident (the kernel writes it round), so its size is memory:
+  // at -c10000 two completions per channel were 512 KiB, one is 256 (issue 46).
+  params.cq_entries = cq_entries(wanted, buffer_count_);
+  // Submission queue: next_sqe() hands a full one over and goes on, so past 2,048
+  // entries (128 KiB, resident likewise) a larger one saves a system call per
+  // 2,048 submissions and costs memory.
+  const std::uint32_t entries = clamp_pow2(wanted * 2, 64, 2048);
   int r = io_uring_queue_init_params(entries, &ring_, &params);
   if (r == -EINVAL) {  // before Linux 6.1: no single issuer, no deferred task work
     params = io_uring_params{};
     params.flags = IORING_SETUP_CQSIZE;
-    params.cq_entries = clamp_pow2(wanted * 2 + buffer_count_, 256, 65536);
+    params.cq_entries = cq_entries(wanted, buffer_count_);
     r = io_uring_queue_init_params(entries, &ring_, &params);
     enabled_ = true;
   }
