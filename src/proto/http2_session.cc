@@ -2,6 +2,7 @@
 #include "proto/http2_session.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -14,6 +15,11 @@ constexpr std::uint32_t kNoToken = 0;
 
 Http2Session& self_of(void* user_data) { return *static_cast<Http2Session*>(user_data); }
 
+// A stream's place in stream_tokens_ (of `size`, a power of two).
+std::size_t token_place(std::int32_t stream_id, std::size_t size) {
+  return (static_cast<std::uint32_t>(stream_id) >> 1) & (size - 1);
+}
+
 // Tokens travel as stream user data, offset by one so that token 0 is not null.
 void* as_user_data(std::uint32_t token) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(token) + 1); }
 
@@ -24,6 +30,7 @@ Http2Session::Http2Session(std::span<const Http2Request> requests, std::uint32_t
       streams_(std::max<std::uint32_t>(streams, 1)),
       memory_(memory),
       stream_of_(streams_, 0),
+      stream_tokens_(std::bit_ceil(2 * streams_)),
       status_(streams_, 0),
       body_sent_(streams_, 0),
       target_of_(streams_, 0),
@@ -123,6 +130,7 @@ void Http2Session::reset() {
   }
   session_.reset(session);
   std::fill(stream_of_.begin(), stream_of_.end(), 0);
+  std::fill(stream_tokens_.begin(), stream_tokens_.end(), StreamToken{});  // ids start again at 1
   out_begin_ = out_end_ = 0;
   frame_ = nullptr;
   frame_left_ = 0;
@@ -176,6 +184,7 @@ bool Http2Session::submit_stream(std::uint32_t token, const nghttp2_nv* headers,
     return false;
   }
   stream_of_[token] = stream_id;
+  stream_tokens_[token_place(stream_id, stream_tokens_.size())] = {stream_id, token};
   return true;
 }
 
@@ -236,9 +245,16 @@ bool Http2Session::cancel(std::uint32_t token) {
 }
 
 std::int64_t Http2Session::token_of(std::int32_t stream_id) const {
-  void* data = nghttp2_session_get_stream_user_data(session_.get(), stream_id);
-  if (data == nullptr) return -1;
-  const auto token = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(data) - 1);
+  if (stream_id <= 0) return -1;  // the connection's own frames
+  std::uint32_t token = 0;
+  if (const StreamToken& known = stream_tokens_[token_place(stream_id, stream_tokens_.size())];
+      known.stream_id == stream_id) {
+    token = known.token;
+  } else {  // a newer stream took its place
+    void* data = nghttp2_session_get_stream_user_data(session_.get(), stream_id);
+    if (data == nullptr) return -1;
+    token = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(data) - 1);
+  }
   if (token >= stream_of_.size() || stream_of_[token] != stream_id) return -1;
   return token;
 }

@@ -110,6 +110,15 @@ class Http2Session final : public Session {
   std::unique_ptr<nghttp2_option, OptionDeleter> option_;
   std::unique_ptr<nghttp2_session, SessionDeleter> session_;
   std::vector<std::int32_t> stream_of_;    // per token
+  // Which token a stream carries, at (stream id / 2) & mask: this client's ids are
+  // odd and consecutive, so the streams in flight seldom share a place. token_of
+  // asks nghttp2's map only for a stream whose place a newer one took (four
+  // lookups a request before, issue 46).
+  struct StreamToken {
+    std::int32_t stream_id = 0;
+    std::uint32_t token = 0;
+  };
+  std::vector<StreamToken> stream_tokens_;
   std::vector<int> status_;                // per token: the final :status seen
   std::vector<std::size_t> body_sent_;     // per token: request body bytes handed to nghttp2
   std::vector<std::uint32_t> target_of_;   // per token: the request (index into requests_) it sends

@@ -137,6 +137,39 @@ TEST(Http2Session, TenStreamsOnOneConnectionEachGetTheirOwnResponse) {
   EXPECT_EQ(server.last_headers[":scheme"], "http");
 }
 
+// token_of guesses a stream's token from its id (stream id / 2 in a table of
+// twice the streams, here 4 places) and checks the guess: stream 9 takes stream 1's
+// place while stream 1 is still in flight, and each answer still reaches its own token.
+TEST(Http2Session, AStreamWhosePlaceANewerStreamTookIsStillReportedToItsOwnToken) {
+  Client c({"--http2", "--streams", "2"}, 2);
+  Http2Session& client = c.session;
+  FakeServer server(Answer::kNothing);
+  Recorder events;
+  const auto answer = [&](std::int32_t stream_id) {
+    static std::uint8_t name[] = ":status";
+    static std::uint8_t value[] = "200";
+    nghttp2_nv nv{name, value, 7, 3, NGHTTP2_NV_FLAG_NONE};
+    ASSERT_EQ(nghttp2_submit_response(server.session(), stream_id, &nv, 1, nullptr), 0);
+    server.pump(client, events);
+  };
+  client.submit(0, 0);  // stream 1, place 0: in flight until the end
+  client.submit(1, 0);  // stream 3
+  server.pump(client, events);
+  for (std::int32_t stream = 3; stream <= 7; stream += 2) {  // token 1 on streams 3, 5, 7, then 9
+    answer(stream);
+    ASSERT_EQ(events.responses.size(), static_cast<std::size_t>((stream - 1) / 2));
+    EXPECT_EQ(events.responses.back().first, 1u) << stream;
+    client.submit(1, 0);
+    server.pump(client, events);
+  }
+  answer(1);  // stream 9 now holds place 0
+  ASSERT_EQ(events.responses.size(), 4u);
+  EXPECT_EQ(events.responses.back(), (std::pair<std::uint32_t, int>{0, 200}));
+  answer(9);
+  ASSERT_EQ(events.responses.size(), 5u);
+  EXPECT_EQ(events.responses.back(), (std::pair<std::uint32_t, int>{1, 200}));
+}
+
 TEST(Http2Session, TenRequestsGoOutAsOneWrite) {
   // nghttp2 hands out one frame at a time; one write per frame was one syscall per request.
   Client c({"--http2", "--streams", "10"}, 10);
