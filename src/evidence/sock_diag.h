@@ -1,6 +1,8 @@
 // The evidence's port count (evidence/watch.h) from the kernel's sock_diag
-// netlink interface (NETLINK_SOCK_DIAG, the one `ss` uses): one dump per address
-// family of the TCP sockets, every state, filtered in the kernel by a bytecode
+// netlink interface (NETLINK_SOCK_DIAG, the one `ss` uses): one dump of the TCP
+// sockets of both address families (the first request format, TCPDIAG_GETSOCK:
+// one walk of the kernel's hash table where the v2 request makes one per family;
+// the v2 request where it is refused), every state, filtered in the kernel by a bytecode
 // program (remote port == the URL's, local port in the ephemeral range), so only
 // the matching sockets cross into pacer, as binary records. /proc/net/tcp{,6}
 // (evidence/proc.h count_ports) gives the same counts but formats every socket of

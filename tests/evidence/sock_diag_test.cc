@@ -77,6 +77,42 @@ TEST(SockDiag, CountsTheSameSocketsAsProcNetTcp) {
   EXPECT_EQ(sorted(netlink), sorted(proc));
 }
 
+// One dump covers both address families: an IPv6 listener on [::] takes IPv4 and
+// IPv6 connections on one port, and both are counted, each under its own family.
+TEST(SockDiag, OneCountHasTheIpv4AndTheIpv6ConnectionsToAPort) {
+  UniqueFd listener(::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in6 any{};
+  any.sin6_family = AF_INET6;
+  any.sin6_addr = in6addr_any;
+  socklen_t len = sizeof any;
+  const int off = 0;
+  ::setsockopt(listener.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+  if (::bind(listener.get(), reinterpret_cast<sockaddr*>(&any), sizeof any) != 0) GTEST_SKIP() << "no IPv6 here";
+  ASSERT_EQ(::listen(listener.get(), 16), 0);
+  ASSERT_EQ(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&any), &len), 0);
+  const std::uint16_t port = ntohs(any.sin6_port);
+  std::vector<UniqueFd> clients;
+  for (int i = 0; i < 2; ++i) {  // two over IPv4
+    clients.emplace_back(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    const sockaddr_in to = loopback(port);
+    ASSERT_EQ(::connect(clients.back().get(), reinterpret_cast<const sockaddr*>(&to), sizeof to), 0);
+  }
+  sockaddr_in6 to6{};
+  to6.sin6_family = AF_INET6;
+  to6.sin6_addr = in6addr_loopback;
+  to6.sin6_port = htons(port);
+  clients.emplace_back(::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));  // and one over IPv6
+  if (::connect(clients.back().get(), reinterpret_cast<const sockaddr*>(&to6), sizeof to6) != 0) {
+    GTEST_SKIP() << "no ::1 here";
+  }
+  const auto [low, high] = port_range();
+  std::vector<PortUse> netlink;
+  if (!count_ports_netlink(port, low, high, netlink)) GTEST_SKIP() << "sock_diag netlink refused here";
+  const std::string p = std::to_string(port);
+  EXPECT_EQ(sorted(netlink), (std::vector<std::tuple<std::string, std::string, std::uint64_t>>{
+                                 {"127.0.0.1", "127.0.0.1:" + p, 2}, {"::1", "[::1]:" + p, 1}}));
+}
+
 TEST(SockDiag, TheKernelsFilterKeepsOnlyLocalPortsInTheRange) {
   const Sockets s(2);
   ASSERT_EQ(s.clients.size(), 2u);
