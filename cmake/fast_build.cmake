@@ -2,13 +2,13 @@
 # no compiler cache, so every source is compiled once, at -O2. Two CMake features cut
 # that work without changing what is compiled:
 #
-# - PACER_UNITY_BUILD: pacer_lib's and the HTTP/3 core's sources are compiled in
+# - PACER_UNITY_BUILD: pacer_lib's and the HTTP/3 and TLS cores' sources are compiled in
 #   batches (PACER_UNITY_BATCH_SIZE at most), one translation unit each, so the
 #   inline functions and templates they share (fmt's, json's, the standard
 #   library's) are parsed, instantiated and optimised once per batch instead of once
 #   per source.
 # - PACER_PCH: the headers most of pacer_lib's batches include (the standard
-#   library's, fmt, nlohmann/json, OpenSSL, nghttp2, core/) are parsed once into a
+#   library's, fmt, nlohmann/json, nghttp2, core/) are parsed once into a
 #   precompiled header.
 #
 # Both are ON in the sanitizer presets too (asan, tsan), where the test sources are
@@ -25,7 +25,7 @@ if(PACER_PCH)
   set(PACER_PCH_HEADERS
       <algorithm> <array> <atomic> <cerrno> <cstdint> <cstring> <functional> <map> <memory>
       <optional> <span> <string> <string_view> <unordered_map> <utility> <variant> <vector>
-      <fmt/format.h> <nlohmann/json.hpp> <openssl/ssl.h> <nghttp2/nghttp2.h>
+      <fmt/format.h> <nlohmann/json.hpp> <nghttp2/nghttp2.h>
       ${PROJECT_SOURCE_DIR}/src/core/expected.h ${PROJECT_SOURCE_DIR}/src/core/clock.h
       ${PROJECT_SOURCE_DIR}/src/core/config.h)
   target_precompile_headers(pacer_lib PRIVATE ${PACER_PCH_HEADERS})
@@ -95,7 +95,7 @@ if(PACER_UNITY_BUILD)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     target_compile_options(pacer_lib PRIVATE -Wno-stringop-overflow -Wno-maybe-uninitialized)
   endif()
-  foreach(target pacer_lib pacer_quic_core)
+  foreach(target pacer_lib pacer_quic_core pacer_tls_core)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
     get_target_property(sources ${target} SOURCES)
     pacer_unity_groups(${sources})

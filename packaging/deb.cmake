@@ -1,6 +1,6 @@
 # The Debian package, with CPack's DEB generator (scripts/package.sh drives it):
-# one package, pacer, holding the binary and the HTTP/3 module (why one: see
-# docs/install.md). Depends comes from dpkg-shlibdeps over both ELF files, so it
+# one package, pacer, holding the binary and the HTTP/3 and TLS modules (why one: see
+# docs/install.md). Depends comes from dpkg-shlibdeps over the three ELF files, so it
 # names exactly the libraries they link, at the versions the build saw.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME pacer)

@@ -55,7 +55,7 @@ add_custom_command(
 add_custom_target(pacer_changelog ALL DEPENDS ${PACER_CHANGELOG_GZ})
 
 install(TARGETS pacer RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS pacer_http3 LIBRARY DESTINATION ${PACER_MODULE_INSTALL_DIR})
+install(TARGETS pacer_http3 pacer_tls LIBRARY DESTINATION ${PACER_MODULE_INSTALL_DIR})
 install(FILES ${PACER_MAN_FILES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PACER_GENERATED_DOCS}/pacer.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME pacer)

@@ -36,7 +36,7 @@ deb=/tmp/$(basename "${debs[0]}")
 echo "package-check: apt install .$deb in $root"
 in_root apt-get update -q >/dev/null  # mmdebstrap leaves no package lists behind
 in_root apt-get install -y -q ".$deb"
-in_root dpkg -L pacer | grep -E 'bin/pacer$|pacer-http3.so$|man1/pacer.1.gz$|completions/pacer$|_pacer$|copyright$'
+in_root dpkg -L pacer | grep -E 'bin/pacer$|pacer-http3.so$|pacer-tls.so$|man1/pacer.1.gz$|completions/pacer$|_pacer$|copyright$'
 in_root pacer --version
 
 port=$(free_port SOCK_STREAM)

@@ -139,13 +139,13 @@ fi
 if [ "$build" = 0 ]; then exit 0; fi
 case "$profile" in
   run)
-    # Only the binary and its module: no test or benchmark target is configured,
+    # Only the binary and its modules: no test or benchmark target is configured,
     # so neither GoogleTest nor Google Benchmark is needed. Configured once (a few
     # seconds): the build re-runs CMake itself when a CMakeLists.txt changes.
     if [ ! -f "build/$preset/build.ninja" ] || [ CMakePresets.json -nt "build/$preset/CMakeCache.txt" ]; then
       cmake --preset "$preset" -DPACER_BUILD_TESTS=OFF -DPACER_BUILD_BENCH=OFF >/dev/null
     fi
-    cmake --build --preset "$preset" --target pacer pacer_http3 ;;
+    cmake --build --preset "$preset" --target pacer pacer_http3 pacer_tls ;;
   test)
     cmake --preset "$preset" -DPACER_BUILD_TESTS=ON >/dev/null
     cmake --build --preset "$preset" ;;

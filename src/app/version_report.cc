@@ -3,7 +3,6 @@
 
 #include <brotli/decode.h>
 #include <nghttp2/nghttp2.h>
-#include <openssl/crypto.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -16,6 +15,7 @@
 #include "cli/cli.h"
 #include "core/install_paths.h"
 #include "engine/http3_module.h"
+#include "net/tls_module.h"
 
 // liburing has no run-time version call: the pkg-config version built against.
 #ifndef PACER_LIBURING_VERSION
@@ -48,8 +48,8 @@ std::string brotli_version() {
 }  // namespace
 
 std::string library_versions() {
-  return fmt::format("OpenSSL/{} nghttp2/{} LuaJIT/{} zlib/{} brotli/{} zstd/{} liburing/{}",
-                     OpenSSL_version(OPENSSL_VERSION_STRING), nghttp2_version(0)->version_str, luajit_version(),
+  return fmt::format("nghttp2/{} LuaJIT/{} zlib/{} brotli/{} zstd/{} liburing/{}",
+                     nghttp2_version(0)->version_str, luajit_version(),
                      zlibVersion(), brotli_version(), ZSTD_versionString(), PACER_LIBURING_VERSION);
 }
 
@@ -61,6 +61,12 @@ std::string version_text() {
     text += fmt::format("HTTP/3 module: {} ({})\n", (*module)->library_versions(), core::http3_module_path());
   } else {
     text += "HTTP/3 module: none, --http3 cannot run (" + module.error().message + ")\n";
+  }
+  const auto tls = net::tls_module();
+  if (tls) {
+    text += fmt::format("TLS module: {} ({})\n", (*tls)->library_versions(), core::tls_module_path());
+  } else {
+    text += "TLS module: none, https cannot run (" + tls.error().message + ")\n";
   }
   return text;
 }

@@ -9,9 +9,9 @@
 #include <string_view>
 
 #include <fmt/format.h>
-#include <openssl/ssl.h>
 
 #include "cli/run_draft.h"
+#include "net/tls_options.h"
 
 namespace pacer::cli::tls {
 
@@ -26,9 +26,9 @@ Status store_readable_file(const ScannedOption& option, std::string& field) {
 
 Status parse_version(const ScannedOption& option, int& field) {
   if (option.value == "1.2") {
-    field = TLS1_2_VERSION;
+    field = net::kTls12Version;
   } else if (option.value == "1.3") {
-    field = TLS1_3_VERSION;
+    field = net::kTls13Version;
   } else {
     return bad_input(fmt::format("{}: expected 1.2 or 1.3 (got '{}')", option.flag, option.value));
   }
@@ -69,10 +69,10 @@ Status check_knobs_apply(const Config& config) {
       return bad_argument(fmt::format("{}: only with an https:// URL ({} has no TLS handshake)", given, config.target.url));
     }
   }
-  if (k.min_version == TLS1_3_VERSION && !k.ciphers.empty()) {
+  if (k.min_version == net::kTls13Version && !k.ciphers.empty()) {
     return bad_argument("--ciphers sets TLS 1.2's cipher list, which --tls-min 1.3 never uses: give --tls13-ciphers");
   }
-  if (k.max_version == TLS1_2_VERSION && !k.tls13_ciphers.empty()) {
+  if (k.max_version == net::kTls12Version && !k.tls13_ciphers.empty()) {
     return bad_argument("--tls13-ciphers sets TLS 1.3's suites, which --tls-max 1.2 never uses: give --ciphers");
   }
   return Ok{};
@@ -129,7 +129,7 @@ Status finish(const Config& config) {
   if (k.sni && k.no_sni) return bad_argument("--sni and --no-sni: give one");
   if (Status applies = check_knobs_apply(config); !applies) return applies;
   if (config.http3) {
-    if (k.max_version == TLS1_2_VERSION) return bad_argument("--tls-max 1.2: --http3 runs QUIC, which is TLS 1.3 only");
+    if (k.max_version == net::kTls12Version) return bad_argument("--tls-max 1.2: --http3 runs QUIC, which is TLS 1.3 only");
     if (!k.ciphers.empty() || !k.tls13_ciphers.empty()) {
       return bad_argument("--ciphers/--tls13-ciphers: not with --http3 (its TLS is GnuTLS's, set by the HTTP/3 module)");
     }

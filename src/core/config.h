@@ -160,7 +160,7 @@ struct ProxyConfig {
 
 // --tls-min / --tls-max / --ciphers / --tls13-ciphers / --sni / --no-sni (issue 33).
 struct TlsKnobs {
-  int min_version = 0;                    // 0: OpenSSL's default; else TLS1_2_VERSION or TLS1_3_VERSION
+  int min_version = 0;                    // 0: the default; else net::kTls12Version or kTls13Version
   int max_version = 0;
   std::string ciphers;                    // TLS 1.2 cipher list (OpenSSL syntax); empty: default
   std::string tls13_ciphers;              // TLS 1.3 suites; empty: default

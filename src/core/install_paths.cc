@@ -23,22 +23,35 @@ std::string executable_dir() {
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
-std::vector<std::string> http3_module_candidates() {
-  const char* named = std::getenv("PACER_HTTP3_MODULE");
+namespace {
+
+// Only `variable`'s value when it is set; else `file` beside the binary, then in
+// the install layout's module directory.
+std::vector<std::string> module_candidates(const char* file, const char* variable) {
+  const char* named = std::getenv(variable);
   if (named != nullptr && *named != '\0') return {named};
   const std::string dir = executable_dir();
-  if (dir.empty()) return {kHttp3ModuleFile};
+  if (dir.empty()) return {file};
   const std::filesystem::path installed =
-      std::filesystem::path(dir + PACER_MODULE_DIR_FROM_BIN "/" + kHttp3ModuleFile).lexically_normal();
-  return {dir + kHttp3ModuleFile, installed.string()};
+      std::filesystem::path(dir + PACER_MODULE_DIR_FROM_BIN "/" + file).lexically_normal();
+  return {dir + file, installed.string()};
 }
 
-std::string http3_module_path() {
-  const std::vector<std::string> candidates = http3_module_candidates();
+std::string first_existing(const std::vector<std::string>& candidates) {
   for (const std::string& path : candidates) {
     if (::access(path.c_str(), F_OK) == 0) return path;
   }
   return candidates.front();
 }
+
+}  // namespace
+
+std::vector<std::string> http3_module_candidates() { return module_candidates(kHttp3ModuleFile, "PACER_HTTP3_MODULE"); }
+
+std::string http3_module_path() { return first_existing(http3_module_candidates()); }
+
+std::vector<std::string> tls_module_candidates() { return module_candidates(kTlsModuleFile, "PACER_TLS_MODULE"); }
+
+std::string tls_module_path() { return first_existing(tls_module_candidates()); }
 
 }  // namespace pacer::core

@@ -1,7 +1,9 @@
 // Throwaway self-signed certificates for tests and local HTTPS targets (`pacer
 // cert`): an EC P-256 key and an X.509 v3 certificate naming each host in its
 // subjectAltName (DNS names and IP addresses), signed by its own key. Not for
-// production: no CA, no revocation. Any thread; no shared state.
+// production: no CA, no revocation. The certificate itself is made by the TLS
+// module (tls/certificate.h), loaded by the first call (net/tls_module.h: the
+// main thread). No shared state.
 #pragma once
 
 #include <string>

@@ -1,40 +1,24 @@
-// One TLS connection over a non-blocking socket: owns its SSL (RAII), drives the
-// handshake step by step, and reads and writes plaintext. Every call returns at
-// once with what happened (done, want-read, want-write, closed, error), so an
-// edge-triggered event loop can wait for the right readiness. Owned by the
-// connection that owns the socket, touched only by that connection's thread.
+// One TLS connection over a non-blocking socket: drives the handshake step by
+// step, and reads and writes plaintext. Every call returns at once with what
+// happened (done, want-read, want-write, closed, error), so an edge-triggered
+// event loop can wait for the right readiness. Owned by the connection that owns
+// the socket, touched only by that connection's thread.
 //
+// The TLS itself is the TLS module's (tls/module.h: an OpenSSL SSL behind
+// tls::Link, made by the context of the first start): a plain connection's
+// TlsStream is one null pointer, and a call on an active one is one virtual call.
 // The socket itself is not owned: the caller closes it after close().
-// Client SSLs carry their worker's TlsSessionCache as SSL app data (read by the
-// context's new-session callback).
 #pragma once
 
-#include <openssl/ssl.h>
-
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
 
+#include "net/io_result.h"
 #include "net/tls_context.h"
 
 namespace pacer::net {
-
-enum class IoStatus : std::uint8_t {
-  kOk,         // bytes moved (read: > 0 bytes), or the handshake finished
-  kWantRead,   // wait for the socket to become readable, then call again
-  kWantWrite,  // wait for it to become writable, then call again
-  kClosed,     // the peer closed the stream (EOF or close_notify)
-  kError,      // a socket error; `err` is the errno
-  kTlsError,   // a TLS failure (bad certificate, protocol error); see TlsStream::describe_failure
-};
-
-struct IoResult {
-  std::size_t bytes = 0;
-  IoStatus status = IoStatus::kOk;
-  int err = 0;  // kError: errno
-};
 
 class TlsStream {
  public:
@@ -52,34 +36,36 @@ class TlsStream {
   bool start_server(const TlsContext& context, int fd);
 
   // One step of the handshake: kOk once it is complete.
-  IoStatus handshake();
+  IoStatus handshake() { return link_->handshake(); }
   // Plaintext in and out. Reads return at most one TLS record's worth: call again
   // until kWantRead before waiting (OpenSSL may hold more than one read's worth).
-  IoResult read(char* buffer, std::size_t length);
-  IoResult write(const char* data, std::size_t length);
+  IoResult read(char* buffer, std::size_t length) { return link_->read(buffer, length); }
+  IoResult write(const char* data, std::size_t length) { return link_->write(data, length); }
   // When the kernel received the bytes that the last read() took from the
   // socket (monotonic), if the socket has receive stamps on
   // (net/receive_stamp.h); 0 if not, or if that read took none from the socket.
-  TimeNs receive_stamp() const;
+  TimeNs receive_stamp() const { return active() ? link_->receive_stamp() : 0; }
   // After a read that returned data: whether nothing is left to read, neither in
   // the socket (a recv made by that read came back short; with read-ahead, as
   // client contexts have, it asks for all there is) nor in OpenSSL's buffers.
   // False when unsure (that read made no recv): the caller reads again.
-  bool drained() const;
+  bool drained() const { return active() && link_->drained(); }
 
   // Sends close_notify if the handshake completed (so the session stays
   // resumable), then frees the SSL. The socket stays open. Idempotent.
-  void close();
+  void close() {
+    if (link_) link_->close();
+  }
 
-  bool active() const { return ssl() != nullptr; }
-  bool is_established() const { return state_ && state_->established; }
+  bool active() const { return link_ != nullptr && link_->active(); }
+  bool is_established() const { return link_ != nullptr && link_->established(); }
   // After the handshake: whether it resumed a session, and the ALPN protocol
   // chosen ("" when none).
-  bool resumed() const;
-  std::string_view alpn() const;
+  bool resumed() const { return active() && link_->resumed(); }
+  std::string_view alpn() const { return active() ? link_->alpn() : std::string_view(); }
   // The negotiated protocol ("TLSv1.3") and cipher ("TLS_AES_128_GCM_SHA256"); empty when inactive.
-  std::string_view protocol() const;
-  std::string_view cipher() const;
+  std::string_view protocol() const { return active() ? link_->protocol() : std::string_view(); }
+  std::string_view cipher() const { return active() ? link_->cipher() : std::string_view(); }
 
   // Why the last kTlsError (or a failed handshake) happened, e.g. "certificate
   // verify failed: self-signed certificate"; NUL-terminated, truncated to fit.
@@ -87,25 +73,8 @@ class TlsStream {
   void describe_failure(std::span<char> out) const;
 
  private:
-  struct SslFree {
-    void operator()(SSL* ssl) const { SSL_free(ssl); }
-  };
-  // What a connection holds only once it speaks TLS, out of line so that a plain
-  // connection's TlsStream is one pointer. Kept (and reused) after close(): the
-  // failure stays for describe_failure.
-  struct State {
-    std::unique_ptr<SSL, SslFree> ssl;
-    bool established = false;
-    unsigned long error_code = 0;  // the first OpenSSL error of the last failure
-    long verify_result = X509_V_OK;
-    int socket_errno = 0;          // the socket error of the last failure, if any
-  };
-  bool attach(const TlsContext& context, int fd);
-  SSL* ssl() const { return state_ ? state_->ssl.get() : nullptr; }
-  BioSocket* socket() const;  // the read BIO's data; only while active
-  IoResult failed(int rc);
-
-  std::unique_ptr<State> state_;  // null until the first start
+  // Made by the first start's context, kept (and reused) after close().
+  std::unique_ptr<tls::Link> link_;
 };
 
 }  // namespace pacer::net

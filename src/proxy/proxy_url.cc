@@ -1,12 +1,12 @@
 // See proxy_url.h.
 #include "proxy/proxy_url.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cctype>
 
 #include <fmt/format.h>
+
+#include "core/base64.h"
 
 namespace pacer::proxy {
 
@@ -145,11 +145,7 @@ Result<ProxyUrl> parse_proxy_url(std::string_view text) {
 
 std::string basic_authorization(std::string_view user, std::string_view password) {
   const std::string plain = fmt::format("{}:{}", user, password);
-  std::string encoded(4 * ((plain.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
-                                reinterpret_cast<const unsigned char*>(plain.data()), static_cast<int>(plain.size()));
-  encoded.resize(static_cast<std::size_t>(n));
-  return "Basic " + encoded;
+  return "Basic " + base64_encode(plain);
 }
 
 }  // namespace pacer::proxy

@@ -24,7 +24,7 @@
 #include "core/clock.h"
 #include "core/expected.h"
 #include "net/address.h"
-#include "net/tls_context.h"
+#include "net/tls_options.h"
 #include "net/udp_io.h"
 #include "proto/h2_memory.h"
 #include "proto/http2_request.h"

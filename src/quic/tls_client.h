@@ -1,6 +1,6 @@
 // GnuTLS for QUIC (client side). Debian 12's OpenSSL 3.0 has no QUIC API, so the
 // QUIC handshake runs on GnuTLS through ngtcp2_crypto_gnutls; HTTPS over TCP
-// stays on OpenSSL (net/tls_context.h). The same options mean the same thing on
+// stays on OpenSSL (the TLS module, tls/module.h). The same options mean the same thing on
 // both stacks: -k (no chain and no name check), --cacert (trust only this
 // bundle, else the system store), --cert/--key, the host name or IP check.
 //
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/expected.h"
-#include "net/tls_context.h"
+#include "net/tls_options.h"
 #include "quic/module.h"
 
 namespace pacer::quic {

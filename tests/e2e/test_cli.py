@@ -59,16 +59,18 @@ def test_version_exits_0_and_prints_one_version(pacer, flag):
     run = pacer(flag, timeout=10)
 
     assert run.rc == 0, run
-    # As curl --version: the version and engine, the libraries, the HTTP/3 module.
+    # As curl --version: the version and engine, the libraries, the HTTP/3 and TLS modules.
     lines = run.stdout.splitlines()
-    assert len(lines) == 3, run
+    assert len(lines) == 4, run
     assert re.fullmatch(r"pacer \d+\.\d+\.\d+\S*( \[[^\]]+\])?", lines[0]), run
-    for library in ("OpenSSL", "nghttp2", "LuaJIT", "zlib", "brotli", "zstd", "liburing"):
+    for library in ("nghttp2", "LuaJIT", "zlib", "brotli", "zstd", "liburing"):
         assert re.search(rf"\b{library}/\d+\.\d+", lines[1]), (library, lines[1])
     # The module built beside this binary answers with its own libraries' versions.
     module = Path(PACER_BIN).resolve().parent / "pacer-http3.so"
     assert re.fullmatch(rf"HTTP/3 module: ngtcp2/\d\S* nghttp3/\d\S* GnuTLS/\d\S* \({re.escape(str(module))}\)",
                         lines[2]), run
+    tls_module = Path(PACER_BIN).resolve().parent / "pacer-tls.so"
+    assert re.fullmatch(rf"TLS module: OpenSSL/\d\S* \({re.escape(str(tls_module))}\)", lines[3]), run
 
 
 def test_version_says_why_there_is_no_http3_module(pacer, tmp_path):
@@ -76,6 +78,14 @@ def test_version_says_why_there_is_no_http3_module(pacer, tmp_path):
 
     assert run.rc == 0, run
     assert run.stdout.splitlines()[2].startswith("HTTP/3 module: none, --http3 cannot run (--http3: cannot load"), run
+    assert str(tmp_path / "none.so") in run.stdout, run
+
+
+def test_version_says_why_there_is_no_tls_module(pacer, tmp_path):
+    run = pacer("--version", env={**os.environ, "PACER_TLS_MODULE": str(tmp_path / "none.so")}, timeout=10)
+
+    assert run.rc == 0, run
+    assert run.stdout.splitlines()[3].startswith("TLS module: none, https cannot run (TLS: cannot load"), run
     assert str(tmp_path / "none.so") in run.stdout, run
 
 

@@ -29,16 +29,16 @@ def runtime_packages() -> set[str]:
     return set(install.group(1).replace("\\", " ").split())
 
 
-def test_the_image_holds_the_http3_module_beside_the_binary():
+def test_the_image_holds_the_modules_beside_the_binary():
     runtime = (REPO / "deploy" / "Containerfile").read_text().split("FROM debian:12-slim", 1)[1]
     copy = re.search(r"^COPY --from=build (.+) (\S+)$", runtime, re.M)
     assert copy, runtime
     sources, destination = copy.group(1).split(), copy.group(2)
-    assert {s.rsplit("/", 1)[1] for s in sources} == {"pacer", "pacer-http3.so"}, copy.group(0)
+    assert {s.rsplit("/", 1)[1] for s in sources} == {"pacer", "pacer-http3.so", "pacer-tls.so"}, copy.group(0)
     assert destination == "/usr/local/bin/", copy.group(0)
 
 
-@pytest.mark.parametrize("file", ["pacer", "pacer-http3.so"])
+@pytest.mark.parametrize("file", ["pacer", "pacer-http3.so", "pacer-tls.so"])
 def test_the_runtime_stage_installs_every_library_pacer_links(pacer_bin, file):
     path = Path(PACER_BIN).parent / file
     ldd = subprocess.run(["ldd", str(path)], capture_output=True, text=True, timeout=30, check=True).stdout

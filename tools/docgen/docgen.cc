@@ -49,6 +49,8 @@ std::string environment_section() {
          "\\fBuring\\fR or \\fBepoll\\fR: the I/O engine \\fB\\-\\-io auto\\fR means.\n"
          ".TP\n.B PACER_HTTP3_MODULE\n"
          "the HTTP/3 module to load for \\fB\\-\\-http3\\fR instead of the installed one.\n"
+         ".TP\n.B PACER_TLS_MODULE\n"
+         "the TLS module to load for HTTPS, \\fBpacer cert\\fR and \\fB\\-\\-version\\fR instead of the installed one.\n"
          ".TP\n.B NO_COLOR\n"
          "no colour in the live view.\n"
          ".TP\n.B TERM\n"
@@ -60,6 +62,9 @@ std::string files_section() {
          "/pacer\\-http3.so\n"
          "the HTTP/3 module (QUIC: ngtcp2, nghttp3, GnuTLS), loaded only by \\fB\\-\\-http3\\fR runs; looked for\n"
          "beside the binary first, then here (relative to the binary's directory).\n"
+         ".TP\n.I " + pacer::docgen::roff_escape(PACER_MODULE_INSTALL_DIR) + "/pacer\\-tls.so\n"
+         "the TLS module (OpenSSL), loaded only by runs that use TLS over TCP (https:// targets and proxies,\n"
+         "\\fBpacer serve \\-\\-tls\\fR), \\fBpacer cert\\fR and \\fB\\-\\-version\\fR; looked for as the HTTP/3 module is.\n"
          ".TP\n.I /usr/share/doc/pacer/\n"
          "the documentation: the README, the guides (docs/) and the example scripts.\n";
 }
