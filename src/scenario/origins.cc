@@ -94,7 +94,8 @@ UrlPlace Origins::place(std::string_view url) {
   // The path and the query as they stand in the text (the fragment is never sent);
   // after an authority a path is empty or starts with '/'.
   if (parts.path.empty()) {
-    path_scratch_.assign("/");
+    path_scratch_.clear();  // not assign("/"): GCC 12 warns of an overlap that cannot be (-Wrestrict, its bug 105329)
+    path_scratch_.push_back('/');
     if (parts.has_query) path_scratch_.append("?").append(parts.query);
     out.path = path_scratch_;
   } else {
