@@ -358,7 +358,7 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
       in_message_ = true;
       if (on_begin_ != nullptr) on_begin_(context_);
       known_body_left_ = known_->body;
-      known_status_ = known_->status;
+      known_status_ = static_cast<std::uint16_t>(known_->status);
       body_bytes_ = known_->body;
       from_known_ = true;
       p += skip_known_body(static_cast<std::size_t>(end - p));

@@ -220,10 +220,10 @@ class ResponseParser {
   std::size_t known_body_left_ = 0;  // of the known response in progress
   std::uint64_t known_matches_ = 0;
   const char* error_reason_ = "";
-  int outstanding_ = 0;
-  int status_digits_ = 0;
-  int status_line_bytes_ = 0;
-  int known_status_ = 0;             // of the known response in progress
+  std::uint16_t known_status_ = 0;   // of the known response in progress (100-599)
+  std::uint8_t outstanding_ = 0;     // at most kMaxOutstanding
+  std::uint8_t status_digits_ = 0;   // the scan ends at the fourth (scan_status_code)
+  std::uint8_t status_line_bytes_ = 0;  // the scan ends past kMaxVersionBytes (17 at most)
   // The status line of the response llhttp reads now: before the code, in it, or past it.
   enum class StatusScan : std::uint8_t { kDone, kVersion, kCode };
   StatusScan status_scan_ = StatusScan::kDone;

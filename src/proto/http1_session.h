@@ -117,12 +117,12 @@ class Http1Session final : public Session {
   std::string_view custom_;         // submit_bytes(): the bytes of the queued request
   std::uint32_t batch_left_ = 0;    // submit_bytes(): responses still due for the oldest token
   std::uint32_t depth_;
-  std::uint32_t gather_bytes_ = 0;  // 0: no gather buffer
   SessionEvents* events_ = nullptr; // during receive()/finish()
   // Redirects and body inspection (null unless enable_wire asked for them).
   std::unique_ptr<ResponseInspect> inspect_;
   std::unique_ptr<Redirector> redirector_;
   const char* failure_detail_ = "";  // nullptr: redirector_->reason() (formatted only when asked)
+  std::uint32_t gather_bytes_ = 0;  // 0: no gather buffer (beside the flags: no padding)
   bool closing_ = false;            // no new requests on this connection
   bool chain_ = false;              // the oldest request's redirects may be followed
 };
