@@ -37,14 +37,14 @@ std::vector<std::string> module_candidates(const char* file, const char* variabl
   return {dir + file, installed.string()};
 }
 
+}  // namespace
+
 std::string first_existing(const std::vector<std::string>& candidates) {
   for (const std::string& path : candidates) {
     if (::access(path.c_str(), F_OK) == 0) return path;
   }
-  return candidates.front();
+  return candidates.empty() ? std::string() : candidates.front();
 }
-
-}  // namespace
 
 std::vector<std::string> http3_module_candidates() { return module_candidates(kHttp3ModuleFile, "PACER_HTTP3_MODULE"); }
 

@@ -25,6 +25,9 @@ std::vector<std::string> http3_module_candidates();
 // The first candidate that exists, else the first one (dlopen's error then names it).
 std::string http3_module_path();
 
+// The first of `candidates` that exists, else the first one (dlopen's error then names it).
+std::string first_existing(const std::vector<std::string>& candidates);
+
 // The same for pacer-tls.so, named by PACER_TLS_MODULE.
 std::vector<std::string> tls_module_candidates();
 std::string tls_module_path();
