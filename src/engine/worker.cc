@@ -77,8 +77,8 @@ Status Worker::make_driver() {
     return Ok{};
   }
   WorkerScript* delay_script = script_ && script_->has_delay() ? script_.get() : nullptr;
-  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, exchange_, std::move(source),
-                                           delay_script);
+  driver_ = std::make_unique<ClosedDriver>(shared_, request_quota_, clock_, recorder_, exchange_, std::move(source),
+                                           delay_script, pool_.all().size() * shared_.slots_per_connection);
   return Ok{};
 }
 

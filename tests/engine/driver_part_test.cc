@@ -69,14 +69,16 @@ struct DriverParts : testing::TransportRig, LinkEvents {
     write_sent();
   }
   RequestSource source() { return RequestSource(run.shared, 0, nullptr, nullptr); }
+  std::unique_ptr<LoadDriver> closed(std::optional<std::uint64_t> quota) {
+    return std::make_unique<ClosedDriver>(run.shared, quota, clock, recorder, exchange, source(), nullptr, 16);
+  }
   // The stop rules' answer with nothing in flight: the driver has nothing more to send.
   bool load_done() const { return StopRules::done(clock.draining, false, driver->progress()) == StopReason::kDone; }
 };
 
 TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange,
-                                           p.source(), nullptr));
+  p.prepare(p.closed(std::nullopt));
   auto c = open_connection(&p.exchange, 2);
   p.exchange.opened(*c);
   p.ready(*c);
@@ -89,8 +91,7 @@ TEST(ClosedDriverPart, EachFreeSlotSendsAtOnceAndTheNextWhenItsResponseArrives) 
 
 TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 3, p.clock, p.exchange,
-                                           p.source(), nullptr));
+  p.prepare(p.closed(3));
   auto a = open_connection(&p.exchange);
   auto b = open_connection(&p.exchange);
   ASSERT_TRUE(p.driver->wants_connection(*a));  // each reserves one before it connects
@@ -114,8 +115,7 @@ TEST(ClosedDriverPart, RequestCountSendsExactlyThatManyAndFinishes) {
 
 TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, 1, p.clock, p.exchange,
-                                           p.source(), nullptr));
+  p.prepare(p.closed(1));
   auto c = open_connection(&p.exchange);
   ASSERT_TRUE(p.driver->wants_connection(*c));
   c->slots[0].free_ns = p.clock.now - 2 * kNsPerMs;
@@ -132,8 +132,7 @@ TEST(ClosedDriverPart, AGoawayRefusedRequestIsResentWithItsOriginalDueTime) {
 
 TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
   DriverParts p;
-  p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange,
-                                           p.source(), nullptr));
+  p.prepare(p.closed(std::nullopt));
   auto c = open_connection(&p.exchange);
   p.clock.draining = true;
   p.ready(*c);
@@ -141,26 +140,76 @@ TEST(ClosedDriverPart, NothingIsSentOnceTheDrainBegins) {
   EXPECT_TRUE(p.load_done());
 }
 
-// A request that meets a kept-alive connection's close is sent again, but not in
-// the drain, which reopens and sends nothing: there it fails as `read`, once,
-// rather than leave requests_sent one short with no error (a lost request).
-TEST(ClosedDriverPart, ARequestThatMeetsAPeersCloseInTheDrainFailsInsteadOfVanishing) {
+// A request that meets a kept-alive connection's close is sent again, in the
+// drain too: it was due before -d's end and the server never processed it, so
+// it is owed an answer, and a connection reopens for it with its t_sched. It is
+// neither a `read` error (the server did nothing wrong) nor lost.
+TEST(ClosedDriverPart, ARequestThatMeetsAPeersCloseIsSentAgainInTheDrainToo) {
   for (const bool draining : {false, true}) {
     DriverParts p;
-    p.prepare(std::make_unique<ClosedDriver>(p.run.shared, std::nullopt, p.clock, p.exchange, p.source(), nullptr));
+    p.prepare(p.closed(std::nullopt));
     auto c = open_connection(&p.exchange);
     p.exchange.opened(*c);
     c->exchanged.answered = 1;  // reused: it had answered before
     p.ready(*c);
     ASSERT_EQ(session_of(*c).submitted.size(), 1u);
+    const TimeNs due = c->slots[0].t_sched;
     p.clock.draining = draining;
     p.exchange.peer_closed(*c);
     const stats::Counters& counts = p.recorder.result().counters;
     EXPECT_EQ(counts.keepalive_closed, 1u);
-    EXPECT_EQ(counts.resent, draining ? 0u : 1u) << draining;
-    EXPECT_EQ(counts.errors.read, draining ? 1u : 0u) << draining;
-    EXPECT_EQ(counts.requests_sent, draining ? 1u : 0u) << draining;  // counted again when sent again
+    EXPECT_EQ(counts.resent, 1u) << draining;
+    EXPECT_EQ(counts.errors.socket_total(), 0u) << draining;
+    EXPECT_EQ(counts.requests_sent, 0u) << draining;  // counted again when sent again
+    if (!draining) {  // its slot sends it again when c reopens
+      EXPECT_EQ(c->slots[0].free_ns, due);
+      continue;
+    }
+    EXPECT_FALSE(p.load_done());  // the drain waits for it, and any connection may take it
+    auto again = open_connection(&p.exchange);
+    ASSERT_TRUE(p.driver->wants_connection(*again));
+    p.exchange.opened(*again);
+    p.ready(*again);
+    ASSERT_EQ(session_of(*again).submitted.size(), 1u);
+    EXPECT_EQ(again->slots[0].t_sched, due);
+    EXPECT_EQ(counts.requests_sent, 1u);
+    EXPECT_TRUE(p.load_done());  // nothing more is owed: no connection reopens for nothing
+    auto idle = open_connection(&p.exchange);
+    EXPECT_FALSE(p.driver->wants_connection(*idle));
   }
+}
+
+// What the drain owes is bounded by --timeout from its t_sched: a request no
+// connection could take again by then (the server stopped accepting) ends as
+// `unsent`, its wait a censored latency, and the drain ends.
+TEST(ClosedDriverPart, ARequestRefusedInTheDrainAndNeverSentAgainEndsUnsentAfterTheTimeout) {
+  DriverParts p;
+  p.run.config.timeout_ns = 50 * kNsPerMs;
+  p.run.plan();
+  p.prepare(p.closed(std::nullopt));
+  auto c = open_connection(&p.exchange);
+  p.exchange.opened(*c);
+  p.ready(*c);
+  ASSERT_EQ(session_of(*c).submitted.size(), 1u);
+  const TimeNs due = c->slots[0].t_sched;
+  p.clock.draining = true;
+  c->exchanged.answered = 1;
+  c->on_request_failed(0, proto::RequestFailure::kRefused);  // a graceful GOAWAY
+  const stats::Counters& counts = p.recorder.result().counters;
+  EXPECT_EQ(counts.errors.goaway, 0u);
+  EXPECT_EQ(p.driver->next_due_ns(), due + 50 * kNsPerMs);
+  p.clock.now = due + 49 * kNsPerMs;
+  p.turn(TurnPhase::kBacklog);
+  EXPECT_FALSE(p.load_done());
+  p.clock.now = due + 50 * kNsPerMs;
+  p.turn(TurnPhase::kBacklog);
+  EXPECT_EQ(counts.errors.unsent, 1u);
+  EXPECT_EQ(counts.errors.socket_total(), 1u);
+  const stats::Histogram& waited = p.recorder.result().unsent_latency;  // censored at its wait
+  EXPECT_EQ(waited.total_count(), 1);
+  EXPECT_NEAR(static_cast<double>(waited.max()), 50.0 * kNsPerMs, 0.1 * kNsPerMs);
+  EXPECT_TRUE(p.load_done());
+  EXPECT_EQ(p.driver->next_due_ns(), kNeverNs);
 }
 
 // The open model, its schedule started started_ago_ns before now (sends read the

@@ -110,14 +110,8 @@ void Arrivals::give_up(TimeNs t_sched, std::uint64_t count, TimeNs waited_ns) {
     recorder_.count(&stats::ErrorCounts::deadline, clock_.now, count);  // shed: not sent, not recorded
     return;
   }
-  // Never written, so not a server timeout: pacer's connections could not take
-  // it within --timeout. Its true latency is at least its age (censored), like a
-  // timeout's; leaving it out would make the latency look better the further the
-  // run falls behind.
-  recorder_.count(&stats::ErrorCounts::unsent, clock_.now, count);
-  if (o.record_timeouts) {
-    recorder_.censored(kUnsent, waited_ns >= 0 ? waited_ns : clock_.now - t_sched, static_cast<std::int64_t>(count));
-  }
+  // Never written within --timeout (recorder.h: record_unsent).
+  record_unsent(recorder_, clock_.now, waited_ns >= 0 ? waited_ns : clock_.now - t_sched, count, o.record_timeouts);
 }
 
 TimeNs Arrivals::next_due_ns() const {

@@ -3,25 +3,31 @@
 // free (kAtSend after a response: the clock starts at the send; the failure
 // time after an error, so reconnecting counts). With a script's delay(), a
 // connection waits delay() ms before each request (wrk's delay is pacing, not
-// I/O). -n is the Quota's (drive/driver.h). One worker thread.
+// I/O). -n is the Quota's (drive/driver.h). In the drain nothing new is sent:
+// only the requests a graceful GOAWAY refused unprocessed after -d's end, which
+// are owed an answer, go out again on a reopened connection (with their t_sched),
+// or, not sent within --timeout of it, end as `unsent`. One worker thread.
 #pragma once
 
 #include "engine/conn/pool.h"
 #include "engine/drive/driver.h"
 #include "engine/drive/request_source.h"
+#include "engine/drive/time_ring.h"
 #include "engine/exchange/exchange.h"
 
 namespace pacer::engine {
 
 class ClosedDriver final : public LoadDriver {
  public:
-  // script: the worker's script when it defines delay(), else null.
-  ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock, Exchange& exchange,
-               RequestSource source, WorkerScript* delay_script);
+  // script: the worker's script when it defines delay(), else null; slots: the
+  // worker's request slots (what a drain can owe at most).
+  ClosedDriver(const SharedRun& shared, std::optional<std::uint64_t> quota, LoopClock& clock, Recorder& recorder,
+               Exchange& exchange, RequestSource source, WorkerScript* delay_script, std::size_t slots);
 
   void start(ConnectionPool& pool) override { pool.start(clock_.now, ConnectionPool::Opening::kTogether); }
   bool wants_connection(Connection& c) override {
-    return !clock_.draining && quota_.claim(c, clock_.now, shared_.record_from_ns);
+    if (clock_.draining) return !owed_.empty();
+    return quota_.claim(c, clock_.now, shared_.record_from_ns);
   }
   void fill(Connection& c) override;
   void completed(Connection& c, const RequestSlot&, int status, TimeNs, bool) override { source_.responded(c, status); }
@@ -35,15 +41,20 @@ class ClosedDriver final : public LoadDriver {
   scenario::ScenarioStats* stop() override { return nullptr; }
 
  private:
-  // One request on a free slot of c, due at t_sched; false if -n or the drain says no.
+  // One request on a free slot of c, due at t_sched (in the drain, an owed
+  // request's); false if -n or the drain says no.
   bool send(Connection& c, TimeNs t_sched);
+  // In the drain: the owed requests not sent within --timeout of their t_sched end as `unsent`.
+  void expire_owed();
 
   const SharedRun& shared_;
   LoopClock& clock_;
+  Recorder& recorder_;
   Exchange& exchange_;
   RequestSource source_;
   WorkerScript* delay_script_;
   Quota quota_;
+  TimeRing owed_;  // the drain's: t_sched of each refused request still to send again
 };
 
 }  // namespace pacer::engine

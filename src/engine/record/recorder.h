@@ -169,4 +169,15 @@ class Recorder {
   bool draining_ = false;  // cut_interval has been called: -d's (or a load shape's) end has passed
 };
 
+// `count` requests never written (the open model's arrivals, the closed loop's
+// requests a GOAWAY refused in the drain), given up at now_ns after waiting
+// waited_ns: not a server timeout, pacer's connections could not take them. Their
+// true latency is at least that wait (censored, unless --no-record-timeouts), like
+// a timeout's; leaving it out would make the latency look better the further the
+// run falls behind.
+inline void record_unsent(Recorder& recorder, TimeNs now_ns, TimeNs waited_ns, std::uint64_t count, bool censor) {
+  recorder.count(&stats::ErrorCounts::unsent, now_ns, count);
+  if (censor) recorder.censored(kUnsent, waited_ns, static_cast<std::int64_t>(count));
+}
+
 }  // namespace pacer::engine
