@@ -142,15 +142,33 @@ int ResponseParser::on_body(llhttp_t* parser, const char* at, std::size_t length
   return self->capture_bytes(self->capture_->body, self->capture_->max_body_bytes, at, length);
 }
 
-ResponseParser::ResponseParser(OnComplete on_complete, void* context, KnownHead* known)
-    : on_complete_(on_complete), context_(context), known_(known) {
+ResponseParser::ResponseParser(OnComplete on_complete, void* context, KnownHead* known, LlhttpPool* parsers)
+    : parsers_(parsers), on_complete_(on_complete), context_(context), known_(known) {
   reset();
 }
 
+llhttp_t& ResponseParser::llhttp() {
+  if (!llhttp_) {
+    llhttp_ = parsers_ != nullptr ? parsers_->take() : std::make_unique<llhttp_t>();
+    const bool reads_more = capture_ != nullptr || inspect_ != nullptr || keep_server_;
+    llhttp_init(llhttp_.get(), HTTP_RESPONSE, reads_more ? &capturing_settings() : &settings());
+    llhttp_->data = this;
+  }
+  return *llhttp_;
+}
+
+void ResponseParser::give_back() {
+  // Between responses llhttp's state is its initial one: the next response
+  // starts from llhttp_init whichever parser it gets.
+  if (parsers_ != nullptr && llhttp_) {
+    parsers_->give(std::move(llhttp_));
+  } else {
+    llhttp_.reset();
+  }
+}
+
 void ResponseParser::reset() {
-  const bool reads_more = capture_ != nullptr || inspect_ != nullptr || keep_server_;
-  llhttp_init(&parser_, HTTP_RESPONSE, reads_more ? &capturing_settings() : &settings());
-  parser_.data = this;
+  give_back();
   outstanding_ = 0;
   head_bits_ = 0;
   in_message_ = false;
@@ -319,7 +337,7 @@ void ResponseParser::learn_head(const char* start, const char* stop) {
   known_->length = length;
   std::memcpy(known_->bytes.data(), start, known_->length);
   known_->body = body_bytes_;
-  known_->status = llhttp_get_status_code(&parser_);
+  known_->status = llhttp_get_status_code(llhttp_.get());
   known_->server = find_header(std::string_view(known_->bytes.data(), known_->length), "server");
 }
 
@@ -377,21 +395,21 @@ bool ResponseParser::feed(const char* data, std::size_t len) {
     // fails there whatever the reads' sizes.
     std::size_t span = static_cast<std::size_t>(end - p);
     if (start != nullptr || in_head_) span = std::min(span, max_head_bytes_ + 1 - head_bytes_);
-    const llhttp_errno_t err = llhttp_execute(&parser_, p, span);
+    const llhttp_errno_t err = llhttp_execute(&llhttp(), p, span);
     if (err == HPE_OK) {
       if (in_head_ && (head_bytes_ += span) > max_head_bytes_) return fail_head_too_long();
       p += span;
       continue;
     }
     if (err == HPE_PAUSED) {
-      const char* const stop = llhttp_get_error_pos(&parser_);
-      llhttp_resume(&parser_);
+      const char* const stop = llhttp_get_error_pos(llhttp_.get());
       if (learn_ && start != nullptr) learn_head(start, stop);  // only a response seen whole
+      give_back();  // the response ended (on_message_complete, end_undecodable)
       p = stop;
       continue;
     }
     if (*error_reason_ == '\0') {
-      const char* reason = llhttp_get_error_reason(&parser_);
+      const char* reason = llhttp_get_error_reason(llhttp_.get());
       error_reason_ = reason != nullptr ? reason : llhttp_errno_name(err);
     }
     return false;
@@ -403,7 +421,7 @@ bool ResponseParser::finish() {
   if (!in_message_) return true;
   // llhttp completes a body delimited by the close here (HPE_PAUSED: the pause of
   // on_message_complete); a known response's body never is. Anything else was cut short.
-  if (known_body_left_ == 0 && llhttp_finish(&parser_) == HPE_PAUSED) llhttp_resume(&parser_);
+  if (known_body_left_ == 0 && llhttp_finish(&llhttp()) == HPE_PAUSED) give_back();
   if (in_message_) {
     error_reason_ = "connection closed in the middle of a response";
     return false;

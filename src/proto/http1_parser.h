@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 
+#include "proto/llhttp_pool.h"
 #include "proto/response_inspect.h"
 
 namespace pacer::proto {
@@ -105,8 +106,10 @@ class ResponseParser {
   std::size_t max_head_bytes() const { return max_head_bytes_; }
 
   // known: where repeated heads are kept and looked up (outlives the parser);
-  // nullptr: every response is parsed by llhttp.
-  ResponseParser(OnComplete on_complete, void* context, KnownHead* known = nullptr);
+  // nullptr: every response is parsed by llhttp. parsers: where llhttp's state
+  // is borrowed from for a response llhttp reads and given back at its end (the
+  // worker's, outlives the parser); nullptr: allocated and freed each time.
+  ResponseParser(OnComplete on_complete, void* context, KnownHead* known = nullptr, LlhttpPool* parsers = nullptr);
   ResponseParser(const ResponseParser&) = delete;
   ResponseParser& operator=(const ResponseParser&) = delete;
 
@@ -185,6 +188,11 @@ class ResponseParser {
   static int on_body(llhttp_t* parser, const char* at, std::size_t length);
   static const llhttp_settings_t& settings();
   static const llhttp_settings_t& capturing_settings();
+  // The llhttp state of the response llhttp is in, borrowed (and initialised:
+  // the callbacks this parser's capture, inspection and Server header need) at
+  // its first byte; give_back() at its end or a reset.
+  llhttp_t& llhttp();
+  void give_back();
 
   // The known head: whether the bytes at p start with it (and a response is due).
   bool starts_with_known_head(const char* p, const char* end) const;
@@ -200,7 +208,8 @@ class ResponseParser {
   bool fail_head_too_long();
 
   // Ordered by size, leaving no padding: every HTTP/1.1 connection holds one.
-  llhttp_t parser_{};
+  std::unique_ptr<llhttp_t> llhttp_;  // held from a response's first byte llhttp reads to its end
+  LlhttpPool* parsers_;
   OnComplete on_complete_;
   OnBegin on_begin_ = nullptr;
   void* context_;

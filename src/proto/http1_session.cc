@@ -7,18 +7,19 @@
 namespace pacer::proto {
 
 Http1Session::Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth,
-                           bool is_head, KnownHead* known)
+                           bool is_head, KnownHead* known, LlhttpPool* parsers)
     : single_(std::make_unique<Http1Bytes>(Http1Bytes{request, repeated, is_head})),
       requests_(single_.get(), 1),
-      parser_(&Http1Session::on_complete, this, known),
+      parser_(&Http1Session::on_complete, this, known, parsers),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)) {
   parser_.set_on_begin(&Http1Session::on_begin);
   allocate_ring();
 }
 
-Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known)
+Http1Session::Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known,
+                           LlhttpPool* parsers)
     : requests_(requests),
-      parser_(&Http1Session::on_complete, this, known),
+      parser_(&Http1Session::on_complete, this, known, parsers),
       depth_(std::clamp<std::uint32_t>(depth, 1, kMaxDepth)) {
   parser_.set_on_begin(&Http1Session::on_begin);
   allocate_ring();

@@ -35,15 +35,16 @@ class Http1Session final : public Session {
 
   // request: one request's bytes. repeated: the same bytes `depth` times in a
   // row (so several queued requests go out in one write); both outlive the session.
-  // depth: 1..kMaxDepth. is_head: responses carry no body. known: the worker's
-  // known response head (see ResponseParser), or nullptr.
+  // depth: 1..kMaxDepth. is_head: responses carry no body. known, parsers: the
+  // worker's known response head and idle llhttp parsers (see ResponseParser), or nullptr.
   Http1Session(std::string_view request, std::string_view repeated, std::uint32_t depth, bool is_head,
-               KnownHead* known = nullptr);
+               KnownHead* known = nullptr, LlhttpPool* parsers = nullptr);
   // --targets: requests[i] is what submit(token, i) sends (the span and its
   // bytes outlive the session). With several requests and depth > 1 the session
   // has a gather buffer of up to kGatherBytes.
   static constexpr std::size_t kGatherBytes = 16 * 1024;
-  Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known);
+  Http1Session(std::span<const Http1Bytes> requests, std::uint32_t depth, KnownHead* known,
+               LlhttpPool* parsers = nullptr);
 
   void reset() override;
   std::uint32_t capacity() const override { return closing_ ? 0 : depth_; }

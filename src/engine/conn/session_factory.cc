@@ -32,9 +32,10 @@ void SessionFactory::make(Connection& c, const Target* wire_target) {
   if (!script_request_.bytes.empty()) {
     const std::string_view request = script_request_.bytes;
     session = std::make_unique<proto::Http1Session>(request, request, shared_.slots_per_connection,
-                                                    script_request_.is_head, &known_head_);
+                                                    script_request_.is_head, &known_head_, &llhttp_pool_);
   } else {
-    session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_);
+    session = std::make_unique<proto::Http1Session>(requests.http1(), shared_.slots_per_connection, &known_head_,
+                                                    &llhttp_pool_);
   }
   if (wire.follow_redirects > 0 || wire.compressed) {
     session->enable_wire(wire_target != nullptr ? *wire_target : wire.target, wire.follow_redirects, wire.compressed);

@@ -1,7 +1,8 @@
 // Builds each connection's protocol session (proto::Session) for the run's
 // protocol: HTTP/3 (the loaded module), HTTP/2, or HTTP/1.1 with the command
 // line's request, a static script's, or bytes given per request. Owns what the
-// sessions share and must outlive them (HTTP/2's memory, HTTP/1.1's known head).
+// sessions share and must outlive them (HTTP/2's memory, HTTP/1.1's known head
+// and idle llhttp parsers).
 // Main thread before the run, then the worker's thread.
 #pragma once
 
@@ -37,6 +38,7 @@ class SessionFactory {
   const StaticRequest script_request_;
   std::unique_ptr<proto::H2Memory> h2_memory_;  // outlives the connections' HTTP/2 and HTTP/3 sessions
   proto::KnownHead known_head_;                 // HTTP/1.1: the response head its parsers match without llhttp
+  proto::LlhttpPool llhttp_pool_;               // HTTP/1.1: lent to a parser for a response llhttp reads
 };
 
 }  // namespace pacer::engine
