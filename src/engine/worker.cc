@@ -105,8 +105,7 @@ void Worker::run() {
   // after on_stop, so its script errors are in it.
   recorder_.intervals().close(clock_.now, true, [this] { return gauges(); });
   recorder_.finish(clock_.now, scenario);
-  for (const auto& c : pool_.all()) pool_.close(*c);
-  engine_->finish();  // their teardown on this thread, counted as the run's (io/engine.h)
+  pool_.close_all();
   done_.store(true, std::memory_order_release);
   if (shared_.doorbell != nullptr) shared_.doorbell->ring();
 }

@@ -324,6 +324,13 @@ void ConnectionPool::close(Connection& c) {
   c.state = Connection::State::kClosed;
 }
 
+void ConnectionPool::close_all() {
+  for (const auto& c : connections_) close(*c);
+  engine_->finish();
+  connections_.clear();
+  connections_.shrink_to_fit();
+}
+
 void ConnectionPool::reopen(Connection& c) {
   close(c);
   start_connect(c);
