@@ -74,10 +74,17 @@ std::optional<Capacity> interval_bottleneck(const IntervalReport& in, int connec
 }
 
 std::string unsent_paragraph(const RunReport& r) {
+  const std::string what =
+      r.load_model == LoadModel::kClosed
+          ? fmt::format("{} requests the server did not process after -d's end (refused by a graceful GOAWAY, or "
+                        "met by the close of a kept-alive connection) could not be sent again within {} "
+                        "(--timeout): no connection to the server could be opened for them",
+                        r.counters.errors.unsent, format_time_ns(static_cast<double>(r.timeout_ns)))
+          : fmt::format("{} requests waited in pacer's backlog longer than {} (--timeout) and were never sent: "
+                        "no connection was free",
+                        r.counters.errors.unsent, format_time_ns(static_cast<double>(r.timeout_ns)));
   return labelled("Unsent:",
-              fmt::format("{} requests waited in pacer's backlog longer than {} (--timeout) and were never sent: "
-                          "no connection was free, so these are not server timeouts. {}",
-                          r.counters.errors.unsent, format_time_ns(static_cast<double>(r.timeout_ns)),
+              fmt::format("{}, so these are not server timeouts. {}", what,
                           r.record_timeouts ? "They are in the latency figures at that age, so values marked >= "
                                               "are lower bounds."
                                             : "They are left out of the latency figures (--no-record-timeouts)."));

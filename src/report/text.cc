@@ -240,6 +240,8 @@ std::string errors_text(const RunReport& r) {
                                  {"status", e.status}});
   if (r.load_model != LoadModel::kClosed) {
     classes.insert(classes.end(), {{"deadline", e.deadline}, {"backlog", e.backlog}, {"unsent", e.unsent}});
+  } else if (e.unsent > 0) {  // what the drain owed and could not send again (capacity.cc: unsent_paragraph)
+    classes.push_back({"unsent", e.unsent});
   }
   if (r.protocol == "h2") classes.insert(classes.end(), {{"stream_reset", e.stream_reset}, {"goaway", e.goaway}});
   if (r.follow_redirects > 0) classes.push_back({"redirect", e.redirect});

@@ -203,6 +203,18 @@ TEST(EngineGoaway, TheOpenModelResendsRefusedArrivalsWithTheirDueTimes) {
   EXPECT_EQ(server.processed(), 200);
 }
 
+// One connection with 4 streams, -d 50 ms: the run ends while the server holds
+// the 4 requests it was first sent.
+Config ending_before_the_answers(const GoawayServer& server, TimeNs timeout_ns) {
+  Config c = pacer::testing::config_for_port(server.port(), "/");
+  c.http2 = true;
+  c.streams = 4;
+  c.connections = 1;
+  c.duration_ns = 50 * kNsPerMs;
+  c.timeout_ns = timeout_ns;
+  return c;
+}
+
 // The GOAWAY comes after -d's end: each connection holds the requests it was
 // sent for 150 ms, then answers the first and refuses the rest. Those are owed
 // an answer (due before the end, never processed): the drain reopens a
@@ -210,13 +222,7 @@ TEST(EngineGoaway, TheOpenModelResendsRefusedArrivalsWithTheirDueTimes) {
 TEST(EngineGoaway, RequestsAGracefulGoawayRefusedInTheDrainAreSentAgainThere) {
   GoawayServer server(/*per_connection=*/1, std::chrono::milliseconds(150));
   ASSERT_NE(server.port(), 0);
-  Config c = pacer::testing::config_for_port(server.port(), "/");
-  c.http2 = true;
-  c.streams = 4;
-  c.connections = 1;
-  c.duration_ns = 50 * kNsPerMs;
-  c.timeout_ns = 5 * kNsPerS;
-  const report::RunReport r = pacer::testing::run_ok(c);
+  const report::RunReport r = pacer::testing::run_ok(ending_before_the_answers(server, 5 * kNsPerS));
   EXPECT_EQ(r.counters.responses, 4u);
   EXPECT_EQ(r.counters.requests_sent, 4u);
   EXPECT_EQ(r.counters.errors.socket_total(), 0u);
@@ -231,14 +237,8 @@ TEST(EngineGoaway, RequestsAGracefulGoawayRefusedInTheDrainAreSentAgainThere) {
 TEST(EngineGoaway, RequestsRefusedInTheDrainThatCannotBeSentAgainEndUnsentAfterTheTimeout) {
   GoawayServer server(/*per_connection=*/1, std::chrono::milliseconds(150), /*accepts=*/2);
   ASSERT_NE(server.port(), 0);
-  Config c = pacer::testing::config_for_port(server.port(), "/");
-  c.http2 = true;
-  c.streams = 4;
-  c.connections = 1;
-  c.duration_ns = 50 * kNsPerMs;
-  c.timeout_ns = 400 * kNsPerMs;
   const auto started = SteadyClock::now();
-  const report::RunReport r = pacer::testing::run_ok(c);
+  const report::RunReport r = pacer::testing::run_ok(ending_before_the_answers(server, 400 * kNsPerMs));
   EXPECT_LT(SteadyClock::now() - started, std::chrono::seconds(5));
   EXPECT_EQ(r.counters.responses, 1u);
   EXPECT_EQ(r.counters.errors.goaway, 0u);

@@ -128,6 +128,35 @@ TEST(Capacity, TooFewConnectionsReportUnsentNotTimeoutsAndTheArithmetic) {
   expect_matches_golden(text, "text_unsent_bottleneck.txt");
 }
 
+// The closed loop's unsent requests are what its drain owed (refused unprocessed
+// after -d's end) and could not send again: the text lists the class, and says
+// that, not a backlog nor a connection shortfall.
+TEST(Capacity, AClosedLoopsUnsentRequestsAreTheDrainsNotABacklog) {
+  RunReport r;
+  r.url = "http://127.0.0.1:8080/";
+  r.threads = 1;
+  r.connections = 2;
+  r.duration_ns = kNsPerS;
+  r.timeout_ns = 2 * kNsPerS;
+  r.load_model = LoadModel::kClosed;
+  r.measured_ns = 3 * kNsPerS;
+  r.counters.requests_sent = 100;
+  r.counters.responses = 100;
+  r.counters.status_counts[200] = 100;
+  r.counters.connects = 2;
+  r.counters.errors.unsent = 3;
+  for (int i = 0; i < 100; ++i) r.latency.record(1'000'000);
+  r.latency.record_n(2'000'100'000, 3);
+  r.latency_censored.record_n(2'000'100'000, 3);
+  const std::string text = render_text(r);
+  EXPECT_NE(text.find("unsent 3"), std::string::npos) << text;
+  const std::string words = unwrapped(text);
+  EXPECT_NE(words.find("3 requests the server did not process after -d's end"), std::string::npos) << text;
+  EXPECT_NE(words.find("could not be sent again within 2.00s (--timeout)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("backlog"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Bottleneck:"), std::string::npos) << text;
+}
+
 TEST(Capacity, TheReportsParagraphsFitIn80Columns) {
   RunReport r = too_few_connections();
   r.protocol = "h2";
