@@ -22,12 +22,13 @@ def test_the_binary_sets_up_no_standard_streams_at_start(pacer_bin):
 # Bytes of pacer's own memory per connection, measured by difference between two
 # runs (so the binary, the libraries and the fixed buffers cancel out): the peak
 # RSS (VmHWM) of a run at FEW connections and of one at MANY, each connection
-# sending one request to `pacer serve`. Measured 2026-12-07: 785-901 bytes per
-# connection on epoll, 861-911 on io_uring (whose completion queue grows with the
-# connections) on the release build; 880-910 and 965-1,210 on the debug build
-# before Http1Session lost 16 bytes: a Connection of 296 bytes and an Http1Session
-# of 392 (304 and 400 with the allocator's header), the start gate's arrays,
-# histogram chunks that differ between the runs. The bound leaves
+# sending one request to `pacer serve`. Measured 2026-12-07 (19:58 UTC): 672-716
+# bytes per connection on epoll, 719-814 on io_uring (whose completion queue grows
+# with the connections) on the release build, 785-901 and 861-911 before llhttp's
+# state was lent per response; 880-910 and 965-1,210 on the debug build before
+# that: a Connection of 296 bytes and an Http1Session of 312 (304 and 320 with the
+# allocator's header), the start gate's arrays, histogram chunks that differ
+# between the runs. The bound leaves
 # room for that noise and fails a change adding 1 KB per connection (checked by
 # hand with a 1 KiB array in Connection: 1,737-1,987 measured; docs/benchmarks.md).
 FEW = 200
