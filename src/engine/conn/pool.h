@@ -81,7 +81,7 @@ class ConnectionPool {
   // thread, counted as the run's: io/engine.h), then their memory goes, the
   // sessions' with it, so that the report's merge of the histograms
   // (engine/collect.cc) reuses it rather than adding to the run's peak RSS
-  // (0.85 MB of chunks at -c10000). all() is empty after: nothing reads them.
+  // (0.55 MB of chunks at -c10000). all() is empty after: nothing reads them.
   void close_all();
   // Connects past --timeout fail; reconnects whose backoff is over start; the
   // start's hold ends when due.

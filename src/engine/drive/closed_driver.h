@@ -4,7 +4,8 @@
 // time after an error, so reconnecting counts). With a script's delay(), a
 // connection waits delay() ms before each request (wrk's delay is pacing, not
 // I/O). -n is the Quota's (drive/driver.h). In the drain nothing new is sent:
-// only the requests a graceful GOAWAY refused unprocessed after -d's end, which
+// only the requests the server did not process after -d's end (refused by a
+// graceful GOAWAY, or met by a kept-alive connection's close: put_back), which
 // are owed an answer, go out again on a reopened connection (with their t_sched),
 // or, not sent within --timeout of it, end as `unsent`. One worker thread.
 #pragma once
@@ -54,7 +55,7 @@ class ClosedDriver final : public LoadDriver {
   RequestSource source_;
   WorkerScript* delay_script_;
   Quota quota_;
-  TimeRing owed_;  // the drain's: t_sched of each refused request still to send again
+  TimeRing owed_;  // the drain's: t_sched of each request put back, still to send again
 };
 
 }  // namespace pacer::engine
