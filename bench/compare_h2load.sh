@@ -3,8 +3,14 @@
 # per connection (pacer -t T -c C --streams S; h2load -t T -c C -m S), same
 # duration, runs interleaved (pacer, h2load, pacer, h2load…) so drift on a shared
 # machine hits both alike. For each run: requests/sec and client CPU time per
-# request (user+sys from GNU time). Then per case the medians and the ratio
-# pacer/h2load, as a markdown table. Goal: CPU per request <= 0.90 of h2load's.
+# request (user+sys from GNU time). Then per case the medians and the ratios
+# pacer/h2load, as a markdown table. Goal: CPU per request <= 0.85 of h2load's.
+# Beside them, the floor (bench/floor_client.cc --http2 --stamps, `floor-h2`):
+# the least a client can do per request for the same h2c traffic (one read per
+# readable edge, one write per batch, frames walked by their headers, no HPACK
+# decoding, receive stamps read as pacer reads them), so h2load/floor-h2 is how
+# far below h2load any client can go, and pacer/floor-h2 how far pacer is from
+# the floor.
 #
 # Servers (started here, stopped on exit): nginx with one worker and `listen …
 # http2` (prior knowledge, keepalive_requests raised so no GOAWAY interrupts a
@@ -13,7 +19,9 @@
 # Usage: bench/compare_h2load.sh
 #   env: DURATION (5s), REPEATS (3), PACER (build/release/pacer), H2LOAD (h2load),
 #        ENGINES ("uring epoll": pacer once per I/O engine, pacer-uring and pacer-epoll),
-#        SERVERS ("nginx-h2c nghttpd"), CASES ("1:1:1 1:10:10 2:100:10", threads:conns:streams)
+#        PACER_BASE (a base build, run beside as base-uring and base-epoll: before/after in one run),
+#        SERVERS ("nginx-h2c nghttpd"), CASES ("1:1:1 1:10:10 2:100:10", threads:conns:streams),
+#        FLOOR (build/release/bench/floor_client)
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -24,6 +32,7 @@ SERVERS=${SERVERS:-"nginx-h2c nghttpd"}
 CASES=${CASES:-"1:1:1 1:10:10 2:100:10"}
 
 [[ -x $PACER ]] || bench_die "$PACER not built: cmake --preset release && cmake --build --preset release"
+[[ -x $FLOOR ]] || bench_die "$FLOOR not built: cmake --preset release && cmake --build --preset release"
 command -v "$H2LOAD" >/dev/null || bench_die "h2load not found (apt-get install nghttp2-client)"
 command -v "$NGHTTPD" >/dev/null || bench_die "nghttpd not found (apt-get install nghttp2-server)"
 command -v "$NGINX" >/dev/null || bench_die "nginx not found (apt-get install nginx)"
@@ -45,7 +54,7 @@ start_nghttpd() {
   H2_URL="http://127.0.0.1:$port/index.html"
 }
 
-# run_h2_client TOOL(pacer-uring|pacer-epoll|h2load) THREADS CONNECTIONS STREAMS URL: sets RUN_RPS,
+# run_h2_client TOOL(pacer-uring|pacer-epoll|base-uring|base-epoll|h2load|floor-h2) THREADS CONNECTIONS STREAMS URL: sets RUN_RPS,
 # RUN_REQUESTS, RUN_CPU_S, RUN_ERRORS, RUN_OUT.
 RUN_SEQ=0
 run_h2_client() {
@@ -54,13 +63,17 @@ run_h2_client() {
   RUN_OUT=$BENCH_TMP/run.$RUN_SEQ.$tool.out
   local time_file=$BENCH_TMP/run.$RUN_SEQ.$tool.time
   local cmd
-  if [[ $tool == pacer-* ]]; then
-    cmd=("$PACER" --io "${tool#pacer-}" --http2 --streams "$streams" -t"$threads" -c"$conns" -d"$DURATION" "$url")
+  if [[ $tool == pacer-* || $tool == base-* ]]; then
+    local bin=$PACER
+    [[ $tool == base-* ]] && bin=$PACER_BASE
+    cmd=("$bin" --io "${tool#*-}" --http2 --streams "$streams" -t"$threads" -c"$conns" -d"$DURATION" "$url")
+  elif [[ $tool == floor-h2 ]]; then
+    cmd=("$FLOOR" --http2 --stamps -m"$streams" -t"$threads" -c"$conns" -d"$(duration_s "$DURATION")" "$url")
   else
     cmd=("$H2LOAD" -t"$threads" -c"$conns" -m"$streams" -D"$(duration_s "$DURATION")" "$url")
   fi
   timeout -k 5 "$RUN_BOUND_S" "$GNU_TIME" -f '%U %S %M' -o "$time_file" "${cmd[@]}" >"$RUN_OUT" 2>&1 || true
-  if [[ $tool == pacer-* ]]; then
+  if [[ $tool != h2load ]]; then
     parse_client_output "$RUN_OUT"
   else
     # "finished in 5.00s, 14364.00 req/s, …" and "requests: N total, … N succeeded, F failed, E errored, T timeout"
@@ -77,7 +90,7 @@ run_h2_client() {
 echo "# pacer --http2 vs h2load: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $("$PACER" --version 2>&1 | head -1), $("$H2LOAD" --version 2>&1 | head -1), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
-echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer engines/h2load; h2c (prior knowledge); ${BODY_BYTES}-byte body"
+echo "settings: duration $DURATION, $REPEATS repeats, interleaved pacer engines/h2load/floor-h2; h2c (prior knowledge); ${BODY_BYTES}-byte body"
 echo "no CPU pinning (no taskset): clients and server share all $(nproc) cores"
 echo
 
@@ -96,7 +109,7 @@ for server in $SERVERS; do
     name="-t$threads -c$conns streams $streams"
     ROWS+=("$server|$name")
     for rep in $(seq "$REPEATS"); do
-      for tool in "${PACER_TOOLS[@]}" h2load; do
+      for tool in "${PACER_TOOLS[@]}" h2load floor-h2; do
         run_h2_client "$tool" "$threads" "$conns" "$streams" "$H2_URL"
         cpu_us=$(cpu_us_per_request "$RUN_CPU_S" "$RUN_REQUESTS")
         key="$server|$name|$tool"
@@ -111,20 +124,20 @@ for server in $SERVERS; do
   echo
 done
 
-echo "## medians over $REPEATS runs (ratios to h2load; goal: CPU/req <= 0.85)"
+echo "## medians over $REPEATS runs (ratios to h2load, goal: CPU/req <= 0.85; and to the floor)"
 echo
 head="| server | case |" rule="|---|---|"
-for tool in "${PACER_TOOLS[@]}"; do head+=" $tool req/s | $tool CPU us/req | $tool/h2load CPU |"; rule+="---:|---:|---:|"; done
-echo "$head h2load req/s | h2load CPU us/req |"
-echo "${rule}---:|---:|"
+for tool in "${PACER_TOOLS[@]}"; do head+=" $tool req/s | $tool CPU us/req | $tool/h2load CPU | $tool/floor-h2 CPU |"; rule+="---:|---:|---:|---:|"; done
+echo "$head h2load req/s | h2load CPU us/req | floor-h2 CPU us/req | h2load/floor-h2 CPU | floor-h2/h2load CPU |"
+echo "${rule}---:|---:|---:|---:|---:|"
 for row in "${ROWS[@]}"; do
   # shellcheck disable=SC2086  # word-splitting the space-separated samples is intended
-  { h_rps=$(median ${RPS[$row|h2load]}); h_cpu=$(median ${CPU_US[$row|h2load]}); }
+  { h_rps=$(median ${RPS[$row|h2load]}); h_cpu=$(median ${CPU_US[$row|h2load]}); f_cpu=$(median ${CPU_US[$row|floor-h2]}); }
   line="| ${row%%|*} | ${row#*|} |"
   for tool in "${PACER_TOOLS[@]}"; do
     # shellcheck disable=SC2086
     { p_rps=$(median ${RPS[$row|$tool]}); p_cpu=$(median ${CPU_US[$row|$tool]}); }
-    line+=" $p_rps | $p_cpu | $(ratio "$p_cpu" "$h_cpu") |"
+    line+=" $p_rps | $p_cpu | $(ratio "$p_cpu" "$h_cpu") | $(ratio "$p_cpu" "$f_cpu") |"
   done
-  echo "$line $h_rps | $h_cpu |"
+  echo "$line $h_rps | $h_cpu | $f_cpu | $(ratio "$h_cpu" "$f_cpu") | $(ratio "$f_cpu" "$h_cpu") |"
 done

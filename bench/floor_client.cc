@@ -1,139 +1,33 @@
-// The least an HTTP/1.1 client can do per request over loopback TCP: one write
-// and one read per request, edge-triggered epoll, no parser, no clock, no
-// statistics. Its CPU time per request is the floor that the kernel charges any
-// closed-loop client (pacer, wrk) for the same traffic: bench/compare_floor.sh sets
-// pacer's and wrk's figures beside it.
+// The least an HTTP client can do per request over loopback TCP: one write and
+// one read per request (per batch of requests, for HTTP/2 streams), edge-triggered
+// epoll, no parser beyond counting, no clock, no statistics. Its CPU time per
+// request is the floor that the kernel charges any closed-loop client for the same
+// traffic: bench/compare_floor.sh sets pacer's and wrk's figures beside it, and
+// bench/compare_h2load.sh (--http2) pacer's and h2load's.
 //
-// Responses must all have the size of the first one (a static file, `pacer
-// serve`'s /bytes/N): a blocking probe request learns it, and after that bytes are
-// only counted. Each response that starts a read must begin with "HTTP/1.1 2", or
-// the run stops with an error, so a server that changes its answers cannot
-// produce a silent wrong count.
+// HTTP/1.1: responses must all have the size of the first one (a static file,
+// `pacer serve`'s /bytes/N): a blocking probe request learns it, and after that
+// bytes are only counted. Each response that starts a read must begin with
+// "HTTP/1.1 2", or the run stops with an error, so a server that changes its
+// answers cannot produce a silent wrong count. HTTP/2: see bench/floor_h2.h.
 //
-//   floor_client [--stamps] -t THREADS -c CONNECTIONS -d SECONDS http://127.0.0.1:PORT/PATH
+//   floor_client [--stamps] [--http2 [-m STREAMS]] -t THREADS -c CONNECTIONS -d SECONDS http://127.0.0.1:PORT/PATH
 //
 // --stamps reads with recvmsg and SO_TIMESTAMPNS, as pacer does for its latency
 // end, to show what the kernel's receive stamps cost. Loopback addresses only.
 // Prints wrk's summary lines ("N requests in Ts, B read", "Requests/sec:").
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/epoll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
-#include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "floor_common.h"
+#include "floor_h2.h"
+
+namespace floor_client {
 namespace {
-
-struct Options {
-  bool stamps = false;
-  int threads = 1;
-  int connections = 10;
-  int seconds = 5;
-  in_addr address{};
-  std::uint16_t port = 80;
-  std::string request;
-};
-
-[[noreturn]] void die(const std::string& message) {
-  std::fprintf(stderr, "floor_client: %s\n", message.c_str());
-  std::exit(2);
-}
-
-int positive(const char* flag, const char* value) {
-  char* end = nullptr;
-  const long n = std::strtol(value, &end, 10);
-  if (end == value || *end != '\0' || n < 1 || n > 1000000) die(std::string(flag) + " needs a positive number, got '" + value + "'");
-  return static_cast<int>(n);
-}
-
-// http://127.x.y.z:PORT/PATH -> address, port, and the request wrk would send.
-void parse_url(std::string_view url, Options& options) {
-  constexpr std::string_view kScheme = "http://";
-  if (!url.starts_with(kScheme)) die("the URL must start with http://");
-  url.remove_prefix(kScheme.size());
-  const std::size_t slash = url.find('/');
-  const std::string_view authority = url.substr(0, slash);
-  const std::string_view path = slash == std::string_view::npos ? "/" : url.substr(slash);
-  const std::size_t colon = authority.find(':');
-  const std::string host(authority.substr(0, colon));
-  if (colon != std::string_view::npos) {
-    options.port = static_cast<std::uint16_t>(positive("the URL's port", std::string(authority.substr(colon + 1)).c_str()));
-  }
-  if (inet_pton(AF_INET, host.c_str(), &options.address) != 1) die("the host must be an IPv4 address, got '" + host + "'");
-  if ((ntohl(options.address.s_addr) >> 24) != 127) die("loopback addresses (127.0.0.0/8) only, got " + host);
-  options.request = "GET " + std::string(path) + " HTTP/1.1\r\nHost: " + std::string(authority) + "\r\n\r\n";
-}
-
-Options parse(int argc, char** argv) {
-  Options options;
-  const char* url = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    const char* attached = nullptr;  // -c200 as well as -c 200, as run_client passes them
-    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {
-      attached = argv[i] + 2;
-      arg = arg.substr(0, 2);
-    }
-    auto value = [&]() -> const char* {
-      if (attached != nullptr) return attached;
-      if (i + 1 >= argc) die(std::string(arg) + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--stamps") {
-      options.stamps = true;
-    } else if (arg == "-t") {
-      options.threads = positive("-t", value());
-    } else if (arg == "-c") {
-      options.connections = positive("-c", value());
-    } else if (arg == "-d") {
-      std::string d = value();
-      if (d.ends_with('s')) d.pop_back();  // 5s or 5
-      options.seconds = positive("-d", d.c_str());
-    } else if (url == nullptr && !arg.starts_with('-')) {
-      url = argv[i];
-    } else {
-      die("unknown argument '" + std::string(arg) + "'");
-    }
-  }
-  if (url == nullptr) die("no URL");
-  parse_url(url, options);
-  if (options.threads > options.connections) options.threads = options.connections;
-  return options;
-}
-
-int dial(const Options& options) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_port = htons(options.port);
-  to.sin_addr = options.address;
-  if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0) {
-    die(std::string("connect: ") + std::strerror(errno));
-  }
-  if (options.stamps) {
-    const int on = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
-  }
-  return fd;
-}
-
-void send_all(int fd, const std::string& bytes) {
-  if (::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(bytes.size())) {
-    die(std::string("send: ") + std::strerror(errno));  // a small request fits an empty socket buffer
-  }
-}
 
 // One blocking request: the size of every response in this run.
 std::size_t probe_response_size(const Options& options) {
@@ -158,20 +52,15 @@ std::size_t probe_response_size(const Options& options) {
   return total;
 }
 
-struct ThreadResult {
-  std::uint64_t responses = 0;
-  std::uint64_t bytes = 0;
-};
-
-class FloorThread {
+class Http1Floor : public FloorThread {
  public:
-  FloorThread(const Options& options, int connections, std::size_t response_size)
+  Http1Floor(const Options& options, int connections, std::size_t response_size)
       : options_(options), response_size_(response_size), buffer_(65536), received_(static_cast<std::size_t>(connections)) {
     epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
     for (int i = 0; i < connections; ++i) fds_.push_back(dial(options));
   }
 
-  ThreadResult run(const std::atomic<bool>& stop) {
+  ThreadResult run(const std::atomic<bool>& stop) override {
     for (std::size_t i = 0; i < fds_.size(); ++i) {
       epoll_event event{};
       event.events = EPOLLIN | EPOLLET;
@@ -193,7 +82,7 @@ class FloorThread {
   void read_responses(std::size_t index) {
     const int fd = fds_[index];
     while (true) {
-      const ssize_t n = receive(fd);
+      const ssize_t n = receive(fd, buffer_.data(), buffer_.size(), options_.stamps);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
       if (n <= 0) die(n == 0 ? "the server closed a connection" : std::string("read: ") + std::strerror(errno));
       std::size_t& received = received_[index];
@@ -213,42 +102,31 @@ class FloorThread {
     }
   }
 
-  ssize_t receive(int fd) {
-    if (!options_.stamps) return ::read(fd, buffer_.data(), buffer_.size());
-    iovec io{buffer_.data(), buffer_.size()};
-    alignas(cmsghdr) char control[64];
-    msghdr message{};
-    message.msg_iov = &io;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    const ssize_t n = ::recvmsg(fd, &message, 0);
-    for (cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
-      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS) std::memcpy(&stamp_, CMSG_DATA(c), sizeof stamp_);
-    }
-    return n;
-  }
-
   const Options& options_;
   const std::size_t response_size_;
   int epoll_ = -1;
   std::vector<int> fds_;
   std::vector<char> buffer_;
   std::vector<std::size_t> received_;  // bytes of the response in progress, per connection
-  timespec stamp_{};                   // --stamps: the last read's (read, as pacer reads it, not used)
   ThreadResult result_;
 };
 
 }  // namespace
+}  // namespace floor_client
 
 int main(int argc, char** argv) {
+  using namespace floor_client;
   const Options options = parse(argc, argv);
-  const std::size_t response_size = probe_response_size(options);
+  const std::size_t response_size = options.http2 ? 0 : probe_response_size(options);
   std::vector<std::unique_ptr<FloorThread>> threads;
   for (int t = 0; t < options.threads; ++t) {
     // Connections spread as pacer spreads them (4/3/3 for -t3 -c10).
     const int share = options.connections / options.threads + (t < options.connections % options.threads ? 1 : 0);
-    threads.push_back(std::make_unique<FloorThread>(options, share, response_size));
+    if (options.http2) {
+      threads.push_back(std::make_unique<Http2Floor>(options, share));
+    } else {
+      threads.push_back(std::make_unique<Http1Floor>(options, share, response_size));
+    }
   }
   std::atomic<bool> stop{false};
   std::vector<ThreadResult> results(threads.size());
