@@ -97,7 +97,7 @@ void Worker::run() {
   while (interrupted() == StopReason::kRunning) {
     turn();
     if (done() != StopReason::kRunning) break;
-    waiter_.wait(*engine_, *this, clock_, next_wake_ns(), !budget_.empty(), exchange_.in_flight());
+    waiter_.wait(*engine_, *this, clock_, next_wake_ns(), !budget_.empty(), {exchange_.in_flight(), exchange_.ended()});
   }
   scenario::ScenarioStats* scenario = driver_->stop();  // users' on_stop
   // The last interval closes before the connections do, so its gauges are the

@@ -109,6 +109,7 @@ RequestSlot& Exchange::release(Connection& c, std::uint32_t token) {
   RequestSlot& slot = c.slots[token];
   if (!slot.in_use) return slot;
   in_flight_.remove(slot);
+  ++ended_;
   slot.in_use = false;
   c.free_tokens.push_back(token);
   return slot;

@@ -102,6 +102,9 @@ class Exchange {
   TimeNs next_due_ns() const;
   bool idle() const { return in_flight_.empty(); }
   std::size_t in_flight() const { return in_flight_.size(); }
+  // Requests that left the wire so far (answered, failed, timed out, abandoned,
+  // put back): a running count, for the loop's coalescing (loop/waiter.h).
+  std::uint64_t ended() const { return ended_; }
   // The in-flight gauges: how many, the oldest's age, how many older than interval_ns.
   void gauges(TimeNs interval_ns, IntervalGauges& out) const;
 
@@ -135,6 +138,7 @@ class Exchange {
   const targets::RequestSet* requests_;  // which requests may be sent again; null: none (a script's, a user's)
   const TimeNs timeout_ns_;
   InFlightList in_flight_;       // request slots, oldest send first: its head is the next timeout
+  std::uint64_t ended_ = 0;      // slots released so far
   std::vector<Connection*> sent_;  // given a request since the worker last wrote (capacity: every slot)
   bool sent_overflow_ = false;     // more than sent_ holds
   WireTap tap_;

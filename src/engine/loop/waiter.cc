@@ -9,11 +9,11 @@ namespace pacer::engine {
 namespace {
 
 // Closed-loop coalescing: a pause of at most 1/16 of the mean latency and
-// 200 us, when the last wait returned fewer than 8 events and at least 8
-// requests are in flight.
+// 200 us, when the last wake-up ended fewer than 8 requests and at least 8 are
+// in flight.
 constexpr TimeNs kMaxCoalesceNs = 200 * kNsPerUs;
 constexpr TimeNs kCoalesceLatencyShare = 16;
-constexpr int kCoalesceBelowEvents = 8;
+constexpr std::uint64_t kCoalesceBelowEnded = 8;
 constexpr std::size_t kCoalesceMinInFlight = 8;
 
 }  // namespace
@@ -23,9 +23,11 @@ void Waiter::sample(std::optional<TimeNs> mean_latency_ns, bool stamps_seen) {
 }
 
 void Waiter::wait(io::Engine& engine, io::Events& events, LoopClock& clock, TimeNs wake_ns, bool unread_left,
-                  std::size_t in_flight) {
+                  Flights flights) {
   idle_from_ns_ = monotonic_now_ns();  // the worker's busy share (evidence/worker_load.h): until on_wake
-  if (worth_coalescing(clock.now, wake_ns, unread_left, in_flight)) {
+  last_ended_ = flights.ended - ended_at_wait_;
+  ended_at_wait_ = flights.ended;
+  if (worth_coalescing(clock.now, wake_ns, unread_left, flights.in_flight)) {
     // A wake-up per response costs a context switch on each side; after a short
     // pause one wake-up takes the responses that came meanwhile. Their latency
     // ends at the kernel's receive stamp, so the pause is not in it; the next
@@ -38,16 +40,16 @@ void Waiter::wait(io::Engine& engine, io::Events& events, LoopClock& clock, Time
   // Bytes left unread by the last wake-up's budget: only look for new events.
   // --spin: never sleep (a thread woken by a timer can be late by milliseconds).
   const TimeNs timeout = !unread_left && !shared_.options.loop.spin ? std::max<TimeNs>(0, wake_ns - clock.now) : 0;
-  last_events_ = engine.wait(timeout, events);  // on_wake, then on_io per event
+  engine.wait(timeout, events);  // on_wake, then on_io per event
 }
 
 bool Waiter::worth_coalescing(TimeNs now_ns, TimeNs wake_ns, bool unread_left, std::size_t in_flight) const {
   // Not in the open model (arrivals are timed), nor without receive stamps (the
-  // pause would be in the latency), nor when events come in batches already or
-  // too few requests are in flight for a batch to form. --spin never sleeps, so
-  // it never pauses either.
+  // pause would be in the latency), nor when responses come in batches already
+  // (however few events brought them) or too few requests are in flight for a
+  // batch to form. --spin never sleeps, so it never pauses either.
   return coalesce_ns_ > 0 && shared_.profile == nullptr && !shared_.options.loop.spin && !unread_left &&
-         last_events_ > 0 && last_events_ < kCoalesceBelowEvents && in_flight >= kCoalesceMinInFlight &&
+         last_ended_ > 0 && last_ended_ < kCoalesceBelowEnded && in_flight >= kCoalesceMinInFlight &&
          wake_ns - now_ns > coalesce_ns_;
 }
 
