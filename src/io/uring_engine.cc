@@ -1,14 +1,11 @@
-// The io_uring engine. See uring_engine.h.
+// The io_uring engine's operations (its set-up: uring_setup.cc). See uring_engine.h.
 #include "io/uring_engine.h"
 
 #include <poll.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -29,12 +26,12 @@ constexpr std::uint8_t kSent = 4;        // a send finished: tx_result waits for
 constexpr std::uint8_t kEof = 8;         // the receives ended with the peer's close
 constexpr std::uint8_t kRxError = 16;    // the receives ended with rx_error
 constexpr std::uint8_t kConnecting = 32; // a connect is in flight
+constexpr std::uint8_t kWriteWaiting = 64;  // write() met kSending: bytes wait for that send's completion
 
 constexpr int kOpShift = 48;
 constexpr int kGenerationShift = 51;
 constexpr std::uint64_t kPointerMask = (std::uint64_t{1} << kOpShift) - 1;
 constexpr std::uint16_t kGenerationMask = 0x1fff;
-constexpr int kBufferGroup = 0;
 
 TimeNs realtime_now_ns() {
   timespec t{};
@@ -42,98 +39,9 @@ TimeNs realtime_now_ns() {
   return static_cast<TimeNs>(t.tv_sec) * kNsPerS + t.tv_nsec;
 }
 
-std::uint32_t clamp_pow2(std::uint64_t want, std::uint32_t low, std::uint32_t high) {
-  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(std::bit_ceil(std::max<std::uint64_t>(want, 1)), low, high));
-}
-
-std::uint32_t cq_entries(std::uint64_t channels, std::uint32_t buffers) {
-  return clamp_pow2(channels + buffers, 256, 65536);
-}
-
 void clear(Channel& channel, std::uint8_t bits) { channel.io_flags = static_cast<std::uint8_t>(channel.io_flags & ~bits); }
 
 }  // namespace
-
-// ---- set-up ------------------------------------------------------------------
-
-Result<std::unique_ptr<Engine>> UringEngine::create(int channels, bool readiness_reads) {
-  std::unique_ptr<UringEngine> engine(new UringEngine());
-  if (Status s = engine->setup(channels, readiness_reads); !s) return s.error();
-  return std::unique_ptr<Engine>(std::move(engine));
-}
-
-Status UringEngine::setup(int channels, bool readiness_reads) {
-  const auto wanted = static_cast<std::uint64_t>(std::max(channels, 1));
-  buffer_count_ = clamp_pow2(wanted, kMinBuffers, kMaxBuffers);
-  io_uring_params params{};
-  params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER |
-                 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED;
-  // Completion queue: room for a receive per buffer and one more completion per
-  // channel (its send's; a connect, a cancel or a close comes instead of it, not
-  // beside it). Past it the kernel keeps completions on its overflow list, or ends
-  // a multishot receive early (received() arms it again): nothing is lost. The
-  // whole queue is resident (the kernel writes it round), so its size is memory:
-  // at -c10000 two completions per channel were 512 KiB, one is 256 (issue 46).
-  params.cq_entries = cq_entries(wanted, buffer_count_);
-  // Submission queue: next_sqe() hands a full one over and goes on, so past 2,048
-  // entries (128 KiB, resident likewise) a larger one saves a system call per
-  // 2,048 submissions and costs memory.
-  const std::uint32_t entries = clamp_pow2(wanted * 2, 64, 2048);
-  int r = io_uring_queue_init_params(entries, &ring_, &params);
-  if (r == -EINVAL) {  // before Linux 6.1: no single issuer, no deferred task work
-    params = io_uring_params{};
-    params.flags = IORING_SETUP_CQSIZE;
-    params.cq_entries = cq_entries(wanted, buffer_count_);
-    r = io_uring_queue_init_params(entries, &ring_, &params);
-    enabled_ = true;
-  }
-  if (r < 0) return runtime_error(fmt::format("io_uring_setup: {}", std::strerror(-r)));
-  ring_ready_ = true;
-  if ((params.features & IORING_FEAT_EXT_ARG) == 0) return runtime_error("io_uring: no IORING_FEAT_EXT_ARG (Linux 5.11+)");
-  // The provided buffers and their ring.
-  buf_ring_bytes_ = buffer_count_ * sizeof(io_uring_buf);
-  void* ring_memory = ::mmap(nullptr, buf_ring_bytes_, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
-  void* buffer_memory = ::mmap(nullptr, std::size_t{buffer_count_} * kBufferBytes, PROT_READ | PROT_WRITE,
-                               MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
-  if (ring_memory == MAP_FAILED || buffer_memory == MAP_FAILED) {
-    if (ring_memory != MAP_FAILED) ::munmap(ring_memory, buf_ring_bytes_);
-    if (buffer_memory != MAP_FAILED) ::munmap(buffer_memory, std::size_t{buffer_count_} * kBufferBytes);
-    return runtime_error(fmt::format("io_uring buffers: {}", std::strerror(errno)));
-  }
-  buf_ring_ = static_cast<io_uring_buf_ring*>(ring_memory);
-  buffers_ = static_cast<char*>(buffer_memory);
-  io_uring_buf_reg reg{};
-  reg.ring_addr = reinterpret_cast<std::uintptr_t>(buf_ring_);
-  reg.ring_entries = buffer_count_;
-  reg.bgid = kBufferGroup;
-  if (const int e = io_uring_register_buf_ring(&ring_, &reg, 0); e < 0) {
-    return runtime_error(fmt::format("io_uring provided buffer ring (Linux 5.19+): {}", std::strerror(-e)));
-  }
-  io_uring_buf_ring_init(buf_ring_);
-  next_.assign(buffer_count_, kNoBuffer);
-  offset_.assign(buffer_count_, 0);
-  length_.assign(buffer_count_, 0);
-  stamp_.assign(buffer_count_, 0);
-  for (std::uint32_t i = 0; i < buffer_count_; ++i) give_back(static_cast<std::uint16_t>(i));
-  recv_msg_.msg_controllen = CMSG_SPACE(sizeof(timespec));
-  // Registered files: one slot per connection and a few spare (the kernel caps the
-  // table at RLIMIT_NOFILE; without one, plain fds).
-  const auto slots = static_cast<std::uint32_t>(std::min<std::uint64_t>(wanted + 16, 65536));
-  if (io_uring_register_files_sparse(&ring_, slots) == 0) {
-    slot_fds_.assign(slots, -1);
-    free_slots_.reserve(slots);
-    for (std::uint32_t i = slots; i > 0; --i) free_slots_.push_back(static_cast<std::int32_t>(i - 1));
-  }
-  starved_.reserve(static_cast<std::size_t>(wanted) * 2);  // at most one per arm: an old and a new socket per channel
-  if (readiness_reads) read_buffer_ = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);  // TLS only
-  return Ok{};
-}
-
-UringEngine::~UringEngine() {
-  if (ring_ready_) io_uring_queue_exit(&ring_);
-  if (buf_ring_ != nullptr) ::munmap(buf_ring_, buf_ring_bytes_);
-  if (buffers_ != nullptr) ::munmap(buffers_, std::size_t{buffer_count_} * kBufferBytes);
-}
 
 // ---- submissions -----------------------------------------------------------
 
@@ -289,10 +197,16 @@ net::IoResult UringEngine::write(Channel& channel, net::TlsStream& tls, std::spa
   }
   if ((channel.io_flags & kSending) == 0) {
     io_uring_sqe* sqe = next_sqe();
-    io_uring_prep_send(sqe, channel.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    // MSG_WAITALL: a short send is carried on by the kernel, so a completion is
+    // all the bytes or an error (io/send_tally.h counts on it).
+    io_uring_prep_send(sqe, channel.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_WAITALL);
     use_file(sqe, channel);
     io_uring_sqe_set_data64(sqe, tag(channel, kOpSend));
     channel.io_flags |= kSending;
+    sends_.queued(bytes.size());
+  } else if ((channel.io_flags & kWriteWaiting) == 0) {
+    channel.io_flags |= kWriteWaiting;
+    sends_.write_waits();
   }
   return net::IoResult{0, net::IoStatus::kWantWrite, 0};
 }
@@ -317,6 +231,7 @@ void UringEngine::close(Channel& channel) {
     ::close(channel.fd);
     channel.fd = -1;
   }
+  if ((channel.io_flags & kWriteWaiting) != 0) sends_.write_done();
   channel.io_flags = 0;
   channel.rx_error = channel.tx_result = 0;
   ++channel.generation;
@@ -359,7 +274,7 @@ constexpr unsigned kAbsTimer = 1U << 5;  // Linux 6.12's value; liburing before 
 // when the kernel gets to the wait: after this enter's submissions (a loopback send
 // runs the peer's receive inline) and the deferred task work it runs first, so the
 // wake-up came that much late. -EINVAL: the kernel has no absolute timer.
-int UringEngine::enter_until(TimeNs deadline_ns) {
+int UringEngine::enter_until(TimeNs deadline_ns, std::uint32_t min_complete) {
   // liburing's SQ flush (io_uring_submit's first step): publish the queued entries.
   io_uring_sq& sq = ring_.sq;
   const unsigned tail = sq.sqe_tail;
@@ -371,7 +286,7 @@ int UringEngine::enter_until(TimeNs deadline_ns) {
   __kernel_timespec at{deadline_ns / kNsPerS, deadline_ns % kNsPerS};
   io_uring_getevents_arg arg{};
   arg.ts = reinterpret_cast<std::uintptr_t>(&at);
-  const int r = io_uring_enter2(ring_.ring_fd, to_submit, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG | kAbsTimer,
+  const int r = io_uring_enter2(ring_.ring_fd, to_submit, min_complete, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG | kAbsTimer,
                                 reinterpret_cast<sigset_t*>(&arg), sizeof(arg));
   return r;  // liburing returns -errno
 }
@@ -381,16 +296,18 @@ int UringEngine::wait(TimeNs timeout_ns, Events& events) {
   if (!starved_.empty()) rearm_starved();
   if (!enabled_) enable();
   int r = -EINVAL;
+  const std::uint32_t min_complete = sends_.wait_for();  // the queued sends' and one more
   // The timeout runs from here, before this enter's submissions and task work.
   if (abs_timer_ && timeout_ns > 0) {
-    r = enter_until(monotonic_now_ns() + timeout_ns);
+    r = enter_until(monotonic_now_ns() + timeout_ns, min_complete);
     if (r == -EINVAL) abs_timer_ = false;  // an older kernel: relative from now on
   }
   if (!abs_timer_ || timeout_ns <= 0) {
     __kernel_timespec timeout{timeout_ns / kNsPerS, timeout_ns % kNsPerS};
     io_uring_cqe* first = nullptr;
-    r = io_uring_submit_and_wait_timeout(&ring_, &first, 1, &timeout, nullptr);
+    r = io_uring_submit_and_wait_timeout(&ring_, &first, min_complete, &timeout, nullptr);
   }
+  sends_.reset();
   wake_mono_ = monotonic_now_ns();
   real_minus_mono_ = realtime_now_ns() - wake_mono_;
   events.on_wake(wake_mono_);
@@ -434,6 +351,10 @@ void UringEngine::complete(const io_uring_cqe& cqe, Events& events) {
       return;
     case kOpSend:
       clear(channel, kSending);
+      if ((channel.io_flags & kWriteWaiting) != 0) {
+        clear(channel, kWriteWaiting);
+        sends_.write_done();
+      }
       channel.io_flags |= kSent;
       channel.tx_result = cqe.res;
       events.on_io(channel, kWritable, 0);
@@ -506,32 +427,6 @@ void UringEngine::received(Channel& channel, const io_uring_cqe& cqe, Events& ev
   channel.rx_tail = id;
   if (!more) starved_.emplace_back(&channel, channel.generation);  // ended for another reason: armed again
   events.on_io(channel, kReadable, 0);
-}
-
-// ---- availability ---------------------------------------------------------------
-
-std::string UringEngine::unavailable_reason() {
-  if (const char* off = std::getenv("PACER_IO_URING_DISABLE"); off != nullptr && *off != '\0' && std::strcmp(off, "0") != 0) {
-    return "io_uring is disabled by PACER_IO_URING_DISABLE (a test switch)";
-  }
-  io_uring ring{};
-  if (const int r = io_uring_queue_init(2, &ring, 0); r < 0) {
-    return fmt::format("io_uring_setup: {} (no io_uring in this kernel, or blocked by a seccomp filter or "
-                       "kernel.io_uring_disabled)", std::strerror(-r));
-  }
-  io_uring_probe* probe = io_uring_get_probe_ring(&ring);
-  io_uring_queue_exit(&ring);
-  if (probe == nullptr) return "io_uring: cannot probe its operations (Linux 5.6+)";
-  std::string missing;
-  for (const auto& [op, name] : {std::pair{IORING_OP_RECVMSG, "recvmsg"}, std::pair{IORING_OP_SEND, "send"},
-                                 std::pair{IORING_OP_POLL_ADD, "poll"}, std::pair{IORING_OP_ASYNC_CANCEL, "cancel"}}) {
-    if (!io_uring_opcode_supported(probe, op)) missing += fmt::format("{}{}", missing.empty() ? "" : ", ", name);
-  }
-  io_uring_free_probe(probe);
-  if (!missing.empty()) return "io_uring lacks operations pacer needs: " + missing;
-  auto engine = create(1, false);  // the buffer ring (Linux 5.19+) and the ring's flags
-  if (!engine) return engine.error().message;
-  return "";
 }
 
 }  // namespace pacer::io

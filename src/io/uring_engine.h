@@ -10,10 +10,11 @@
 //    the buffers out in order and gives each back to the ring on the next read()
 //    or wait(). A multishot receive that ran out of buffers is armed again once
 //    buffers come back.
-//  - Sends (kStream): write() queues one IORING_OP_SEND of the session's pending
-//    bytes (which stay put until consumed) and returns kWantWrite; every send
-//    queued in a wake-up leaves in the next io_uring_enter, and its completion
-//    (a kWritable event) tells the next write() how many bytes went.
+//  - Sends (kStream): write() queues one IORING_OP_SEND (MSG_WAITALL) of the
+//    session's pending bytes (which stay put until consumed) and returns
+//    kWantWrite; every send queued in a wake-up leaves in the next io_uring_enter,
+//    and its completion (a kWritable event) tells the next write() how many bytes
+//    went.
 //  - Connects: connect(2) itself, one socket at a time (a batch of
 //    IORING_OP_CONNECT sends its SYNs in one burst that overflows a server's
 //    accept queue), then a one-shot POLLOUT poll for the result (SO_ERROR); the
@@ -28,7 +29,11 @@
 //  - Close: the operations in flight are cancelled by their user_data (never by
 //    fd number, which the next socket may reuse at once), the fd is closed, and
 //    the channel's generation moves on so late completions are dropped.
-//  - Waits: io_uring_submit_and_wait_timeout with a relative nanosecond timeout.
+//  - Waits: one io_uring_enter submits, waits until an absolute deadline
+//    (IORING_ENTER_ABS_TIMER; a relative timeout on older kernels) and runs the
+//    deferred task work. It waits for one completion more than the small sends it
+//    submits (io/send_tally.h), which complete inside it on loopback: one enter a
+//    wake-up, not one that returns with the sends' completions and one that sleeps.
 // See io/engine.h for the contract.
 #pragma once
 
@@ -42,6 +47,7 @@
 
 #include "core/expected.h"
 #include "io/engine.h"
+#include "io/send_tally.h"
 
 namespace pacer::io {
 
@@ -56,6 +62,7 @@ class UringEngine final : public Engine {
   static constexpr std::uint32_t kMinBuffers = 64;
   static constexpr std::uint32_t kMaxBuffers = 256;
   static constexpr std::size_t kReadBufferBytes = 64 * 1024;  // TLS reads (kReadiness)
+  static constexpr int kBufferGroup = 0;  // the provided buffers' group id
 
   // The ring is created here (any thread) and enabled by the first wait() on the
   // worker's thread (single issuer).
@@ -98,7 +105,8 @@ class UringEngine final : public Engine {
   void give_back(std::uint16_t buffer);
   void give_back_last();
   void rearm_starved();
-  int enter_until(TimeNs deadline_ns);  // submit and wait with an absolute deadline; -errno
+  // Submits and waits for min_complete completions with an absolute deadline; -errno.
+  int enter_until(TimeNs deadline_ns, std::uint32_t min_complete);
   void complete(const io_uring_cqe& cqe, Events& events);
   void received(Channel& channel, const io_uring_cqe& cqe, Events& events);
   char* buffer_at(std::uint16_t id) const { return buffers_ + std::size_t{id} * kBufferBytes; }
@@ -124,6 +132,7 @@ class UringEngine final : public Engine {
   TimeNs real_minus_mono_ = 0;  // this wake-up's CLOCK_REALTIME - CLOCK_MONOTONIC (stamps)
   TimeNs wake_mono_ = 0;
   bool abs_timer_ = true;       // the kernel takes IORING_ENTER_ABS_TIMER (until it says EINVAL)
+  SendTally sends_;             // how many completions the next wait waits for
   std::unique_ptr<char[]> read_buffer_;  // TLS reads (null without TLS)
 };
 

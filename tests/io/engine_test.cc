@@ -12,9 +12,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/unique_fd.h"
@@ -294,6 +296,76 @@ TEST_P(EngineTest, AWaitWithNothingToDoReturnsAfterItsTimeout) {
   EXPECT_GE(waited, 20 * kNsPerMs);
   EXPECT_LT(waited, 2 * kNsPerS);  // generous: a loaded machine
   EXPECT_GE(collector.wakes, 1);
+}
+
+// A write, then one wait: the wait comes back once the reply came, with the
+// write's completion (io_uring: it completes inside the enter that submits it)
+// and the reply together, in one wake-up, not a wake-up for the write alone.
+TEST_P(EngineTest, AWaitAfterASmallWriteWakesOnceForItsReply) {
+  Listener l = listen_loopback();
+  Channel channel;
+  UniqueFd peer = connect_pair(channel, l);
+  std::thread echo([&] {  // the server: reads the request, answers it
+    char request[5];
+    std::size_t got = 0;
+    while (got < sizeof request) {
+      const ssize_t n = ::read(peer.get(), request + got, sizeof request - got);
+      if (n <= 0) return;
+      got += static_cast<std::size_t>(n);
+    }
+    EXPECT_EQ(::write(peer.get(), "reply", 5), 5);
+  });
+  net::TlsStream plain;
+  const net::IoResult w = engine->write(channel, plain, {"hello", 5});
+  collector.events.clear();
+  collector.wakes = 0;
+  bool replied = false;
+  for (int i = 0; i < 100 && !replied; ++i) {  // bounded: one wait of 2 s is the expected case
+    engine->wait(2 * kNsPerS, collector);
+    for (const Event& e : collector.events) replied = replied || (e.channel == &channel && (e.flags & kReadable) != 0);
+  }
+  echo.join();
+  EXPECT_TRUE(replied);
+  EXPECT_EQ(collector.wakes, 1);
+  if (w.status == net::IoStatus::kWantWrite) {  // io_uring: the write's completion came in the same wake-up
+    const bool written = std::any_of(collector.events.begin(), collector.events.end(),
+                                     [&](const Event& e) { return e.channel == &channel && (e.flags & kWritable) != 0; });
+    EXPECT_TRUE(written);
+    EXPECT_EQ(engine->write(channel, plain, {"hello", 5}).bytes, 5U);
+  } else {
+    EXPECT_EQ(w.bytes, 5U);
+  }
+  engine->close(channel);
+}
+
+// What must wake a wait at once even though no reply comes: bytes that wait
+// behind a send in flight (that send's completion lets them go), and a large
+// send (it may end only when the server reads, and the rest is then due). The
+// server here never answers; each wait must come back with kWritable long
+// before its 5 s timeout.
+TEST_P(EngineTest, AWriteWaitingBehindASendOrALargeSendWakesTheWaitWithoutAReply) {
+  Listener l = listen_loopback();
+  for (const bool large : {false, true}) {
+    Channel channel;
+    UniqueFd peer = connect_pair(channel, l);
+    net::TlsStream plain;
+    const std::string bytes(large ? 64 * 1024 : 5, 'x');
+    if (engine->write(channel, plain, bytes).status != net::IoStatus::kWantWrite) {
+      engine->close(channel);
+      GTEST_SKIP() << "this engine writes at once";
+    }
+    if (!large) {
+      EXPECT_EQ(engine->write(channel, plain, bytes).status, net::IoStatus::kWantWrite);  // behind the first
+    }
+    const TimeNs start = monotonic_now_ns();
+    collector.events.clear();
+    engine->wait(5 * kNsPerS, collector);
+    const bool written = std::any_of(collector.events.begin(), collector.events.end(),
+                                     [&](const Event& e) { return e.channel == &channel && (e.flags & kWritable) != 0; });
+    EXPECT_TRUE(written) << (large ? "large" : "behind");
+    EXPECT_LT(monotonic_now_ns() - start, 2 * kNsPerS) << (large ? "large" : "behind");  // generous; not the 5 s timeout
+    engine->close(channel);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(BothEngines, EngineTest, ::testing::Values(EngineKind::kEpoll, EngineKind::kUring),
