@@ -16,6 +16,7 @@
 // that blocks after all delays nothing past it. One worker thread; no clock.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -24,6 +25,13 @@ namespace pacer::io {
 class SendTally {
  public:
   static constexpr std::size_t kInlineBytes = 16 * 1024;
+  // The most a wait waits for. The kernel runs up to min_complete deferred task
+  // work items (at least 20) before it looks at the count, and each receive among
+  // them takes a provided buffer: at -c10000 a wait for 255 took every buffer at
+  // once, and the receives that found none, armed again, failed again (5 million
+  // ENOBUFS completions in 4 s, half the requests). With more sends than this,
+  // their own completions end the wait, as with a wait for one.
+  static constexpr std::uint32_t kMostWaitedFor = 16;
 
   // A send of `bytes` was queued (it leaves with the next enter).
   void queued(std::size_t bytes) {
@@ -37,7 +45,7 @@ class SendTally {
     if (waiting_ > 0) --waiting_;
   }
   // The wait's min_complete; the queued sends then leave with it (reset()).
-  std::uint32_t wait_for() const { return waiting_ > 0 || large_ ? 1 : 1 + sends_; }
+  std::uint32_t wait_for() const { return waiting_ > 0 || large_ ? 1 : std::min(1 + sends_, kMostWaitedFor); }
   void reset() {
     sends_ = 0;
     large_ = false;

@@ -32,8 +32,9 @@
 //  - Waits: one io_uring_enter submits, waits until an absolute deadline
 //    (IORING_ENTER_ABS_TIMER; a relative timeout on older kernels) and runs the
 //    deferred task work. It waits for one completion more than the small sends it
-//    submits (io/send_tally.h), which complete inside it on loopback: one enter a
-//    wake-up, not one that returns with the sends' completions and one that sleeps.
+//    submits (io/send_tally.h; at most 16), which complete inside it on loopback:
+//    one enter a wake-up, not one that returns with the sends' completions and one
+//    that sleeps.
 // See io/engine.h for the contract.
 #pragma once
 

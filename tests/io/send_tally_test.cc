@@ -16,6 +16,14 @@ TEST(SendTally, AWaitWaitsForTheSmallSendsQueuedAndOneMore) {
   EXPECT_EQ(tally.wait_for(), 1U);
 }
 
+TEST(SendTally, AWaitWaitsForNoMoreThanTheMostWaitedFor) {
+  // Past it the kernel would run as many receives as the wait waits for, each
+  // taking a provided buffer; the sends' own completions end such a wait.
+  SendTally tally;
+  for (std::uint32_t i = 0; i < SendTally::kMostWaitedFor + 10; ++i) tally.queued(100);
+  EXPECT_EQ(tally.wait_for(), SendTally::kMostWaitedFor);
+}
+
 TEST(SendTally, ALargeSendOrAWriteWaitingBehindASendWaitsForTheFirstCompletion) {
   SendTally tally;
   tally.queued(100);
