@@ -5,12 +5,14 @@
 # machine hits both alike. For each run: requests/sec and client CPU time per
 # request (user+sys from GNU time). Then per case the medians and the ratios
 # pacer/h2load, as a markdown table. Goal: CPU per request <= 0.85 of h2load's.
-# Beside them, the floor (bench/floor_client.cc --http2 --stamps, `floor-h2`):
-# the least a client can do per request for the same h2c traffic (one read per
-# readable edge, one write per batch, frames walked by their headers, no HPACK
-# decoding, receive stamps read as pacer reads them), so h2load/floor-h2 is how
-# far below h2load any client can go, and pacer/floor-h2 how far pacer is from
-# the floor.
+# "by round": the median of the ratios round by round (bench/lib.sh
+# round_ratio_median), which the server's drift between rounds does not move as
+# it moves each tool's median. Beside them, the floor (bench/floor_client.cc
+# --http2 --stamps, `floor-h2`): the least a client can do per request for the
+# same h2c traffic (one read per readable edge, one write per batch, frames
+# walked by their headers, no HPACK decoding, receive stamps read as pacer reads
+# them), so floor-h2/h2load is how far below h2load any client can go, and
+# pacer/floor-h2 how far pacer is from the floor.
 #
 # Servers (started here, stopped on exit): nginx with one worker and `listen …
 # http2` (prior knowledge, keepalive_requests raised so no GOAWAY interrupts a
@@ -127,7 +129,7 @@ done
 echo "## medians over $REPEATS runs (ratios to h2load, goal: CPU/req <= 0.85; and to the floor)"
 echo
 head="| server | case |" rule="|---|---|"
-for tool in "${PACER_TOOLS[@]}"; do head+=" $tool req/s | $tool CPU us/req | $tool/h2load CPU | $tool/floor-h2 CPU |"; rule+="---:|---:|---:|---:|"; done
+for tool in "${PACER_TOOLS[@]}"; do head+=" $tool req/s | $tool CPU us/req | $tool/h2load CPU | $tool/h2load by round | $tool/floor-h2 CPU |"; rule+="---:|---:|---:|---:|---:|"; done
 echo "$head h2load req/s | h2load CPU us/req | floor-h2 CPU us/req | h2load/floor-h2 CPU | floor-h2/h2load CPU |"
 echo "${rule}---:|---:|---:|---:|---:|"
 for row in "${ROWS[@]}"; do
@@ -137,7 +139,7 @@ for row in "${ROWS[@]}"; do
   for tool in "${PACER_TOOLS[@]}"; do
     # shellcheck disable=SC2086
     { p_rps=$(median ${RPS[$row|$tool]}); p_cpu=$(median ${CPU_US[$row|$tool]}); }
-    line+=" $p_rps | $p_cpu | $(ratio "$p_cpu" "$h_cpu") | $(ratio "$p_cpu" "$f_cpu") |"
+    line+=" $p_rps | $p_cpu | $(ratio "$p_cpu" "$h_cpu") | $(round_ratio_median "${CPU_US[$row|$tool]}" "${CPU_US[$row|h2load]}") | $(ratio "$p_cpu" "$f_cpu") |"
   done
   echo "$line $h_rps | $h_cpu | $f_cpu | $(ratio "$h_cpu" "$f_cpu") | $(ratio "$f_cpu" "$h_cpu") |"
 done

@@ -292,6 +292,21 @@ ratio() {
   awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "n/a" }'
 }
 
+# The median over rounds of a/b, round by round: $1 and $2 are space-separated
+# samples in round order (the i-th of each from the same round of an interleaved
+# run), so what drifts between rounds (the server's speed, the machine's other
+# load) cancels in each ratio. To two decimals; "n/a" if no round has both.
+round_ratio_median() {
+  local -a a b
+  read -r -a a <<<"$1"
+  read -r -a b <<<"$2"
+  local i out=()
+  for i in "${!a[@]}"; do
+    out+=("$(ratio "${a[$i]}" "${b[$i]:-}")")
+  done
+  median "${out[@]}"
+}
+
 machine_summary() {
   echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "versions: $("$PACER" --version 2>&1 | head -1), wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?'), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
