@@ -25,9 +25,9 @@ void Waiter::sample(std::optional<TimeNs> mean_latency_ns, bool stamps_seen) {
 void Waiter::wait(io::Engine& engine, io::Events& events, LoopClock& clock, TimeNs wake_ns, bool unread_left,
                   Flights flights) {
   idle_from_ns_ = monotonic_now_ns();  // the worker's busy share (evidence/worker_load.h): until on_wake
-  last_ended_ = flights.ended - ended_at_wait_;
+  const std::uint64_t last_ended = flights.ended - ended_at_wait_;  // by the last wake-up's turn
   ended_at_wait_ = flights.ended;
-  if (worth_coalescing(clock.now, wake_ns, unread_left, flights.in_flight)) {
+  if (worth_coalescing(clock.now, wake_ns, unread_left, flights.in_flight, last_ended)) {
     // A wake-up per response costs a context switch on each side; after a short
     // pause one wake-up takes the responses that came meanwhile. Their latency
     // ends at the kernel's receive stamp, so the pause is not in it; the next
@@ -43,13 +43,14 @@ void Waiter::wait(io::Engine& engine, io::Events& events, LoopClock& clock, Time
   engine.wait(timeout, events);  // on_wake, then on_io per event
 }
 
-bool Waiter::worth_coalescing(TimeNs now_ns, TimeNs wake_ns, bool unread_left, std::size_t in_flight) const {
+bool Waiter::worth_coalescing(TimeNs now_ns, TimeNs wake_ns, bool unread_left, std::size_t in_flight,
+                              std::uint64_t last_ended) const {
   // Not in the open model (arrivals are timed), nor without receive stamps (the
   // pause would be in the latency), nor when responses come in batches already
   // (however few events brought them) or too few requests are in flight for a
   // batch to form. --spin never sleeps, so it never pauses either.
   return coalesce_ns_ > 0 && shared_.profile == nullptr && !shared_.options.loop.spin && !unread_left &&
-         last_ended_ > 0 && last_ended_ < kCoalesceBelowEnded && in_flight >= kCoalesceMinInFlight &&
+         last_ended > 0 && last_ended < kCoalesceBelowEnded && in_flight >= kCoalesceMinInFlight &&
          wake_ns - now_ns > coalesce_ns_;
 }
 

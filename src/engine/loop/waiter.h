@@ -5,7 +5,7 @@
 // wake-up take the responses due soon. Responses, not events: an HTTP/2 or
 // HTTP/3 event carries every response a connection's read brought, so a few
 // events can be a large batch already, and a pause then only adds a sleep. Owns
-// the pause's length (from the mean latency), what the last wake-up ended and
+// the pause's length (from the mean latency), the requests ended at the last wait and
 // when the wait began (the worker's busy share, issue 28). One worker thread.
 #pragma once
 
@@ -45,12 +45,12 @@ class Waiter {
 
  private:
   // Closed loop: whether to pause before the wait so that responses due soon
-  // are handled in one wake-up.
-  bool worth_coalescing(TimeNs now_ns, TimeNs wake_ns, bool unread_left, std::size_t in_flight) const;
+  // are handled in one wake-up; last_ended: requests the last wake-up ended.
+  bool worth_coalescing(TimeNs now_ns, TimeNs wake_ns, bool unread_left, std::size_t in_flight,
+                        std::uint64_t last_ended) const;
 
   const SharedRun& shared_;   // the worker's; outlives it
   std::uint64_t ended_at_wait_ = 0;  // Flights::ended at the last wait
-  std::uint64_t last_ended_ = 0;     // requests the last wake-up's turn ended
   TimeNs idle_from_ns_ = 0;   // when the current wait began
   TimeNs coalesce_ns_ = 0;    // the closed loop's pause before a wait; 0: none
 };
